@@ -1,0 +1,47 @@
+# Psi Parlour: `make serve` to play, `make test` to check everything. See README.md.
+PYTHON ?= python3
+PORT ?= 8000
+VENV := .venv
+VPY := $(VENV)/bin/python
+
+.PHONY: serve test lint unit e2e bench runtime venv clean
+
+## serve: install the pinned runtime if missing, build, and serve on http://127.0.0.1:$(PORT)/
+serve: runtime
+	$(PYTHON) -m scripts.serve --port $(PORT)
+
+## test: ruff, unit tests (tests/) and browser tests (e2e/) in one pytest run
+test: venv runtime
+	$(VPY) -m ruff check .
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest tests e2e
+
+unit: venv
+	$(VPY) -m pytest tests
+
+e2e: venv runtime
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e
+
+lint: venv
+	$(VPY) -m ruff check .
+	$(VPY) -m ruff format --check .
+
+## bench: start-up and engine figures, each against a baseline measured in the same run
+bench: venv runtime
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m bench
+
+runtime: node_modules/.package-lock.json
+	$(PYTHON) -m scripts.build
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+clean:
+	rm -rf assets/vendor assets/build node_modules $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Performance figures, each against a baseline measured in the same run (`make bench`)."""

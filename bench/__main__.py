@@ -1,0 +1,31 @@
+"""`make bench`: print every performance figure as a ratio against a same-run baseline."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+from datetime import date
+
+from playwright.sync_api import sync_playwright
+
+from bench import startup
+from e2e.harness import SiteServer, chromium_launch_args
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--loads", type=int, default=9, help="page loads of each kind")
+    args = parser.parse_args()
+    print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
+    with SiteServer() as site, sync_playwright() as p:
+        browser = p.chromium.launch(**chromium_launch_args())
+        print(f"Chromium {browser.version}")
+        for line in startup.run(browser, site.url, args.loads):
+            print(line)
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

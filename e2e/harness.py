@@ -1,0 +1,94 @@
+"""Shared pieces of the browser tests and the benchmark: the server, Chromium's flags, a watcher.
+
+Chromium is Debian's (or whatever $CHROMIUM names); the flags keep it from reaching the internet
+(this machine has none) and let it run as root. The watcher records every request and console
+message of a page so a test can fail on a foreign origin or on any console error or warning.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from scripts.serve import make_server
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-features=WebRtcHideLocalIpsWithMdns",
+]
+
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
+READY = "html[data-ready='true']"
+READY_TIMEOUT_MS = 60_000
+
+
+def chromium_launch_args() -> dict:
+    """Keyword arguments for `playwright.chromium.launch`."""
+    args: dict = {"args": list(CHROMIUM_ARGS)}
+    executable = os.environ.get("CHROMIUM") or (
+        DEBIAN_CHROMIUM if os.path.exists(DEBIAN_CHROMIUM) else None
+    )
+    if executable:
+        args["executable_path"] = executable
+    return args
+
+
+class SiteServer:
+    """The project's own static server on a free loopback port, in a background thread."""
+
+    def __init__(self) -> None:
+        self.httpd = make_server(0, quiet=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def __enter__(self) -> SiteServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@dataclass
+class PageWatch:
+    """Every request and console message one page made, for the end-of-test checks."""
+
+    origin: str
+    requests: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    allowed_problems: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> None:
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+
+    def _on_console(self, message) -> None:
+        if message.type in ("error", "warning"):
+            self.problems.append(f"console {message.type}: {message.text}")
+
+    def foreign_requests(self) -> list[str]:
+        """Requests to any origin but the site's own (data: and blob: URLs are local)."""
+        own = urlsplit(self.origin)
+        return [
+            url
+            for url in self.requests
+            if urlsplit(url).scheme not in ("data", "blob")
+            and (urlsplit(url).scheme, urlsplit(url).netloc) != (own.scheme, own.netloc)
+        ]
+
+    def unexpected_problems(self) -> list[str]:
+        return [p for p in self.problems if not any(a in p for a in self.allowed_problems)]

@@ -1,0 +1,1 @@
+"""AI players that see only what their seat may know (pure)."""

@@ -1,0 +1,1 @@
+"""Fair play without a server: commitments, joint randomness and a portable RNG (pure)."""

@@ -1,0 +1,1 @@
+"""The four games' engines behind one interface (pure)."""

@@ -1,0 +1,1 @@
+"""Browser transports for peer-to-peer play (browser only)."""

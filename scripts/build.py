@@ -1,0 +1,161 @@
+"""Build the page's runtime output: the vendored browser runtime and the zipped Python package.
+
+Why a step of our own: the page must load nothing from another origin, so Pyodide and PyScript
+are copied from the npm packages pinned in package-lock.json into versioned folders under
+assets/vendor/ (only the files the page needs). The Python package under py/ is shipped to the
+browser as one zip, one request instead of dozens, unpacked by PyScript at start-up.
+Everything written here is build output: git-ignored and re-made by `make serve`, `make test`
+and the Netlify build alike.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENDOR = ROOT / "assets" / "vendor"
+BUILD = ROOT / "assets" / "build"
+APP_ZIP = BUILD / "parlour.zip"
+PY_SOURCE = ROOT / "py"
+
+# The files of each npm package that the page fetches. Pyodide: the loader, the Emscripten
+# module, the wasm, the standard library and the lock file it reads at start. PyScript: the core
+# and every chunk it imports, including its plugin stubs (py-editor, py-terminal, py-game), which it
+# imports at start. CodeMirror and xterm.js are imported only when an editor or terminal is
+# on the page, and MicroPython only for mpy scripts: those stay out.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+PYSCRIPT_SKIP_PREFIXES = ("codemirror", "xterm", "mpy-")
+
+
+def pinned_versions(root: Path = ROOT) -> dict[str, str]:
+    """Return the exact runtime versions pinned in package.json (name -> version)."""
+    deps = json.loads((root / "package.json").read_text())["dependencies"]
+    return {"pyodide": deps["pyodide"], "pyscript": deps["@pyscript/core"]}
+
+
+def vendor_dirs(root: Path = ROOT) -> dict[str, Path]:
+    """The versioned vendor folders, e.g. assets/vendor/pyodide-314.0.7."""
+    versions = pinned_versions(root)
+    return {name: root / "assets" / "vendor" / f"{name}-{v}" for name, v in versions.items()}
+
+
+def _installed_version(package_dir: Path) -> str | None:
+    manifest = package_dir / "package.json"
+    if not manifest.exists():
+        return None
+    return json.loads(manifest.read_text()).get("version")
+
+
+def _pyscript_files(dist: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in dist.iterdir()
+        if p.suffix in {".js", ".css"} and not p.name.startswith(PYSCRIPT_SKIP_PREFIXES)
+    )
+
+
+def vendor_runtime(root: Path = ROOT) -> list[Path]:
+    """Copy the pinned runtime from node_modules into versioned folders; return the files copied."""
+    versions = pinned_versions(root)
+    targets = vendor_dirs(root)
+    sources = {
+        "pyodide": root / "node_modules" / "pyodide",
+        "pyscript": root / "node_modules" / "@pyscript" / "core",
+    }
+    copied: list[Path] = []
+    for name, source in sources.items():
+        found = _installed_version(source)
+        if found != versions[name]:
+            raise SystemExit(
+                f"node_modules has {name} {found}, package.json pins {versions[name]}: "
+                "run `npm ci`."
+            )
+        files = (
+            [source / f for f in PYODIDE_FILES]
+            if name == "pyodide"
+            else _pyscript_files(source / "dist")
+        )
+        target = targets[name]
+        target.mkdir(parents=True, exist_ok=True)
+        for f in files:
+            dest = target / f.name
+            if not dest.exists() or dest.stat().st_size != f.stat().st_size:
+                shutil.copyfile(f, dest)
+            copied.append(dest)
+    _remove_stale_vendor_dirs(root, set(targets.values()))
+    return copied
+
+
+def _remove_stale_vendor_dirs(root: Path, keep: set[Path]) -> None:
+    vendor = root / "assets" / "vendor"
+    for d in vendor.iterdir():
+        if d.is_dir() and d not in keep:
+            shutil.rmtree(d)
+
+
+def app_sources(root: Path = ROOT) -> list[Path]:
+    """Every file of the parlour package that the browser needs."""
+    package = root / "py" / "parlour"
+    return sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in {".py", ".json"})
+
+
+def app_zip_is_stale(root: Path = ROOT) -> bool:
+    zip_path = root / "assets" / "build" / "parlour.zip"
+    if not zip_path.exists():
+        return True
+    built = zip_path.stat().st_mtime
+    return any(p.stat().st_mtime > built for p in app_sources(root))
+
+
+def build_app_zip(root: Path = ROOT) -> Path:
+    """Zip py/parlour with fixed timestamps so equal sources give byte-equal zips."""
+    zip_path = root / "assets" / "build" / "parlour.zip"
+    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = zip_path.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in app_sources(root):
+            info = zipfile.ZipInfo(path.relative_to(root / "py").as_posix(), (2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, path.read_bytes())
+    tmp.replace(zip_path)
+    return zip_path
+
+
+# What a deployment publishes: the page, its config, the entry point and the assets.
+SITE_FILES = ("index.html", "pyscript.toml", "py/main.py")
+
+
+def assemble_dist(out: Path, root: Path = ROOT) -> Path:
+    """Copy exactly the published site into `out` (for Netlify): no tests, tooling or sources."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in SITE_FILES:
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / name, out / name)
+    shutil.copytree(root / "assets", out / "assets")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    copied = vendor_runtime()
+    zip_path = build_app_zip()
+    print(f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}")
+    if argv[:1] == ["--dist"] and len(argv) == 2:
+        out = assemble_dist(ROOT / argv[1])
+        print(f"assembled the site in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

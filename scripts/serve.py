@@ -1,0 +1,103 @@
+"""The project's own static server, for `make serve`, the e2e tests and the benchmark.
+
+Why not `python -m http.server`: it takes MIME types from the host's tables, and a .wasm served
+with the wrong type makes Pyodide hang with no error. Here every type the page uses is set
+explicitly. The zipped Python package is rebuilt on request when a source under py/ changed, so
+editing Python and reloading the page is enough during development.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import os
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from scripts import build
+
+ROOT = build.ROOT
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".svg": "image/svg+xml",
+    ".toml": "application/toml",
+    ".py": "text/x-python; charset=utf-8",
+    ".zip": "application/zip",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".txt": "text/plain; charset=utf-8",
+    ".webmanifest": "application/manifest+json",
+}
+
+_zip_lock = threading.Lock()
+
+
+class ParlourHandler(SimpleHTTPRequestHandler):
+    """Static files with explicit MIME types and the same cache headers as netlify.toml."""
+
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        return MIME_TYPES.get(Path(path).suffix.lower(), "application/octet-stream")
+
+    def send_head(self):
+        if self.path.split("?")[0].endswith("/assets/build/parlour.zip"):
+            with _zip_lock:
+                if build.app_zip_is_stale(Path(self.directory)):
+                    build.build_app_zip(Path(self.directory))
+        return super().send_head()
+
+    def end_headers(self) -> None:
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", "frame-ancestors *")
+        if "/assets/vendor/" in self.path:
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - base signature
+        if not getattr(self.server, "quiet", False):
+            super().log_message(format, *args)
+
+
+class ParlourServer(ThreadingHTTPServer):
+    """A threading server that treats a client hanging up mid-file as normal, not an error."""
+
+    daemon_threads = True
+    quiet = False
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
+def make_server(port: int = 0, host: str = "127.0.0.1", quiet: bool = False) -> ParlourServer:
+    """A server bound to host:port (0 picks a free port), serving the project root."""
+    handler = functools.partial(ParlourHandler, directory=str(ROOT))
+    server = ParlourServer((host, port), handler)
+    server.quiet = quiet
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--host", default="127.0.0.1")
+    args = parser.parse_args()
+    server = make_server(args.port, args.host)
+    print(f"Psi Parlour on http://{args.host}:{server.server_address[1]}/  (Ctrl-C stops)")
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""The layering of DESIGN.md, checked on the source: pure modules never touch the browser,
+and imports point down only."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import parlour
+
+PACKAGE = Path(parlour.__file__).parent
+BROWSER_MODULES = {"pyscript", "js", "pyodide"}
+# Each layer may import itself and the layers listed after it.
+ORDER = ("ui", "net", "match", "bots", "games", "fair")
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.ImportFrom) and node.level > 0:
+            # Relative imports: resolve against the module's package.
+            base = path.relative_to(PACKAGE.parent).with_suffix("").parts[: -node.level]
+            names.add(".".join((*base, node.module or "")).rstrip("."))
+    return names
+
+
+def _layer_of(path: Path) -> str | None:
+    parts = path.relative_to(PACKAGE).parts
+    return parts[0] if len(parts) > 1 else None
+
+
+def test_every_layer_exists():
+    for layer in ORDER:
+        assert (PACKAGE / layer / "__init__.py").exists(), layer
+
+
+def test_pure_modules_never_import_the_browser():
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        if _layer_of(path) in parlour.BROWSER_LAYERS:
+            continue
+        bad = {name for name in _imports(path) if name.split(".")[0] in BROWSER_MODULES}
+        if bad:
+            offenders.append(f"{path.relative_to(PACKAGE)} imports {sorted(bad)}")
+    assert offenders == []
+
+
+def test_imports_point_down_only():
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        layer = _layer_of(path)
+        if layer is None:
+            continue
+        allowed = set(ORDER[ORDER.index(layer) :])
+        for name in _imports(path):
+            parts = name.split(".")
+            in_parlour = parts[0] == "parlour" and len(parts) > 1 and parts[1] in ORDER
+            if in_parlour and parts[1] not in allowed:
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert offenders == []
+
+
+def test_the_checker_sees_a_browser_import(tmp_path):
+    """The checks above could pass by seeing nothing: make sure they parse what they should."""
+    module = tmp_path / "m.py"
+    module.write_text("import js\nfrom pyscript import document\nfrom os import path\n")
+    assert {"js", "pyscript", "os"} <= _imports(module)
+
+
+def test_game_logic_never_uses_the_random_module():
+    offenders = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "random" in {n.split(".")[0] for n in _imports(path)}
+    ]
+    assert offenders == []

@@ -1,0 +1,122 @@
+"""The static site's plumbing: pinned versions agree everywhere, the build is reproducible,
+the server and Netlify send the right types and headers."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from scripts import build
+from scripts.serve import MIME_TYPES, make_server
+
+ROOT = build.ROOT
+
+
+def test_runtime_versions_are_exact_and_agree_everywhere():
+    versions = build.pinned_versions()
+    assert versions == {"pyodide": "314.0.7", "pyscript": "0.7.31"}
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    assert lock["node_modules/pyodide"]["version"] == versions["pyodide"]
+    assert lock["node_modules/@pyscript/core"]["version"] == versions["pyscript"]
+    config = tomllib.loads((ROOT / "pyscript.toml").read_text())
+    assert config["interpreter"] == f"./assets/vendor/pyodide-{versions['pyodide']}/pyodide.mjs"
+    html = (ROOT / "index.html").read_text()
+    assert f"./assets/vendor/pyscript-{versions['pyscript']}/core.js" in html
+
+
+def test_page_references_no_other_origin():
+    for name in ("index.html", "pyscript.toml", "assets/parlour.css"):
+        text = (ROOT / name).read_text()
+        assert not re.search(r"""(src|href|url|interpreter)\s*[=(]\s*["']?https?://""", text), name
+
+
+def test_vendored_files_are_ignored_by_git():
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert "/assets/vendor/" in ignored and "/assets/build/" in ignored
+
+
+def test_app_zip_is_reproducible_and_holds_the_package(tmp_path):
+    first = build.build_app_zip().read_bytes()
+    second = build.build_app_zip().read_bytes()
+    assert first == second
+    import zipfile
+
+    names = zipfile.ZipFile(build.APP_ZIP).namelist()
+    assert "parlour/__init__.py" in names and "parlour/ui/app.py" in names
+    assert not any("__pycache__" in n for n in names)
+
+
+@pytest.fixture(scope="module")
+def server():
+    import threading
+
+    httpd = make_server(0, quiet=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [
+        ("/index.html", "text/html"),
+        ("/pyscript.toml", "application/toml"),
+        ("/assets/parlour.css", "text/css"),
+        ("/assets/zener.svg", "image/svg+xml"),
+        ("/assets/vendor/pyodide-314.0.7/pyodide.asm.wasm", "application/wasm"),
+        ("/assets/vendor/pyodide-314.0.7/pyodide.mjs", "text/javascript"),
+        ("/assets/vendor/pyodide-314.0.7/pyodide-lock.json", "application/json"),
+        ("/assets/vendor/pyscript-0.7.31/core.js", "text/javascript"),
+    ],
+)
+def test_server_sets_mime_types_itself(server, path, content_type):
+    with urllib.request.urlopen(server + path) as response:
+        assert response.headers["Content-Type"].split(";")[0] == content_type
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        if "/assets/vendor/" in path:
+            assert "immutable" in response.headers["Cache-Control"]
+
+
+def test_server_mime_table_covers_every_type_the_page_uses():
+    for suffix in (".wasm", ".js", ".mjs", ".json", ".svg", ".css", ".toml", ".html", ".zip"):
+        assert suffix in MIME_TYPES
+
+
+def test_server_rebuilds_the_app_zip_when_a_source_changes(server):
+    source = build.app_sources()[0]
+    build.build_app_zip()
+    before = build.APP_ZIP.stat().st_mtime
+    source.touch()
+    with urllib.request.urlopen(server + "/assets/build/parlour.zip") as response:
+        assert response.status == 200
+    assert build.APP_ZIP.stat().st_mtime >= before
+    assert not build.app_zip_is_stale()
+
+
+def _netlify_headers() -> dict[str, dict[str, str]]:
+    config = tomllib.loads((ROOT / "netlify.toml").read_text())
+    return {h["for"]: h["values"] for h in config["headers"]}
+
+
+def test_netlify_builds_like_make_serve_and_sends_the_right_headers():
+    config = tomllib.loads((ROOT / "netlify.toml").read_text())
+    assert "scripts.build" in config["build"]["command"]
+    assert "npm ci" in config["build"]["command"]
+    headers = _netlify_headers()
+    assert headers["/*"]["Content-Security-Policy"] == "frame-ancestors *"
+    assert headers["/*"]["X-Content-Type-Options"] == "nosniff"
+    assert headers["/*.wasm"]["Content-Type"] == "application/wasm"
+    assert headers["/assets/vendor/*"]["Cache-Control"] == "public, max-age=31536000, immutable"
+
+
+def test_dist_holds_exactly_the_site(tmp_path: Path):
+    out = build.assemble_dist(tmp_path / "dist")
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert {"index.html", "pyscript.toml", "py/main.py", "assets/build/parlour.zip"} <= files
+    assert any(f.endswith("pyodide.asm.wasm") for f in files)
+    assert not any(f.startswith(("node_modules", "tests", ".venv", "scripts")) for f in files)
