@@ -1,1 +1,20 @@
-"""The four games' engines behind one interface (pure)."""
+"""The four games' engines behind one interface (pure). `GAMES` maps a game id to its rules."""
+
+from __future__ import annotations
+
+from parlour.errors import MalformedInput
+from parlour.games.base import Game
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    GAMES[game.id] = game
+    return game
+
+
+def game_by_id(game_id: object, games: dict[str, Game] | None = None) -> Game:
+    table = GAMES if games is None else games
+    if not isinstance(game_id, str) or game_id not in table:
+        raise MalformedInput(f"There is no game called {game_id!r} here.")
+    return table[game_id]

@@ -1,0 +1,142 @@
+"""The one interface all four games implement, and the values it speaks in.
+
+Shape taken from OpenSpiel (Game / State / per-seat observation) and boardgame.io (a declarative
+game whose moves reject illegal input, and a per-player view that is the only thing a UI or peer
+ever receives). A game is a deterministic state machine: `initial_state(setup, seed)` then
+`apply(state, seat, action)` for every action in the log. States are immutable values, so a fold
+of the log can be kept step by step for replay and undo.
+
+Secrets never enter a state: an action that hides something carries only its commitment; an
+action that reveals carries the opening, which `apply` checks. A seat's own secrets reach its view
+through its `PrivateStore`, which lives on that seat's device.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, Generic, TypeVar
+
+from parlour.errors import IllegalAction
+from parlour.fair.encoding import Json
+from parlour.fair.store import PrivateStore
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Termination(Enum):
+    """How a game ended."""
+
+    WIN = "win"
+    SHARED_WIN = "shared win"
+    DRAW = "draw"
+    LOSS = "loss"  # a cooperative game lost by everyone
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game as data: how it ended, who won (maybe nobody) and a sentence why."""
+
+    termination: Termination
+    winners: frozenset[int]
+    reason: str
+
+    def to_json(self) -> dict:
+        return {
+            "termination": self.termination.value,
+            "winners": sorted(self.winners),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game needs to start: the match id (commitments are bound to it), seats, variant."""
+
+    match_id: str
+    seat_names: tuple[str, ...]
+    variant: Mapping[str, Json] = field(default_factory=dict)
+
+    @property
+    def seats(self) -> int:
+        return len(self.seat_names)
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """A commitment still closed at the end of a game, which its seat must open for the audit."""
+
+    seat: int
+    label: str
+    commitment: str
+    step: int
+    what: str  # e.g. "tile 7", for the sentences of the audit
+
+
+class Game(ABC, Generic[S, A]):
+    """A game's rules. Subclasses are stateless; everything lives in the states they return."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+
+    def check_setup(self, setup: Setup) -> None:
+        """Refuse a set-up the game cannot be played with (seat count, unknown variant)."""
+        if not self.min_seats <= setup.seats <= self.max_seats:
+            raise IllegalAction(
+                f"{self.name} is played by {self.min_seats} to {self.max_seats} players, "
+                f"not {setup.seats}."
+            )
+
+    @abstractmethod
+    def initial_state(self, setup: Setup, seed: bytes) -> S:
+        """The state before the first action; `seed` is the public seed of the match."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> frozenset[int]:
+        """The seats that may act now (several at once in simultaneous steps)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int, store: PrivateStore | None) -> Sequence[A]:
+        """Every action `seat` may take now; the store supplies that seat's own secrets."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> S:
+        """The state after `seat` takes `action`; raises `IllegalAction`, never mutates."""
+
+    @abstractmethod
+    def result(self, state: S) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+
+    @abstractmethod
+    def public_view(self, state: S) -> dict[str, Any]:
+        """What everybody may see: JSON-safe, with commitments in place of secrets."""
+
+    @abstractmethod
+    def seat_view(self, state: S, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+        """The public view plus `seat`'s own secrets, and nobody else's."""
+
+    @abstractmethod
+    def parse_action(self, data: Json) -> A:
+        """An action from its JSON form; raises `MalformedInput` for anything else."""
+
+    @abstractmethod
+    def action_to_json(self, action: A) -> Json:
+        """The JSON form of an action, as written into the log."""
+
+    def sealed(self, state: S) -> Sequence[Sealed]:
+        """Commitments still closed in `state` (at the end, each seat opens its own)."""
+        return ()
+
+    def check_secrets(self, states: Sequence[S], opened: Mapping[tuple[int, str], Json]) -> None:
+        """After the audit opened every seal: check the hidden values kept the rules all game.
+
+        `states[k]` is the state after k actions; raise `CommitmentMismatch` naming the seat and
+        step of the first breach (an impossible hand, a suppressed "the game is lost", a lie).
+        """
+        return None

@@ -1,0 +1,61 @@
+"""A match's configuration: which game, which variant, which seats, under which match id."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from parlour.errors import MalformedInput
+from parlour.fair.encoding import Json, canonical_json
+from parlour.games.base import Setup
+
+MAX_SEATS = 8
+MAX_NAME = 24
+MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+def clean_name(name: object, fallback: str) -> str:
+    """A seat name as shown to everyone: trimmed, single-spaced, short; text only, never HTML."""
+    if not isinstance(name, str):
+        return fallback
+    text = " ".join(name.split())[:MAX_NAME]
+    return text or fallback
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    game: str
+    match_id: str
+    seats: tuple[str, ...]
+    variant: dict[str, Json] = field(default_factory=dict)
+
+    def setup(self) -> Setup:
+        return Setup(self.match_id, self.seats, dict(self.variant))
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game,
+            "match_id": self.match_id,
+            "seats": list(self.seats),
+            "variant": dict(self.variant),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> MatchConfig:
+        if not isinstance(data, dict) or set(data) != {"game", "match_id", "seats", "variant"}:
+            raise MalformedInput("That match set-up is not in a form Psi Parlour reads.")
+        game, match_id, seats, variant = (data[k] for k in ("game", "match_id", "seats", "variant"))
+        if (
+            not isinstance(game, str)
+            or not isinstance(match_id, str)
+            or not MATCH_ID.match(match_id)
+        ):
+            raise MalformedInput("That match set-up has no proper game or match id.")
+        if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+            raise MalformedInput(f"A match has 1 to {MAX_SEATS} seats.")
+        if not all(isinstance(s, str) and s == clean_name(s, "") for s in seats):
+            raise MalformedInput("A seat name must be short text.")
+        if not isinstance(variant, dict):
+            raise MalformedInput("A match variant must be a set of options.")
+        canonical_json(variant)
+        return cls(game, match_id, tuple(seats), variant)

@@ -1,0 +1,169 @@
+"""A match: config, public seed and the log; its state is the fold of `apply` over the log.
+
+The same object serves pass-and-play, peers, bots, replays, undo and resume: everything that
+changes a match goes through `submit` (a local seat acts) or `receive` (an entry from a peer),
+and both run the game's own checks. A rejected action changes nothing and says why.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.errors import IllegalAction, MalformedInput, ParlourError
+from parlour.games import game_by_id
+from parlour.games.base import Game, Outcome
+from parlour.match.config import MatchConfig
+from parlour.match.log import LogEntry, entry_hash, genesis_hash
+
+FORMAT = "psi-parlour/match"
+FORMAT_VERSION = 1
+MAX_SAVED_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """What `submit` answers: the new entry, or the engine's reason for refusing."""
+
+    entry: LogEntry | None = None
+    reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.entry is not None
+
+
+class Match:
+    def __init__(self, game: Game, config: MatchConfig, seed: bytes) -> None:
+        if config.game != game.id:
+            raise MalformedInput(f"That set-up is for {config.game}, not {game.name}.")
+        game.check_setup(config.setup())
+        self.game = game
+        self.config = config
+        self.seed = seed
+        self.genesis = genesis_hash(config.to_json(), seed)
+        self.entries: list[LogEntry] = []
+        self._states: list[Any] = [game.initial_state(config.setup(), seed)]
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def step(self) -> int:
+        """How many actions have been applied."""
+        return len(self.entries)
+
+    def state_at(self, step: int) -> Any:
+        """The state after the first `step` actions (0 is the start)."""
+        if not 0 <= step <= self.step:
+            raise IndexError(f"step {step} is outside 0..{self.step}")
+        return self._states[step]
+
+    def states(self) -> list[Any]:
+        return list(self._states)
+
+    def result(self) -> Outcome | None:
+        return self.game.result(self.state)
+
+    def head(self) -> str:
+        """The hash the next entry must point back to."""
+        return self.entries[-1].hash if self.entries else self.genesis
+
+    def seat_name(self, seat: int) -> str:
+        return self.config.seats[seat]
+
+    # -- changing ------------------------------------------------------------------------
+
+    def submit(self, seat: int, action: Any) -> Submitted:
+        """A local seat takes `action`; on refusal nothing changes and the reason is returned."""
+        try:
+            entry = self._append(seat, self.game.action_to_json(action))
+        except ParlourError as error:
+            return Submitted(reason=error.sentence)
+        return Submitted(entry=entry)
+
+    def receive(self, data: object) -> LogEntry:
+        """Append an entry made elsewhere (a peer, a saved game) after checking everything."""
+        entry = LogEntry.from_json(data)
+        if entry.seq != self.step + 1:
+            raise IllegalAction(f"Move {entry.seq} arrived when move {self.step + 1} was due.")
+        if entry.prev != self.head():
+            raise IllegalAction(f"Move {entry.seq} does not follow on from this game's log.")
+        expected = entry_hash(self.config.match_id, entry.seq, entry.seat, entry.action, entry.prev)
+        if entry.hash != expected:
+            raise IllegalAction(f"Move {entry.seq} has been altered: its hash does not match.")
+        return self._append(entry.seat, entry.action)
+
+    def _append(self, seat: int, action_json: Any) -> LogEntry:
+        if self.result() is not None:
+            raise IllegalAction("The game is over.")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.config.seats):
+            raise IllegalAction(f"There is no seat {seat!r} in this game.")
+        action = self.game.parse_action(action_json)
+        if self.game.action_to_json(action) != action_json:
+            raise MalformedInput("That action is not written the way this game writes it.")
+        new_state = self.game.apply(self.state, seat, action)
+        seq, prev = self.step + 1, self.head()
+        digest = entry_hash(self.config.match_id, seq, seat, action_json, prev)
+        entry = LogEntry(seq, seat, action_json, prev, digest)
+        self.entries.append(entry)
+        self._states.append(new_state)
+        return entry
+
+    def truncate(self, step: int) -> None:
+        """Drop every entry after `step` (undo in pass-and-play, where all seats agree)."""
+        if not 0 <= step <= self.step:
+            raise IndexError(f"step {step} is outside 0..{self.step}")
+        del self.entries[step:]
+        del self._states[step + 1 :]
+
+    # -- persistence ---------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "config": self.config.to_json(),
+            "seed": self.seed.hex(),
+            "log": [e.to_json() for e in self.entries],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, data: object, games: dict[str, Game] | None = None) -> Match:
+        """Rebuild a match by replaying its log: every entry is checked as if it were new."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise MalformedInput("That is not a saved Psi Parlour game.")
+        if data.get("version") != FORMAT_VERSION:
+            raise MalformedInput(
+                f"That saved game is format version {data.get('version')!r}; "
+                f"this Psi Parlour reads version {FORMAT_VERSION}."
+            )
+        config = MatchConfig.from_json(data.get("config"))
+        seed_hex, log = data.get("seed"), data.get("log")
+        if not isinstance(seed_hex, str) or len(seed_hex) != 64 or not isinstance(log, list):
+            raise MalformedInput("That saved game has no proper seed or log.")
+        try:
+            seed = bytes.fromhex(seed_hex)
+        except ValueError:
+            raise MalformedInput("That saved game's seed is not hex.") from None
+        match = cls(game_by_id(config.game, games), config, seed)
+        for item in log:
+            match.receive(item)
+        return match
+
+    @classmethod
+    def loads(cls, text: str, games: dict[str, Game] | None = None) -> Match:
+        if not isinstance(text, str) or len(text) > MAX_SAVED_BYTES:
+            raise MalformedInput("That saved game is too large.")
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise MalformedInput("That saved game is not valid JSON.") from None
+        return cls.from_json(data, games)
