@@ -20,9 +20,13 @@ class PrivateStore:
     context: Context
     openings: dict[str, Opening] = field(default_factory=dict)
 
-    def commit(self, label: str, value: Json) -> str:
-        """Seal `value` under `label` (a label is used once) and return the commitment."""
-        if label in self.openings:
+    def commit(self, label: str, value: Json, replace: bool = False) -> str:
+        """Seal `value` under `label` and return the commitment.
+
+        A label names one hidden object, so it is used once; `replace` is for a choice that was
+        taken back (undo) before anyone relied on it.
+        """
+        if label in self.openings and not replace:
             raise ValueError(f"label {label!r} is already committed")
         commitment, opening = commit(self.context, label, value)
         self.openings[label] = opening

@@ -5,16 +5,15 @@ from __future__ import annotations
 from parlour.errors import MalformedInput
 from parlour.games.base import Game
 
-GAMES: dict[str, Game] = {}
-
-
-def register(game: Game) -> Game:
-    GAMES[game.id] = game
-    return game
-
 
 def game_by_id(game_id: object, games: dict[str, Game] | None = None) -> Game:
     table = GAMES if games is None else games
     if not isinstance(game_id, str) or game_id not in table:
         raise MalformedInput(f"There is no game called {game_id!r} here.")
     return table[game_id]
+
+
+# The games themselves import parlour.games.base, so they are loaded last.
+from parlour.games.esp.rules import ESP  # noqa: E402
+
+GAMES: dict[str, Game] = {game.id: game for game in (ESP(),)}

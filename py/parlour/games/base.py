@@ -105,6 +105,11 @@ class Game(ABC, Generic[S, A]):
     def legal_actions(self, state: S, seat: int, store: PrivateStore | None) -> Sequence[A]:
         """Every action `seat` may take now; the store supplies that seat's own secrets."""
 
+    def seal(self, state: S, seat: int, action: A, store: PrivateStore) -> A:
+        """Turn a seat's private choice into the action it sends, committing what must stay
+        hidden through the seat's own store. Runs on the seat's device only."""
+        return action
+
     @abstractmethod
     def apply(self, state: S, seat: int, action: A) -> S:
         """The state after `seat` takes `action`; raises `IllegalAction`, never mutates."""
@@ -128,6 +133,10 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def action_to_json(self, action: A) -> Json:
         """The JSON form of an action, as written into the log."""
+
+    def reveals(self, action: A) -> bool:
+        """Does this action show hidden information? (Undo never goes back past one.)"""
+        return False
 
     def sealed(self, state: S) -> Sequence[Sealed]:
         """Commitments still closed in `state` (at the end, each seat opens its own)."""

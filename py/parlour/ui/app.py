@@ -1,10 +1,201 @@
-"""The app's start-up in the page: wire the screens, then tell the page Python is ready."""
+"""The app in the page (browser only): routes, one delegated listener per play screen, storage.
+
+Everything it does is: read the event into plain strings, hand them to the pure session, draw
+the tree the session returns, save. The home screen, rules and set-up forms are plain HTML and
+work before this runs; a "#start-<game>" link clicked early just waits until Python is here.
+"""
 
 from __future__ import annotations
 
-from pyscript import document
+import json
+import secrets
+
+from pyscript import document, window
+from pyscript.ffi import create_proxy
+
+from parlour.errors import ParlourError
+from parlour.games import GAMES
+from parlour.match.config import MatchConfig, clean_name
+from parlour.match.table import Table, new_match_id
+from parlour.ui import dom
+from parlour.ui.dom import value
+from parlour.ui.esp_board import next_focus, parse_key
+from parlour.ui.esp_screen import EspScreen
+from parlour.ui.play import PlaySession
+
+SCREENS = {"esp": EspScreen}
+STORAGE = "psi-parlour:{game}:pass-and-play"
+sessions: dict[str, PlaySession] = {}
+_proxies: list = []  # keep every proxy handed to JS alive
 
 
 def start() -> None:
     """Take over the page. Kept light: nothing heavy runs at start-up."""
+    _listen(window, "hashchange", lambda _event: route())
+    for game_id in SCREENS:
+        root = _root(game_id)
+        _listen(root, "click", lambda event, g=game_id: on_click(g, event))
+        _listen(root, "keydown", lambda event, g=game_id: on_key(g, event))
+        _listen(
+            document.getElementById(f"new-{game_id}"),
+            "keydown",
+            lambda event, g=game_id: on_setup_key(g, event),
+        )
+        _mark_resumable(game_id)
+    route()
     document.documentElement.dataset.ready = "true"
+
+
+def _listen(target, name: str, handler) -> None:
+    proxy = create_proxy(handler)
+    _proxies.append(proxy)
+    target.addEventListener(name, proxy)
+
+
+def _root(game_id: str):
+    return document.querySelector(f"#play-{game_id} .play-root")
+
+
+# -- routes -------------------------------------------------------------------------------
+
+
+def route() -> None:
+    hash_ = str(window.location.hash)
+    for game_id in SCREENS:
+        if hash_ == f"#start-{game_id}":
+            start_new(game_id)
+            return
+        if hash_ == f"#play-{game_id}":
+            if game_id not in sessions and not resume(game_id):
+                _go(f"#new-{game_id}")
+                return
+            draw(game_id)
+            return
+
+
+def _go(hash_: str) -> None:
+    """Replace the current screen's address (so Back skips it); `:target` and hashchange follow."""
+    window.location.replace(hash_)
+
+
+def start_new(game_id: str) -> None:
+    names = setup_names(game_id)
+    table = new_table(game_id, names)
+    sessions[game_id] = PlaySession(table, SCREENS[game_id]())
+    save(game_id)
+    _go(f"#play-{game_id}")
+
+
+def setup_names(game_id: str) -> tuple[str, ...]:
+    """Read the plain-HTML set-up form: the seat count and the names typed in."""
+    form = document.getElementById(f"new-{game_id}")
+    checked = value(form.querySelector("input[name$='-seats']:checked"))
+    count = int(checked.value) if checked is not None else 2
+    names = []
+    for seat in range(count):
+        field = value(form.querySelector(f"[data-seat-name='{seat}']"))
+        fallback = field.getAttribute("placeholder") if field is not None else f"Seat {seat + 1}"
+        names.append(clean_name(field.value if field is not None else "", fallback))
+    return tuple(names)
+
+
+def new_table(game_id: str, names: tuple[str, ...]) -> Table:
+    config = MatchConfig(game_id, new_match_id(), names)
+    return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
+
+
+# -- events -------------------------------------------------------------------------------
+
+
+def _event_data(element) -> dict:
+    data = {}
+    for attr in ("cmd", "cell", "symbol", "face", "accept"):
+        found = value(element.getAttribute(f"data-{attr}"))
+        if found is not None:
+            data[attr] = str(found)
+    return data
+
+
+def on_click(game_id: str, event) -> None:
+    element = value(event.target.closest("[data-cmd],[data-cell]"))
+    if element is None or element.hasAttribute("disabled"):
+        return
+    dispatch(game_id, _event_data(element))
+
+
+def on_key(game_id: str, event) -> None:
+    key = str(event.key)
+    element = event.target
+    cell = value(element.getAttribute("data-cell")) if hasattr(element, "getAttribute") else None
+    if cell is None:
+        return
+    if key in ("Enter", " "):
+        event.preventDefault()
+        dispatch(game_id, {"cell": str(cell)})
+    elif key.startswith("Arrow"):
+        event.preventDefault()
+        cells = [
+            parse_key(str(el.getAttribute("data-cell")))
+            for el in _root(game_id).querySelectorAll("[data-cell]")
+        ]
+        target = next_focus([c for c in cells if c], parse_key(str(cell)), key)
+        if target is not None:
+            found = value(_root(game_id).querySelector(f'[data-cell="{target[0]},{target[1]}"]'))
+            if found is not None:
+                found.focus()
+
+
+def on_setup_key(game_id: str, event) -> None:
+    if str(event.key) == "Enter" and str(event.target.tagName) == "INPUT":
+        event.preventDefault()
+        start_new(game_id)
+
+
+def dispatch(game_id: str, data: dict) -> None:
+    session = sessions.get(game_id)
+    if session is None:
+        return
+    if data.get("cmd") == "rematch":
+        names = session.names
+        sessions[game_id] = PlaySession(new_table(game_id, names), SCREENS[game_id]())
+    else:
+        session.handle(data)
+    save(game_id)
+    draw(game_id)
+
+
+def draw(game_id: str) -> None:
+    dom.render(_root(game_id), sessions[game_id].render())
+
+
+# -- storage: a reload loses nothing ---------------------------------------------------------
+
+
+def save(game_id: str) -> None:
+    session = sessions[game_id]
+    key = STORAGE.format(game=game_id)
+    if session.table.match.result() is not None and not session.result_open:
+        window.localStorage.removeItem(key)
+    else:
+        window.localStorage.setItem(key, json.dumps(session.table.to_json()))
+    _mark_resumable(game_id)
+
+
+def resume(game_id: str) -> bool:
+    raw = value(window.localStorage.getItem(STORAGE.format(game=game_id)))
+    if raw is None:
+        return False
+    try:
+        table = Table.from_json(json.loads(str(raw)))
+    except (ParlourError, ValueError, TypeError):
+        window.localStorage.removeItem(STORAGE.format(game=game_id))
+        return False
+    sessions[game_id] = PlaySession(table, SCREENS[game_id]())
+    return True
+
+
+def _mark_resumable(game_id: str) -> None:
+    """Show "Resume" and "Back to your game" links while a saved game waits."""
+    saved = value(window.localStorage.getItem(STORAGE.format(game=game_id))) is not None
+    for link in document.querySelectorAll(f"[data-resume='{game_id}']"):
+        link.hidden = not saved

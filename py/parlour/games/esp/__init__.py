@@ -1,0 +1,1 @@
+"""ESP: hex tiles, hidden symbols, sets of five (engine, pure)."""

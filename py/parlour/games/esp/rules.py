@@ -1,0 +1,607 @@
+"""ESP, by Cameron Browne, with the project's rulings (shared/rules/RULINGS.md).
+
+A symbol-down tile is a commitment to one of its owner's remaining symbols; flipping it is the
+reveal. Everything public about a tile is its cell, owner, face and, once up, its symbol.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
+from parlour.fair.commit import Context, Opening, check_opening, is_commitment
+from parlour.fair.store import PrivateStore
+from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.esp.hexgrid import (
+    DIRECTIONS,
+    Cell,
+    is_connected,
+    neighbours,
+    parse_cell,
+    step,
+    windows_through,
+)
+from parlour.games.zener import SYMBOLS, Symbol
+
+SEAT_COLOURS = ("Light", "Dark", "Violet", "Amber")
+COPIES = 2  # of each symbol per seat
+TILES_PER_SEAT = COPIES * len(SYMBOLS)
+SET_LENGTH = 5
+REPETITIONS_FOR_DRAW = 3
+
+
+# -- values ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tile:
+    owner: int
+    index: int  # the owner's n-th placement (0-9): its commitment's label is tile:<index>
+    placed_at: int  # the move that placed it
+    symbol: Symbol | None = None  # None while symbol-down
+    commitment: str | None = None  # set while symbol-down (and kept once flipped)
+
+    @property
+    def up(self) -> bool:
+        return self.symbol is not None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Put a tile on `cell`. Symbol-up: `symbol`. Symbol-down as sent: `commitment` only.
+
+    A seat's own choice of a symbol-down tile (from `legal_actions`) has `hidden=True` and the
+    `symbol`; `ESP.seal` turns it into the public action before it leaves the seat's device.
+    """
+
+    cell: Cell
+    symbol: Symbol | None = None
+    hidden: bool = False
+    commitment: str | None = None
+
+    @property
+    def sealed(self) -> bool:
+        return not self.hidden or (self.symbol is None and self.commitment is not None)
+
+
+@dataclass(frozen=True)
+class Flip:
+    cell: Cell
+    opening: Opening | None = None  # None only in a view without the owner's store
+
+
+@dataclass(frozen=True)
+class Move:
+    cell: Cell
+    direction: int  # index into hexgrid.DIRECTIONS
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class ProposeDraw:
+    pass
+
+
+@dataclass(frozen=True)
+class AnswerDraw:
+    accept: bool
+
+
+Action = Place | Flip | Move | Pass | ProposeDraw | AnswerDraw
+
+
+@dataclass(frozen=True)
+class DrawOffer:
+    proposer: int
+    accepted: frozenset[int]
+
+
+@dataclass(frozen=True)
+class EspState:
+    setup: Setup
+    board: Mapping[Cell, Tile]  # never mutated: apply builds a new dict
+    placed: tuple[int, ...]
+    to_move: int = 0
+    ply: int = 0
+    passes: int = 0
+    seen: Mapping[Any, int] = field(default_factory=dict)  # position -> count, movement stage
+    offer: DrawOffer | None = None
+    outcome: Outcome | None = None
+    sets: tuple[tuple[Cell, ...], ...] = ()
+
+    @property
+    def seats(self) -> int:
+        return self.setup.seats
+
+    @property
+    def placing(self) -> bool:
+        return sum(self.placed) < TILES_PER_SEAT * self.seats
+
+    def name(self, seat: int) -> str:
+        return self.setup.seat_names[seat]
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+class ESP(Game[EspState, Action]):
+    id = "esp"
+    name = "ESP"
+    min_seats = 2
+    max_seats = 4
+
+    def initial_state(self, setup: Setup, seed: bytes) -> EspState:
+        self.check_setup(setup)
+        return EspState(setup, {}, (0,) * setup.seats)
+
+    def to_move(self, state: EspState) -> frozenset[int]:
+        if state.outcome is not None:
+            return frozenset()
+        if state.offer is not None:
+            answered = state.offer.accepted | {state.offer.proposer}
+            return frozenset(s for s in range(state.seats) if s not in answered)
+        return frozenset({state.to_move})
+
+    # -- legality ----------------------------------------------------------------------------
+
+    def legal_actions(self, state: EspState, seat: int, store: PrivateStore | None) -> list[Action]:
+        """Board actions and Pass (a draw offer is always open on your turn, not listed here)."""
+        if seat not in self.to_move(state):
+            return []
+        if state.offer is not None:
+            return [AnswerDraw(True), AnswerDraw(False)]
+        actions: list[Action] = []
+        if state.placing:
+            if state.placed[seat] < TILES_PER_SEAT:
+                remaining = self.remaining_symbols(state, seat, store)
+                shown = self._shown(state, seat)
+                for cell in self.placement_cells(state):
+                    for symbol in remaining:
+                        if shown[symbol] < COPIES:
+                            actions.append(Place(cell, symbol))
+                        if store is not None:
+                            actions.append(Place(cell, symbol, hidden=True))
+        else:
+            actions.extend(self._flips(state, seat, store))
+            actions.extend(self._moves(state, seat))
+        if not actions and not self._has_board_action(state, seat):
+            actions.append(Pass())
+        return actions
+
+    def placement_cells(self, state: EspState) -> list[Cell]:
+        """Where the next tile may go (the first tile may go anywhere: (0, 0) stands for it)."""
+        board = state.board
+        if not board:
+            return [(0, 0)]
+        candidates = {n for cell in board for n in neighbours(cell) if n not in board}
+        return sorted(c for c in candidates if self.placement_problem(state, c) is None)
+
+    def placement_problem(self, state: EspState, cell: Cell) -> str | None:
+        """Why a tile may not go on `cell` now, in words; None when it may."""
+        board = state.board
+        if cell in board:
+            return "That cell is already taken."
+        if not board:
+            return None
+        touching = sum(1 for n in neighbours(cell) if n in board)
+        if len(board) == 1:
+            return None if touching else "The second tile must touch the first."
+        if touching < 2:
+            return "A tile must touch at least two tiles already on the board."
+        if touching == 6 or any(
+            n in board and all(m in board or m == cell for m in neighbours(n))
+            for n in neighbours(cell)
+        ):
+            return "That would enclose a tile on all six sides."
+        return None
+
+    def pin_problem(self, state: EspState, cell: Cell) -> str | None:
+        """Why the tile on `cell` is pinned, in words; None when it is free."""
+        board = state.board
+        if all(n in board for n in neighbours(cell)):
+            return "That tile is pinned: all six of its neighbours are taken."
+        if not is_connected(c for c in board if c != cell):
+            return "That tile is pinned: lifting it would split the group."
+        return None
+
+    def move_problem(self, state: EspState, cell: Cell, direction: int) -> str | None:
+        if step(cell, direction) not in state.board:
+            return "A tile moves by jumping: the next cell that way must hold a tile."
+        return None
+
+    def landing(self, state: EspState, cell: Cell, direction: int) -> Cell:
+        """The first empty cell past the unbroken run of tiles from `cell` in `direction`."""
+        target = step(cell, direction)
+        while target in state.board:
+            target = step(target, direction)
+        return target
+
+    def remaining_symbols(
+        self, state: EspState, seat: int, store: PrivateStore | None
+    ) -> list[Symbol]:
+        """Symbols `seat` still has to place (its own hidden ones known only through its store)."""
+        used = self._shown(state, seat)
+        if store is not None:
+            for tile in state.board.values():
+                label = f"tile:{tile.index}"
+                if tile.owner == seat and not tile.up and label in store:
+                    used[Symbol(store.value(label))] += 1
+        return [s for s in SYMBOLS if used[s] < COPIES]
+
+    def _shown(self, state: EspState, seat: int) -> Counter:
+        return Counter(t.symbol for t in state.board.values() if t.owner == seat and t.up)
+
+    def _flips(self, state: EspState, seat: int, store: PrivateStore | None) -> list[Flip]:
+        flips = []
+        for cell, tile in sorted(state.board.items()):
+            if tile.owner == seat and not tile.up and self.pin_problem(state, cell) is None:
+                label = f"tile:{tile.index}"
+                opening = store.opening(label) if store is not None and label in store else None
+                flips.append(Flip(cell, opening))
+        return flips
+
+    def _moves(self, state: EspState, seat: int) -> list[Move]:
+        moves = []
+        for cell, tile in sorted(state.board.items()):
+            if tile.owner == seat and tile.up and self.pin_problem(state, cell) is None:
+                moves.extend(
+                    Move(cell, d)
+                    for d in range(len(DIRECTIONS))
+                    if self.move_problem(state, cell, d) is None
+                )
+        return moves
+
+    def _has_board_action(self, state: EspState, seat: int) -> bool:
+        if state.placing:
+            return state.placed[seat] < TILES_PER_SEAT and bool(self.placement_cells(state))
+        return bool(self._flips(state, seat, None) or self._moves(state, seat))
+
+    # -- apply -------------------------------------------------------------------------------
+
+    def seal(self, state: EspState, seat: int, action: Action, store: PrivateStore) -> Action:
+        """Commit a symbol-down choice through the seat's store; other actions pass through."""
+        if isinstance(action, Place) and action.hidden and action.symbol is not None:
+            label = f"tile:{state.placed[seat]}"
+            commitment = store.commit(label, action.symbol.value, replace=True)
+            return Place(action.cell, None, True, commitment)
+        return action
+
+    def apply(self, state: EspState, seat: int, action: Action) -> EspState:
+        if seat not in self.to_move(state):
+            if state.outcome is not None:
+                raise IllegalAction("The game is over.")
+            raise IllegalAction(f"It is not {state.name(seat)}'s turn.")
+        if state.offer is not None:
+            if not isinstance(action, AnswerDraw):
+                raise IllegalAction("First answer the offer of a draw.")
+            return self._answer_draw(state, seat, action.accept)
+        if isinstance(action, ProposeDraw):
+            return replace(state, offer=DrawOffer(seat, frozenset()), ply=state.ply + 1)
+        if isinstance(action, Pass):
+            return self._pass(state, seat)
+        if isinstance(action, AnswerDraw):
+            raise IllegalAction("Nobody has offered a draw.")
+        if state.placing:
+            if not isinstance(action, Place):
+                raise IllegalAction("Tiles are still being placed: place one of yours.")
+            board, changed = self._place(state, seat, action)
+        elif isinstance(action, Flip):
+            board, changed = self._flip(state, seat, action)
+        elif isinstance(action, Move):
+            board, changed = self._move(state, seat, action)
+        else:
+            raise IllegalAction("Every tile is placed: flip or move one of your tiles.")
+        return self._after(state, seat, board, changed, action)
+
+    def _place(self, state: EspState, seat: int, action: Place) -> tuple[dict, Cell]:
+        if not action.sealed:
+            raise IllegalAction("A symbol-down tile must be sealed before it is placed.")
+        if state.placed[seat] >= TILES_PER_SEAT:
+            raise IllegalAction(f"{state.name(seat)} has placed all ten tiles.")
+        problem = self.placement_problem(state, action.cell)
+        if problem:
+            raise IllegalAction(problem)
+        if action.symbol is not None and self._shown(state, seat)[action.symbol] >= COPIES:
+            raise IllegalAction(
+                f"{state.name(seat)} has already shown both of their {action.symbol.value}s."
+            )
+        commitment = None if action.symbol else action.commitment
+        tile = Tile(seat, state.placed[seat], state.ply + 1, action.symbol, commitment)
+        board = dict(state.board)
+        board[action.cell] = tile
+        return board, action.cell
+
+    def _flip(self, state: EspState, seat: int, action: Flip) -> tuple[dict, Cell]:
+        tile = state.board.get(action.cell)
+        if tile is None or tile.owner != seat or tile.up:
+            raise IllegalAction("You can flip only one of your own symbol-down tiles.")
+        problem = self.pin_problem(state, action.cell)
+        if problem:
+            raise IllegalAction(problem)
+        opening = action.opening
+        name, what = state.name(seat), f"the tile placed at move {tile.placed_at}"
+        if opening is None or opening.label != f"tile:{tile.index}":
+            raise CommitmentMismatch(f"{name}'s reveal of {what} is not for that tile.", seat)
+        context = Context(state.setup.match_id, seat)
+        check_opening(context, tile.commitment, opening, who=name, what=what, step=tile.placed_at)
+        symbol = Symbol.parse(opening.value)
+        if symbol is None:
+            raise CommitmentMismatch(f"{name} hid {opening.value!r}, which is no symbol.", seat)
+        if self._shown(state, seat)[symbol] >= COPIES:
+            raise CommitmentMismatch(
+                f"{name}'s tile placed at move {tile.placed_at} shows a third {symbol.value}.",
+                seat,
+            )
+        board = dict(state.board)
+        board[action.cell] = replace(tile, symbol=symbol)
+        return board, action.cell
+
+    def _move(self, state: EspState, seat: int, action: Move) -> tuple[dict, Cell]:
+        tile = state.board.get(action.cell)
+        if tile is None or tile.owner != seat:
+            raise IllegalAction("You can move only one of your own tiles.")
+        if not tile.up:
+            raise IllegalAction("A symbol-down tile cannot move; flip it first.")
+        problem = self.pin_problem(state, action.cell) or self.move_problem(
+            state, action.cell, action.direction
+        )
+        if problem:
+            raise IllegalAction(problem)
+        target = self.landing(state, action.cell, action.direction)
+        board = dict(state.board)
+        del board[action.cell]
+        board[target] = tile
+        return board, target
+
+    def _pass(self, state: EspState, seat: int) -> EspState:
+        if self._has_board_action(state, seat):
+            raise IllegalAction("You can pass only when you have no legal move.")
+        passes = state.passes + 1
+        if passes >= state.seats:
+            outcome = Outcome(Termination.DRAW, frozenset(), "Every player passed in a row.")
+            return replace(state, passes=passes, ply=state.ply + 1, outcome=outcome)
+        return replace(state, passes=passes, ply=state.ply + 1, to_move=(seat + 1) % state.seats)
+
+    def _answer_draw(self, state: EspState, seat: int, accept: bool) -> EspState:
+        offer = state.offer
+        assert offer is not None
+        if not accept:
+            return replace(state, offer=None, ply=state.ply + 1)
+        accepted = offer.accepted | {seat}
+        if len(accepted) == state.seats - 1:
+            outcome = Outcome(Termination.DRAW, frozenset(), "The players agreed to a draw.")
+            return replace(state, offer=None, outcome=outcome, ply=state.ply + 1)
+        return replace(state, offer=DrawOffer(offer.proposer, accepted), ply=state.ply + 1)
+
+    def _after(
+        self, state: EspState, seat: int, board: dict, changed: Cell, action: Action
+    ) -> EspState:
+        placed = state.placed
+        if isinstance(action, Place):
+            placed = tuple(n + (i == seat) for i, n in enumerate(placed))
+        following = (seat + 1) % state.seats
+        new = replace(
+            state, board=board, placed=placed, to_move=following, ply=state.ply + 1, passes=0
+        )
+        sets = find_sets(board, changed)
+        if sets:
+            return replace(new, sets=sets, outcome=tally(new, sets, seat))
+        if new.placing:
+            return new
+        key = position_key(board, following)
+        seen = dict(state.seen)
+        seen[key] = seen.get(key, 0) + 1
+        new = replace(new, seen=seen)
+        if seen[key] >= REPETITIONS_FOR_DRAW:
+            reason = "The same position arose for the third time."
+            return replace(new, outcome=Outcome(Termination.DRAW, frozenset(), reason))
+        return new
+
+    # -- results and views -------------------------------------------------------------------
+
+    def result(self, state: EspState) -> Outcome | None:
+        return state.outcome
+
+    def public_view(self, state: EspState) -> dict[str, Any]:
+        return {
+            "game": self.id,
+            "stage": "placement" if state.placing else "movement",
+            "to_move": sorted(self.to_move(state)),
+            "seats": [
+                {"name": state.name(s), "colour": SEAT_COLOURS[s], "unplaced": TILES_PER_SEAT - n}
+                for s, n in enumerate(state.placed)
+            ],
+            "tiles": [tile_json(cell, tile) for cell, tile in sorted(state.board.items())],
+            "sets": [[list(c) for c in window] for window in state.sets],
+            "passes": state.passes,
+            "offer": None
+            if state.offer is None
+            else {"proposer": state.offer.proposer, "accepted": sorted(state.offer.accepted)},
+            "outcome": None if state.outcome is None else state.outcome.to_json(),
+        }
+
+    def seat_view(self, state: EspState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+        view = self.public_view(state)
+        hidden = {}
+        if store is not None:
+            for cell, tile in state.board.items():
+                label = f"tile:{tile.index}"
+                if tile.owner == seat and not tile.up and label in store:
+                    hidden[f"{cell[0]},{cell[1]}"] = store.value(label)
+        unplaced = Counter({s: COPIES for s in SYMBOLS})
+        unplaced.subtract(self._shown(state, seat))
+        unplaced.subtract(Symbol(v) for v in hidden.values())
+        view["me"] = {
+            "seat": seat,
+            "hidden": hidden,
+            "tray": [s.value for s in SYMBOLS for _ in range(max(0, unplaced[s]))],
+        }
+        return view
+
+    def reveals(self, action: Action) -> bool:
+        return isinstance(action, Flip)
+
+    # -- the log's JSON ----------------------------------------------------------------------
+
+    def parse_action(self, data: Any) -> Action:
+        return parse_action(data)
+
+    def action_to_json(self, action: Action) -> Any:
+        return action_to_json(action)
+
+    # -- audit -------------------------------------------------------------------------------
+
+    def sealed(self, state: EspState) -> list[Sealed]:
+        return [
+            Sealed(
+                tile.owner,
+                f"tile:{tile.index}",
+                tile.commitment,
+                tile.placed_at,
+                f"the tile placed at move {tile.placed_at}",
+            )
+            for tile in state.board.values()
+            if not tile.up and tile.commitment is not None
+        ]
+
+    def check_secrets(
+        self, states: Sequence[EspState], opened: Mapping[tuple[int, str], Any]
+    ) -> None:
+        """Each seat's tiles, shown and hidden, hold at most two of each symbol."""
+        final = states[-1]
+        for seat in range(final.seats):
+            counts = self._shown(final, seat)
+            hidden = sorted(
+                (t for t in final.board.values() if t.owner == seat and not t.up),
+                key=lambda t: t.placed_at,
+            )
+            for tile in hidden:
+                value = opened.get((seat, f"tile:{tile.index}"))
+                symbol = Symbol.parse(value)
+                where = f"the tile placed at move {tile.placed_at}"
+                if symbol is None:
+                    raise CommitmentMismatch(
+                        f"{final.name(seat)} hid {value!r} under {where}, which is no symbol.",
+                        seat,
+                        tile.placed_at,
+                    )
+                counts[symbol] += 1
+                if counts[symbol] > COPIES:
+                    raise CommitmentMismatch(
+                        f"{final.name(seat)} hid a third {symbol.value} under {where}.",
+                        seat,
+                        tile.placed_at,
+                    )
+
+
+# -- sets and tally ----------------------------------------------------------------------------
+
+
+def find_sets(
+    board: Mapping[Cell, Tile], changed: Cell | None = None
+) -> tuple[tuple[Cell, ...], ...]:
+    """Every window of five symbol-up tiles with five different symbols (through `changed`, or
+    anywhere when None), in a stable order."""
+    cells = [changed] if changed is not None else list(board)
+    found: set[tuple[Cell, ...]] = set()
+    for cell in cells:
+        for window in windows_through(cell, SET_LENGTH):
+            symbols = set()
+            for c in window:
+                tile = board.get(c)
+                if tile is None or tile.symbol is None or tile.symbol in symbols:
+                    break
+                symbols.add(tile.symbol)
+            else:
+                found.add(window)
+    return tuple(sorted(found))
+
+
+def tally(state: EspState, sets: Sequence[Sequence[Cell]], mover: int) -> Outcome:
+    """Count the union of the sets by owner; the mover wins ties it is in; a split among the
+    others is a shared win."""
+    union = {c for window in sets for c in window}
+    counts = Counter(state.board[c].owner for c in union)
+    best = max(counts.values())
+    leaders = frozenset(s for s, n in counts.items() if n == best)
+    score = ", ".join(f"{state.name(s)} {n}" for s, n in sorted(counts.items()))
+    many = f"{len(sets)} sets" if len(sets) > 1 else "a set"
+    if mover in leaders:
+        tie = " (ties go to the mover)" if len(leaders) > 1 else ""
+        reason = f"{state.name(mover)} completes {many}: {score}{tie}."
+        return Outcome(Termination.WIN, frozenset({mover}), reason)
+    names = " and ".join(state.name(s) for s in sorted(leaders))
+    reason = f"{state.name(mover)} completes {many}: {score}. {names} "
+    if len(leaders) == 1:
+        return Outcome(Termination.WIN, leaders, reason + "wins.")
+    return Outcome(Termination.SHARED_WIN, leaders, reason + "share the win.")
+
+
+def position_key(board: Mapping[Cell, Tile], to_move: int) -> tuple:
+    """A position as players see it: which cells hold whose tile, which face, and who moves."""
+    return (
+        tuple(sorted((c, t.owner, t.symbol.value if t.symbol else "") for c, t in board.items())),
+        to_move,
+    )
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+
+def tile_json(cell: Cell, tile: Tile) -> dict[str, Any]:
+    data: dict[str, Any] = {"cell": list(cell), "owner": tile.owner, "placed_at": tile.placed_at}
+    if tile.up:
+        data.update(face="up", symbol=tile.symbol.value)  # type: ignore[union-attr]
+    else:
+        data.update(face="down", commitment=tile.commitment)
+    return data
+
+
+def action_to_json(action: Action) -> Any:
+    if isinstance(action, Place):
+        if not action.sealed:
+            raise ValueError("a symbol-down choice must be sealed before it is written down")
+        if action.symbol is not None:
+            return {"type": "place", "cell": list(action.cell), "symbol": action.symbol.value}
+        return {"type": "place", "cell": list(action.cell), "commitment": action.commitment}
+    if isinstance(action, Flip):
+        if action.opening is None:
+            raise ValueError("a flip carries its opening")
+        return {"type": "flip", "cell": list(action.cell), "opening": action.opening.to_json()}
+    if isinstance(action, Move):
+        return {"type": "move", "cell": list(action.cell), "direction": action.direction}
+    if isinstance(action, AnswerDraw):
+        return {"type": "answer-draw", "accept": action.accept}
+    return {"type": "pass" if isinstance(action, Pass) else "propose-draw"}
+
+
+def parse_action(data: Any) -> Action:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise MalformedInput("An ESP action must be an object with a type.")
+    kind, keys = data["type"], set(data)
+    cell = parse_cell(data.get("cell"))
+    if kind == "place" and cell is not None:
+        if keys == {"type", "cell", "symbol"} and Symbol.parse(data["symbol"]):
+            return Place(cell, Symbol(data["symbol"]))
+        if keys == {"type", "cell", "commitment"} and is_commitment(data["commitment"]):
+            return Place(cell, None, True, data["commitment"])
+    if kind == "flip" and cell is not None and keys == {"type", "cell", "opening"}:
+        return Flip(cell, Opening.from_json(data["opening"]))
+    if kind == "move" and cell is not None and keys == {"type", "cell", "direction"}:
+        direction = data["direction"]
+        if type(direction) is int and 0 <= direction < len(DIRECTIONS):
+            return Move(cell, direction)
+    if kind == "pass" and keys == {"type"}:
+        return Pass()
+    if kind == "propose-draw" and keys == {"type"}:
+        return ProposeDraw()
+    if kind == "answer-draw" and keys == {"type", "accept"} and type(data["accept"]) is bool:
+        return AnswerDraw(data["accept"])
+    raise MalformedInput("That is not an ESP action.")

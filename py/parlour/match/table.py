@@ -1,0 +1,106 @@
+"""A match as one device holds it: the shared match plus the private stores of its own seats.
+
+Pass-and-play holds every seat; a peer holds one. Acting goes through the game's `seal` (which
+commits hidden choices in the acting seat's store) and then the match's checks, so the UI and the
+bots never build a public action by hand.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from parlour.errors import MalformedInput
+from parlour.fair.commit import Context, Opening
+from parlour.fair.store import PrivateStore
+from parlour.games.base import Game
+from parlour.match.config import MatchConfig
+from parlour.match.match import Match, Submitted
+
+
+def new_match_id() -> str:
+    return "m-" + secrets.token_hex(8)
+
+
+class Table:
+    def __init__(self, match: Match, stores: dict[int, PrivateStore]) -> None:
+        self.match = match
+        self.stores = stores
+
+    @classmethod
+    def new(cls, game: Game, config: MatchConfig, seed: bytes, local_seats: Iterable[int]) -> Table:
+        match = Match(game, config, seed)
+        stores = {s: PrivateStore(Context(config.match_id, s)) for s in local_seats}
+        return cls(match, stores)
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def state(self) -> Any:
+        return self.match.state
+
+    def legal(self, seat: int) -> list:
+        return list(self.game.legal_actions(self.state, seat, self.stores.get(seat)))
+
+    def view(self, seat: int) -> dict:
+        """What `seat` may see: the public view and that seat's own secrets only."""
+        return self.game.seat_view(self.state, seat, self.stores.get(seat))
+
+    def act(self, seat: int, choice: Any) -> Submitted:
+        """A local seat takes `choice` (as listed by `legal`); refusals change nothing."""
+        store = self.stores.get(seat)
+        if store is None:
+            return Submitted(reason=f"{self.match.seat_name(seat)} is not played on this device.")
+        try:
+            action = self.game.seal(self.state, seat, choice, store)
+        except (ValueError, KeyError):
+            return Submitted(reason="That choice cannot be made now.")
+        return self.match.submit(seat, action)
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def undo_floor(self) -> int:
+        """The earliest step undo may go back to: just after the last reveal of hidden info."""
+        for entry in reversed(self.match.entries):
+            if self.game.reveals(self.game.parse_action(entry.action)):
+                return entry.seq
+        return 0
+
+    def can_undo(self) -> bool:
+        return self.match.step > self.undo_floor() and self.match.result() is None
+
+    def undo(self) -> bool:
+        if not self.can_undo():
+            return False
+        self.match.truncate(self.match.step - 1)
+        return True
+
+    # -- the end -------------------------------------------------------------------------
+
+    def openings(self, seat: int) -> list[Opening]:
+        """What `seat` publishes for the audit: every opening its store holds."""
+        return list(self.stores[seat].openings.values())
+
+    # -- persistence ---------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        return {
+            "match": self.match.to_json(),
+            "stores": {str(s): store.to_json() for s, store in self.stores.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: object, games: dict[str, Game] | None = None) -> Table:
+        if not isinstance(data, dict) or not isinstance(data.get("stores"), dict):
+            raise MalformedInput("That saved table is damaged.")
+        match = Match.from_json(data.get("match"), games)
+        stores = {}
+        for key, raw in data["stores"].items():
+            store = PrivateStore.from_json(raw)
+            if str(store.context.seat) != key or store.context.match_id != match.config.match_id:
+                raise MalformedInput("That saved table's private stores do not fit its match.")
+            stores[store.context.seat] = store
+        return cls(match, stores)

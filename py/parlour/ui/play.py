@@ -1,0 +1,340 @@
+"""Pass-and-play: one device, every seat. Pure: events in, a tree out (the browser just relays).
+
+The session decides whose view is on screen. Whenever the seat to act is not the one shown, the
+board is replaced by the hand-off screen, so the DOM holds no seat's secrets until the next
+player taps. The same pieces (hand-off, seats panel, log panel, result dialog, undo) serve every
+game; a game brings its board, its controls and its words through a `GameScreen`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from parlour.match.audit import Cheat, Unverified, Verified, audit
+from parlour.match.table import Table
+from parlour.ui.tree import Node, h
+
+
+class GameScreen(Protocol):
+    """What a game adds to the shared play screen."""
+
+    def new_selection(self) -> Any: ...
+
+    def status(self, view: dict, viewer: int) -> str: ...
+
+    def board(self, session: PlaySession, view: dict) -> Node: ...
+
+    def controls(self, session: PlaySession, view: dict) -> Node | None: ...
+
+    def seat_line(self, view: dict, seat: int) -> str: ...
+
+    def handle(self, session: PlaySession, event: dict) -> None: ...
+
+    def describe(self, before: Any, seat: int, action: Any) -> str: ...
+
+    def final_reveal(self, session: PlaySession) -> Any: ...
+
+
+class PlaySession:
+    def __init__(self, table: Table, screen: GameScreen) -> None:
+        self.table = table
+        self.screen = screen
+        self.viewer: int | None = None
+        self.message = ""
+        self.selection = screen.new_selection()
+        self.audit_result: Verified | Cheat | Unverified | None = None
+        self.result_open = False
+        self._next_view()
+
+    # -- who is looking ------------------------------------------------------------------
+
+    @property
+    def game(self):
+        return self.table.game
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.table.match.config.seats
+
+    def to_act(self) -> int | None:
+        seats = self.game.to_move(self.table.state)
+        return min(seats) if seats else None
+
+    def _next_view(self) -> None:
+        """After any change: keep the view if the same seat acts again, else hand off."""
+        self.selection = self.screen.new_selection()
+        if self.table.match.result() is not None:
+            self.viewer = None
+            self._finish()
+            return
+        acting = self.to_act()
+        if acting != self.viewer:
+            self.viewer = None
+
+    def _finish(self) -> None:
+        if self.audit_result is None:
+            match = self.table.match
+            openings = {s: self.table.openings(s) for s in self.table.stores}
+            self.audit_result = audit(self.game, match.config, match.seed, match.entries, openings)
+            self.result_open = True
+
+    # -- events --------------------------------------------------------------------------
+
+    def handle(self, event: dict) -> None:
+        """One click or key press, already read from the DOM as plain strings."""
+        cmd = event.get("cmd")
+        self.message = ""
+        if cmd == "take-device":
+            self.viewer = self.to_act()
+            return
+        if cmd == "close-result":
+            self.result_open = False
+            return
+        if cmd == "show-result":
+            self.result_open = self.table.match.result() is not None
+            return
+        if self.viewer is None:
+            return  # nothing else is on screen during a hand-off or after the end
+        if cmd == "undo":
+            self.undo()
+            return
+        if cmd == "offer-draw":
+            self.act(self.game.parse_action({"type": "propose-draw"}))
+            return
+        self.screen.handle(self, event)
+
+    def act(self, choice: Any) -> bool:
+        """The shown seat takes `choice`; a refusal becomes the message and changes nothing."""
+        seat = self.viewer
+        if seat is None:
+            return False
+        before = self.table.state
+        result = self.table.act(seat, choice)
+        if not result.ok:
+            self.message = result.reason or "That is not allowed."
+            return False
+        assert result.entry is not None
+        self.message = self.screen.describe(
+            before, seat, self.game.parse_action(result.entry.action)
+        )
+        self._next_view()
+        return True
+
+    def undo(self) -> None:
+        if not self.table.can_undo():
+            self.message = "Nothing to undo: undo stops at the last hidden tile shown."
+            return
+        self.table.undo()
+        self.message = "Took back the last move."
+        self._next_view()
+
+    # -- the log -------------------------------------------------------------------------
+
+    def log_lines(self) -> list[str]:
+        match = self.table.match
+        return [
+            self.screen.describe(
+                match.state_at(e.seq - 1), e.seat, self.game.parse_action(e.action)
+            )
+            for e in match.entries
+        ]
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def render(self) -> Node:
+        result = self.table.match.result()
+        game = self.game
+        if self.viewer is None and result is None:
+            main = handoff_tree(self.names[self.to_act() or 0])
+        else:
+            viewer = self.viewer
+            view = (
+                game.seat_view(self.table.state, viewer, self.table.stores.get(viewer))
+                if viewer is not None
+                else game.public_view(self.table.state)
+            )
+            main = self._table_tree(view)
+        children: list[Any] = [main]
+        if result is not None and self.result_open:
+            children.append(self._result_tree(result))
+        return h("div", {"class": f"play play-{game.id}", "data-viewer": self.viewer}, *children)
+
+    def _table_tree(self, view: dict) -> Node:
+        viewer = self.viewer
+        over = self.table.match.result() is not None
+        status = (
+            self.table.match.result().reason
+            if over
+            else self.screen.status(view, viewer if viewer is not None else 0)
+        )
+        tools = [
+            h(
+                "button",
+                {
+                    "class": "button small",
+                    "data-cmd": "undo",
+                    "type": "button",
+                    "disabled": over or not self.table.can_undo(),
+                },
+                "Undo",
+            ),
+            h(
+                "button",
+                {
+                    "class": "button small",
+                    "data-cmd": "offer-draw",
+                    "type": "button",
+                    "disabled": over or view.get("offer") is not None,
+                },
+                "Offer a draw",
+            )
+            if "offer" in view
+            else None,
+            h(
+                "button",
+                {"class": "button small", "data-cmd": "show-result", "type": "button"},
+                "Result",
+            )
+            if over
+            else None,
+            h("a", {"class": "button small", "href": f"#rules-{self.game.id}"}, "Rules"),
+            h("a", {"class": "button small", "href": f"#new-{self.game.id}"}, "New game"),
+        ]
+        return h(
+            "div",
+            {"class": "play-table"},
+            h(
+                "header",
+                {"class": "play-bar"},
+                h("p", {"class": "turn", "data-role": "status"}, status),
+                h("div", {"class": "tools"}, *tools),
+            ),
+            h("p", {"class": "message", "role": "status", "aria-live": "polite"}, self.message),
+            h(
+                "div",
+                {"class": "play-main"},
+                h("div", {"class": "board-wrap"}, self.screen.board(self, view)),
+                h(
+                    "aside",
+                    {"class": "side"},
+                    self.screen.controls(self, view) if viewer is not None else None,
+                    self._seats_tree(view),
+                    log_tree(self.log_lines()),
+                ),
+            ),
+        )
+
+    def _seats_tree(self, view: dict) -> Node:
+        acting = self.to_act()
+        items = []
+        for seat, name in enumerate(self.names):
+            classes = f"seat seat-{seat}" + (" acting" if seat == acting else "")
+            items.append(
+                h(
+                    "li",
+                    {"class": classes},
+                    h("span", {"class": "swatch", "aria-hidden": "true"}),
+                    h("strong", None, name),
+                    h("span", {"class": "seat-line"}, self.screen.seat_line(view, seat)),
+                    h("span", {"class": "you"}, "you") if seat == self.viewer else None,
+                )
+            )
+        return h("section", {"class": "seats", "aria-label": "Players"}, h("ul", None, *items))
+
+    def _result_tree(self, result: Any) -> Node:
+        winners = sorted(result.winners)
+        if winners:
+            title = " and ".join(self.names[s] for s in winners)
+            title += " win!" if len(winners) > 1 else " wins!"
+        else:
+            title = "A draw"
+        return h(
+            "div",
+            {"class": "overlay", "data-role": "result"},
+            h(
+                "div",
+                {
+                    "class": "dialog",
+                    "role": "dialog",
+                    "aria-modal": "true",
+                    "aria-labelledby": "result-title",
+                },
+                h("h2", {"id": "result-title"}, title),
+                h("p", None, result.reason),
+                audit_tree(self.audit_result, self.names),
+                h(
+                    "div",
+                    {"class": "actions"},
+                    h(
+                        "button",
+                        {"class": "button primary", "data-cmd": "rematch", "type": "button"},
+                        "Rematch",
+                    ),
+                    h("a", {"class": "button", "href": f"#new-{self.game.id}"}, "New game"),
+                    h(
+                        "button",
+                        {"class": "button", "data-cmd": "close-result", "type": "button"},
+                        "See the board",
+                    ),
+                    h("a", {"class": "button", "href": "#home"}, "All games"),
+                ),
+            ),
+        )
+
+
+def handoff_tree(name: str) -> Node:
+    """The one hand-off screen: nothing of any seat's secrets, just who takes the device."""
+    return h(
+        "div",
+        {"class": "handoff", "data-role": "handoff"},
+        h("p", {"class": "eyebrow"}, "Pass the device to"),
+        h("h2", None, name),
+        h("p", None, "Everyone else, look away: the next screen shows this player's secrets."),
+        h(
+            "button",
+            {
+                "class": "button primary",
+                "data-cmd": "take-device",
+                "type": "button",
+                "autofocus": True,
+            },
+            f"I'm {name}: show my view",
+        ),
+    )
+
+
+def log_tree(lines: list[str]) -> Node:
+    """The one log panel: every move in words, newest last."""
+    items = [h("li", None, line) for line in lines]
+    return h(
+        "section",
+        {"class": "log", "aria-label": "Game log"},
+        h("h3", None, "Game log"),
+        h("ol", {"data-role": "log"}, *items) if items else h("p", None, "No moves yet."),
+    )
+
+
+def audit_tree(result: Verified | Cheat | Unverified | None, names: tuple[str, ...]) -> Node:
+    if isinstance(result, Verified):
+        return h(
+            "p",
+            {"class": "audit verified", "data-audit": "verified"},
+            "Fair-play check: verified. ",
+            result.summary,
+        )
+    if isinstance(result, Cheat):
+        who = names[result.seat] if 0 <= result.seat < len(names) else "A player"
+        return h(
+            "p",
+            {"class": "audit cheat", "data-audit": "cheat"},
+            f"Fair-play check: {who} cheated. ",
+            result.reason,
+        )
+    if isinstance(result, Unverified):
+        return h(
+            "p",
+            {"class": "audit unverified", "data-audit": "unverified"},
+            "Fair-play check: unverified. ",
+            result.reason,
+        )
+    return h("p", {"class": "audit"}, "Fair-play check pending.")
