@@ -165,7 +165,11 @@ def dispatch(game_id: str, data: dict) -> None:
 
 
 def draw(game_id: str) -> None:
-    dom.render(_root(game_id), sessions[game_id].render())
+    root = _root(game_id)
+    dom.render(root, sessions[game_id].render())
+    log = value(root.querySelector("[data-role=log]"))
+    if log is not None:
+        log.scrollTop = log.scrollHeight  # the newest move in sight
 
 
 # -- storage: a reload loses nothing ---------------------------------------------------------

@@ -145,7 +145,8 @@ class PlaySession:
         result = self.table.match.result()
         game = self.game
         if self.viewer is None and result is None:
-            main = handoff_tree(self.names[self.to_act() or 0])
+            lines = self.log_lines()
+            main = handoff_tree(self.names[self.to_act() or 0], lines[-1] if lines else None)
         else:
             viewer = self.viewer
             view = (
@@ -282,11 +283,12 @@ class PlaySession:
         )
 
 
-def handoff_tree(name: str) -> Node:
+def handoff_tree(name: str, last_move: str | None = None) -> Node:
     """The one hand-off screen: nothing of any seat's secrets, just who takes the device."""
     return h(
         "div",
         {"class": "handoff", "data-role": "handoff"},
+        h("p", {"class": "last-move", "data-role": "last-move"}, last_move) if last_move else None,
         h("p", {"class": "eyebrow"}, "Pass the device to"),
         h("h2", None, name),
         h("p", None, "Everyone else, look away: the next screen shows this player's secrets."),

@@ -1,0 +1,227 @@
+"""ESP as people play it: pass-and-play through the real page, clicks only.
+
+The moves are planned by a mirror of the game in CPython (the same engine, its own secrets), then
+made on the page with clicks. At every step the test checks that no symbol of another seat's
+symbol-down tile is anywhere in the DOM, and that a hand-off screen hides everything between
+players.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e.harness import READY, READY_TIMEOUT_MS
+from parlour.fair.rng import Rng
+from parlour.games import GAMES
+from parlour.games.esp.rules import Flip, Move, Place
+from parlour.match.config import MatchConfig
+from parlour.match.table import Table
+from parlour.ui.esp_screen import EspScreen
+
+ESP = GAMES["esp"]
+ESP_SCREEN = EspScreen()
+
+
+def mirror(names: tuple[str, ...]) -> Table:
+    config = MatchConfig("esp", "m-e2e-mirror", names)
+    return Table.new(ESP, config, bytes(32), range(len(names)))
+
+
+def _winner_of(table: Table, seat: int, action) -> bool:
+    store = table.stores[seat]
+    state = ESP.apply(table.state, seat, ESP.seal(table.state, seat, action, store))
+    return state.outcome is not None
+
+
+def plan_game(names: tuple[str, ...], max_moves: int = 24) -> list[tuple[int, object]]:
+    """A deterministic game with hidden tiles, a flip and a jump, won early in movement."""
+    for attempt in range(500):
+        rng = Rng(attempt.to_bytes(4, "big"))
+        table = mirror(names)
+        plan: list[tuple[int, object]] = []
+        while table.match.result() is None and len(plan) < 10 * len(names) + max_moves:
+            seat = min(ESP.to_move(table.state))
+            legal = table.legal(seat)
+            wins = [a for a in legal if _winner_of(table, seat, a)]
+            flips = [a for a in legal if isinstance(a, Flip)]
+            if table.state.placing:
+                safe = [a for a in legal if a not in wins]
+                choice = rng.choice(safe) if safe else legal[0]
+            elif (
+                wins
+                and any(isinstance(a, Flip) for _, a in plan)
+                and any(isinstance(a, Move) for _, a in plan)
+            ):
+                choice = wins[0]
+            else:
+                calm = [a for a in legal if a not in wins]
+                choice = (
+                    (flips[0] if flips and rng.below(2) else rng.choice(calm)) if calm else legal[0]
+                )
+            assert table.act(seat, choice).ok
+            plan.append((seat, choice))
+        outcome = table.match.result()
+        if outcome is not None and outcome.winners and not table.state.placing:
+            return plan
+    raise AssertionError("no short game found")
+
+
+class EspPage:
+    """Clicks on the real page, checked against the mirror after every move."""
+
+    def __init__(self, page, names: tuple[str, ...]) -> None:
+        self.page = page
+        self.names = names
+        self.mirror = mirror(names)
+
+    def start(self, site_url: str) -> None:
+        page = self.page
+        page.goto(site_url + "#new-esp")
+        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        page.locator(f"input[name='esp-seats'][value='{len(self.names)}']").check()
+        for seat, name in enumerate(self.names):
+            page.fill(f"[data-seat-name='{seat}']", name)
+        page.click("text=Start the game")
+
+    def take_device(self, seat: int) -> None:
+        handoff = self.page.locator("#play-esp [data-role=handoff]")
+        handoff.wait_for()
+        assert handoff.locator("h2").inner_text() == self.names[seat]
+        assert self.page.locator("#play-esp [data-cell]").count() == 0, "board visible in hand-off"
+        self.page.click("#play-esp [data-cmd=take-device]")
+        self.check_secrets(seat)
+        log = self.page.locator("#play-esp [data-role=log] li")
+        assert log.count() == self.mirror.match.step
+
+    def check_secrets(self, viewer: int) -> None:
+        """Another seat's symbol-down tile has no symbol in the DOM; the viewer's have theirs."""
+        page = self.page
+        for cell, tile in self.mirror.state.board.items():
+            if tile.up:
+                continue
+            group = page.locator(f"#play-esp [data-cell='{cell[0]},{cell[1]}']")
+            uses = group.locator("use")
+            if tile.owner == viewer:
+                symbol = self.mirror.stores[viewer].value(f"tile:{tile.index}")
+                assert uses.count() == 1
+                assert uses.first.get_attribute("href").endswith("#" + symbol)
+            else:
+                assert uses.count() == 0, f"a hidden symbol of seat {tile.owner} is in the DOM"
+
+    def play(self, seat: int, choice) -> None:
+        page = self.page
+        if isinstance(choice, Place):
+            page.click(f"#play-esp [data-cmd=tray][data-symbol='{choice.symbol.value}']")
+            page.click(
+                f"#play-esp [data-cmd=face][data-face='{'down' if choice.hidden else 'up'}']"
+            )
+            page.click(f"#play-esp [data-cell='{choice.cell[0]},{choice.cell[1]}']")
+        elif isinstance(choice, Flip):
+            page.click(f"#play-esp [data-cell='{choice.cell[0]},{choice.cell[1]}']")
+            page.click("#play-esp [data-cmd=flip]")
+            # The plan's flip carries the planner's opening; the mirror flips with its own.
+            choice = next(
+                a for a in self.mirror.legal(seat) if isinstance(a, Flip) and a.cell == choice.cell
+            )
+        elif isinstance(choice, Move):
+            landing = ESP.landing(self.mirror.state, choice.cell, choice.direction)
+            page.click(f"#play-esp [data-cell='{choice.cell[0]},{choice.cell[1]}']")
+            page.click(f"#play-esp [data-cell='{landing[0]},{landing[1]}'].target")
+        else:
+            raise AssertionError(f"unplanned {choice}")
+        before = self.mirror.state
+        assert self.mirror.act(seat, choice).ok
+        said = ESP_SCREEN.describe(
+            before, seat, self.mirror.game.parse_action(self.mirror.match.entries[-1].action)
+        )
+        shown = page.locator("#play-esp [data-role=last-move], #play-esp [data-role=result] p")
+        shown.first.wait_for()
+        assert said in shown.first.inner_text() or self.mirror.match.result() is not None
+
+
+def test_a_two_seat_game_to_a_win_with_hand_offs_hidden_tiles_a_flip_and_a_jump(
+    page, site, watch, screenshots
+):
+    names = ("Ada", "Bo")
+    plan = plan_game(names)
+    esp = EspPage(page, names)
+    esp.start(site.url)
+    for index, (seat, choice) in enumerate(plan):
+        esp.take_device(seat)
+        if index == len(plan) - 2:
+            page.screenshot(path=screenshots / "esp-desktop-movement.png")
+        esp.play(seat, choice)
+    dialog = page.locator("[data-role=result]")
+    dialog.wait_for()
+    winner = esp.mirror.match.result().winners
+    assert dialog.locator("h2").inner_text() == f"{names[min(winner)]} wins!"
+    assert dialog.locator("[data-audit=verified]").is_visible()
+    page.screenshot(path=screenshots / "esp-desktop-result.png")
+    dialog.locator("[data-cmd=close-result]").click()
+    assert page.locator("#play-esp .in-set").count() >= 5
+    # At the end every hidden tile is opened on the board for everyone.
+    hidden = [c for c, t in esp.mirror.state.board.items() if not t.up]
+    for cell in hidden:
+        assert (
+            page.locator(f"#play-esp [data-cell='{cell[0]},{cell[1]}'] use.revealed").count() == 1
+        )
+
+
+def test_a_three_seat_game_hands_off_in_seat_order_refuses_with_reasons_and_resumes(
+    page, site, watch
+):
+    names = ("Light", "Dark", "Vi")
+    plan = plan_game(names)[:9]
+    esp = EspPage(page, names)
+    esp.start(site.url)
+    for seat, choice in plan[:4]:
+        esp.take_device(seat)
+        esp.play(seat, choice)
+    # A refused click says why, and changes nothing.
+    seat, choice = plan[4]
+    esp.take_device(seat)
+    page.click(f"#play-esp [data-cmd=tray][data-symbol='{choice.symbol.value}']")
+    far = max(esp.mirror.state.board)
+    page.click(f"#play-esp [data-cell='{far[0] + 1},{far[1]}']")
+    message = page.locator("#play-esp .message").inner_text()
+    assert message in (
+        "A tile must touch at least two tiles already on the board.",
+        "That would enclose a tile on all six sides.",
+    )
+    assert page.locator("#play-esp [data-role=log] li").count() == 4
+    esp.play(seat, choice)
+    # Undo takes back the last placement; the previous player gets the device back.
+    esp.take_device(plan[5][0])
+    page.click("#play-esp [data-cmd=undo]")
+    esp.mirror.undo()
+    esp.take_device(seat)
+    assert page.locator("#play-esp [data-role=log] li").count() == 4
+    esp.play(seat, choice)
+    for seat, choice in plan[5:]:
+        esp.take_device(seat)
+        esp.play(seat, choice)
+    # A reload resumes the same game, behind a hand-off screen.
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    nxt = min(ESP.to_move(esp.mirror.state))
+    esp.take_device(nxt)
+    assert page.locator("#play-esp [data-role=log] li").count() == len(plan)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_esp_on_a_phone(browser, site, screenshots, scheme):
+    context = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
+    page = context.new_page()
+    names = ("Ada", "Bo")
+    esp = EspPage(page, names)
+    esp.start(site.url)
+    page.screenshot(path=screenshots / f"esp-phone-{scheme}-handoff.png")
+    for seat, choice in plan_game(names)[:7]:
+        esp.take_device(seat)
+        esp.play(seat, choice)
+    esp.take_device(1)
+    page.click("#play-esp [data-cmd=tray] >> nth=0")
+    page.screenshot(path=screenshots / f"esp-phone-{scheme}-placing.png", full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the game is {overflow}px wider than the phone"
+    context.close()
