@@ -27,7 +27,7 @@ lint: venv
 
 ## bench: start-up and engine figures, each against a baseline measured in the same run
 bench: venv runtime
-	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m bench
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" PYTHONPATH=py $(VPY) -m bench
 
 runtime: node_modules/.package-lock.json
 	$(PYTHON) -m scripts.build

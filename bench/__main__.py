@@ -9,15 +9,21 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import startup
+from bench import engine, startup
 from e2e.harness import SiteServer, chromium_launch_args
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--loads", type=int, default=9, help="page loads of each kind")
+    parser.add_argument("--only", choices=["engine", "startup"], help="run one part")
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
+    if args.only != "startup":
+        for line in engine.run():
+            print(line)
+    if args.only == "engine":
+        return 0
     with SiteServer() as site, sync_playwright() as p:
         browser = p.chromium.launch(**chromium_launch_args())
         print(f"Chromium {browser.version}")

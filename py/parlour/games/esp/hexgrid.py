@@ -8,6 +8,7 @@ along one axis.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 Cell = tuple[int, int]
 
@@ -67,3 +68,43 @@ def parse_cell(data: object) -> Cell | None:
     ):
         return (data[0], data[1])
     return None
+
+
+@lru_cache(maxsize=256)
+def cut_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
+    """The cells whose removal splits the group (articulation points), in one pass.
+
+    Tarjan's low-link method, iterative: a non-root cell is a cut cell when some child's subtree
+    cannot reach above it; the root is one when it has two or more children.
+    """
+    cuts: set[Cell] = set()
+    order: dict[Cell, int] = {}
+    low: dict[Cell, int] = {}
+    for root in cells:
+        if root in order:
+            continue
+        order[root] = low[root] = len(order)
+        root_children = 0
+        stack = [(root, None, neighbours(root))]
+        while stack:
+            cell, parent, pending = stack[-1]
+            for n in pending:
+                if n not in cells or n == parent:
+                    continue
+                if n in order:
+                    low[cell] = min(low[cell], order[n])
+                    continue
+                order[n] = low[n] = len(order)
+                if cell == root:
+                    root_children += 1
+                stack.append((n, cell, neighbours(n)))
+                break
+            else:
+                stack.pop()
+                if parent is not None:
+                    low[parent] = min(low[parent], low[cell])
+                    if parent != root and low[cell] >= order[parent]:
+                        cuts.add(parent)
+        if root_children > 1:
+            cuts.add(root)
+    return frozenset(cuts)

@@ -18,7 +18,7 @@ from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
 from parlour.games.esp.hexgrid import (
     DIRECTIONS,
     Cell,
-    is_connected,
+    cut_cells,
     neighbours,
     parse_cell,
     step,
@@ -64,7 +64,9 @@ class Place:
 
     @property
     def sealed(self) -> bool:
-        return not self.hidden or (self.symbol is None and self.commitment is not None)
+        if self.symbol is None:  # symbol-down: only its commitment goes on the board
+            return self.commitment is not None
+        return not self.hidden
 
 
 @dataclass(frozen=True)
@@ -207,11 +209,13 @@ class ESP(Game[EspState, Action]):
         board = state.board
         if all(n in board for n in neighbours(cell)):
             return "That tile is pinned: all six of its neighbours are taken."
-        if not is_connected(c for c in board if c != cell):
+        if cell in cut_cells(frozenset(board)):
             return "That tile is pinned: lifting it would split the group."
         return None
 
     def move_problem(self, state: EspState, cell: Cell, direction: int) -> str | None:
+        if type(direction) is not int or not 0 <= direction < len(DIRECTIONS):
+            return "A tile moves in one of the six directions."
         if step(cell, direction) not in state.board:
             return "A tile moves by jumping: the next cell that way must hold a tile."
         return None
