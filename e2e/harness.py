@@ -92,3 +92,29 @@ class PageWatch:
 
     def unexpected_problems(self) -> list[str]:
         return [p for p in self.problems if not any(a in p for a in self.allowed_problems)]
+
+
+class HeldRequests:
+    """Requests parked by a route handler until the test lets them go."""
+
+    def __init__(self) -> None:
+        self.routes: list = []
+
+    def park(self, route) -> None:
+        self.routes.append(route)
+
+    def release(self) -> None:
+        for route in self.routes:
+            route.continue_()
+        self.routes.clear()
+
+
+def hold_back_python(page) -> HeldRequests:
+    """Keep Pyodide's wasm from arriving, to see the page as it is before Python is ready.
+
+    The handler must return at once (Playwright's sync API runs it on the test's thread), so it
+    parks the route and the test continues it later.
+    """
+    held = HeldRequests()
+    page.route("**/pyodide.asm.wasm", held.park)
+    return held

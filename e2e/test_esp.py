@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.esp.rules import Flip, Move, Place
+from parlour.games.esp.rules import Flip, Move, Place, ProposeDraw
+from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui.esp_screen import EspScreen
@@ -225,3 +226,54 @@ def test_esp_on_a_phone(browser, site, screenshots, scheme):
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the game is {overflow}px wider than the phone"
     context.close()
+
+
+def test_starting_before_python_is_ready_waits_with_progress_then_starts(page, site, watch):
+    held = hold_back_python(page)
+    page.goto(site.url)
+    page.locator(".game-card[data-game='esp']").get_by_role("link", name="Play", exact=True).click()
+    page.fill("[data-seat-name='0']", "Early")
+    page.click("text=Start the game")
+    wait = page.locator("#start-esp .boot-wait")
+    assert wait.is_visible() and wait.locator(".progress-bar").is_visible()
+    assert page.locator("html").get_attribute("data-ready") is None
+    held.release()
+    handoff = page.locator("#play-esp [data-role=handoff]")
+    handoff.wait_for(timeout=READY_TIMEOUT_MS)
+    assert handoff.locator("h2").inner_text() == "Early"
+
+
+def test_keyboard_only_placement_and_a_rematch(page, site, watch):
+    names = ("Kim", "Lee")
+    esp = EspPage(page, names)
+    esp.start(site.url)
+    page.locator("#play-esp [data-cmd=take-device]").focus()
+    page.keyboard.press("Enter")
+    page.locator("#play-esp [data-cmd=tray][data-symbol=square]").focus()
+    page.keyboard.press("Enter")
+    page.locator("#play-esp [data-cell='0,0']").focus()
+    page.keyboard.press("Enter")
+    esp.mirror.act(0, Place((0, 0), Symbol.SQUARE))
+    esp.take_device(1)
+    page.locator("#play-esp [data-cmd=tray][data-symbol=star]").focus()
+    page.keyboard.press("Enter")
+    page.locator("#play-esp [data-cell='0,0']").focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.getAttribute('data-cell')")
+    assert focused == "1,0"
+    page.keyboard.press("Enter")
+    assert page.locator("#play-esp [data-role=last-move]").inner_text() == (
+        "Lee places a star, symbol-up."
+    )
+    esp.mirror.act(1, Place((1, 0), Symbol.STAR))
+    esp.take_device(0)
+    page.click("#play-esp [data-cmd=offer-draw]")
+    esp.mirror.act(0, ProposeDraw())
+    esp.take_device(1)
+    page.click("#play-esp [data-cmd=answer-draw][data-accept=yes]")
+    dialog = page.locator("[data-role=result]")
+    assert dialog.locator("h2").inner_text() == "A draw"
+    assert "The players agreed to a draw." in dialog.inner_text()
+    dialog.locator("[data-cmd=rematch]").click()
+    handoff = page.locator("#play-esp [data-role=handoff]")
+    assert handoff.locator("h2").inner_text() == "Kim"

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import io
-import threading
 import zipfile
 
 import pytest
 
-from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 
 GAMES = {"esp": "ESP", "espeers": "ESPEERS", "telepathic": "Telepathic", "psi-squad": "Psi Squad"}
 
@@ -23,13 +22,7 @@ def test_home_is_ready_with_no_foreign_request_and_a_clean_console(app, watch):
 
 def test_home_is_usable_before_python_is_ready(page, site, watch):
     """Hold the wasm back: the home screen and rules must work meanwhile, then Python arrives."""
-    release = threading.Event()
-
-    def hold(route):
-        release.wait(20)
-        route.continue_()
-
-    page.route("**/pyodide.asm.wasm", hold)
+    held = hold_back_python(page)
     page.goto(site.url)
     assert page.locator("html").get_attribute("data-ready") is None
     assert page.get_by_text("Warming up the game engines").is_visible()
@@ -37,7 +30,7 @@ def test_home_is_usable_before_python_is_ready(page, site, watch):
     assert page.locator("#rules-esp h2").inner_text() == "ESP"
     page.get_by_role("link", name="All games").first.click()
     assert page.locator("#home h1").is_visible()
-    release.set()
+    held.release()
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0].startTime")
     assert paint < 1500, f"first contentful paint took {paint:.0f} ms"
