@@ -371,7 +371,8 @@ class ESP(Game[EspState, Action]):
         if passes >= state.seats:
             outcome = Outcome(Termination.DRAW, frozenset(), "Every player passed in a row.")
             return replace(state, passes=passes, ply=state.ply + 1, outcome=outcome)
-        return replace(state, passes=passes, ply=state.ply + 1, to_move=(seat + 1) % state.seats)
+        new = replace(state, passes=passes, ply=state.ply + 1, to_move=(seat + 1) % state.seats)
+        return new if new.placing else self._count_position(new)
 
     def _answer_draw(self, state: EspState, seat: int, accept: bool) -> EspState:
         offer = state.offer
@@ -397,10 +398,13 @@ class ESP(Game[EspState, Action]):
         sets = find_sets(board, changed)
         if sets:
             return replace(new, sets=sets, outcome=tally(new, sets, seat))
-        if new.placing:
-            return new
-        key = position_key(board, following)
-        seen = dict(state.seen)
+        return new if new.placing else self._count_position(new)
+
+    def _count_position(self, new: EspState) -> EspState:
+        """Count the position now on the table (tiles, faces, player to move): the third is a
+        draw."""
+        key = position_key(new.board, new.to_move)
+        seen = dict(new.seen)
         seen[key] = seen.get(key, 0) + 1
         new = replace(new, seen=seen)
         if seen[key] >= REPETITIONS_FOR_DRAW:
