@@ -134,6 +134,11 @@ class Game(ABC, Generic[S, A]):
     def action_to_json(self, action: A) -> Json:
         """The JSON form of an action, as written into the log."""
 
+    def auto_action(self, state: S, seat: int, store: PrivateStore | None) -> A | None:
+        """An action the seat's own device takes without asking its player (e.g. answering a
+        guess from the secret it holds); None when the player has something to decide."""
+        return None
+
     def reveals(self, action: A) -> bool:
         """Does this action show hidden information? (Undo never goes back past one.)"""
         return False

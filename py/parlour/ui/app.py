@@ -22,8 +22,10 @@ from parlour.ui.dom import value
 from parlour.ui.esp_board import next_focus, parse_key
 from parlour.ui.esp_screen import EspScreen
 from parlour.ui.play import PlaySession
+from parlour.ui.psi_screen import PsiScreen
 
-SCREENS = {"esp": EspScreen}
+SCREENS = {"esp": EspScreen, "psi-squad": PsiScreen}
+TYPED_KEYS = {"Backspace", "Enter", *"0123456789"}
 STORAGE = "psi-parlour:{game}:pass-and-play"
 sessions: dict[str, PlaySession] = {}
 _proxies: list = []  # keep every proxy handed to JS alive
@@ -80,7 +82,7 @@ def _go(hash_: str) -> None:
 
 def start_new(game_id: str) -> None:
     names = setup_names(game_id)
-    table = new_table(game_id, names)
+    table = new_table(game_id, names, setup_variant(game_id))
     sessions[game_id] = PlaySession(table, SCREENS[game_id]())
     save(game_id)
     _go(f"#play-{game_id}")
@@ -99,8 +101,18 @@ def setup_names(game_id: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def new_table(game_id: str, names: tuple[str, ...]) -> Table:
-    config = MatchConfig(game_id, new_match_id(), names)
+def setup_variant(game_id: str) -> dict:
+    """The variant options of the set-up form: checked inputs carrying data-variant."""
+    form = document.getElementById(f"new-{game_id}")
+    variant = {}
+    for field in form.querySelectorAll("input[data-variant]:checked"):
+        text = str(field.value)
+        variant[str(field.getAttribute("data-variant"))] = int(text) if text.isdigit() else text
+    return variant
+
+
+def new_table(game_id: str, names: tuple[str, ...], variant: dict | None = None) -> Table:
+    config = MatchConfig(game_id, new_match_id(), names, variant or {})
     return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
 
 
@@ -109,7 +121,7 @@ def new_table(game_id: str, names: tuple[str, ...]) -> Table:
 
 def _event_data(element) -> dict:
     data = {}
-    for attr in ("cmd", "cell", "symbol", "face", "accept"):
+    for attr in ("cmd", "cell", "symbol", "face", "accept", "digit", "seat", "note"):
         found = value(element.getAttribute(f"data-{attr}"))
         if found is not None:
             data[attr] = str(found)
@@ -128,6 +140,11 @@ def on_key(game_id: str, event) -> None:
     element = event.target
     cell = value(element.getAttribute("data-cell")) if hasattr(element, "getAttribute") else None
     if cell is None:
+        if key in TYPED_KEYS and str(element.tagName) != "INPUT":
+            if key == "Enter" and str(element.tagName) == "BUTTON":
+                return  # Enter on a button is that button's click
+            event.preventDefault()
+            dispatch(game_id, {"cmd": "key", "key": key})
         return
     if key in ("Enter", " "):
         event.preventDefault()
@@ -156,8 +173,9 @@ def dispatch(game_id: str, data: dict) -> None:
     if session is None:
         return
     if data.get("cmd") == "rematch":
-        names = session.names
-        sessions[game_id] = PlaySession(new_table(game_id, names), SCREENS[game_id]())
+        config = session.table.match.config
+        table = new_table(game_id, config.seats, dict(config.variant))
+        sessions[game_id] = PlaySession(table, SCREENS[game_id]())
     else:
         session.handle(data)
     save(game_id)
@@ -181,7 +199,7 @@ def save(game_id: str) -> None:
     if session.table.match.result() is not None and not session.result_open:
         window.localStorage.removeItem(key)
     else:
-        window.localStorage.setItem(key, json.dumps(session.table.to_json()))
+        window.localStorage.setItem(key, json.dumps(session.to_json()))
     _mark_resumable(game_id)
 
 
@@ -190,11 +208,15 @@ def resume(game_id: str) -> bool:
     if raw is None:
         return False
     try:
-        table = Table.from_json(json.loads(str(raw)))
-    except (ParlourError, ValueError, TypeError):
+        saved = json.loads(str(raw))
+        table = Table.from_json(saved["table"])
+        notes = {int(k): v for k, v in saved.get("notes", {}).items() if isinstance(v, dict)}
+    except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
         window.localStorage.removeItem(STORAGE.format(game=game_id))
         return False
-    sessions[game_id] = PlaySession(table, SCREENS[game_id]())
+    session = PlaySession(table, SCREENS[game_id]())
+    session.notes = notes
+    sessions[game_id] = session
     return True
 
 

@@ -101,6 +101,9 @@ class EspScreen:
         )
         return board_tree(view, session.viewer, marks)
 
+    def final_details(self, session: PlaySession) -> Node | None:
+        return None  # the final board itself shows every hidden tile, opened
+
     def final_reveal(self, session: PlaySession) -> dict[Cell, str]:
         """At the end every seat opens its hidden tiles: show them on the final board."""
         if session.table.match.result() is None:

@@ -32,7 +32,7 @@ class GameScreen(Protocol):
 
     def describe(self, before: Any, seat: int, action: Any) -> str: ...
 
-    def final_reveal(self, session: PlaySession) -> Any: ...
+    def final_details(self, session: PlaySession) -> Node | None: ...
 
 
 class PlaySession:
@@ -44,6 +44,8 @@ class PlaySession:
         self.selection = screen.new_selection()
         self.audit_result: Verified | Cheat | Unverified | None = None
         self.result_open = False
+        # Private scribbles per seat (Psi Squad's deduction grid): shown in that seat's view only.
+        self.notes: dict[int, dict] = {}
         self._next_view()
 
     # -- who is looking ------------------------------------------------------------------
@@ -55,6 +57,13 @@ class PlaySession:
     @property
     def names(self) -> tuple[str, ...]:
         return self.table.match.config.seats
+
+    def notes_of(self, seat: int) -> dict:
+        return self.notes.setdefault(seat, {})
+
+    def to_json(self) -> dict:
+        """What the device saves: the table (with every local store) and the seats' notes."""
+        return {"table": self.table.to_json(), "notes": {str(k): v for k, v in self.notes.items()}}
 
     def to_act(self) -> int | None:
         seats = self.game.to_move(self.table.state)
@@ -117,12 +126,28 @@ class PlaySession:
         self.message = self.screen.describe(
             before, seat, self.game.parse_action(result.entry.action)
         )
+        self._run_automatic()
         self._next_view()
         return True
 
+    def _run_automatic(self) -> None:
+        """Let local devices take the actions nobody has to decide (answers from a secret)."""
+        while self.table.match.result() is None:
+            for seat in sorted(self.game.to_move(self.table.state)):
+                store = self.table.stores.get(seat)
+                action = self.game.auto_action(self.table.state, seat, store)
+                if action is not None:
+                    before = self.table.state
+                    result = self.table.act(seat, action)
+                    if result.ok:
+                        self.message = self.screen.describe(before, seat, action)
+                        break
+            else:
+                return
+
     def undo(self) -> None:
         if not self.table.can_undo():
-            self.message = "Nothing to undo: undo stops at the last hidden tile shown."
+            self.message = "Nothing to undo: undo never goes back past a revealed secret."
             return
         self.table.undo()
         self.message = "Took back the last move."
@@ -262,6 +287,7 @@ class PlaySession:
                 },
                 h("h2", {"id": "result-title"}, title),
                 h("p", None, result.reason),
+                self.screen.final_details(self),
                 audit_tree(self.audit_result, self.names),
                 h(
                     "div",

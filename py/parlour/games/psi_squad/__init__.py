@@ -1,0 +1,1 @@
+"""Psi Squad: cypher guessing for two to eight (engine, pure)."""

@@ -1,0 +1,454 @@
+"""Psi Squad, by Jonathan A. Leistiko, with the project's rulings (shared/rules/RULINGS.md).
+
+Each seat's cypher is committed at set-up and never travels: the target's own device answers a
+guess (number correct, number spotted) from its secret, and the audit at the end re-checks every
+answer ever given against the opened cyphers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
+from parlour.fair.commit import is_commitment
+from parlour.fair.rng import Rng
+from parlour.fair.store import PrivateStore
+from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+
+LENGTHS = {3: "short", 4: "standard", 5: "long"}
+CYPHER_LABEL = "cypher"
+
+
+def max_status(length: int) -> int:
+    """Max: 9, 12 or 15 (three per digit)."""
+    return 3 * length
+
+
+def score(cypher: str, guess: str) -> tuple[int, int]:
+    """(number correct, number spotted). Correct counts digits as multisets, spotted included."""
+    correct = sum((Counter(cypher) & Counter(guess)).values())
+    spotted = sum(1 for a, b in zip(cypher, guess, strict=True) if a == b)
+    return correct, spotted
+
+
+def value_of(correct: int, spotted: int) -> int:
+    return correct + 2 * spotted
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChooseCypher:
+    """A seat's private choice at set-up; `seal` turns it into SetCypher on its own device."""
+
+    digits: str
+
+
+@dataclass(frozen=True)
+class SetCypher:
+    commitment: str
+
+
+@dataclass(frozen=True)
+class Guess:
+    target: int
+    digits: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    correct: int
+    spotted: int
+
+
+Action = ChooseCypher | SetCypher | Guess | Answer
+
+
+@dataclass(frozen=True)
+class Record:
+    """One guess and its answer, as announced at the table."""
+
+    step: int  # the move of the answer
+    guesser: int
+    target: int
+    digits: str
+    correct: int
+    spotted: int
+    value: int
+    change: int
+
+
+@dataclass(frozen=True)
+class PsiState:
+    setup: Setup
+    length: int
+    cyphers: tuple[tuple[str, int] | None, ...]  # per seat: (commitment, move), once set
+    status: tuple[int, ...]
+    values: tuple[int, ...]
+    guessed: tuple[bool, ...]
+    first: int
+    to_move: int
+    pending: Guess | None = None
+    history: tuple[Record, ...] = ()
+    ply: int = 0
+    bonus: tuple[int, int] | None = None  # (seat, points) for the last unguessed cypher
+    outcome: Outcome | None = None
+
+    @property
+    def seats(self) -> int:
+        return self.setup.seats
+
+    @property
+    def max(self) -> int:
+        return max_status(self.length)
+
+    @property
+    def setting_up(self) -> bool:
+        return None in self.cyphers
+
+    def name(self, seat: int) -> str:
+        return self.setup.seat_names[seat]
+
+    def targets(self, seat: int) -> list[int]:
+        return [s for s in range(self.seats) if s != seat and not self.guessed[s]]
+
+
+class GuessView(Sequence):
+    """Every legal guess, lazily: targets x 10^n cyphers, without building the list."""
+
+    def __init__(self, targets: list[int], length: int) -> None:
+        self.targets = targets
+        self.length = length
+        self.per_target = 10**length
+
+    def __len__(self) -> int:
+        return len(self.targets) * self.per_target
+
+    def __getitem__(self, index: int) -> Guess:  # type: ignore[override]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        target, number = divmod(index, self.per_target)
+        return Guess(self.targets[target], str(number).zfill(self.length))
+
+    def __iter__(self) -> Iterator[Guess]:
+        return (self[i] for i in range(len(self)))
+
+    def __contains__(self, action: object) -> bool:
+        return (
+            isinstance(action, Guess)
+            and action.target in self.targets
+            and is_cypher(action.digits, self.length)
+        )
+
+
+def is_cypher(text: object, length: int) -> bool:
+    return isinstance(text, str) and len(text) == length and text.isascii() and text.isdigit()
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+class PsiSquad(Game[PsiState, Action]):
+    id = "psi-squad"
+    name = "Psi Squad"
+    min_seats = 2
+    max_seats = 8
+
+    def check_setup(self, setup: Setup) -> None:
+        super().check_setup(setup)
+        if setup.variant.get("length", 4) not in LENGTHS:
+            raise IllegalAction("A cypher has 3, 4 or 5 digits.")
+
+    def initial_state(self, setup: Setup, seed: bytes) -> PsiState:
+        self.check_setup(setup)
+        length = setup.variant.get("length", 4)
+        n = setup.seats
+        first = Rng(seed).derive("psi-squad:first").below(n)
+        full = max_status(length)
+        return PsiState(
+            setup, length, (None,) * n, (full,) * n, (0,) * n, (False,) * n, first, first
+        )
+
+    def to_move(self, state: PsiState) -> frozenset[int]:
+        if state.outcome is not None:
+            return frozenset()
+        if state.setting_up:
+            return frozenset(s for s, c in enumerate(state.cyphers) if c is None)
+        if state.pending is not None:
+            return frozenset({state.pending.target})
+        return frozenset({state.to_move})
+
+    def legal_actions(
+        self, state: PsiState, seat: int, store: PrivateStore | None
+    ) -> Sequence[Action]:
+        """Guesses as a lazy view; an answer only from the target's own store; none at set-up
+        (any n digits will do: the seat's device seals its choice)."""
+        if seat not in self.to_move(state) or state.setting_up:
+            return []
+        if state.pending is not None:
+            if store is None or CYPHER_LABEL not in store:
+                return []
+            return [Answer(*score(store.value(CYPHER_LABEL), state.pending.digits))]
+        return GuessView(state.targets(seat), state.length)
+
+    def guess_problem(
+        self, state: PsiState, seat: int, target: object, digits: object
+    ) -> str | None:
+        """Why this guess is refused, in words; None when it is legal."""
+        n = state.length
+        if not isinstance(digits, str) or not digits:
+            return f"Type the {n} digits of your guess."
+        if not (digits.isascii() and digits.isdigit()):
+            return f"A cypher is made of digits only: type {n} digits from 0 to 9."
+        if len(digits) != n:
+            return f"A cypher has exactly {n} digits; that guess has {len(digits)}."
+        if not isinstance(target, int) or not 0 <= target < state.seats:
+            return "Choose whose cypher you are guessing."
+        if target == seat:
+            return "You cannot guess your own cypher."
+        if state.guessed[target]:
+            return f"{state.name(target)}'s cypher has already been guessed."
+        return None
+
+    def auto_action(self, state: PsiState, seat: int, store: PrivateStore | None) -> Action | None:
+        """The answer a target's device gives by itself (the player has nothing to decide)."""
+        if state.pending is not None and seat == state.pending.target:
+            legal = self.legal_actions(state, seat, store)
+            return legal[0] if legal else None
+        return None
+
+    def reveals(self, action: Action) -> bool:
+        """An answer tells something about a secret cypher: undo stops there."""
+        return isinstance(action, Answer)
+
+    # -- apply -------------------------------------------------------------------------------
+
+    def seal(self, state: PsiState, seat: int, action: Action, store: PrivateStore) -> Action:
+        if isinstance(action, ChooseCypher):
+            if not is_cypher(action.digits, state.length):
+                raise ValueError(f"a cypher is {state.length} digits")
+            return SetCypher(store.commit(CYPHER_LABEL, action.digits, replace=True))
+        return action
+
+    def apply(self, state: PsiState, seat: int, action: Action) -> PsiState:
+        if seat not in self.to_move(state):
+            if state.outcome is not None:
+                raise IllegalAction("The game is over.")
+            raise IllegalAction(f"It is not {state.name(seat)}'s turn.")
+        step = state.ply + 1
+        if state.setting_up:
+            if not isinstance(action, SetCypher):
+                raise IllegalAction("First every player chooses a cypher.")
+            cyphers = list(state.cyphers)
+            cyphers[seat] = (action.commitment, step)
+            return replace(state, cyphers=tuple(cyphers), ply=step)
+        if state.pending is not None:
+            if not isinstance(action, Answer):
+                raise IllegalAction(f"{state.name(seat)} must answer the guess first.")
+            return self._answer(state, seat, action, step)
+        if not isinstance(action, Guess):
+            raise IllegalAction(f"{state.name(seat)} must guess a cypher.")
+        problem = self.guess_problem(state, seat, action.target, action.digits)
+        if problem:
+            raise IllegalAction(problem)
+        return replace(state, pending=action, ply=step)
+
+    def _answer(self, state: PsiState, seat: int, answer: Answer, step: int) -> PsiState:
+        n = state.length
+        c, s = answer.correct, answer.spotted
+        if not (0 <= s <= c <= n) or (s == n - 1 and c == n):
+            raise IllegalAction(f"{c} correct and {s} spotted is not a possible answer.")
+        guess = state.pending
+        assert guess is not None
+        guesser = state.to_move
+        value = value_of(c, s)
+        change = value - state.values[seat]
+        record = Record(step, guesser, seat, guess.digits, c, s, value, change)
+        status = list(state.status)
+        status[guesser] += change
+        values = list(state.values)
+        values[seat] = value
+        guessed = list(state.guessed)
+        guessed[seat] = s == n
+        new = replace(
+            state,
+            status=tuple(status),
+            values=tuple(values),
+            guessed=tuple(guessed),
+            pending=None,
+            history=(*state.history, record),
+            ply=step,
+            to_move=(guesser + 1) % state.seats,
+        )
+        left = [x for x in range(new.seats) if not new.guessed[x]]
+        if len(left) <= 1:
+            return self._finish(new, left)
+        return new
+
+    def _finish(self, state: PsiState, left: list[int]) -> PsiState:
+        status = list(state.status)
+        bonus = None
+        if left:
+            last = left[0]
+            bonus = (last, state.max - state.values[last])
+            status[last] += bonus[1]
+        best = max(status)
+        winners = frozenset(s for s, v in enumerate(status) if v == best)
+        ranking = ", ".join(
+            f"{state.name(s)} {status[s]}"
+            for s in sorted(range(state.seats), key=lambda x: -status[x])
+        )
+        kind = Termination.WIN if len(winners) == 1 else Termination.SHARED_WIN
+        reason = f"Only one cypher is left unguessed. Final status: {ranking}."
+        return replace(
+            state, status=tuple(status), bonus=bonus, outcome=Outcome(kind, winners, reason)
+        )
+
+    # -- results and views -------------------------------------------------------------------
+
+    def result(self, state: PsiState) -> Outcome | None:
+        return state.outcome
+
+    def public_view(self, state: PsiState) -> dict[str, Any]:
+        return {
+            "game": self.id,
+            "length": state.length,
+            "max": state.max,
+            "stage": "setup" if state.setting_up else "play",
+            "to_move": sorted(self.to_move(state)),
+            "first": state.first,
+            "seats": [
+                {
+                    "name": state.name(s),
+                    "status": state.status[s],
+                    "value": state.values[s],
+                    "guessed": state.guessed[s],
+                    "ready": state.cyphers[s] is not None,
+                    "commitment": state.cyphers[s][0] if state.cyphers[s] else None,
+                }
+                for s in range(state.seats)
+            ],
+            "pending": None
+            if state.pending is None
+            else {
+                "guesser": state.to_move,
+                "target": state.pending.target,
+                "digits": state.pending.digits,
+            },
+            "history": [record_json(r) for r in state.history],
+            "bonus": None
+            if state.bonus is None
+            else {"seat": state.bonus[0], "points": state.bonus[1]},
+            "outcome": None if state.outcome is None else state.outcome.to_json(),
+        }
+
+    def seat_view(self, state: PsiState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+        view = self.public_view(state)
+        mine = store.value(CYPHER_LABEL) if store is not None and CYPHER_LABEL in store else None
+        view["me"] = {"seat": seat, "cypher": mine}
+        return view
+
+    def describe(self, before: PsiState, seat: int, action: Action) -> str:
+        name = before.name(seat)
+        if isinstance(action, SetCypher):
+            return f"{name} chooses a cypher and seals it."
+        if isinstance(action, Guess):
+            return f"{name} guesses {action.digits} for {before.name(action.target)}'s cypher."
+        if isinstance(action, Answer):
+            value = value_of(action.correct, action.spotted)
+            change = value - before.values[seat]
+            guesser = before.name(before.to_move)
+            sign = f"+{change}" if change >= 0 else str(change)
+            tail = " The cypher is guessed!" if action.spotted == before.length else ""
+            return (
+                f"{name} answers {action.correct} correct, {action.spotted} spotted: "
+                f"Value {value}, {guesser} {sign}.{tail}"
+            )
+        return f"{name} acts."
+
+    # -- the log's JSON ----------------------------------------------------------------------
+
+    def parse_action(self, data: Any) -> Action:
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise MalformedInput("A Psi Squad action must be an object with a type.")
+        kind, keys = data["type"], set(data)
+        if (
+            kind == "cypher"
+            and keys == {"type", "commitment"}
+            and is_commitment(data["commitment"])
+        ):
+            return SetCypher(data["commitment"])
+        digits = data.get("digits")
+        if (
+            kind == "guess"
+            and keys == {"type", "target", "digits"}
+            and type(data["target"]) is int
+            and any(is_cypher(digits, n) for n in LENGTHS)
+        ):
+            return Guess(data["target"], digits)
+        if kind == "answer" and keys == {"type", "correct", "spotted"}:
+            c, s = data["correct"], data["spotted"]
+            if type(c) is int and type(s) is int:
+                return Answer(c, s)
+        raise MalformedInput("That is not a Psi Squad action.")
+
+    def action_to_json(self, action: Action) -> Any:
+        if isinstance(action, SetCypher):
+            return {"type": "cypher", "commitment": action.commitment}
+        if isinstance(action, Guess):
+            return {"type": "guess", "target": action.target, "digits": action.digits}
+        if isinstance(action, Answer):
+            return {"type": "answer", "correct": action.correct, "spotted": action.spotted}
+        raise ValueError("a chosen cypher must be sealed before it is written down")
+
+    # -- audit -------------------------------------------------------------------------------
+
+    def sealed(self, state: PsiState) -> list[Sealed]:
+        return [
+            Sealed(seat, CYPHER_LABEL, c[0], c[1], "their cypher")
+            for seat, c in enumerate(state.cyphers)
+            if c is not None
+        ]
+
+    def check_secrets(
+        self, states: Sequence[PsiState], opened: Mapping[tuple[int, str], Any]
+    ) -> None:
+        """Every cypher is n digits, and every answer ever given was the truth."""
+        final = states[-1]
+        for seat, c in enumerate(final.cyphers):
+            cypher = opened.get((seat, CYPHER_LABEL))
+            if c is not None and not is_cypher(cypher, final.length):
+                raise CommitmentMismatch(
+                    f"{final.name(seat)}'s cypher {cypher!r} is not {final.length} digits.",
+                    seat,
+                    c[1],
+                )
+        for r in final.history:
+            cypher = opened[(r.target, CYPHER_LABEL)]
+            truth = score(cypher, r.digits)
+            if truth != (r.correct, r.spotted):
+                raise CommitmentMismatch(
+                    f"{final.name(r.target)} answered {r.correct} correct, {r.spotted} spotted "
+                    f"to {final.name(r.guesser)}'s guess {r.digits} at move {r.step}, but the "
+                    f"cypher {cypher} gives {truth[0]} correct, {truth[1]} spotted.",
+                    r.target,
+                    r.step,
+                )
+
+
+def record_json(r: Record) -> dict[str, Any]:
+    return {
+        "step": r.step,
+        "guesser": r.guesser,
+        "target": r.target,
+        "digits": r.digits,
+        "correct": r.correct,
+        "spotted": r.spotted,
+        "value": r.value,
+        "change": r.change,
+    }

@@ -1,0 +1,396 @@
+"""Psi Squad on the shared play screen: the play sheet, guess entry and the deduction grid (pure).
+
+The public board (everyone's status, every cypher's Value, the full history) is what the paper
+play sheet shares at the table. A seat's own cypher and its notes appear in its own view only.
+Legality is the engine's `guess_problem`; this module just collects digits and a target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from parlour.games.psi_squad.rules import CYPHER_LABEL, ChooseCypher, Guess, PsiState
+from parlour.ui.tree import Node, h
+
+if TYPE_CHECKING:
+    from parlour.ui.play import PlaySession
+
+# A note cycles: blank -> ruled out -> possible -> certain -> blank.
+NOTE_CYCLE = ("", "out", "maybe", "sure")
+NOTE_SIGN = {"": "", "out": "✕", "maybe": "?", "sure": "✓"}
+NOTE_WORD = {"": "no note", "out": "ruled out", "maybe": "possible", "sure": "certain"}
+
+
+@dataclass
+class PsiSelection:
+    digits: str = ""
+    target: int | None = None
+
+
+def _signed(change: int) -> str:
+    return f"+{change}" if change > 0 else str(change)
+
+
+class PsiScreen:
+    def new_selection(self) -> PsiSelection:
+        return PsiSelection()
+
+    def describe(self, before: PsiState, seat: int, action: Any) -> str:
+        from parlour.games import GAMES
+
+        return GAMES["psi-squad"].describe(before, seat, action)
+
+    def status(self, view: dict, viewer: int) -> str:
+        names = [s["name"] for s in view["seats"]]
+        if view["stage"] == "setup":
+            waiting = sum(1 for s in view["seats"] if not s["ready"])
+            return f"Everyone chooses a secret cypher ({waiting} still to choose)."
+        if not view["to_move"]:
+            return "The game is over."
+        return f"{names[view['to_move'][0]]} to guess a cypher."
+
+    def seat_line(self, view: dict, seat: int) -> str:
+        info = view["seats"][seat]
+        if view["stage"] == "setup":
+            return "cypher sealed" if info["ready"] else "choosing a cypher"
+        state = "guessed" if info["guessed"] else f"Value {info['value']}"
+        return f"status {info['status']} · {state}"
+
+    # -- the public board ----------------------------------------------------------------
+
+    def board(self, session: PlaySession, view: dict) -> Node:
+        return h(
+            "div",
+            {"class": "sheet", "data-role": "sheet"},
+            self._status_table(view),
+            self._history_table(view),
+        )
+
+    def _status_table(self, view: dict) -> Node:
+        rows = []
+        for seat, info in enumerate(view["seats"]):
+            state = "guessed" if info["guessed"] else "unguessed"
+            rows.append(
+                h(
+                    "tr",
+                    {"class": f"seat-{seat % 4} {state}", "data-seat": seat},
+                    h("th", {"scope": "row"}, info["name"]),
+                    h("td", {"data-role": "status"}, str(info["status"])),
+                    h("td", {"data-role": "value"}, str(info["value"])),
+                    h("td", None, "✓ guessed" if info["guessed"] else "—"),
+                )
+            )
+        return h(
+            "table",
+            {"class": "psi-board", "aria-label": "Status board"},
+            h(
+                "caption",
+                None,
+                f"Status board · cyphers of {view['length']} digits · Max {view['max']}",
+            ),
+            h(
+                "thead",
+                None,
+                h(
+                    "tr",
+                    None,
+                    h("th", {"scope": "col"}, "Player"),
+                    h("th", {"scope": "col"}, "Status"),
+                    h("th", {"scope": "col"}, "Cypher Value"),
+                    h("th", {"scope": "col"}, "Cypher"),
+                ),
+            ),
+            h("tbody", None, *rows),
+        )
+
+    def _history_table(self, view: dict) -> Node:
+        names = [s["name"] for s in view["seats"]]
+        rows = [
+            h(
+                "tr",
+                {"data-step": r["step"]},
+                h("td", None, names[r["guesser"]]),
+                h("td", None, names[r["target"]]),
+                h("td", {"class": "digits"}, r["digits"]),
+                h("td", None, str(r["correct"])),
+                h("td", None, str(r["spotted"])),
+                h("td", None, str(r["value"])),
+                h("td", {"class": "change"}, _signed(r["change"])),
+            )
+            for r in reversed(view["history"])
+        ]
+        head = ("Guesser", "Target", "Guess", "Correct", "Spotted", "Value", "Change")
+        return h(
+            "div",
+            {"class": "history-wrap"},
+            h(
+                "table",
+                {"class": "psi-history", "aria-label": "Every guess and answer, newest first"},
+                h("caption", None, "Guesses, newest first"),
+                h("thead", None, h("tr", None, *(h("th", {"scope": "col"}, c) for c in head))),
+                h("tbody", {"data-role": "history"}, *rows),
+            )
+            if rows
+            else h("p", {"class": "hint"}, "No guesses yet."),
+        )
+
+    # -- the controls beside the board ---------------------------------------------------
+
+    def controls(self, session: PlaySession, view: dict) -> Node | None:
+        me = view["me"]
+        if view["stage"] == "setup":
+            return self._choose_cypher(session, view)
+        parts = [
+            h(
+                "section",
+                {"class": "controls own-cypher"},
+                h("h3", None, "Your cypher"),
+                h("p", {"class": "cypher", "data-role": "own-cypher"}, me["cypher"] or "?"),
+                h("p", {"class": "hint"}, "Only you see this. Keep your face straight."),
+            ),
+            self._guess_entry(session, view),
+            self._notes(session, view),
+        ]
+        return h("div", {"class": "psi-controls"}, *parts)
+
+    def _pad(self, digits: str, length: int, action: str, label: str) -> list[Node]:
+        slots = [
+            h(
+                "span",
+                {"class": "slot" + (" filled" if i < len(digits) else "")},
+                digits[i] if i < len(digits) else "·",
+            )
+            for i in range(length)
+        ]
+        keys = [
+            h(
+                "button",
+                {"class": "key", "data-cmd": "digit", "data-digit": str(d), "type": "button"},
+                str(d),
+            )
+            for d in (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
+        ]
+        keys.append(
+            h(
+                "button",
+                {
+                    "class": "key",
+                    "data-cmd": "erase",
+                    "type": "button",
+                    "aria-label": "Erase the last digit",
+                },
+                "⌫",
+            )
+        )
+        return [
+            h(
+                "div",
+                {
+                    "class": "digits-display",
+                    "data-role": "entry",
+                    "aria-label": f"{label}: {digits or 'empty'}",
+                },
+                *slots,
+            ),
+            h("div", {"class": "pad"}, *keys),
+            h(
+                "button",
+                {
+                    "class": "button primary",
+                    "data-cmd": action,
+                    "type": "button",
+                    "disabled": len(digits) != length,
+                },
+                label,
+            ),
+        ]
+
+    def _choose_cypher(self, session: PlaySession, view: dict) -> Node:
+        sel: PsiSelection = session.selection
+        n = view["length"]
+        return h(
+            "section",
+            {"class": "controls"},
+            h("h3", None, "Choose your secret cypher"),
+            h(
+                "p",
+                None,
+                f"Pick {n} digits; repeats are allowed. Nobody else will see them, "
+                "and once sealed they cannot change.",
+            ),
+            *self._pad(sel.digits, n, "seal-cypher", "Seal my cypher"),
+            h("p", {"class": "hint"}, "You can also type the digits on a keyboard."),
+        )
+
+    def _guess_entry(self, session: PlaySession, view: dict) -> Node:
+        sel: PsiSelection = session.selection
+        me = view["me"]["seat"]
+        targets = [
+            h(
+                "button",
+                {
+                    "class": "button small",
+                    "data-cmd": "target",
+                    "data-seat": str(s),
+                    "aria-pressed": "true" if sel.target == s else "false",
+                    "type": "button",
+                },
+                info["name"],
+            )
+            for s, info in enumerate(view["seats"])
+            if s != me and not info["guessed"]
+        ]
+        return h(
+            "section",
+            {"class": "controls guess"},
+            h("h3", None, "Your guess"),
+            h("div", {"class": "choice", "role": "group", "aria-label": "Whose cypher"}, *targets),
+            *self._pad(sel.digits, view["length"], "guess", "Guess"),
+        )
+
+    def _notes(self, session: PlaySession, view: dict) -> Node | None:
+        sel: PsiSelection = session.selection
+        viewer = session.viewer
+        if sel.target is None or viewer is None:
+            return h(
+                "section",
+                {"class": "controls notes"},
+                h("h3", None, "Your notes"),
+                h("p", {"class": "hint"}, "Choose a target to see your notes on their cypher."),
+            )
+        grid = session.notes_of(viewer).get(str(sel.target), {})
+        name = view["seats"][sel.target]["name"]
+        head = h(
+            "tr", None, h("th", None, ""), *(h("th", {"scope": "col"}, str(d)) for d in range(10))
+        )
+        rows = []
+        for pos in range(view["length"]):
+            cells = []
+            for d in range(10):
+                mark = grid.get(f"{pos}:{d}", "")
+                cells.append(
+                    h(
+                        "td",
+                        None,
+                        h(
+                            "button",
+                            {
+                                "class": f"note {mark}",
+                                "data-cmd": "note",
+                                "data-note": f"{pos}:{d}",
+                                "type": "button",
+                                "aria-label": f"position {pos + 1}, digit {d}: {NOTE_WORD[mark]}",
+                            },
+                            NOTE_SIGN[mark],
+                        ),
+                    )
+                )
+            rows.append(h("tr", None, h("th", {"scope": "row"}, f"#{pos + 1}"), *cells))
+        return h(
+            "section",
+            {"class": "controls notes", "aria-label": f"Your notes on {name}'s cypher"},
+            h("h3", None, f"Notes on {name}'s cypher"),
+            h(
+                "div",
+                {"class": "notes-wrap"},
+                h(
+                    "table",
+                    {"class": "notes-grid"},
+                    h("thead", None, head),
+                    h("tbody", None, *rows),
+                ),
+            ),
+            h(
+                "p",
+                {"class": "hint"},
+                "Tap a square: ✕ ruled out, ? possible, ✓ certain. Only you see these notes.",
+            ),
+        )
+
+    # -- the end -------------------------------------------------------------------------
+
+    def final_details(self, session: PlaySession) -> Node | None:
+        """Every cypher opened, the last cypher's bonus, and the ranking."""
+        state: PsiState = session.table.state
+        rows = []
+        order = sorted(range(state.seats), key=lambda s: -state.status[s])
+        for seat in order:
+            store = session.table.stores.get(seat)
+            cypher = store.value(CYPHER_LABEL) if store and CYPHER_LABEL in store else "unknown"
+            bonus = f"+{state.bonus[1]}" if state.bonus and state.bonus[0] == seat else ""
+            rows.append(
+                h(
+                    "tr",
+                    None,
+                    h("th", {"scope": "row"}, state.name(seat)),
+                    h("td", {"class": "digits"}, cypher),
+                    h("td", None, bonus),
+                    h("td", None, str(state.status[seat])),
+                )
+            )
+        return h(
+            "table",
+            {"class": "psi-final", "data-role": "final"},
+            h(
+                "thead",
+                None,
+                h(
+                    "tr",
+                    None,
+                    h("th", None, "Player"),
+                    h("th", None, "Cypher"),
+                    h("th", None, "Bonus"),
+                    h("th", None, "Status"),
+                ),
+            ),
+            h("tbody", None, *rows),
+        )
+
+    # -- clicks and keys -----------------------------------------------------------------
+
+    def handle(self, session: PlaySession, event: dict) -> None:
+        cmd = event.get("cmd")
+        sel: PsiSelection = session.selection
+        state: PsiState = session.table.state
+        n = state.length
+        if cmd == "digit" and len(sel.digits) < n:
+            sel.digits += event.get("digit", "")[:1]
+        elif cmd == "key":
+            key = event.get("key", "")
+            if key.isascii() and key.isdigit() and len(key) == 1 and len(sel.digits) < n:
+                sel.digits += key
+            elif key == "Backspace":
+                sel.digits = sel.digits[:-1]
+            elif key == "Enter":
+                self.handle(session, {"cmd": "seal-cypher" if state.setting_up else "guess"})
+        elif cmd == "erase":
+            sel.digits = sel.digits[:-1]
+        elif cmd == "target":
+            seat = event.get("seat", "")
+            sel.target = int(seat) if seat.isdigit() else None
+        elif cmd == "note":
+            self._cycle_note(session, event.get("note", ""))
+        elif cmd == "seal-cypher":
+            if len(sel.digits) != n:
+                session.message = f"Your cypher needs exactly {n} digits."
+            else:
+                session.act(ChooseCypher(sel.digits))
+        elif cmd == "guess":
+            problem = session.game.guess_problem(state, session.viewer, sel.target, sel.digits)
+            if problem:
+                session.message = problem
+            else:
+                session.act(Guess(sel.target, sel.digits))
+
+    def _cycle_note(self, session: PlaySession, key: str) -> None:
+        sel: PsiSelection = session.selection
+        if sel.target is None or session.viewer is None:
+            return
+        grid = session.notes_of(session.viewer).setdefault(str(sel.target), {})
+        now = grid.get(key, "")
+        nxt = NOTE_CYCLE[(NOTE_CYCLE.index(now) + 1) % len(NOTE_CYCLE)]
+        if nxt:
+            grid[key] = nxt
+        else:
+            grid.pop(key, None)
