@@ -34,10 +34,10 @@ _proxies: list = []  # keep every proxy handed to JS alive
 def start() -> None:
     """Take over the page. Kept light: nothing heavy runs at start-up."""
     _listen(window, "hashchange", lambda _event: route())
+    _listen(document, "keydown", on_document_key)
     for game_id in SCREENS:
         root = _root(game_id)
         _listen(root, "click", lambda event, g=game_id: on_click(g, event))
-        _listen(root, "keydown", lambda event, g=game_id: on_key(g, event))
         _listen(
             document.getElementById(f"new-{game_id}"),
             "keydown",
@@ -135,14 +135,23 @@ def on_click(game_id: str, event) -> None:
     dispatch(game_id, _event_data(element))
 
 
+def on_document_key(event) -> None:
+    """Keys go to the game on screen, wherever the focus is (typing digits needs no aiming)."""
+    hash_ = str(window.location.hash)
+    for game_id in SCREENS:
+        if hash_ == f"#play-{game_id}" and game_id in sessions:
+            on_key(game_id, event)
+            return
+
+
 def on_key(game_id: str, event) -> None:
     key = str(event.key)
     element = event.target
     cell = value(element.getAttribute("data-cell")) if hasattr(element, "getAttribute") else None
     if cell is None:
         if key in TYPED_KEYS and str(element.tagName) != "INPUT":
-            if key == "Enter" and str(element.tagName) == "BUTTON":
-                return  # Enter on a button is that button's click
+            if key == "Enter" and str(element.tagName) in ("BUTTON", "A"):
+                return  # Enter on a button or link is that control's own click
             event.preventDefault()
             dispatch(game_id, {"cmd": "key", "key": key})
         return

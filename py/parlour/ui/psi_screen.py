@@ -200,7 +200,6 @@ class PsiScreen:
                     "class": "button primary",
                     "data-cmd": action,
                     "type": "button",
-                    "disabled": len(digits) != length,
                 },
                 label,
             ),

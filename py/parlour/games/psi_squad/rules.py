@@ -230,6 +230,8 @@ class PsiSquad(Game[PsiState, Action]):
 
     def seal(self, state: PsiState, seat: int, action: Action, store: PrivateStore) -> Action:
         if isinstance(action, ChooseCypher):
+            if state.cyphers[seat] is not None:  # sealed already: never overwrite its opening
+                raise ValueError("this seat's cypher is already sealed")
             if not is_cypher(action.digits, state.length):
                 raise ValueError(f"a cypher is {state.length} digits")
             return SetCypher(store.commit(CYPHER_LABEL, action.digits, replace=True))
