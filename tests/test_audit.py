@@ -112,3 +112,12 @@ def test_audit_of_a_different_setup_fails_at_the_first_move():
     result = audit(HIDDEN_NUMBERS, other, SEED, match.entries, openings_of(private))
     assert isinstance(result, Cheat) and result.step == 1
     assert isinstance(Match(HIDDEN_NUMBERS, other, SEED), Match)
+
+
+def test_a_provable_cheat_outranks_another_seat_refusing_to_open():
+    match = new_match()
+    private = play(match, [3, 7, 9], [7, 1, 4], luckies=[5, 42, 5])
+    openings = openings_of(private)
+    openings[0] = None  # Ada withholds; Bo's impossible lucky number is still proven
+    result = audit(HIDDEN_NUMBERS, match.config, SEED, match.entries, openings)
+    assert result == Cheat(1, 2, "Bo's lucky number 42 was never a number from 1 to 10.")

@@ -915,3 +915,11 @@ def test_score_properties(example):
     # Every true answer is one the engine accepts.
     assert (correct, spotted) != (n, n - 1)
     assert (spotted == n) == (cypher == guess)
+
+
+def test_audit_a_liar_is_caught_even_when_another_seat_refuses_to_open():
+    table = lying_game()
+    withheld = openings(table)
+    withheld[2] = None  # Cal withholds; Ben's lie is still proven from Ben's own opening
+    result = run_audit(table, withheld)
+    assert isinstance(result, Cheat) and (result.seat, result.step) == (1, 5)

@@ -152,5 +152,7 @@ class Game(ABC, Generic[S, A]):
 
         `states[k]` is the state after k actions; raise `CommitmentMismatch` naming the seat and
         step of the first breach (an impossible hand, a suppressed "the game is lost", a lie).
+        A seal missing from `opened` was withheld: skip what depends on it (the audit reports
+        that seat as unverified), so a cheat by another seat is still found.
         """
         return None

@@ -4,7 +4,8 @@ At the end each seat publishes the openings it still holds. `audit` then
 1. rebuilds the match from config, seed and log, checking the hash chain and every action with
    the game's own rules (a reveal that does not match its commitment fails here, at its step);
 2. opens every seal still closed at the end with its seat's openings;
-3. asks the game to check the opened values against the whole game (an impossible hand, a lie
+3. asks the game to check the opened values (all of them, or those that were opened) against
+   the whole game (an impossible hand, a lie
    about an answer, a suppressed "the game is lost").
 The answer is `Verified`, `Cheat` (seat, step, reason: the evidence) or `Unverified` (the seats
 that did not open; they forfeit). A cheat found anywhere outranks a missing opening.
@@ -89,15 +90,14 @@ def _open_seals(match: Match, openings: Mapping[int, Sequence[Opening] | None]) 
                 f"made at move {seal.step}.",
             )
         opened[(seal.seat, seal.label)] = opening.value
-    if refused:
-        return _unverified(match, refused)
+    # Check what was opened even when some seat withheld: a provable cheat outranks a refusal.
     try:
         game.check_secrets(match.states(), opened)
     except CommitmentMismatch as error:
         return Cheat(error.seat if error.seat is not None else -1, error.step, error.sentence)
     except MalformedInput as error:
         return Cheat(-1, None, error.sentence)
-    return Verified()
+    return _unverified(match, refused) if refused else Verified()
 
 
 def _unverified(match: Match, refused: set[int]) -> Unverified:

@@ -491,7 +491,9 @@ class ESP(Game[EspState, Action]):
                 key=lambda t: t.placed_at,
             )
             for tile in hidden:
-                value = opened.get((seat, f"tile:{tile.index}"))
+                if (seat, f"tile:{tile.index}") not in opened:
+                    continue  # not opened (that seat is unverified): nothing to check
+                value = opened[(seat, f"tile:{tile.index}")]
                 symbol = Symbol.parse(value)
                 where = f"the tile placed at move {tile.placed_at}"
                 if symbol is None:

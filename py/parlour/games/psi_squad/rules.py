@@ -423,14 +423,18 @@ class PsiSquad(Game[PsiState, Action]):
         """Every cypher is n digits, and every answer ever given was the truth."""
         final = states[-1]
         for seat, c in enumerate(final.cyphers):
-            cypher = opened.get((seat, CYPHER_LABEL))
-            if c is not None and not is_cypher(cypher, final.length):
+            if c is None or (seat, CYPHER_LABEL) not in opened:
+                continue  # not opened (that seat is unverified): nothing to check
+            cypher = opened[(seat, CYPHER_LABEL)]
+            if not is_cypher(cypher, final.length):
                 raise CommitmentMismatch(
                     f"{final.name(seat)}'s cypher {cypher!r} is not {final.length} digits.",
                     seat,
                     c[1],
                 )
         for r in final.history:
+            if (r.target, CYPHER_LABEL) not in opened:
+                continue
             cypher = opened[(r.target, CYPHER_LABEL)]
             truth = score(cypher, r.digits)
             if truth != (r.correct, r.spotted):
