@@ -142,3 +142,17 @@ def test_the_end_shows_the_result_with_the_audit_and_opens_hidden_tiles():
     assert "Ada completes a set: Ada 4, Bo 1." in dialog.text()
     board_html = to_html(tree)
     assert board_html.count("revealed") == 4  # every hidden tile opened for everyone
+
+
+def test_an_event_the_game_does_not_know_is_refused_in_words():
+    from parlour.ui.psi_screen import PsiScreen
+
+    config = MatchConfig("psi-squad", "m-ui-test-0002", ("Ann", "Bo"))
+    s = PlaySession(Table.new(GAMES["psi-squad"], config, bytes(32), range(2)), PsiScreen())
+    s.handle({"cmd": "take-device"})
+    s.handle({"cmd": "offer-draw"})
+    assert s.message == "That is not a Psi Squad action." and s.table.match.step == 0
+    s.handle({"cmd": "target", "seat": "x"})
+    s.handle({"cmd": "note", "note": "9:9"})
+    s.handle({"cell": "not-a-cell"})
+    assert s.table.match.step == 0

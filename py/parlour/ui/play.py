@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from parlour.errors import ParlourError
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.table import Table
 from parlour.ui.tree import Node, h
@@ -90,9 +91,17 @@ class PlaySession:
     # -- events --------------------------------------------------------------------------
 
     def handle(self, event: dict) -> None:
-        """One click or key press, already read from the DOM as plain strings."""
-        cmd = event.get("cmd")
+        """One click or key press, already read from the DOM as plain strings.
+
+        Whatever arrives, a refusal becomes the message and nothing changes."""
         self.message = ""
+        try:
+            self._handle(event)
+        except ParlourError as error:
+            self.message = error.sentence
+
+    def _handle(self, event: dict) -> None:
+        cmd = event.get("cmd")
         if cmd == "take-device":
             self.viewer = self.to_act()
             return
