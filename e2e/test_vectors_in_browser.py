@@ -19,6 +19,7 @@ RUNNER = """<!doctype html>
 <script type="py" config="./pyscript.toml">
 import json, sys
 from pyscript import document
+sys.path.insert(0, "parlour.zip")  # as py/main.py does
 namespace = {{"__name__": "vectors_compute"}}
 exec(compile(json.loads(document.getElementById("source").textContent), "compute.py", "exec"),
      namespace)

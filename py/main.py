@@ -1,8 +1,11 @@
 """The page's Python entry point: start the app, or show in the page why it could not start."""
 
+import sys
 import traceback
 
 from pyscript import document
+
+sys.path.insert(0, "parlour.zip")  # zipimport: the package is read from the zip as it is
 
 try:
     from parlour.ui.app import start

@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import json
 import secrets
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from pyscript import document, window
 from pyscript.ffi import create_proxy
 
-from parlour.errors import ParlourError
-from parlour.games import GAMES
-from parlour.match.config import MatchConfig, clean_name
-from parlour.match.table import Table, new_match_id
 from parlour.ui import dom
 from parlour.ui.dom import value
-from parlour.ui.esp_board import next_focus, parse_key
-from parlour.ui.esp_screen import EspScreen
-from parlour.ui.play import PlaySession
-from parlour.ui.psi_screen import PsiScreen
 
-SCREENS = {"esp": EspScreen, "psi-squad": PsiScreen}
+if TYPE_CHECKING:
+    from parlour.match.table import Table
+    from parlour.ui.play import PlaySession
+
+# The games' engines and screens are imported on first use, not at start-up: the home screen
+# needs none of them, and every module imported before data-ready delays it.
+SCREENS = {"esp": "parlour.ui.esp_screen:EspScreen", "psi-squad": "parlour.ui.psi_screen:PsiScreen"}
 TYPED_KEYS = {"Backspace", "Enter", *"0123456789"}
 STORAGE = "psi-parlour:{game}:pass-and-play"
 sessions: dict[str, PlaySession] = {}
@@ -80,16 +80,29 @@ def _go(hash_: str) -> None:
     window.location.replace(hash_)
 
 
+def _screen(game_id: str):
+    module, name = SCREENS[game_id].split(":")
+    return getattr(import_module(module), name)()
+
+
+def _session(table: Table, game_id: str) -> PlaySession:
+    from parlour.ui.play import PlaySession
+
+    return PlaySession(table, _screen(game_id))
+
+
 def start_new(game_id: str) -> None:
     names = setup_names(game_id)
     table = new_table(game_id, names, setup_variant(game_id))
-    sessions[game_id] = PlaySession(table, SCREENS[game_id]())
+    sessions[game_id] = _session(table, game_id)
     save(game_id)
     _go(f"#play-{game_id}")
 
 
 def setup_names(game_id: str) -> tuple[str, ...]:
     """Read the plain-HTML set-up form: the seat count and the names typed in."""
+    from parlour.match.config import clean_name
+
     form = document.getElementById(f"new-{game_id}")
     checked = value(form.querySelector("input[name$='-seats']:checked"))
     count = int(checked.value) if checked is not None else 2
@@ -112,6 +125,10 @@ def setup_variant(game_id: str) -> dict:
 
 
 def new_table(game_id: str, names: tuple[str, ...], variant: dict | None = None) -> Table:
+    from parlour.games import GAMES
+    from parlour.match.config import MatchConfig
+    from parlour.match.table import Table, new_match_id
+
     config = MatchConfig(game_id, new_match_id(), names, variant or {})
     return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
 
@@ -159,6 +176,8 @@ def on_key(game_id: str, event) -> None:
         event.preventDefault()
         dispatch(game_id, {"cell": str(cell)})
     elif key.startswith("Arrow"):
+        from parlour.ui.esp_board import next_focus, parse_key
+
         event.preventDefault()
         cells = [
             parse_key(str(el.getAttribute("data-cell")))
@@ -184,7 +203,7 @@ def dispatch(game_id: str, data: dict) -> None:
     if data.get("cmd") == "rematch":
         config = session.table.match.config
         table = new_table(game_id, config.seats, dict(config.variant))
-        sessions[game_id] = PlaySession(table, SCREENS[game_id]())
+        sessions[game_id] = _session(table, game_id)
     else:
         session.handle(data)
     save(game_id)
@@ -213,6 +232,9 @@ def save(game_id: str) -> None:
 
 
 def resume(game_id: str) -> bool:
+    from parlour.errors import ParlourError
+    from parlour.match.table import Table
+
     raw = value(window.localStorage.getItem(STORAGE.format(game=game_id)))
     if raw is None:
         return False
@@ -223,7 +245,7 @@ def resume(game_id: str) -> bool:
     except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
         window.localStorage.removeItem(STORAGE.format(game=game_id))
         return False
-    session = PlaySession(table, SCREENS[game_id]())
+    session = _session(table, game_id)
     session.notes = notes
     sessions[game_id] = session
     return True
