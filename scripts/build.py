@@ -3,7 +3,7 @@
 Why a step of our own: the page must load nothing from another origin, so Pyodide and PyScript
 are copied from the npm packages pinned in package-lock.json into versioned folders under
 assets/vendor/ (only the files the page needs). The Python package under py/ is shipped to the
-browser as one zip, one request instead of dozens, unpacked by PyScript at start-up.
+browser as one zip, one request instead of dozens, which Python imports from directly (zipimport).
 Everything written here is build output: git-ignored and re-made by `make serve`, `make test`
 and the Netlify build alike.
 """
