@@ -105,6 +105,11 @@ class Game(ABC, Generic[S, A]):
     def legal_actions(self, state: S, seat: int, store: PrivateStore | None) -> Sequence[A]:
         """Every action `seat` may take now; the store supplies that seat's own secrets."""
 
+    def deal(self, setup: Setup, seats: Sequence[int]) -> dict[int, dict[str, Json]]:
+        """Private values dealt at the start to the seats held on this device, by label (drawn
+        with `secrets`; each seat's store commits them). Most games deal nothing."""
+        return {}
+
     def seal(self, state: S, seat: int, action: A, store: PrivateStore) -> A:
         """Turn a seat's private choice into the action it sends, committing what must stay
         hidden through the seat's own store. Runs on the seat's device only."""

@@ -31,7 +31,11 @@ class Table:
     @classmethod
     def new(cls, game: Game, config: MatchConfig, seed: bytes, local_seats: Iterable[int]) -> Table:
         match = Match(game, config, seed)
-        stores = {s: PrivateStore(Context(config.match_id, s)) for s in local_seats}
+        local = list(local_seats)
+        stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
+        for seat, values in game.deal(config.setup(), local).items():
+            for label, value in values.items():
+                stores[seat].commit(label, value)
         return cls(match, stores)
 
     @property

@@ -47,6 +47,7 @@ class PlaySession:
         self.result_open = False
         # Private scribbles per seat (Psi Squad's deduction grid): shown in that seat's view only.
         self.notes: dict[int, dict] = {}
+        self._run_automatic()
         self._next_view()
 
     # -- who is looking ------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Telepathic: cooperative wordless grid game (engine, pure)."""

@@ -1,0 +1,695 @@
+"""Telepathic, by Carl Klutzke, with the project's rulings (shared/rules/RULINGS.md).
+
+Every seat's condition cards are dealt on its own device and committed; nothing about them is
+public until an Announcement, or until a met lose condition is declared with its opening as
+proof. After every action on the grid each holder of a lose condition must say "play on" or "the
+game is lost" (its device does it by itself); the audit at the end replays the grid and catches
+any "play on" said while that seat's lose condition was met.
+
+Arrangements (variant "arrangement"): pair (2 seats), director (3: the director and two
+partners), four partners (4), teams (4: seats 1 and 3 against 2 and 4). Modes (variant "mode"):
+first game, standard, challenge (variant "discard": 1-3 cards removed unseen).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import pairwise, product
+from typing import Any
+
+from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
+from parlour.fair.commit import Context, Opening, check_opening, commitment_of, is_commitment
+from parlour.fair.rng import Rng
+from parlour.fair.store import PrivateStore
+from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.telepathic.grid import (
+    ACTION_CARDS,
+    CARDS_BY_ID,
+    COLOURS,
+    SHAPES,
+    TILES,
+    Grid,
+    apply_card,
+    holds,
+    is_calm,
+)
+
+CONDITIONS_LABEL = "conditions"
+ARRANGEMENTS = {"pair": 2, "director": 3, "four": 4, "teams": 4}
+MODES = ("first", "standard", "challenge")
+ROW_SIZE = 4
+
+# Which condition cards each seat holds: (kind, "win" or "lose").
+ROLES: dict[str, tuple[tuple[tuple[str, str], ...], ...]] = {
+    "pair": ((("colour", "win"), ("colour", "lose")), (("shape", "win"), ("shape", "lose"))),
+    "director": (
+        (),
+        (("colour", "win"), ("colour", "lose")),
+        (("shape", "win"), ("shape", "lose")),
+    ),
+    "four": (
+        (("colour", "lose"),),
+        (("colour", "win"),),
+        (("shape", "lose"),),
+        (("shape", "win"),),
+    ),
+    "teams": ((("colour", "win"),), (("colour", "win"),), (("shape", "win"),), (("shape", "win"),)),
+}
+DECKS = {"colour": COLOURS, "shape": SHAPES}
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SealConditions:
+    commitment: str
+
+
+@dataclass(frozen=True)
+class HandCard:
+    slot: int  # which face-up card of the row (0-3)
+
+
+@dataclass(frozen=True)
+class Perform:
+    set_index: int  # which of the card's four sets (0-3)
+
+
+@dataclass(frozen=True)
+class PlayOn:
+    """A lose-condition holder's "my lose condition is not met" after an action."""
+
+
+@dataclass(frozen=True)
+class DeclareLost:
+    opening: Opening
+
+
+@dataclass(frozen=True)
+class Announce:
+    claims: tuple[tuple[int, str], ...]  # (seat, the win condition named for that seat)
+
+
+@dataclass(frozen=True)
+class Continue:
+    """Teams: the performer lets the moment to announce pass."""
+
+
+@dataclass(frozen=True)
+class Respond:
+    name: str  # the announcer's win condition, as the responder names it
+
+
+@dataclass(frozen=True)
+class Reveal:
+    opening: Opening
+
+
+Action = (
+    SealConditions
+    | HandCard
+    | Perform
+    | PlayOn
+    | DeclareLost
+    | Announce
+    | Continue
+    | Respond
+    | Reveal
+)
+
+
+# -- state ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeleState:
+    setup: Setup
+    seed: bytes
+    arrangement: str
+    mode: str
+    grid: Grid
+    row: tuple[str | None, ...]
+    deck: tuple[str, ...]
+    used: tuple[str, ...] = ()
+    removed: int = 0  # challenge: cards set aside unseen
+    reshuffles: int = 0
+    sealed: tuple[tuple[str, int] | None, ...] = ()
+    phase: str = "setup"
+    active: int = 0
+    turns: int = 0
+    handed: int | None = None  # the row slot handed to the performer
+    performer: int | None = None
+    checked: frozenset[int] = frozenset()
+    claims: tuple[tuple[int, str], ...] = ()
+    announcer: int | None = None
+    revealed: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    ply: int = 0
+    outcome: Outcome | None = None
+
+    @property
+    def seats(self) -> int:
+        return self.setup.seats
+
+    def name(self, seat: int) -> str:
+        return self.setup.seat_names[seat]
+
+    def roles(self, seat: int) -> tuple[tuple[str, str], ...]:
+        return ROLES[self.arrangement][seat]
+
+    def holders(self, which: str) -> list[int]:
+        """Seats holding a win (or lose) condition."""
+        return [s for s in range(self.seats) if any(w == which for _, w in self.roles(s))]
+
+    def kind_of(self, seat: int) -> str:
+        return self.roles(seat)[0][0]
+
+
+def _next_performer(state: TeleState) -> int:
+    arrangement, active = state.arrangement, state.active
+    if arrangement == "pair":
+        return 1 - active
+    if arrangement == "director":
+        return 1 + state.turns % 2
+    if arrangement == "four":
+        return (active - 1) % 4  # the player on your right
+    return (active + 2) % 4  # teams: your partner sits opposite
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+class Telepathic(Game[TeleState, Action]):
+    id = "telepathic"
+    name = "Telepathic"
+    min_seats = 2
+    max_seats = 4
+
+    def check_setup(self, setup: Setup) -> None:
+        arrangement = setup.variant.get("arrangement", "pair")
+        if arrangement not in ARRANGEMENTS:
+            raise IllegalAction("Choose pair, director, four partners or teams.")
+        if setup.seats != ARRANGEMENTS[arrangement]:
+            raise IllegalAction(
+                f"That arrangement is played by {ARRANGEMENTS[arrangement]} players, "
+                f"not {setup.seats}."
+            )
+        if setup.variant.get("mode", "standard") not in MODES:
+            raise IllegalAction("The mode is first game, standard or challenge.")
+        if setup.variant.get("mode") == "challenge" and setup.variant.get("discard", 1) not in (
+            1,
+            2,
+            3,
+        ):
+            raise IllegalAction("A challenge game sets aside 1 to 3 action cards.")
+
+    def initial_state(self, setup: Setup, seed: bytes) -> TeleState:
+        self.check_setup(setup)
+        arrangement = setup.variant.get("arrangement", "pair")
+        mode = setup.variant.get("mode", "standard")
+        rng = Rng(seed)
+        grid = starting_grid(rng.derive("telepathic:grid"))
+        if mode == "first":
+            row = tuple(c.id for c in ACTION_CARDS if c.first_game)
+            deck: tuple[str, ...] = ()
+            removed = 0
+        else:
+            order = rng.derive("telepathic:deck").shuffled([c.id for c in ACTION_CARDS])
+            removed = setup.variant.get("discard", 1) if mode == "challenge" else 0
+            row, deck = tuple(order[:ROW_SIZE]), tuple(order[ROW_SIZE + removed :])
+        return TeleState(
+            setup,
+            seed,
+            arrangement,
+            mode,
+            grid,
+            row,
+            deck,
+            removed=removed,
+            sealed=(None,) * setup.seats,
+            # pair: seat 1 is whoever last had a psychic experience (the set-up form asks);
+            # the variants start with player 1 as the text says
+            active=0,
+        )
+
+    # -- who acts ----------------------------------------------------------------------------
+
+    def to_move(self, state: TeleState) -> frozenset[int]:
+        phase = state.phase
+        if state.outcome is not None:
+            return frozenset()
+        if phase == "setup":
+            return frozenset(unsealed(state))
+        if phase == "hand":
+            return frozenset({state.active})
+        if phase in ("perform", "window"):
+            return frozenset({state.performer})
+        if phase == "check":
+            return frozenset(set(state.holders("lose")) - state.checked)
+        if phase == "respond":
+            return frozenset({self._responder(state)})
+        if phase == "reveal":
+            return frozenset(s for s, _ in state.claims if s not in state.revealed)
+        return frozenset()
+
+    def _responder(self, state: TeleState) -> int:
+        return next(s for s, _ in state.claims if s != state.announcer)
+
+    # -- legal choices -----------------------------------------------------------------------
+
+    def must_announce(self, state: TeleState) -> bool:
+        return state.phase == "hand" and all(c is None for c in state.row)
+
+    def announcement_shape(self, state: TeleState, seat: int) -> list[int]:
+        """Whose win conditions `seat` would name by announcing now (empty: may not)."""
+        arrangement = state.arrangement
+        if state.phase == "hand" and seat == state.active:
+            if arrangement == "pair":
+                return [1 - seat]
+            if arrangement in ("director", "four"):
+                return state.holders("win")
+        if state.phase == "window" and seat == state.performer and arrangement == "teams":
+            return [state.active]
+        return []
+
+    def legal_actions(
+        self, state: TeleState, seat: int, store: PrivateStore | None
+    ) -> list[Action]:
+        if seat not in self.to_move(state):
+            return []
+        auto = self.auto_action(state, seat, store)
+        if auto is not None:
+            return [auto]
+        actions: list[Action] = []
+        if state.phase == "hand":
+            actions += [HandCard(i) for i, c in enumerate(state.row) if c is not None]
+        elif state.phase == "perform":
+            actions += [Perform(i) for i in range(4)]
+        elif state.phase == "window":
+            actions.append(Continue())
+        elif state.phase == "respond":
+            kind = state.kind_of(state.announcer)
+            actions += [Respond(n) for n in DECKS[kind]]
+        named = self.announcement_shape(state, seat)
+        if named:
+            options = [DECKS[state.kind_of(s)] for s in named]
+            actions += [
+                Announce(tuple(zip(named, combo, strict=True))) for combo in product(*options)
+            ]
+        return actions
+
+    def deal(self, setup: Setup, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """Deal condition cards to the seats held on this device, each deck without repeats."""
+        arrangement = setup.variant.get("arrangement", "pair")
+        decks = {
+            kind: Rng(secrets.token_bytes(32)).shuffled(cards) for kind, cards in DECKS.items()
+        }
+        dealt: dict[int, Any] = {}
+        for seat in seats:
+            hand = {}
+            for kind, which in ROLES[arrangement][seat]:
+                hand[which] = decks[kind].pop()
+            if hand:
+                dealt[seat] = {CONDITIONS_LABEL: hand}
+        return dealt
+
+    def auto_action(self, state: TeleState, seat: int, store: PrivateStore | None) -> Action | None:
+        """Sealing the dealt cards, the check after each action, and the reveals need no choice."""
+        if seat not in self.to_move(state) or store is None or CONDITIONS_LABEL not in store:
+            return None
+        opening = store.opening(CONDITIONS_LABEL)
+        if state.phase == "setup":
+            return SealConditions(commitment_of(store.context, opening))
+        if state.phase == "check":
+            lose = opening.value.get("lose")
+            return DeclareLost(opening) if lose and holds(state.grid, lose) else PlayOn()
+        if state.phase == "reveal":
+            return Reveal(opening)
+        return None
+
+    # -- apply -------------------------------------------------------------------------------
+
+    def apply(self, state: TeleState, seat: int, action: Action) -> TeleState:
+        if seat not in self.to_move(state):
+            if state.outcome is not None:
+                raise IllegalAction("The game is over.")
+            raise IllegalAction(f"It is not {state.name(seat)}'s turn.")
+        state = replace(state, ply=state.ply + 1)
+        phase = state.phase
+        if isinstance(action, Announce):
+            return self._announce(state, seat, action)
+        handlers = {
+            "setup": (SealConditions, self._seal),
+            "hand": (HandCard, self._hand),
+            "perform": (Perform, self._perform),
+            "check": ((PlayOn, DeclareLost), self._check),
+            "window": (Continue, self._continue),
+            "respond": (Respond, self._respond),
+            "reveal": (Reveal, self._reveal),
+        }
+        kind, handler = handlers[phase]
+        if not isinstance(action, kind):
+            raise IllegalAction(PHASE_SENTENCES[phase].format(name=state.name(seat)))
+        return handler(state, seat, action)
+
+    def _seal(self, state: TeleState, seat: int, action: SealConditions) -> TeleState:
+        sealed = list(state.sealed)
+        sealed[seat] = (action.commitment, state.ply)
+        new = replace(state, sealed=tuple(sealed))
+        return new if unsealed(new) else replace(new, phase="hand")
+
+    def _hand(self, state: TeleState, seat: int, action: HandCard) -> TeleState:
+        if not 0 <= action.slot < len(state.row) or state.row[action.slot] is None:
+            raise IllegalAction("Hand over one of the face-up action cards.")
+        return replace(state, phase="perform", handed=action.slot, performer=_next_performer(state))
+
+    def _perform(self, state: TeleState, seat: int, action: Perform) -> TeleState:
+        if not 0 <= action.set_index < 4:
+            raise IllegalAction("Choose one of the four sets the card offers.")
+        card = CARDS_BY_ID[state.row[state.handed]]
+        grid = apply_card(state.grid, card, action.set_index)
+        new = self._use_card(replace(state, grid=grid), card.id)
+        new = replace(new, turns=state.turns + 1, checked=frozenset())
+        return self._after_check(new) if not new.holders("lose") else replace(new, phase="check")
+
+    def _use_card(self, state: TeleState, card_id: str) -> TeleState:
+        """First game: the card goes back to the row. Otherwise discard it and draw."""
+        if state.mode == "first":
+            return state
+        row, deck, used = list(state.row), state.deck, (*state.used, card_id)
+        reshuffles = state.reshuffles
+        if not deck and self._may_reshuffle(state):
+            rng = Rng(state.seed).derive(f"telepathic:reshuffle:{reshuffles}")
+            deck, used, reshuffles = tuple(rng.shuffled(used)), (), reshuffles + 1
+        row[state.handed] = deck[0] if deck else None
+        return replace(state, row=tuple(row), deck=deck[1:], used=used, reshuffles=reshuffles)
+
+    def _may_reshuffle(self, state: TeleState) -> bool:
+        if state.arrangement == "teams":
+            return True  # whenever the deck runs out
+        return state.arrangement == "four" and state.reshuffles == 0  # once
+
+    def _check(self, state: TeleState, seat: int, action: PlayOn | DeclareLost) -> TeleState:
+        if isinstance(action, DeclareLost):
+            conditions = self._opened(state, seat, action.opening, "the game is lost")
+            lose = conditions.get("lose")
+            if not lose or not holds(state.grid, lose):
+                raise IllegalAction(
+                    f"{state.name(seat)}'s lose condition is not met: the game goes on."
+                )
+            reason = (
+                f"{state.name(seat)}'s lose condition ({lose}: three in a line) is met: "
+                "the game is lost."
+            )
+            revealed = {**state.revealed, seat: dict(conditions)}
+            return replace(
+                state, revealed=revealed, outcome=Outcome(Termination.LOSS, frozenset(), reason)
+            )
+        new = replace(state, checked=state.checked | {seat})
+        if set(new.holders("lose")) <= new.checked:
+            return self._after_check(new)
+        return new
+
+    def _after_check(self, state: TeleState) -> TeleState:
+        if state.arrangement == "teams":
+            return replace(state, phase="window")
+        return self._next_turn(state)
+
+    def _next_turn(self, state: TeleState) -> TeleState:
+        arrangement = state.arrangement
+        if arrangement == "pair":
+            active = state.performer
+        elif arrangement == "director":
+            active = 0
+        else:
+            active = (state.active + 1) % 4
+        return replace(state, phase="hand", active=active, handed=None, performer=None)
+
+    def _continue(self, state: TeleState, seat: int, action: Continue) -> TeleState:
+        return self._next_turn(state)
+
+    def _announce(self, state: TeleState, seat: int, action: Announce) -> TeleState:
+        named = self.announcement_shape(state, seat)
+        if not named:
+            raise IllegalAction(f"{state.name(seat)} cannot make the Announcement now.")
+        claimed = [s for s, _ in action.claims]
+        if claimed != named:
+            raise IllegalAction("Name the win condition of each partner you announce for.")
+        for s, name in action.claims:
+            if name not in DECKS[state.kind_of(s)]:
+                raise IllegalAction(f"{name!r} cannot be {state.name(s)}'s win condition.")
+        new = replace(state, claims=action.claims, announcer=seat)
+        if state.arrangement in ("pair", "teams"):
+            return replace(new, phase="respond")
+        return replace(new, phase="reveal")
+
+    def _respond(self, state: TeleState, seat: int, action: Respond) -> TeleState:
+        kind = state.kind_of(state.announcer)
+        if action.name not in DECKS[kind]:
+            raise IllegalAction(f"Name a {kind} for {state.name(state.announcer)}.")
+        claims = (*state.claims, (state.announcer, action.name))
+        return replace(state, claims=claims, phase="reveal")
+
+    def _reveal(self, state: TeleState, seat: int, action: Reveal) -> TeleState:
+        conditions = self._opened(state, seat, action.opening, "their condition cards")
+        revealed = {**state.revealed, seat: dict(conditions)}
+        new = replace(state, revealed=revealed)
+        if all(s in revealed for s, _ in state.claims):
+            return replace(new, outcome=self._judge(new))
+        return new
+
+    def _opened(self, state: TeleState, seat: int, opening: Opening, what: str) -> Mapping:
+        commitment, made = state.sealed[seat]  # type: ignore[misc]
+        if opening.label != CONDITIONS_LABEL:
+            raise CommitmentMismatch(f"{state.name(seat)} opened the wrong thing.", seat)
+        context = Context(state.setup.match_id, seat)
+        check_opening(context, commitment, opening, who=state.name(seat), what=what, step=made)
+        problem = conditions_problem(state, seat, opening.value)
+        if problem:
+            raise CommitmentMismatch(problem, seat, made)
+        return opening.value
+
+    def _judge(self, state: TeleState) -> Outcome:
+        wrong = [
+            f"{state.name(s)}'s win condition is {state.revealed[s]['win']}, not {name}"
+            for s, name in state.claims
+            if state.revealed[s]["win"] != name
+        ]
+        unmet = [
+            f"{state.name(s)}'s {state.revealed[s]['win']} is not three in a line"
+            for s, _ in state.claims
+            if not holds(state.grid, state.revealed[s]["win"])
+        ]
+        everyone = frozenset(range(state.seats))
+        if state.arrangement == "teams":
+            team = frozenset(s for s in range(4) if s % 2 == state.announcer % 2)
+            winners = team if not wrong and not unmet else everyone - team
+            names = " and ".join(state.name(s) for s in sorted(winners))
+            why = "the Announcement was right" if winners == team else "; ".join(wrong + unmet)
+            return Outcome(Termination.WIN, winners, f"{names} win: {why}.")
+        if wrong or unmet:
+            return Outcome(Termination.LOSS, frozenset(), "; ".join(wrong + unmet) + ".")
+        return Outcome(
+            Termination.WIN, everyone, "Both win conditions were named and are met on the grid."
+        )
+
+    # -- results and views -------------------------------------------------------------------
+
+    def result(self, state: TeleState) -> Outcome | None:
+        return state.outcome
+
+    def public_view(self, state: TeleState) -> dict[str, Any]:
+        handed = state.row[state.handed] if state.handed is not None else None
+        return {
+            "game": self.id,
+            "arrangement": state.arrangement,
+            "mode": state.mode,
+            "phase": state.phase,
+            "to_move": sorted(self.to_move(state)),
+            "active": state.active,
+            "performer": state.performer,
+            "grid": [list(t) for t in state.grid],
+            "row": list(state.row),
+            "handed": handed,
+            "handed_slot": state.handed,
+            "deck": len(state.deck),
+            "used": len(state.used),
+            "removed": state.removed,
+            "reshuffles": state.reshuffles,
+            "must_announce": self.must_announce(state),
+            "seats": [
+                {
+                    "name": state.name(s),
+                    "roles": [list(r) for r in state.roles(s)],
+                    "sealed": state.sealed[s] is not None,
+                }
+                for s in range(state.seats)
+            ],
+            "claims": [list(c) for c in state.claims],
+            "announcer": state.announcer,
+            "revealed": {str(s): dict(v) for s, v in state.revealed.items()},
+            "outcome": None if state.outcome is None else state.outcome.to_json(),
+        }
+
+    def seat_view(self, state: TeleState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+        view = self.public_view(state)
+        mine = dict(store.value(CONDITIONS_LABEL)) if store and CONDITIONS_LABEL in store else {}
+        view["me"] = {
+            "seat": seat,
+            "conditions": mine,
+            # a private hint for the owner only; the app never tells the partner
+            "met": {which: holds(state.grid, c) for which, c in mine.items()},
+        }
+        return view
+
+    def reveals(self, action: Action) -> bool:
+        """Sealing, "play on" (my lose condition is not met), a loss and a reveal all tell
+        something about a secret: undo stops there."""
+        return isinstance(action, (SealConditions, PlayOn, DeclareLost, Reveal))
+
+    # -- the log's JSON ----------------------------------------------------------------------
+
+    def parse_action(self, data: Any) -> Action:
+        return parse_action(data)
+
+    def action_to_json(self, action: Action) -> Any:
+        return action_to_json(action)
+
+    # -- audit -------------------------------------------------------------------------------
+
+    def sealed(self, state: TeleState) -> list[Sealed]:
+        return [
+            Sealed(seat, CONDITIONS_LABEL, c[0], c[1], "their condition cards")
+            for seat, c in enumerate(state.sealed)
+            if c is not None and seat not in state.revealed
+        ]
+
+    def check_secrets(
+        self, states: Sequence[TeleState], opened: Mapping[tuple[int, str], Any]
+    ) -> None:
+        final = states[-1]
+        cards = {s: v for (s, label), v in opened.items() if label == CONDITIONS_LABEL}
+        cards.update({s: v for s, v in final.revealed.items()})
+        for seat, value in sorted(cards.items()):
+            problem = conditions_problem(final, seat, value)
+            if problem:
+                raise CommitmentMismatch(problem, seat, final.sealed[seat][1])  # type: ignore[index]
+        self._check_dealing(final, cards)
+        for before, after in pairwise(states):
+            for seat in after.checked - before.checked:
+                lose = cards.get(seat, {}).get("lose")
+                if lose and holds(after.grid, lose):
+                    raise CommitmentMismatch(
+                        f"{final.name(seat)} let play go on at move {after.ply} although their "
+                        f"lose condition ({lose}) was met: the game was lost.",
+                        seat,
+                        after.ply,
+                    )
+
+    def _check_dealing(self, final: TeleState, cards: Mapping[int, Mapping[str, str]]) -> None:
+        """Cards come from one deck per kind: no two seats can hold the same card."""
+        seen: dict[str, int] = {}
+        for seat, value in sorted(cards.items()):
+            for card in value.values():
+                if card in seen and seen[card] != seat:
+                    raise CommitmentMismatch(
+                        f"{final.name(seat)} and {final.name(seen[card])} both hold {card}: "
+                        "a card was dealt twice.",
+                        seat,
+                        final.sealed[seat][1],  # type: ignore[index]
+                    )
+                seen[card] = seat
+
+
+PHASE_SENTENCES = {
+    "setup": "First every player seals the condition cards they were dealt.",
+    "hand": "{name} hands an action card to a partner (or makes the Announcement).",
+    "perform": "{name} chooses one of the four sets on the card handed over.",
+    "check": "{name} must first say whether their lose condition is met.",
+    "window": "{name} may announce now, or let play go on.",
+    "respond": "{name} must answer the Announcement.",
+    "reveal": "{name} must open their condition cards.",
+}
+
+
+def unsealed(state: TeleState) -> list[int]:
+    """Seats holding condition cards that have not sealed them yet (a director holds none)."""
+    return [s for s, c in enumerate(state.sealed) if c is None and state.roles(s)]
+
+
+def starting_grid(rng: Rng) -> Grid:
+    """Shuffle the sixteen tiles until no colour and no shape is three in a line."""
+    while True:
+        grid = tuple(rng.shuffled(TILES))
+        if is_calm(grid):
+            return grid
+
+
+def conditions_problem(state: TeleState, seat: int, value: object) -> str | None:
+    """Why these condition cards cannot be what `seat` was dealt, or None."""
+    roles = state.roles(seat)
+    if not isinstance(value, dict) or set(value) != {w for _, w in roles}:
+        return f"{state.name(seat)}'s condition cards are not the cards of that seat."
+    for kind, which in roles:
+        if value[which] not in DECKS[kind]:
+            return f"{state.name(seat)}'s {which} card {value[which]!r} is not a {kind} card."
+    if len(set(value.values())) != len(value):
+        return f"{state.name(seat)} holds the same card as win and lose condition."
+    return None
+
+
+# -- JSON ---------------------------------------------------------------------------------
+
+
+def action_to_json(action: Action) -> Any:
+    if isinstance(action, SealConditions):
+        return {"type": "seal", "commitment": action.commitment}
+    if isinstance(action, HandCard):
+        return {"type": "hand", "slot": action.slot}
+    if isinstance(action, Perform):
+        return {"type": "perform", "set": action.set_index}
+    if isinstance(action, PlayOn):
+        return {"type": "play-on"}
+    if isinstance(action, DeclareLost):
+        return {"type": "lost", "opening": action.opening.to_json()}
+    if isinstance(action, Announce):
+        return {"type": "announce", "claims": [[s, n] for s, n in action.claims]}
+    if isinstance(action, Continue):
+        return {"type": "continue"}
+    if isinstance(action, Respond):
+        return {"type": "respond", "name": action.name}
+    return {"type": "reveal", "opening": action.opening.to_json()}
+
+
+def _small(value: object, limit: int) -> bool:
+    return type(value) is int and 0 <= value < limit
+
+
+def parse_action(data: Any) -> Action:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise MalformedInput("A Telepathic action must be an object with a type.")
+    kind, keys = data["type"], set(data)
+    names = set(COLOURS) | set(SHAPES)
+    if kind == "seal" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
+        return SealConditions(data["commitment"])
+    if kind == "hand" and keys == {"type", "slot"} and _small(data["slot"], ROW_SIZE):
+        return HandCard(data["slot"])
+    if kind == "perform" and keys == {"type", "set"} and _small(data["set"], 4):
+        return Perform(data["set"])
+    if kind in ("play-on", "continue") and keys == {"type"}:
+        return PlayOn() if kind == "play-on" else Continue()
+    if kind in ("lost", "reveal") and keys == {"type", "opening"}:
+        opening = Opening.from_json(data["opening"])
+        return DeclareLost(opening) if kind == "lost" else Reveal(opening)
+    if kind == "respond" and keys == {"type", "name"} and data["name"] in names:
+        return Respond(data["name"])
+    if kind == "announce" and keys == {"type", "claims"} and isinstance(data["claims"], list):
+        claims = data["claims"]
+        if 1 <= len(claims) <= 2 and all(
+            isinstance(c, list) and len(c) == 2 and _small(c[0], 4) and c[1] in names
+            for c in claims
+        ):
+            return Announce(tuple((c[0], c[1]) for c in claims))
+    raise MalformedInput("That is not a Telepathic action.")
