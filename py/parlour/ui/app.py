@@ -24,7 +24,11 @@ if TYPE_CHECKING:
 
 # The games' engines and screens are imported on first use, not at start-up: the home screen
 # needs none of them, and every module imported before data-ready delays it.
-SCREENS = {"esp": "parlour.ui.esp_screen:EspScreen", "psi-squad": "parlour.ui.psi_screen:PsiScreen"}
+SCREENS = {
+    "esp": "parlour.ui.esp_screen:EspScreen",
+    "psi-squad": "parlour.ui.psi_screen:PsiScreen",
+    "telepathic": "parlour.ui.tele_screen:TeleScreen",
+}
 TYPED_KEYS = {"Backspace", "Enter", *"0123456789"}
 STORAGE = "psi-parlour:{game}:pass-and-play"
 sessions: dict[str, PlaySession] = {}
@@ -104,8 +108,13 @@ def setup_names(game_id: str) -> tuple[str, ...]:
     from parlour.match.config import clean_name
 
     form = document.getElementById(f"new-{game_id}")
+    # The seat count: a "-seats" radio, or the chosen option's data-seats (an arrangement).
+    by_option = value(form.querySelector("input[data-seats]:checked"))
     checked = value(form.querySelector("input[name$='-seats']:checked"))
-    count = int(checked.value) if checked is not None else 2
+    if by_option is not None:
+        count = int(by_option.getAttribute("data-seats"))
+    else:
+        count = int(checked.value) if checked is not None else 2
     names = []
     for seat in range(count):
         field = value(form.querySelector(f"[data-seat-name='{seat}']"))
@@ -138,7 +147,19 @@ def new_table(game_id: str, names: tuple[str, ...], variant: dict | None = None)
 
 def _event_data(element) -> dict:
     data = {}
-    for attr in ("cmd", "cell", "symbol", "face", "accept", "digit", "seat", "note"):
+    for attr in (
+        "cmd",
+        "cell",
+        "symbol",
+        "face",
+        "accept",
+        "digit",
+        "seat",
+        "note",
+        "slot",
+        "set",
+        "name",
+    ):
         found = value(element.getAttribute(f"data-{attr}"))
         if found is not None:
             data[attr] = str(found)

@@ -150,7 +150,8 @@ class PlaySession:
                     before = self.table.state
                     result = self.table.act(seat, action)
                     if result.ok:
-                        self.message = self.screen.describe(before, seat, action)
+                        said = self.screen.describe(before, seat, action)
+                        self.message = f"{self.message} {said}".strip()
                         break
             else:
                 return
@@ -166,13 +167,15 @@ class PlaySession:
     # -- the log -------------------------------------------------------------------------
 
     def log_lines(self) -> list[str]:
+        """Every move in words; routine steps a game describes with "" stay out."""
         match = self.table.match
-        return [
+        lines = (
             self.screen.describe(
                 match.state_at(e.seq - 1), e.seat, self.game.parse_action(e.action)
             )
             for e in match.entries
-        ]
+        )
+        return [line for line in lines if line]
 
     # -- drawing -------------------------------------------------------------------------
 

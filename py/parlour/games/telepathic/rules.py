@@ -167,7 +167,8 @@ class TeleState:
         return self.roles(seat)[0][0]
 
 
-def _next_performer(state: TeleState) -> int:
+def next_performer(state: TeleState) -> int:
+    """Who receives the card the active player hands over now."""
     arrangement, active = state.arrangement, state.active
     if arrangement == "pair":
         return 1 - active
@@ -363,7 +364,7 @@ class Telepathic(Game[TeleState, Action]):
     def _hand(self, state: TeleState, seat: int, action: HandCard) -> TeleState:
         if not 0 <= action.slot < len(state.row) or state.row[action.slot] is None:
             raise IllegalAction("Hand over one of the face-up action cards.")
-        return replace(state, phase="perform", handed=action.slot, performer=_next_performer(state))
+        return replace(state, phase="perform", handed=action.slot, performer=next_performer(state))
 
     def _perform(self, state: TeleState, seat: int, action: Perform) -> TeleState:
         if not 0 <= action.set_index < 4:
@@ -510,6 +511,7 @@ class Telepathic(Game[TeleState, Action]):
             "to_move": sorted(self.to_move(state)),
             "active": state.active,
             "performer": state.performer,
+            "receiver": next_performer(state) if state.phase == "hand" else state.performer,
             "grid": [list(t) for t in state.grid],
             "row": list(state.row),
             "handed": handed,

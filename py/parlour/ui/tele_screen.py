@@ -1,0 +1,520 @@
+"""Telepathic on the shared play screen: the grid, the action cards, the Announcement (pure).
+
+The palette is Okabe-Ito (safe for the common colour-vision deficiencies) and every tile also
+has a distinct filled shape and a text label (title, aria-label), so nothing depends on colour.
+There is deliberately no way to send any message to a partner: the only words a seat can put on
+the table are the Announcement and, automatically, "the game is lost".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from parlour.games.telepathic.grid import (
+    CARDS_BY_ID,
+    COLUMNS,
+    SIZE,
+    apply_card,
+    cell_name,
+    set_cells,
+    set_names,
+)
+from parlour.games.telepathic.rules import (
+    CONDITIONS_LABEL,
+    DECKS,
+    Announce,
+    Continue,
+    HandCard,
+    Perform,
+    Respond,
+    TeleState,
+    next_performer,
+)
+from parlour.ui.tree import Node, h, s
+
+if TYPE_CHECKING:
+    from parlour.ui.play import PlaySession
+
+CELL = 64
+GAP = 6
+SHAPE_PATHS = {
+    "circle": "M0 -17a17 17 0 1 0 0.01 0z",
+    "triangle": "M0 -19L18 14H-18z",
+    "cross": "M-6 -19h12v13h13v12h-13v13h-12v-13h-13v-12h13z",
+    "star": "M0 -20l5.9 12 13.1 1.9-9.5 9.3 2.2 13.1L0 10.1l-11.7 6.2 2.2-13.1-9.5-9.3 13.1-1.9z",
+}
+ARROWS = {
+    "shift-north": "↑",
+    "shift-south": "↓",
+    "shift-east": "→",
+    "shift-west": "←",
+    "rotate-cw": "↻",
+    "rotate-ccw": "↺",
+    "spin-half": "⟲",
+    "flip-column": "⇅",
+    "flip-row": "⇄",
+    "swap-halves": "⇵",
+}
+SETS_WORDS = {"columns": "columns A–D", "rows": "rows 1–4", "quadrants": "the four quadrants"}
+
+
+@dataclass
+class TeleSelection:
+    slot: int | None = None  # the card the active player is about to hand over
+    set_index: int | None = None  # the set the performer is previewing
+    claims: dict[int, str] | None = None  # names being chosen for an Announcement
+    announcing: bool = False
+
+
+def _label(tile: list | tuple) -> str:
+    return f"{tile[0]} {tile[1]}"
+
+
+class TeleScreen:
+    def new_selection(self) -> TeleSelection:
+        return TeleSelection()
+
+    def describe(self, before: TeleState, seat: int, action: Any) -> str:
+        name = before.name(seat)
+        if isinstance(action, HandCard):
+            card = CARDS_BY_ID[before.row[action.slot]]
+            performer = before.name(next_performer(before))
+            return f"{name} hands {performer} the card {card.name}."
+        if isinstance(action, Perform):
+            card = CARDS_BY_ID[before.row[before.handed]]
+            target = set_names(card.sets)[action.set_index]
+            return f"{name} applies {card.name} to {target}."
+        if isinstance(action, Announce):
+            said = "; ".join(f"{before.name(s)}'s win is {n}" for s, n in action.claims)
+            return f"{name} makes the Announcement: {said}."
+        if isinstance(action, Respond):
+            return f"{name} answers: {before.name(before.announcer)}'s win is {action.name}."
+        if isinstance(action, Continue):
+            return f"{name} lets play go on."
+        kind = type(action).__name__
+        if kind in ("SealConditions", "PlayOn"):
+            return ""  # routine, automatic: kept out of the log and the messages
+        if kind == "DeclareLost":
+            return f"{name}: the game is lost."
+        if kind == "Reveal":
+            return f"{name} shows their condition cards."
+        return f"{name} acts."
+
+    # -- words ----------------------------------------------------------------------------
+
+    def status(self, view: dict, viewer: int) -> str:
+        names = [seat["name"] for seat in view["seats"]]
+        phase = view["phase"]
+        if phase == "hand":
+            who = names[view["active"]]
+            if view["must_announce"]:
+                return f"Every action card is used: {who} must make the Announcement."
+            return f"{who} hands an action card to a partner."
+        if phase == "perform":
+            return f"{names[view['performer']]} chooses where the card acts."
+        if phase == "window":
+            return f"{names[view['performer']]} may announce now."
+        if phase == "respond":
+            return f"{names[view['to_move'][0]]} answers the Announcement."
+        return "Dealing the condition cards…" if phase == "setup" else "Checking…"
+
+    def seat_line(self, view: dict, seat: int) -> str:
+        roles = view["seats"][seat]["roles"]
+        if not roles:
+            return "director"
+        kind = roles[0][0]
+        cards = " + ".join(which for _, which in roles)
+        return f"{kind} · {cards}"
+
+    # -- the grid -------------------------------------------------------------------------
+
+    def _preview(self, session: PlaySession, view: dict) -> tuple[list, set[int]]:
+        sel: TeleSelection = session.selection
+        grid = [tuple(t) for t in view["grid"]]
+        if (
+            view["phase"] != "perform"
+            or sel.set_index is None
+            or session.viewer != view["performer"]
+        ):
+            return grid, set()
+        card = CARDS_BY_ID[view["handed"]]
+        return list(apply_card(tuple(grid), card, sel.set_index)), set(
+            set_cells(card.sets, sel.set_index)
+        )
+
+    def board(self, session: PlaySession, view: dict) -> Node:
+        grid, marked = self._preview(session, view)
+        preview = bool(marked)
+        size = SIZE * CELL + (SIZE - 1) * GAP
+        pad = 26
+        cells = []
+        for index, tile in enumerate(grid):
+            row, col = divmod(index, SIZE)
+            x, y = pad + col * (CELL + GAP), pad + row * (CELL + GAP)
+            label = f"{_label(tile)}, {cell_name(index)}"
+            classes = f"tile colour-{tile[0]}" + (" moved" if index in marked else "")
+            cells.append(
+                s(
+                    "g",
+                    {
+                        "class": classes,
+                        "transform": f"translate({x} {y})",
+                        "tabindex": "0",
+                        "role": "img",
+                        "aria-label": label,
+                        "data-tile": cell_name(index),
+                    },
+                    s("title", None, label),
+                    s("rect", {"width": CELL, "height": CELL, "rx": 10, "class": "tile-bg"}),
+                    s(
+                        "path",
+                        {
+                            "d": SHAPE_PATHS[tile[1]],
+                            "class": "tile-shape",
+                            "transform": f"translate({CELL / 2} {CELL / 2})",
+                        },
+                    ),
+                )
+            )
+        labels = [
+            s(
+                "text",
+                {"x": pad + c * (CELL + GAP) + CELL / 2, "y": 16, "class": "axis"},
+                COLUMNS[c],
+            )
+            for c in range(SIZE)
+        ] + [
+            s(
+                "text",
+                {"x": 10, "y": pad + r * (CELL + GAP) + CELL / 2 + 5, "class": "axis"},
+                str(r + 1),
+            )
+            for r in range(SIZE)
+        ]
+        return h(
+            "div",
+            {"class": "tele-board-wrap"},
+            s(
+                "svg",
+                {
+                    "class": "board tele-board" + (" preview" if preview else ""),
+                    "viewBox": f"0 0 {size + pad + 8} {size + pad + 8}",
+                    "width": size + pad + 8,
+                    "role": "group",
+                    "aria-label": "The grid" + (" (preview)" if preview else ""),
+                },
+                *labels,
+                *cells,
+            ),
+            h("p", {"class": "hint preview-note"}, "Preview: this is how the grid would look.")
+            if preview
+            else None,
+            self._card_row(session, view),
+        )
+
+    # -- the action cards -------------------------------------------------------------------
+
+    def _card_row(self, session: PlaySession, view: dict) -> Node:
+        sel: TeleSelection = session.selection
+        choosing = view["phase"] == "hand" and session.viewer == view["active"]
+        cards = []
+        for slot, card_id in enumerate(view["row"]):
+            if card_id is None:
+                cards.append(h("div", {"class": "action-card empty"}, "used"))
+                continue
+            pressed = "true" if sel.slot == slot else "false"
+            attrs = {"class": "action-card", "type": "button", "data-slot": str(slot)}
+            if choosing:
+                attrs.update({"data-cmd": "pick-card", "aria-pressed": pressed})
+            else:
+                attrs["disabled"] = True
+            if view["handed_slot"] == slot:
+                attrs["class"] += " handed"
+            cards.append(h("button", attrs, *card_face(card_id)))
+        deck = f"{view['deck']} in the deck" if view["mode"] != "first" else "first game"
+        return h(
+            "section",
+            {"class": "card-row", "aria-label": "Face-up action cards"},
+            h("div", {"class": "cards"}, *cards),
+            h("p", {"class": "hint"}, f"Action cards · {deck} · {view['used']} used"),
+        )
+
+    # -- the controls ---------------------------------------------------------------------
+
+    def controls(self, session: PlaySession, view: dict) -> Node | None:
+        return h(
+            "div",
+            {"class": "tele-controls"},
+            self._my_cards(view),
+            self._turn_controls(session, view),
+        )
+
+    def _my_cards(self, view: dict) -> Node:
+        me = view["me"]
+        items = []
+        for which in ("win", "lose"):
+            card = me["conditions"].get(which)
+            if card is None:
+                continue
+            met = " — met on the grid now" if me["met"].get(which) else ""
+            items.append(
+                h(
+                    "li",
+                    {"class": f"condition {which}", "data-role": f"my-{which}"},
+                    h("strong", None, "Win: " if which == "win" else "Lose: "),
+                    f"three {card} in a line{met}",
+                )
+            )
+        body = (
+            h("ul", None, *items)
+            if items
+            else h("p", None, "You are the director: you hold no condition cards.")
+        )
+        return h(
+            "section",
+            {"class": "controls my-cards"},
+            h("h3", None, "Your condition cards"),
+            body,
+            h("p", {"class": "hint"}, "Only you see these. No talking, no gestures."),
+        )
+
+    def _turn_controls(self, session: PlaySession, view: dict) -> Node | None:
+        viewer, phase = session.viewer, view["phase"]
+        names = [seat["name"] for seat in view["seats"]]
+        sel: TeleSelection = session.selection
+        if sel.announcing or (phase == "respond" and viewer in view["to_move"]):
+            return self._announcement(session, view)
+        if phase == "hand" and viewer == view["active"]:
+            performer = names[view["receiver"]]
+            parts = []
+            if not view["must_announce"]:
+                parts += [
+                    h("p", None, f"Choose a card to hand to {performer}."),
+                    h(
+                        "button",
+                        {"class": "button primary", "data-cmd": "hand", "type": "button"},
+                        f"Hand it to {performer}",
+                    ),
+                ]
+            if session.game.announcement_shape(session.table.state, viewer):
+                parts.append(
+                    h(
+                        "button",
+                        {"class": "button", "data-cmd": "announce-open", "type": "button"},
+                        "Make the Announcement",
+                    )
+                )
+            return h("section", {"class": "controls"}, h("h3", None, "Your turn"), *parts)
+        if phase == "perform" and viewer == view["performer"]:
+            card = CARDS_BY_ID[view["handed"]]
+            options = [
+                h(
+                    "button",
+                    {
+                        "class": "button small",
+                        "data-cmd": "pick-set",
+                        "data-set": str(i),
+                        "aria-pressed": "true" if sel.set_index == i else "false",
+                        "type": "button",
+                    },
+                    name,
+                )
+                for i, name in enumerate(set_names(card.sets))
+            ]
+            return h(
+                "section",
+                {"class": "controls"},
+                h("h3", None, f"{names[view['active']]} handed you {card.name}"),
+                h("p", None, "Choose where it acts; the grid shows a preview before you confirm."),
+                h("div", {"class": "choice"}, *options),
+                h(
+                    "button",
+                    {"class": "button primary", "data-cmd": "perform", "type": "button"},
+                    "Do it",
+                ),
+            )
+        if phase == "window" and viewer == view["performer"]:
+            return h(
+                "section",
+                {"class": "controls"},
+                h("p", None, f"You may announce {names[view['active']]}'s win condition now."),
+                h(
+                    "div",
+                    {"class": "choice"},
+                    h(
+                        "button",
+                        {"class": "button", "data-cmd": "announce-open", "type": "button"},
+                        "Make the Announcement",
+                    ),
+                    h(
+                        "button",
+                        {"class": "button primary", "data-cmd": "continue", "type": "button"},
+                        "Play on",
+                    ),
+                ),
+            )
+        return None
+
+    def _announcement(self, session: PlaySession, view: dict) -> Node:
+        state: TeleState = session.table.state
+        viewer = session.viewer
+        sel: TeleSelection = session.selection
+        names = [seat["name"] for seat in view["seats"]]
+        claims = sel.claims or {}
+        if view["phase"] == "respond":
+            announcer = view["announcer"]
+            said = "; ".join(f"{names[s]}'s win is {n}" for s, n in view["claims"])
+            targets = [announcer]
+            intro = [
+                h("p", None, f"{names[announcer]} announced: {said}."),
+                h("p", None, f"Now name {names[announcer]}'s win condition."),
+            ]
+            submit = "answer"
+        else:
+            targets = session.game.announcement_shape(state, viewer)
+            intro = [
+                h(
+                    "p",
+                    None,
+                    "Name the win condition of " + " and ".join(names[t] for t in targets) + ".",
+                )
+            ]
+            submit = "announce"
+        groups = []
+        for target in targets:
+            kind = state.kind_of(target)
+            buttons = [
+                h(
+                    "button",
+                    {
+                        "class": "button small",
+                        "data-cmd": "claim",
+                        "data-seat": str(target),
+                        "data-name": option,
+                        "type": "button",
+                        "aria-pressed": "true" if claims.get(target) == option else "false",
+                    },
+                    option,
+                )
+                for option in DECKS[kind]
+            ]
+            groups.append(
+                h(
+                    "div",
+                    {"class": "claim"},
+                    h("p", {"class": "hint"}, f"{names[target]}'s win ({kind}):"),
+                    h("div", {"class": "choice"}, *buttons),
+                )
+            )
+        cancel = (
+            h(
+                "button",
+                {"class": "button", "data-cmd": "announce-close", "type": "button"},
+                "Not now",
+            )
+            if submit == "announce" and not view["must_announce"]
+            else None
+        )
+        return h(
+            "section",
+            {"class": "controls announcement", "role": "group", "aria-label": "The Announcement"},
+            h("h3", None, "The Announcement"),
+            *intro,
+            *groups,
+            h(
+                "div",
+                {"class": "choice"},
+                h(
+                    "button",
+                    {"class": "button primary", "data-cmd": submit, "type": "button"},
+                    "Answer" if submit == "answer" else "Announce",
+                ),
+                cancel,
+            ),
+        )
+
+    # -- the end --------------------------------------------------------------------------
+
+    def final_details(self, session: PlaySession) -> Node | None:
+        """Everyone's condition cards, opened at the end."""
+        state: TeleState = session.table.state
+        rows = []
+        for seat in range(state.seats):
+            store = session.table.stores.get(seat)
+            cards = state.revealed.get(seat)
+            if cards is None and store is not None and CONDITIONS_LABEL in store:
+                cards = store.value(CONDITIONS_LABEL)
+            if not state.roles(seat):
+                text = "director"
+            else:
+                text = ", ".join(f"{w}: {c}" for w, c in (cards or {}).items()) or "not opened"
+            rows.append(
+                h("tr", None, h("th", {"scope": "row"}, state.name(seat)), h("td", None, text))
+            )
+        return h("table", {"class": "psi-final", "data-role": "final"}, h("tbody", None, *rows))
+
+    # -- clicks ---------------------------------------------------------------------------
+
+    def handle(self, session: PlaySession, event: dict) -> None:
+        cmd = event.get("cmd")
+        sel: TeleSelection = session.selection
+        if cmd == "pick-card":
+            slot = event.get("slot", "")
+            sel.slot = int(slot) if slot.isdigit() else None
+        elif cmd == "hand":
+            if sel.slot is None:
+                session.message = "Choose one of the face-up action cards first."
+            else:
+                session.act(HandCard(sel.slot))
+        elif cmd == "pick-set":
+            value = event.get("set", "")
+            sel.set_index = int(value) if value.isdigit() else None
+        elif cmd == "perform":
+            if sel.set_index is None:
+                session.message = "Choose one of the four sets first."
+            else:
+                session.act(Perform(sel.set_index))
+        elif cmd == "announce-open":
+            sel.announcing, sel.claims = True, {}
+        elif cmd == "announce-close":
+            sel.announcing, sel.claims = False, None
+        elif cmd == "claim":
+            seat = event.get("seat", "")
+            if seat.isdigit():
+                sel.claims = {**(sel.claims or {}), int(seat): event.get("name", "")}
+        elif cmd in ("announce", "answer"):
+            self._submit_announcement(session, cmd)
+        elif cmd == "continue":
+            session.act(Continue())
+
+    def _submit_announcement(self, session: PlaySession, cmd: str) -> None:
+        state: TeleState = session.table.state
+        sel: TeleSelection = session.selection
+        claims = sel.claims or {}
+        if cmd == "answer":
+            name = claims.get(state.announcer)
+            if name is None:
+                session.message = "Choose a win condition to answer with."
+                return
+            session.act(Respond(name))
+            return
+        targets = session.game.announcement_shape(state, session.viewer)
+        if any(t not in claims for t in targets):
+            session.message = "Name a win condition for each partner first."
+            return
+        session.act(Announce(tuple((t, claims[t]) for t in targets)))
+
+
+def card_face(card_id: str) -> list[Node]:
+    """An action card as drawn: its arrow, its name, which sets it offers, its compass rose."""
+    card = CARDS_BY_ID[card_id]
+    return [
+        h("span", {"class": "card-arrow", "aria-hidden": "true"}, ARROWS[card.effect]),
+        h("span", {"class": "card-name"}, card.name),
+        h("span", {"class": "card-sets"}, SETS_WORDS[card.sets]),
+        # Quadrant cards have no compass rose; the others always point north.
+        h("span", {"class": "compass", "aria-hidden": "true"}, "N↑")
+        if card.sets != "quadrants"
+        else None,
+    ]
