@@ -266,10 +266,12 @@ class Telepathic(Game[TeleState, Action]):
     def announcement_shape(self, state: TeleState, seat: int) -> list[int]:
         """Whose win conditions `seat` would name by announcing now (empty: may not)."""
         arrangement = state.arrangement
+        if state.phase == "hand" and arrangement == "pair" and state.turns > 0:
+            return [1 - seat]  # either partner, after a completed turn (not only the active one)
         if state.phase == "hand" and seat == state.active:
-            if arrangement == "pair":
-                return [1 - seat]
-            if arrangement in ("director", "four"):
+            if arrangement == "director" and state.turns > 0:  # "at the end of any turn"
+                return state.holders("win")
+            if arrangement == "four":  # "on your turn, either hand a card or announce"
                 return state.holders("win")
         if state.phase == "window" and seat == state.performer and arrangement == "teams":
             return [state.active]
@@ -279,7 +281,7 @@ class Telepathic(Game[TeleState, Action]):
         self, state: TeleState, seat: int, store: PrivateStore | None
     ) -> list[Action]:
         if seat not in self.to_move(state):
-            return []
+            return self._announcements(state, seat)  # pair: the partner who is not active
         auto = self.auto_action(state, seat, store)
         if auto is not None:
             return [auto]
@@ -293,13 +295,14 @@ class Telepathic(Game[TeleState, Action]):
         elif state.phase == "respond":
             kind = state.kind_of(state.announcer)
             actions += [Respond(n) for n in DECKS[kind]]
+        return actions + self._announcements(state, seat)
+
+    def _announcements(self, state: TeleState, seat: int) -> list[Action]:
         named = self.announcement_shape(state, seat)
-        if named:
-            options = [DECKS[state.kind_of(s)] for s in named]
-            actions += [
-                Announce(tuple(zip(named, combo, strict=True))) for combo in product(*options)
-            ]
-        return actions
+        if not named:
+            return []
+        options = [DECKS[state.kind_of(s)] for s in named]
+        return [Announce(tuple(zip(named, combo, strict=True))) for combo in product(*options)]
 
     def deal(self, setup: Setup, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Deal condition cards to the seats held on this device, each deck without repeats."""
@@ -333,7 +336,9 @@ class Telepathic(Game[TeleState, Action]):
     # -- apply -------------------------------------------------------------------------------
 
     def apply(self, state: TeleState, seat: int, action: Action) -> TeleState:
-        if seat not in self.to_move(state):
+        # to_move names whom the game waits for; in a pair the other partner may also announce
+        announcing = isinstance(action, Announce) and self.announcement_shape(state, seat)
+        if seat not in self.to_move(state) and not announcing:
             if state.outcome is not None:
                 raise IllegalAction("The game is over.")
             raise IllegalAction(f"It is not {state.name(seat)}'s turn.")
