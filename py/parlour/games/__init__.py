@@ -15,7 +15,8 @@ def game_by_id(game_id: object, games: dict[str, Game] | None = None) -> Game:
 
 # The games themselves import parlour.games.base, so they are loaded last.
 from parlour.games.esp.rules import ESP  # noqa: E402
+from parlour.games.espeers.rules import Espeers  # noqa: E402
 from parlour.games.psi_squad.rules import PsiSquad  # noqa: E402
 from parlour.games.telepathic.rules import Telepathic  # noqa: E402
 
-GAMES: dict[str, Game] = {game.id: game for game in (ESP(), PsiSquad(), Telepathic())}
+GAMES: dict[str, Game] = {game.id: game for game in (ESP(), Espeers(), PsiSquad(), Telepathic())}

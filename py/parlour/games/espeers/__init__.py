@@ -1,0 +1,1 @@
+"""ESPEERS: a two-player psychic card duel (engine, pure)."""

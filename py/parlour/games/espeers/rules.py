@@ -1,0 +1,981 @@
+"""ESPEERS (playtest rules) with the project's rulings and its own card pool (cards.json).
+
+Hidden information and how it stays honest:
+- Each seat's deck (its 30 cards and a private seed) is committed at set-up. Its order is
+  SHA-256(private seed, public seed, mulligans): the owner committed before the public seed was
+  known, so cannot stack the deck; the opponent never sees the private seed, so cannot know it.
+- Draws stay private: the public state only counts cards. A card becomes public when it is
+  played, cycled or discarded; a barrier is a committed card until it is discarded.
+- Every event that touches a hand is recorded publicly (`events`), so the audit at the end can
+  open both decks, deal them again, and check that every card played, cycled, discarded or put
+  under a barrier was really in that hand, and that every barrier prediction was answered truly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
+from parlour.fair.commit import Context, Opening, check_opening, commitment_of, is_commitment
+from parlour.fair.rng import Rng
+from parlour.fair.store import PrivateStore
+from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.espeers.cards import CARDS, CYCLING, deck_problem, resolve_deck
+from parlour.games.zener import Symbol
+
+START_PSI = 10
+HAND = 6
+BARRIER_PSI = 2
+DECK_LABEL = "deck"
+
+
+def barrier_label(number: int) -> str:
+    return f"barrier:{number}"
+
+
+def deck_order(deck: Mapping[str, Any], public_seed: bytes, mulligans: int) -> list[str]:
+    """The owner's draw order: fixed by its committed seed and the public seed."""
+    seed = hashlib.sha256(
+        bytes.fromhex(deck["seed"]) + public_seed + mulligans.to_bytes(2, "big")
+    ).digest()
+    return Rng(seed).shuffled(deck["cards"])
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SealDeck:
+    commitment: str
+
+
+@dataclass(frozen=True)
+class Mulligan:
+    keep: bool
+
+
+@dataclass(frozen=True)
+class Play:
+    card: str
+
+
+@dataclass(frozen=True)
+class Cycle:
+    card: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class PlaceBarrier:
+    """Own choice: `card` (private) until sealed into `commitment` by the owner's device."""
+
+    card: str | None = None
+    commitment: str | None = None
+
+
+@dataclass(frozen=True)
+class Predict:
+    symbol: str | None  # None: no prediction
+
+
+@dataclass(frozen=True)
+class AnswerPrediction:
+    right: bool
+    opening: Opening | None = None  # shown when the prediction is right
+
+
+@dataclass(frozen=True)
+class BarrierAttack:
+    opening: Opening
+
+
+@dataclass(frozen=True)
+class RevealBarrier:
+    opening: Opening  # a barrier that absorbed damage is discarded face up
+
+
+@dataclass(frozen=True)
+class AssignDamage:
+    from_pool: int
+    from_spent: int
+
+
+@dataclass(frozen=True)
+class Discard:
+    cards: tuple[str, ...]
+
+
+Action = (
+    SealDeck
+    | Mulligan
+    | Play
+    | Cycle
+    | Pass
+    | PlaceBarrier
+    | Predict
+    | AnswerPrediction
+    | BarrierAttack
+    | RevealBarrier
+    | AssignDamage
+    | Discard
+)
+
+
+# -- state ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Barrier:
+    commitment: str
+    label: str
+    placed_turn: int
+    step: int
+    points: int = BARRIER_PSI
+
+
+@dataclass(frozen=True)
+class Player:
+    pool: int = START_PSI
+    spent: int = 0
+    barrier: Barrier | None = None
+    barriers_made: int = 0
+    drawn: int = 0  # cards taken from the current order
+    mulligans: int = 0
+    hand: int = 0
+    discard: tuple[str, ...] = ()
+    shield: int = 0  # damage still to prevent this turn
+
+    @property
+    def psi(self) -> int:
+        return self.pool + self.spent + (self.barrier.points if self.barrier else 0)
+
+
+@dataclass(frozen=True)
+class StackItem:
+    owner: int
+    card: str
+    countered: bool = False
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision the game waits for before anything else happens."""
+
+    kind: str  # "predict", "answer", "assign", "reveal-barrier", "discard"
+    seat: int
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class EspeersState:
+    setup: Setup
+    seed: bytes
+    players: tuple[Player, Player]
+    sealed: tuple[tuple[str, int] | None, ...] = (None, None)
+    phase: str = "setup"  # setup, mulligan, active, over
+    first: int = 0
+    active: int = 0
+    opportunity: int = 0
+    turn: int = 1
+    stack: tuple[StackItem, ...] = ()
+    passes: int = 0
+    queue: tuple[tuple[int, str, int], ...] = ()  # effects of the resolving card: (owner, verb, n)
+    resolving: StackItem | None = None
+    pending: Pending | None = None
+    prediction: str | None = None
+    mulligan_done: frozenset[int] = frozenset()
+    events: tuple[tuple[int, int, str, Any], ...] = ()  # (step, seat, event, card or count)
+    ply: int = 0
+    outcome: Outcome | None = None
+
+    def name(self, seat: int) -> str:
+        return self.setup.seat_names[seat]
+
+
+def _set(state: EspeersState, seat: int, **changes: Any) -> EspeersState:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=tuple(players))
+
+
+def _event(state: EspeersState, seat: int, kind: str, detail: Any = None) -> EspeersState:
+    return replace(state, events=(*state.events, (state.ply, seat, kind, detail)))
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+class Espeers(Game[EspeersState, Action]):
+    id = "espeers"
+    name = "ESPEERS"
+    min_seats = 2
+    max_seats = 2
+
+    def check_setup(self, setup: Setup) -> None:
+        super().check_setup(setup)
+        decks = setup.variant.get("decks", ["onslaught", "mindwall"])
+        if not isinstance(decks, list) or len(decks) != 2:
+            raise IllegalAction("Each of the two players brings one deck.")
+        for deck in decks:
+            try:
+                problem = deck_problem(resolve_deck(deck))
+            except ValueError:
+                problem = "That deck is not one Psi Parlour knows."
+            if problem:
+                raise IllegalAction(problem)
+
+    def initial_state(self, setup: Setup, seed: bytes) -> EspeersState:
+        self.check_setup(setup)
+        first = Rng(seed).derive("espeers:first").below(2)
+        return EspeersState(
+            setup, seed, (Player(), Player()), first=first, active=first, opportunity=first
+        )
+
+    def deal(self, setup: Setup, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """Each seat's deck with a fresh private seed, committed on its own device."""
+        decks = setup.variant.get("decks", ["onslaught", "mindwall"])
+        return {
+            seat: {DECK_LABEL: {"cards": resolve_deck(decks[seat]), "seed": secrets.token_hex(32)}}
+            for seat in seats
+        }
+
+    # -- who acts ----------------------------------------------------------------------------
+
+    def to_move(self, state: EspeersState) -> frozenset[int]:
+        if state.outcome is not None:
+            return frozenset()
+        if state.phase == "setup":
+            return frozenset(s for s in (0, 1) if state.sealed[s] is None)
+        if state.pending is not None:
+            return frozenset({state.pending.seat})
+        if state.phase == "mulligan":
+            order = (state.first, 1 - state.first)
+            return frozenset({next(s for s in order if s not in state.mulligan_done)})
+        return frozenset({state.opportunity})
+
+    # -- private knowledge: a seat's own hand ------------------------------------------------
+
+    def hand_of(self, state: EspeersState, seat: int, store: PrivateStore | None) -> list[str]:
+        """The seat's hand, rebuilt from its own deck and the public events."""
+        if store is None or DECK_LABEL not in store:
+            return []
+        return replay_hand(store.value(DECK_LABEL), state.seed, state.events, seat, store)
+
+    # -- legal choices -----------------------------------------------------------------------
+
+    def legal_actions(
+        self, state: EspeersState, seat: int, store: PrivateStore | None
+    ) -> list[Action]:
+        if seat not in self.to_move(state):
+            return []
+        auto = self.auto_action(state, seat, store)
+        if auto is not None:
+            return [auto]
+        pending = state.pending
+        if pending is not None:
+            return self._pending_choices(state, seat, store)
+        if state.phase == "mulligan":
+            return [Mulligan(True), Mulligan(False)]
+        hand = self.hand_of(state, seat, store)
+        me = state.players[seat]
+        actions: list[Action] = [Pass()]
+        for card in sorted(set(hand)):
+            if self.play_problem(state, seat, card) is None:
+                actions.append(Play(card))
+            actions.append(Cycle(card))
+        if self.barrier_problem(state, seat) is None:
+            actions += [PlaceBarrier(card) for card in sorted(set(hand))]
+        if me.barrier is not None and self.attack_problem(state, seat) is None and store:
+            label = me.barrier.label
+            if label in store:
+                actions.append(BarrierAttack(store.opening(label)))
+        return actions
+
+    def _pending_choices(self, state: EspeersState, seat: int, store: PrivateStore | None) -> list:
+        pending = state.pending
+        me = state.players[seat]
+        if pending.kind == "predict":
+            return [Predict(None)] + [Predict(s.value) for s in Symbol]
+        if pending.kind == "assign":
+            n = pending.amount
+            return [
+                AssignDamage(p, n - p) for p in range(n + 1) if p <= me.pool and n - p <= me.spent
+            ]
+        if pending.kind == "discard":
+            hand = self.hand_of(state, seat, store)
+            extra = me.hand - HAND
+            return [Discard(tuple(sorted(hand)[:extra]))] if hand else []
+        return []
+
+    def auto_action(
+        self, state: EspeersState, seat: int, store: PrivateStore | None
+    ) -> Action | None:
+        """Sealing the deck, answering a prediction and showing a used barrier need no choice."""
+        if seat not in self.to_move(state) or store is None or DECK_LABEL not in store:
+            return None
+        if state.phase == "setup":
+            return SealDeck(commitment_of(store.context, store.opening(DECK_LABEL)))
+        pending = state.pending
+        barrier = state.players[seat].barrier
+        if pending is None or barrier is None or barrier.label not in store:
+            return None
+        opening = store.opening(barrier.label)
+        if pending.kind == "answer":
+            right = CARDS[opening.value].symbol == state.prediction
+            return AnswerPrediction(right, opening if right else None)
+        if pending.kind == "reveal-barrier":
+            return RevealBarrier(opening)
+        return None
+
+    def play_problem(self, state: EspeersState, seat: int, card: str) -> str | None:
+        info = CARDS.get(card)
+        if info is None:
+            return "There is no such card."
+        if info.kind == "PK" and seat != state.active:
+            return "PK cards are played only in your own Active phase."
+        if info.cost > state.players[seat].pool:
+            return f"{info.name} costs {info.cost} PSI; your Pool has {state.players[seat].pool}."
+        return None
+
+    def barrier_problem(self, state: EspeersState, seat: int) -> str | None:
+        me = state.players[seat]
+        if seat != state.active or state.stack:
+            return "A barrier goes down in your own Active phase, with nothing on the stack."
+        if me.barrier is not None:
+            return "You already have a barrier."
+        if me.pool < BARRIER_PSI:
+            return f"A barrier needs {BARRIER_PSI} PSI from your Pool."
+        if me.hand < 1:
+            return "A barrier needs a card from your hand."
+        return None
+
+    def attack_problem(self, state: EspeersState, seat: int) -> str | None:
+        barrier = state.players[seat].barrier
+        if seat != state.active or state.stack:
+            return "A barrier attacks in your own Active phase, with nothing on the stack."
+        if barrier is None:
+            return "You have no barrier."
+        if barrier.placed_turn >= state.turn:
+            return "A barrier can attack only in a later turn than the one it went down."
+        return None
+
+    # -- apply -------------------------------------------------------------------------------
+
+    def seal(self, state: EspeersState, seat: int, action: Action, store: PrivateStore) -> Action:
+        if isinstance(action, PlaceBarrier) and action.card is not None:
+            label = barrier_label(state.players[seat].barriers_made)
+            return PlaceBarrier(None, store.commit(label, action.card, replace=True))
+        return action
+
+    def apply(self, state: EspeersState, seat: int, action: Action) -> EspeersState:
+        if seat not in self.to_move(state):
+            if state.outcome is not None:
+                raise IllegalAction("The game is over.")
+            raise IllegalAction(f"It is not {state.name(seat)}'s move.")
+        state = replace(state, ply=state.ply + 1)
+        if state.phase == "setup":
+            if not isinstance(action, SealDeck):
+                raise IllegalAction("First both players seal their decks.")
+            return self._seal_deck(state, seat, action)
+        if state.pending is not None:
+            return self._decide(state, seat, action)
+        if state.phase == "mulligan":
+            if not isinstance(action, Mulligan):
+                raise IllegalAction(f"{state.name(seat)} keeps this hand or takes a mulligan.")
+            return self._mulligan(state, seat, action.keep)
+        handlers = {
+            Play: self._play,
+            Cycle: self._cycle,
+            Pass: self._pass,
+            PlaceBarrier: self._place_barrier,
+            BarrierAttack: self._barrier_attack,
+        }
+        handler = handlers.get(type(action))
+        if handler is None:
+            raise IllegalAction("That cannot be done now.")
+        return handler(state, seat, action)
+
+    # setup and mulligans
+
+    def _seal_deck(self, state: EspeersState, seat: int, action: SealDeck) -> EspeersState:
+        sealed = list(state.sealed)
+        sealed[seat] = (action.commitment, state.ply)
+        state = replace(state, sealed=tuple(sealed))
+        if None in state.sealed:
+            return state
+        for s in (0, 1):
+            state = self._draw(state, s, HAND)
+        return replace(state, phase="mulligan")
+
+    def _mulligan(self, state: EspeersState, seat: int, keep: bool) -> EspeersState:
+        if keep:
+            done = state.mulligan_done | {seat}
+            state = replace(state, mulligan_done=done)
+            if done == {0, 1}:
+                # the very first turn skips Refresh and Draw
+                return replace(state, phase="active", opportunity=state.active)
+            return state
+        me = state.players[seat]
+        cost = 1 if me.mulligans >= 1 else 0
+        if cost > me.pool:
+            raise IllegalAction("A further mulligan costs 1 PSI from your Pool, which is empty.")
+        state = _set(
+            state,
+            seat,
+            mulligans=me.mulligans + 1,
+            drawn=0,
+            hand=0,
+            pool=me.pool - cost,
+            spent=me.spent + cost,
+        )
+        state = _event(state, seat, "mulligan", me.mulligans + 1)
+        return self._draw(state, seat, HAND)
+
+    # playing
+
+    def _play(self, state: EspeersState, seat: int, action: Play) -> EspeersState:
+        problem = self.play_problem(state, seat, action.card)
+        if problem:
+            raise IllegalAction(problem)
+        me = state.players[seat]
+        if me.hand < 1:
+            raise IllegalAction("Your hand is empty.")
+        info = CARDS[action.card]
+        state = _set(
+            state, seat, pool=me.pool - info.cost, spent=me.spent + info.cost, hand=me.hand - 1
+        )
+        state = _event(state, seat, "play", action.card)
+        return replace(
+            state,
+            stack=(*state.stack, StackItem(seat, action.card)),
+            opportunity=1 - seat,
+            passes=0,
+        )
+
+    def _cycle(self, state: EspeersState, seat: int, action: Cycle) -> EspeersState:
+        info = CARDS.get(action.card)
+        me = state.players[seat]
+        if info is None or me.hand < 1:
+            raise IllegalAction("Cycle a card from your hand.")
+        state = _set(state, seat, hand=me.hand - 1, discard=(*me.discard, action.card))
+        state = _event(state, seat, "cycle", action.card)
+        ability = CYCLING[info.symbol]
+        state = replace(state, passes=0)
+        if ability is None:
+            return state
+        return self._effect(state, seat, *ability)
+
+    def _pass(self, state: EspeersState, seat: int, action: Pass) -> EspeersState:
+        passes = state.passes + 1
+        if passes < 2:
+            return replace(state, passes=passes, opportunity=1 - seat)
+        if state.stack:
+            return self._resolve_top(replace(state, passes=0))
+        return self._end_active(replace(state, passes=0))
+
+    def _resolve_top(self, state: EspeersState) -> EspeersState:
+        item = state.stack[-1]
+        state = replace(state, stack=state.stack[:-1], resolving=item)
+        owner = state.players[item.owner]
+        state = _set(state, item.owner, discard=(*owner.discard, item.card))
+        if not item.countered:
+            effects = tuple((item.owner, verb, n) for verb, n in CARDS[item.card].effects)
+            state = replace(state, queue=effects)
+        return self._run_queue(state)
+
+    def _run_queue(self, state: EspeersState) -> EspeersState:
+        while state.queue and state.pending is None and state.outcome is None:
+            (owner, verb, n), rest = state.queue[0], state.queue[1:]
+            state = self._effect(replace(state, queue=rest), owner, verb, n)
+        if state.pending is None and state.outcome is None and state.resolving is not None:
+            owner = state.resolving.owner
+            state = replace(state, resolving=None, opportunity=owner, passes=0)
+        return state
+
+    def _effect(self, state: EspeersState, owner: int, verb: str, n: int) -> EspeersState:
+        other = 1 - owner
+        me, them = state.players[owner], state.players[other]
+        if verb == "damage":
+            return self._damage(state, other, n)
+        if verb == "drain":
+            k = min(n, them.pool)
+            return _set(state, other, pool=them.pool - k, spent=them.spent + k)
+        if verb == "regain":
+            k = min(n, me.spent)
+            return _set(state, owner, pool=me.pool + k, spent=me.spent - k)
+        if verb == "draw":
+            return self._draw(state, owner, n)
+        if verb == "prevent":
+            return _set(state, owner, shield=me.shield + n)
+        if verb == "counter":
+            if state.stack:  # the suspended card just below the resolving one
+                top = replace(state.stack[-1], countered=True)
+                return replace(state, stack=(*state.stack[:-1], top))
+            return state
+        raise MalformedInput(f"Unknown effect {verb!r}.")
+
+    def _damage(self, state: EspeersState, target: int, n: int) -> EspeersState:
+        p = state.players[target]
+        prevented = min(p.shield, n)
+        n -= prevented
+        state = _set(state, target, shield=p.shield - prevented)
+        if n <= 0:
+            return state
+        p = state.players[target]
+        if p.barrier is not None:
+            absorbed = min(p.barrier.points, n)
+            n -= absorbed
+            left = p.barrier.points - absorbed
+            state = _set(state, target, barrier=replace(p.barrier, points=0), spent=p.spent + left)
+            state = replace(state, pending=Pending("reveal-barrier", target, n))
+            return state  # the rest of the damage follows once the barrier is shown
+        return self._take(state, target, n)
+
+    def _take(self, state: EspeersState, target: int, n: int) -> EspeersState:
+        """Remove n PSI from the game; the damaged player chooses the zones when it matters."""
+        p = state.players[target]
+        if n <= 0:
+            return state
+        if n >= p.pool + p.spent:
+            state = _set(state, target, pool=0, spent=0)
+            return self._check_loss(state, target)
+        if p.pool == 0 or p.spent == 0 or n == 0:
+            from_pool = min(n, p.pool)
+            return _set(state, target, pool=p.pool - from_pool, spent=p.spent - (n - from_pool))
+        return replace(state, pending=Pending("assign", target, n))
+
+    def _check_loss(self, state: EspeersState, seat: int) -> EspeersState:
+        if state.players[seat].psi > 0:
+            return state
+        reason = f"{state.name(seat)} has no PSI left."
+        return replace(state, outcome=Outcome(Termination.WIN, frozenset({1 - seat}), reason))
+
+    def _draw(self, state: EspeersState, seat: int, n: int) -> EspeersState:
+        p = state.players[seat]
+        if p.drawn + n > 30:
+            reason = f"{state.name(seat)} must draw from an empty deck."
+            state = _set(state, seat, drawn=30, hand=p.hand + (30 - p.drawn))
+            return replace(state, outcome=Outcome(Termination.WIN, frozenset({1 - seat}), reason))
+        state = _set(state, seat, drawn=p.drawn + n, hand=p.hand + n)
+        return _event(state, seat, "draw", n)
+
+    # barriers
+
+    def _place_barrier(self, state: EspeersState, seat: int, action: PlaceBarrier) -> EspeersState:
+        problem = self.barrier_problem(state, seat)
+        if problem:
+            raise IllegalAction(problem)
+        if action.commitment is None or action.card is not None:
+            raise IllegalAction("A barrier card must be sealed face-down before it is placed.")
+        me = state.players[seat]
+        label = barrier_label(me.barriers_made)
+        barrier = Barrier(action.commitment, label, state.turn, state.ply)
+        state = _set(
+            state,
+            seat,
+            barrier=barrier,
+            barriers_made=me.barriers_made + 1,
+            pool=me.pool - BARRIER_PSI,
+            hand=me.hand - 1,
+        )
+        state = _event(state, seat, "barrier", label)
+        return replace(state, pending=Pending("predict", 1 - seat))
+
+    def _barrier_attack(
+        self, state: EspeersState, seat: int, action: BarrierAttack
+    ) -> EspeersState:
+        problem = self.attack_problem(state, seat)
+        if problem:
+            raise IllegalAction(problem)
+        state = self._show_barrier(state, seat, action.opening)
+        return self._damage(state, 1 - seat, 1)
+
+    def _show_barrier(self, state: EspeersState, seat: int, opening: Opening) -> EspeersState:
+        """Discard the barrier face up: its card is checked, its points go to Spent."""
+        me = state.players[seat]
+        barrier = me.barrier
+        assert barrier is not None
+        if opening.label != barrier.label or opening.value not in CARDS:
+            raise CommitmentMismatch(f"{state.name(seat)} showed the wrong card.", seat)
+        check_opening(
+            Context(state.setup.match_id, seat),
+            barrier.commitment,
+            opening,
+            who=state.name(seat),
+            what="their barrier card",
+            step=barrier.step,
+        )
+        state = _set(
+            state,
+            seat,
+            barrier=None,
+            spent=me.spent + barrier.points,
+            discard=(*me.discard, opening.value),
+        )
+        return _event(state, seat, "barrier-shown", opening.value)
+
+    # decisions the game waits for
+
+    def _decide(self, state: EspeersState, seat: int, action: Action) -> EspeersState:
+        pending = state.pending
+        assert pending is not None
+        state = replace(state, pending=None)
+        if pending.kind == "predict" and isinstance(action, Predict):
+            if action.symbol is None:
+                return state
+            if Symbol.parse(action.symbol) is None:
+                raise IllegalAction("Name one of the five symbols.")
+            return replace(state, prediction=action.symbol, pending=Pending("answer", 1 - seat))
+        if pending.kind == "answer" and isinstance(action, AnswerPrediction):
+            return self._answer(state, seat, action)
+        if pending.kind == "reveal-barrier" and isinstance(action, RevealBarrier):
+            state = self._show_barrier(state, seat, action.opening)
+            state = self._take(state, seat, pending.amount)
+            return self._run_queue(state)
+        if pending.kind == "assign" and isinstance(action, AssignDamage):
+            p = state.players[seat]
+            a, b = action.from_pool, action.from_spent
+            if a < 0 or b < 0 or a + b != pending.amount or a > p.pool or b > p.spent:
+                raise IllegalAction(f"Take exactly {pending.amount} from your Pool and Spent.")
+            state = _set(state, seat, pool=p.pool - a, spent=p.spent - b)
+            return self._run_queue(self._check_loss(state, seat))
+        if pending.kind == "discard" and isinstance(action, Discard):
+            return self._discard(state, seat, action)
+        raise IllegalAction(PENDING_SENTENCES[pending.kind].format(name=state.name(seat)))
+
+    def _answer(self, state: EspeersState, seat: int, action: AnswerPrediction) -> EspeersState:
+        guess = state.prediction
+        state = replace(state, prediction=None)
+        state = _event(state, seat, "answer", [guess, action.right])
+        if not action.right:
+            return state
+        if action.opening is None:
+            raise IllegalAction("A right prediction is proven by showing the barrier card.")
+        if CARDS.get(action.opening.value) is None or CARDS[action.opening.value].symbol != guess:
+            raise CommitmentMismatch(f"{state.name(seat)}'s barrier card is not a {guess}.", seat)
+        return self._show_barrier(state, seat, action.opening)
+
+    # the end of the Active phase and the next turn
+
+    def _end_active(self, state: EspeersState) -> EspeersState:
+        seat = state.active
+        extra = state.players[seat].hand - HAND
+        if extra > 0:
+            return replace(state, pending=Pending("discard", seat, extra))
+        return self._next_turn(state)
+
+    def _discard(self, state: EspeersState, seat: int, action: Discard) -> EspeersState:
+        me = state.players[seat]
+        extra = me.hand - HAND
+        if len(action.cards) != extra or any(c not in CARDS for c in action.cards):
+            raise IllegalAction(f"Discard exactly {extra} card(s) to get down to {HAND}.")
+        state = _set(state, seat, hand=HAND, discard=(*me.discard, *action.cards))
+        for card in action.cards:
+            state = _event(state, seat, "discard", card)
+        return self._next_turn(state)
+
+    def _next_turn(self, state: EspeersState) -> EspeersState:
+        nxt = 1 - state.active
+        state = _set(state, state.active, shield=0)
+        p = state.players[nxt]
+        state = _set(state, nxt, pool=p.pool + p.spent, spent=0, shield=0)  # Refresh
+        state = replace(state, active=nxt, opportunity=nxt, turn=state.turn + 1, passes=0)
+        return self._draw(state, nxt, 1)  # Draw
+
+    # -- results and views -------------------------------------------------------------------
+
+    def result(self, state: EspeersState) -> Outcome | None:
+        return state.outcome
+
+    def public_view(self, state: EspeersState) -> dict[str, Any]:
+        return {
+            "game": self.id,
+            "phase": state.phase,
+            "turn": state.turn,
+            "active": state.active,
+            "opportunity": state.opportunity,
+            "to_move": sorted(self.to_move(state)),
+            "players": [
+                {
+                    "name": state.name(s),
+                    "pool": p.pool,
+                    "spent": p.spent,
+                    "removed": START_PSI - p.psi,
+                    "barrier": None
+                    if p.barrier is None
+                    else {"points": p.barrier.points, "turn": p.barrier.placed_turn},
+                    "hand": p.hand,
+                    "deck": 30 - p.drawn,
+                    "discard": list(p.discard),
+                    "shield": p.shield,
+                    "mulligans": p.mulligans,
+                }
+                for s, p in enumerate(state.players)
+            ],
+            "stack": [
+                {"owner": i.owner, "card": i.card, "countered": i.countered} for i in state.stack
+            ],
+            "pending": None
+            if state.pending is None
+            else {
+                "kind": state.pending.kind,
+                "seat": state.pending.seat,
+                "amount": state.pending.amount,
+            },
+            "prediction": state.prediction,
+            "outcome": None if state.outcome is None else state.outcome.to_json(),
+        }
+
+    def seat_view(
+        self, state: EspeersState, seat: int, store: PrivateStore | None
+    ) -> dict[str, Any]:
+        view = self.public_view(state)
+        barrier = state.players[seat].barrier
+        under = store.value(barrier.label) if barrier and store and barrier.label in store else None
+        view["me"] = {"seat": seat, "hand": self.hand_of(state, seat, store), "barrier_card": under}
+        return view
+
+    def reveals(self, action: Action) -> bool:
+        return not isinstance(action, (Pass, Predict, AssignDamage))
+
+    # -- the log's JSON ----------------------------------------------------------------------
+
+    def parse_action(self, data: Any) -> Action:
+        return parse_action(data)
+
+    def action_to_json(self, action: Action) -> Any:
+        return action_to_json(action)
+
+    # -- audit -------------------------------------------------------------------------------
+
+    def sealed(self, state: EspeersState) -> list[Sealed]:
+        out = [
+            Sealed(seat, DECK_LABEL, c[0], c[1], "their deck")
+            for seat, c in enumerate(state.sealed)
+            if c is not None
+        ]
+        for seat, p in enumerate(state.players):
+            if p.barrier is not None:
+                out.append(
+                    Sealed(
+                        seat,
+                        p.barrier.label,
+                        p.barrier.commitment,
+                        p.barrier.step,
+                        "their barrier card",
+                    )
+                )
+        return out
+
+    def check_secrets(
+        self, states: Sequence[EspeersState], opened: Mapping[tuple[int, str], Any]
+    ) -> None:
+        """Deal both decks again and check every card that left a hand was in it."""
+        final = states[-1]
+        for seat in (0, 1):
+            deck = opened.get((seat, DECK_LABEL))
+            if deck is None:
+                continue
+            step = final.sealed[seat][1] if final.sealed[seat] else None
+            if (
+                not isinstance(deck, dict)
+                or deck_problem(deck.get("cards"))
+                or not isinstance(deck.get("seed"), str)
+            ):
+                raise CommitmentMismatch(
+                    f"{final.name(seat)}'s deck is not a legal deck.", seat, step
+                )
+            barrier_cards = {
+                label: value
+                for (s, label), value in opened.items()
+                if s == seat and label.startswith("barrier:")
+            }
+            problem = audit_hand(deck, final.seed, final.events, seat, barrier_cards)
+            if problem:
+                at, sentence = problem
+                raise CommitmentMismatch(f"{final.name(seat)} {sentence}", seat, at)
+
+
+PENDING_SENTENCES = {
+    "predict": "{name} may name one symbol for the new barrier, or none.",
+    "answer": "{name} must say whether the prediction is right.",
+    "assign": "{name} chooses where the damage is taken from.",
+    "reveal-barrier": "{name} must show the barrier card that took the damage.",
+    "discard": "{name} discards down to six cards.",
+}
+
+
+# -- hands, replayed from a deck and the public events ---------------------------------------
+
+
+def replay_hand(
+    deck: Mapping[str, Any],
+    seed: bytes,
+    events: Sequence[tuple[int, int, str, Any]],
+    seat: int,
+    store: PrivateStore | None = None,
+) -> list[str]:
+    hand, _ = _walk(
+        deck,
+        seed,
+        events,
+        seat,
+        {}
+        if store is None
+        else {
+            label: store.value(label) for label in store.openings if label.startswith("barrier:")
+        },
+    )
+    return hand
+
+
+def audit_hand(
+    deck: Mapping[str, Any],
+    seed: bytes,
+    events: Sequence[tuple[int, int, str, Any]],
+    seat: int,
+    barrier_cards: Mapping[str, Any],
+) -> tuple[int, str] | None:
+    _, problem = _walk(deck, seed, events, seat, barrier_cards)
+    return problem
+
+
+def _walk(deck, seed, events, seat, barrier_cards):
+    """Follow one seat's hand through the events; report the first card that was not in it."""
+    mulligans, drawn = 0, 0
+    order = deck_order(deck, seed, 0)
+    hand: Counter = Counter()
+    for step, who, kind, detail in events:
+        if who != seat:
+            continue
+        if kind == "mulligan":
+            mulligans, drawn, hand = detail, 0, Counter()
+            order = deck_order(deck, seed, mulligans)
+        elif kind == "draw":
+            hand.update(order[drawn : drawn + detail])
+            drawn += detail
+        elif kind in ("play", "cycle", "discard"):
+            if hand[detail] <= 0:
+                return _listed(hand), (
+                    step,
+                    f"{kind}ed {CARDS[detail].name}, which was not in their hand (move {step}).",
+                )
+            hand[detail] -= 1
+        elif kind == "barrier":
+            card = barrier_cards.get(detail)
+            if card is None:
+                continue  # still face down and not opened: nothing to check
+            if hand[card] <= 0:
+                return _listed(hand), (
+                    step,
+                    f"put {card} under a barrier without holding it (move {step}).",
+                )
+            hand[card] -= 1
+        elif kind == "answer":
+            guess, said_right = detail
+            card = barrier_cards.get(_last_barrier(events, seat, step))
+            if card is not None and (CARDS[card].symbol == guess) != said_right:
+                return _listed(hand), (
+                    step,
+                    f"answered a prediction of {guess} falsely (move {step}).",
+                )
+    return _listed(hand), None
+
+
+def _last_barrier(events, seat, step) -> str | None:
+    label = None
+    for s, who, kind, detail in events:
+        if s > step:
+            break
+        if who == seat and kind == "barrier":
+            label = detail
+    return label
+
+
+def _listed(hand: Counter) -> list[str]:
+    return sorted(hand.elements())
+
+
+# -- JSON ---------------------------------------------------------------------------------
+
+
+def action_to_json(action: Action) -> Any:
+    if isinstance(action, SealDeck):
+        return {"type": "seal", "commitment": action.commitment}
+    if isinstance(action, Mulligan):
+        return {"type": "mulligan", "keep": action.keep}
+    if isinstance(action, (Play, Cycle)):
+        return {"type": type(action).__name__.lower(), "card": action.card}
+    if isinstance(action, Pass):
+        return {"type": "pass"}
+    if isinstance(action, PlaceBarrier):
+        if action.commitment is None:
+            raise ValueError("a barrier card must be sealed before it is written down")
+        return {"type": "barrier", "commitment": action.commitment}
+    if isinstance(action, Predict):
+        return {"type": "predict", "symbol": action.symbol}
+    if isinstance(action, AnswerPrediction):
+        opening = action.opening.to_json() if action.opening else None
+        return {"type": "answer", "right": action.right, "opening": opening}
+    if isinstance(action, (BarrierAttack, RevealBarrier)):
+        kind = "attack" if isinstance(action, BarrierAttack) else "show-barrier"
+        return {"type": kind, "opening": action.opening.to_json()}
+    if isinstance(action, AssignDamage):
+        return {"type": "assign", "pool": action.from_pool, "spent": action.from_spent}
+    return {"type": "discard", "cards": list(action.cards)}
+
+
+def parse_action(data: Any) -> Action:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise MalformedInput("An ESPEERS action must be an object with a type.")
+    kind, keys = data["type"], set(data)
+    card = data.get("card")
+    if kind == "seal" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
+        return SealDeck(data["commitment"])
+    if kind == "mulligan" and keys == {"type", "keep"} and type(data["keep"]) is bool:
+        return Mulligan(data["keep"])
+    if kind in ("play", "cycle") and keys == {"type", "card"} and card in CARDS:
+        return Play(card) if kind == "play" else Cycle(card)
+    if kind == "pass" and keys == {"type"}:
+        return Pass()
+    if kind == "barrier" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
+        return PlaceBarrier(None, data["commitment"])
+    symbol = data.get("symbol")
+    if (
+        kind == "predict"
+        and keys == {"type", "symbol"}
+        and (symbol is None or Symbol.parse(symbol) is not None)
+    ):
+        return Predict(symbol)
+    if kind == "answer" and keys == {"type", "right", "opening"} and type(data["right"]) is bool:
+        opening = None if data["opening"] is None else Opening.from_json(data["opening"])
+        return AnswerPrediction(data["right"], opening)
+    if kind in ("attack", "show-barrier") and keys == {"type", "opening"}:
+        opening = Opening.from_json(data["opening"])
+        return BarrierAttack(opening) if kind == "attack" else RevealBarrier(opening)
+    numbers = (data.get("pool"), data.get("spent"))
+    if (
+        kind == "assign"
+        and keys == {"type", "pool", "spent"}
+        and all(type(n) is int for n in numbers)
+    ):
+        return AssignDamage(*numbers)
+    cards = data.get("cards")
+    if (
+        kind == "discard"
+        and keys == {"type", "cards"}
+        and isinstance(cards, list)
+        and len(cards) <= 30
+        and all(isinstance(c, str) and c in CARDS for c in cards)
+    ):
+        return Discard(tuple(cards))
+    raise MalformedInput("That is not an ESPEERS action.")
