@@ -280,6 +280,8 @@ class Espeers(Game[EspeersState, Action]):
         auto = self.auto_action(state, seat, store)
         if auto is not None:
             return [auto]
+        if state.phase == "setup":
+            return []  # only the seat's own device can seal its deck
         pending = state.pending
         if pending is not None:
             return self._pending_choices(state, seat, store)
@@ -588,7 +590,7 @@ class Espeers(Game[EspeersState, Action]):
             hand=me.hand - 1,
         )
         state = _event(state, seat, "barrier", label)
-        return replace(state, pending=Pending("predict", 1 - seat))
+        return replace(state, pending=Pending("predict", 1 - seat), passes=0)
 
     def _barrier_attack(
         self, state: EspeersState, seat: int, action: BarrierAttack
@@ -596,7 +598,7 @@ class Espeers(Game[EspeersState, Action]):
         problem = self.attack_problem(state, seat)
         if problem:
             raise IllegalAction(problem)
-        state = self._show_barrier(state, seat, action.opening)
+        state = self._show_barrier(replace(state, passes=0), seat, action.opening)
         return self._damage(state, 1 - seat, 1)
 
     def _show_barrier(self, state: EspeersState, seat: int, opening: Opening) -> EspeersState:
@@ -639,7 +641,7 @@ class Espeers(Game[EspeersState, Action]):
             return self._answer(state, seat, action)
         if pending.kind == "reveal-barrier" and isinstance(action, RevealBarrier):
             state = self._show_barrier(state, seat, action.opening)
-            state = self._take(state, seat, pending.amount)
+            state = self._check_loss(self._take(state, seat, pending.amount), seat)
             return self._run_queue(state)
         if pending.kind == "assign" and isinstance(action, AssignDamage):
             p = state.players[seat]
@@ -789,10 +791,15 @@ class Espeers(Game[EspeersState, Action]):
             if (
                 not isinstance(deck, dict)
                 or deck_problem(deck.get("cards"))
-                or not isinstance(deck.get("seed"), str)
+                or not _is_hex(deck.get("seed"))
             ):
                 raise CommitmentMismatch(
                     f"{final.name(seat)}'s deck is not a legal deck.", seat, step
+                )
+            declared = final.setup.variant.get("decks", ["onslaught", "mindwall"])[seat]
+            if Counter(deck["cards"]) != Counter(resolve_deck(declared)):
+                raise CommitmentMismatch(
+                    f"{final.name(seat)}'s deck is not the deck declared for the match.", seat, step
                 )
             barrier_cards = {
                 label: value
@@ -845,8 +852,30 @@ def audit_hand(
     seat: int,
     barrier_cards: Mapping[str, Any],
 ) -> tuple[int, str] | None:
-    _, problem = _walk(deck, seed, events, seat, barrier_cards)
+    """The first card that left the hand without being in it, or a false answer. A barrier card
+    shown during the game (right prediction, damage absorbed, attack) is known from its event,
+    though its seal is no longer closed at the end."""
+    shown, label = {}, None
+    for _, who, kind, detail in events:
+        if who == seat and kind == "barrier":
+            label = detail
+        elif who == seat and kind == "barrier-shown" and label is not None:
+            shown[label] = detail
+    _, problem = _walk(deck, seed, events, seat, {**shown, **barrier_cards})
     return problem
+
+
+def _is_hex(text: object) -> bool:
+    if not isinstance(text, str):
+        return False
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
+
+
+PAST = {"play": "played", "cycle": "cycled", "discard": "discarded"}
 
 
 def _walk(deck, seed, events, seat, barrier_cards):
@@ -865,19 +894,25 @@ def _walk(deck, seed, events, seat, barrier_cards):
             drawn += detail
         elif kind in ("play", "cycle", "discard"):
             if hand[detail] <= 0:
+                name = CARDS[detail].name
                 return _listed(hand), (
                     step,
-                    f"{kind}ed {CARDS[detail].name}, which was not in their hand (move {step}).",
+                    f"{PAST[kind]} {name}, which was not in their hand (move {step}).",
                 )
             hand[detail] -= 1
         elif kind == "barrier":
-            card = barrier_cards.get(detail)
-            if card is None:
+            if detail not in barrier_cards:
                 continue  # still face down and not opened: nothing to check
+            card = barrier_cards[detail]
+            if not isinstance(card, str) or card not in CARDS:
+                return _listed(hand), (
+                    step,
+                    f"put something that is not a card under a barrier (move {step}).",
+                )
             if hand[card] <= 0:
                 return _listed(hand), (
                     step,
-                    f"put {card} under a barrier without holding it (move {step}).",
+                    f"put {CARDS[card].name} under a barrier without holding it (move {step}).",
                 )
             hand[card] -= 1
         elif kind == "answer":
@@ -938,7 +973,7 @@ def parse_action(data: Any) -> Action:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MalformedInput("An ESPEERS action must be an object with a type.")
     kind, keys = data["type"], set(data)
-    card = data.get("card")
+    card = data["card"] if isinstance(data.get("card"), str) else None
     if kind == "seal" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
         return SealDeck(data["commitment"])
     if kind == "mulligan" and keys == {"type", "keep"} and type(data["keep"]) is bool:
