@@ -46,6 +46,7 @@ from parlour.games.espeers.rules import (
     EspeersState,
     Mulligan,
     Pass,
+    Pending,
     PlaceBarrier,
     Play,
     Predict,
@@ -495,7 +496,7 @@ EFFECTS = {
     "psychic-rebuke": (3, 5, 0, 1, 5, 0),  # pay 3; nothing to counter; draw 1
     "quick-recall": (4, 4, 0, 2, 5, 0),  # pay 2; draw 2
     "second-wind": (8, 0, 0, 0, 5, 0),  # pay 0; regain 2 (6/2 -> 8/0)
-    "feedback": (4, 4, 2, 0, 3, 2),  # pay 2; prevent 2; drain 2 (5/0 -> 3/2)
+    "feedback": (4, 4, 2, 0, 4, 1),  # pay 2; prevent 2; drain 1 (5/0 -> 4/1)
     "focus": (6, 2, 0, 1, 5, 0),  # pay 1 (5/3); regain 1 (6/2); draw 1
     "mind-drain": (4, 4, 0, 0, 3, 2),  # pay 2; drain 2
     "clairvoyance": (5, 3, 1, 1, 5, 0),  # pay 1; draw 1; prevent 1
@@ -715,10 +716,10 @@ def test_prevention_lasts_only_this_turn():
 def test_partial_prevention():
     d = duel(A_HEAD)
     d.do(0, Play("telekinetic-slam"))
-    d.do(1, Play("feedback"))  # prevent 2, drain 2
+    d.do(1, Play("feedback"))  # prevent 2, drain 1
     d.do(0, Pass())
     d.do(1, Pass())
-    assert d.psi(0) == (5, 5)  # paid 3, drained 2
+    assert d.psi(0) == (6, 4)  # paid 3, drained 1
     d.do(1, Pass())
     d.do(0, Pass())  # 3 - 2 = 1 damage; Bo (8/2) chooses
     d.do(1, AssignDamage(1, 0))
@@ -1004,10 +1005,11 @@ def test_a_barrier_absorbing_one_damage():
     assert shown.seat == 0 and shown.action["type"] == "show-barrier"
     assert shown.action["opening"]["value"] == "mind-spike"
     me = table.state.players[0]
-    # 1 absorbed point removed, the other point to Spent; the card discarded face up
-    assert me.barrier is None and (me.pool, me.spent, me.psi) == (8, 1, 9)
+    # the damage is prevented: the point that absorbed it and the point left both go to Spent
+    # ("rather than being removed from play"); the card is discarded face up
+    assert me.barrier is None and (me.pool, me.spent, me.psi) == (8, 2, 10)
     assert me.discard == ("mind-spike",)
-    assert espeers.public_view(table.state)["players"][0]["removed"] == 1
+    assert espeers.public_view(table.state)["players"][0]["removed"] == 0
     assert table.state.opportunity == 1 and table.state.pending is None
     assert run_audit(table) == Verified()
 
@@ -1018,11 +1020,14 @@ def test_a_barrier_absorbing_three_damage_absorbs_two():
     act(table, 1, Play("telekinetic-slam"))
     act(table, 0, Pass())
     act(table, 1, Pass())
+    # 2 absorbed (both points to Spent); the third point lands on Ada, who now holds points in
+    # both zones and chooses where it comes from
+    assert table.state.pending == Pending("assign", 0, 1)
+    act(table, 0, AssignDamage(1, 0))
     me = table.state.players[0]
-    # 2 absorbed and removed (nothing left on the barrier for Spent), 1 more from the Pool
-    assert me.barrier is None and (me.pool, me.spent, me.psi) == (7, 0, 7)
+    assert me.barrier is None and (me.pool, me.spent, me.psi) == (7, 2, 9)
     assert me.discard == ("mind-spike",)
-    assert espeers.public_view(table.state)["players"][0]["removed"] == 3
+    assert espeers.public_view(table.state)["players"][0]["removed"] == 1
     assert run_audit(table) == Verified()
 
 
@@ -1037,9 +1042,9 @@ def test_three_damage_on_a_barrier_two_absorbed_one_more_to_the_player():
     d.do(1, Play("telekinetic-slam"))
     d.do(0, Pass())
     d.do(1, Pass(), auto=False)
-    # the barrier took 2 and is empty; Ada must show it before the third point lands
+    # the barrier took 2 (its points now in Spent); Ada must show it before the third point lands
     assert d.state.pending.kind == "reveal-barrier" and d.state.pending.amount == 1
-    assert d.p(0).barrier.points == 0 and d.psi(0) == (5, 3)
+    assert d.p(0).barrier.points == 0 and d.psi(0) == (5, 5)
     assert espeers.to_move(d.state) == {0}
     reveal = espeers.auto_action(d.state, 0, d.stores[0])
     assert isinstance(reveal, RevealBarrier) and reveal.opening.value == "mind-spike"
@@ -1048,7 +1053,7 @@ def test_three_damage_on_a_barrier_two_absorbed_one_more_to_the_player():
     # Pool and Spent both hold points: Ada chooses where the last point comes from
     assert d.state.pending.kind == "assign" and d.state.pending.amount == 1
     d.do(0, AssignDamage(0, 1))
-    assert d.p(0).barrier is None and d.psi(0) == (5, 2) and d.p(0).psi == 7
+    assert d.p(0).barrier is None and d.psi(0) == (5, 4) and d.p(0).psi == 9
     assert d.p(0).discard == ("mind-spike",) and d.state.opportunity == 1
 
 
@@ -1102,7 +1107,7 @@ def test_a_barrier_attack_with_a_wrong_card_is_refused():
     assert reason == "Ada showed the wrong card."
 
 
-def test_a_barrier_that_absorbs_the_last_psi_loses_the_game():
+def test_a_barrier_keeps_a_player_whose_only_psi_is_on_it_in_the_game():
     d = duel(A_HEAD, ["psychic-jab", "mind-spike", "focus", "focus", "null-field", "feedback"])
     d.set(0, pool=2, spent=0)
     d.do(0, PlaceBarrier("mind-spike"))
@@ -1113,9 +1118,13 @@ def test_a_barrier_that_absorbs_the_last_psi_loses_the_game():
     d.do(1, Play("psychic-jab"))
     d.do(0, Pass())
     d.do(1, Pass())
-    assert d.p(0).psi == 0
-    assert d.state.outcome is not None
-    assert d.state.outcome.winners == {1} and d.state.outcome.reason == "Ada has no PSI left."
+    # the 2 damage are prevented and the barrier's points go to Spent: Ada plays on
+    assert d.state.outcome is None and d.p(0).barrier is None
+    assert d.psi(0) == (0, 2) and d.p(0).psi == 2
+    d.do(1, Play("mind-spike"))
+    d.do(0, Pass())
+    d.do(1, Pass())
+    assert d.psi(0) == (0, 1) and d.state.outcome is None
 
 
 # -- damage assignment -------------------------------------------------------------------------

@@ -534,10 +534,15 @@ class Espeers(Game[EspeersState, Action]):
             return state
         p = state.players[target]
         if p.barrier is not None:
-            absorbed = min(p.barrier.points, n)
-            n -= absorbed
-            left = p.barrier.points - absorbed
-            state = _set(state, target, barrier=replace(p.barrier, points=0), spent=p.spent + left)
+            # The barrier prevents up to its points of this damage; the points it used and the
+            # points left on it all go to Spent (the text: "rather than being removed from play").
+            n -= min(p.barrier.points, n)
+            state = _set(
+                state,
+                target,
+                barrier=replace(p.barrier, points=0),
+                spent=p.spent + p.barrier.points,
+            )
             state = replace(state, pending=Pending("reveal-barrier", target, n))
             return state  # the rest of the damage follows once the barrier is shown
         return self._take(state, target, n)
