@@ -136,6 +136,19 @@ def act(table: Table, seat: int, action, auto: bool = True):
     return result.entry
 
 
+def cheat(table: Table, seat: int, action, auto: bool = True):
+    """What a tampered device sends: the action as it is, skipping its own device's check that
+    the hand holds the card (only the audit can catch this on the other side)."""
+    if isinstance(action, PlaceBarrier) and action.card is not None:
+        label = f"barrier:{table.state.players[seat].barriers_made}"
+        action = PlaceBarrier(None, table.stores[seat].commit(label, action.card))
+    result = table.match.submit(seat, action)
+    assert result.ok, result.reason
+    if auto:
+        autos(table)
+    return result.entry
+
+
 def refused(table: Table, seat: int, action) -> str:
     step, state = table.match.step, table.state
     result = table.act(seat, action)
@@ -178,8 +191,7 @@ def end_turn(table: Table) -> None:
     act(table, active, Pass())
     act(table, 1 - active, Pass())
     if table.state.pending is not None and table.state.pending.kind == "discard":
-        (discard,) = table.legal(active)
-        act(table, active, discard)
+        act(table, active, table.legal(active)[0])
     assert table.state.active != active
 
 
@@ -714,7 +726,7 @@ def test_prevention_lasts_only_this_turn():
 
 
 def test_partial_prevention():
-    d = duel(A_HEAD)
+    d = duel(A_HEAD, ["feedback", "null-field", "psychic-rebuke", "mind-spike", "focus", "focus"])
     d.do(0, Play("telekinetic-slam"))
     d.do(1, Play("feedback"))  # prevent 2, drain 1
     d.do(0, Pass())
@@ -798,7 +810,7 @@ def test_a_cycled_card_cannot_also_be_played():
     act(table, 0, Cycle("mind-spike"))
     assert "mind-spike" not in hand(table, 0)
     assert Play("mind-spike") not in table.legal(0)
-    act(table, 0, Play("mind-spike"))  # the engine cannot see hands; the audit can
+    cheat(table, 0, Play("mind-spike"))  # the engine cannot see hands; the audit can
     result = run_audit(table)
     assert result == Cheat(0, 6, "Ada played Mind Spike, which was not in their hand (move 6).")
 
@@ -1073,7 +1085,7 @@ def test_a_barrier_attack_only_in_a_later_active_phase():
         "A barrier attacks in your own Active phase, with nothing on the stack."
     )
     act(table, 0, Pass())
-    (discard,) = table.legal(1)  # Bo drew his seventh card
+    (discard, *_) = table.legal(1)  # Bo drew his seventh card
     act(table, 1, discard)
     assert table.state.turn == 3 and table.state.active == 0
     assert attack in table.legal(0)
@@ -1248,7 +1260,15 @@ def test_discard_down_to_six_at_the_end_of_the_active_phase():
         "Discard exactly 2 card(s) to get down to 6."
     )
     assert refused(table, 0, Pass()) == "Ada discards down to six cards."
-    assert table.legal(0) == [Discard(tuple(sorted(hand(table, 0))[:2]))]
+    # every distinct pair of cards the hand holds is offered, each once
+    held = sorted(hand(table, 0))
+    pairs = {tuple(sorted((held[i], held[j]))) for i in range(8) for j in range(i + 1, 8)}
+    assert sorted(table.legal(0), key=str) == sorted((Discard(p) for p in pairs), key=str)
+    assert len(table.legal(0)) == len(pairs)
+    absent = next(card for card in CARDS if card not in held)
+    assert refused(table, 0, Discard(("mind-spike", absent))) == (
+        f"You do not hold {CARDS[absent].name}."
+    )
     act(table, 0, Discard(("mind-spike", "focus")))
     state = table.state
     # not cycling: no regain, no draw
@@ -1283,7 +1303,7 @@ def test_audit_an_honest_game_is_verified(index):
 def test_audit_catches_a_card_played_that_was_never_drawn():
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
     assert "overload" not in hand(table, 0)
-    act(table, 0, Play("overload"))  # the engine cannot see Ada's hand
+    cheat(table, 0, Play("overload"))  # the engine cannot see Ada's hand
     act(table, 1, Pass())
     act(table, 0, Pass())
     result = run_audit(table)
@@ -1295,7 +1315,7 @@ def test_audit_catches_a_second_copy_never_drawn():
     act(table, 0, Play("mind-spike"))
     act(table, 1, Pass())
     act(table, 0, Pass())
-    act(table, 0, Play("mind-spike"))  # Ada held one
+    cheat(table, 0, Play("mind-spike"))  # Ada held one
     result = run_audit(table)
     assert isinstance(result, Cheat) and (result.seat, result.step) == (0, 8)
 
@@ -1303,14 +1323,14 @@ def test_audit_catches_a_second_copy_never_drawn():
 def test_audit_catches_a_card_cycled_or_discarded_that_was_not_held():
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
     end_turn(table)
-    act(table, 1, Cycle("overload"))
+    cheat(table, 1, Cycle("overload"))
     result = run_audit(table)
     assert result == Cheat(1, 7, "Bo cycled Overload, which was not in their hand (move 7).")
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
     end_turn(table)  # moves 5 and 6: Bo draws his seventh card
     act(table, 1, Pass())
     act(table, 0, Pass())
-    act(table, 1, Discard(("overload",)))  # move 9
+    cheat(table, 1, Discard(("overload",)))  # move 9
     result = run_audit(table)
     assert result == Cheat(1, 9, "Bo discarded Overload, which was not in their hand (move 9).")
 
@@ -1342,7 +1362,7 @@ def test_audit_catches_a_false_answer_even_after_the_barrier_was_shown():
 
 def test_audit_catches_a_barrier_card_that_was_not_in_the_hand():
     table = barrier_table()
-    act(table, 0, PlaceBarrier("overload"))  # move 5
+    cheat(table, 0, PlaceBarrier("overload"))  # move 5
     act(table, 1, Predict("circle"))
     result = run_audit(table)
     assert result == Cheat(0, 5, "Ada put Overload under a barrier without holding it (move 5).")
@@ -1350,7 +1370,7 @@ def test_audit_catches_a_barrier_card_that_was_not_in_the_hand():
 
 def test_audit_catches_a_shown_barrier_card_that_was_not_in_the_hand():
     table = barrier_table()
-    act(table, 0, PlaceBarrier("overload"))  # move 5
+    cheat(table, 0, PlaceBarrier("overload"))  # move 5
     act(table, 1, Predict("star"))  # right: shown at once
     assert table.state.players[0].discard == ("overload",)
     result = run_audit(table)
@@ -1362,7 +1382,7 @@ def test_a_shown_barrier_card_has_left_the_hand_for_the_audit():
     table = barrier_table()
     act(table, 0, PlaceBarrier("mind-spike"))  # Ada's only Mind Spike
     act(table, 1, Predict("star"))  # shown
-    act(table, 0, Play("mind-spike"))  # move 8
+    cheat(table, 0, Play("mind-spike"))  # move 8
     result = run_audit(table)
     assert result == Cheat(0, 8, "Ada played Mind Spike, which was not in their hand (move 8).")
 
@@ -1434,7 +1454,7 @@ def test_audit_a_seat_that_does_not_open_is_unverified():
 
 def test_audit_a_cheat_outranks_the_other_seat_withholding():
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
-    act(table, 0, Play("overload"))
+    cheat(table, 0, Play("overload"))
     withheld = openings(table)
     withheld[1] = None
     result = run_audit(table, withheld)
@@ -1566,9 +1586,7 @@ def test_reveals_marks_what_undo_may_not_cross():
 
 def test_json_round_trip_of_every_action_kind():
     store = PrivateStore(Context(MATCH_ID, 0))
-    state = espeers.initial_state(config().setup(), bytes(32))
-    sealed = espeers.seal(state, 0, PlaceBarrier("mind-spike"), store)
-    assert sealed.card is None and store.value("barrier:0") == "mind-spike"
+    sealed = PlaceBarrier(None, store.commit("barrier:0", "mind-spike"))
     opening = store.opening("barrier:0")
     actions = [
         SealDeck("ab" * 32),

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from parlour.errors import MalformedInput
+from parlour.errors import MalformedInput, ParlourError
 from parlour.fair.commit import Context, Opening
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game
@@ -60,6 +60,8 @@ class Table:
             return Submitted(reason=f"{self.match.seat_name(seat)} is not played on this device.")
         try:
             action = self.game.seal(self.state, seat, choice, store)
+        except ParlourError as error:
+            return Submitted(reason=error.sentence)
         except (ValueError, KeyError):
             return Submitted(reason="That choice cannot be made now.")
         return self.match.submit(seat, action)

@@ -18,6 +18,7 @@ import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
@@ -285,10 +286,12 @@ class Espeers(Game[EspeersState, Action]):
         pending = state.pending
         if pending is not None:
             return self._pending_choices(state, seat, store)
-        if state.phase == "mulligan":
-            return [Mulligan(True), Mulligan(False)]
-        hand = self.hand_of(state, seat, store)
         me = state.players[seat]
+        if state.phase == "mulligan":
+            return [Mulligan(True)] + (
+                [Mulligan(False)] if self.mulligan_cost(state, seat) <= me.pool else []
+            )
+        hand = self.hand_of(state, seat, store)
         actions: list[Action] = [Pass()]
         for card in sorted(set(hand)):
             if self.play_problem(state, seat, card) is None:
@@ -313,9 +316,9 @@ class Espeers(Game[EspeersState, Action]):
                 AssignDamage(p, n - p) for p in range(n + 1) if p <= me.pool and n - p <= me.spent
             ]
         if pending.kind == "discard":
-            hand = self.hand_of(state, seat, store)
-            extra = me.hand - HAND
-            return [Discard(tuple(sorted(hand)[:extra]))] if hand else []
+            hand = sorted(self.hand_of(state, seat, store))
+            picks = dict.fromkeys(combinations(hand, me.hand - HAND)) if hand else {}
+            return [Discard(cards) for cards in picks]
         return []
 
     def auto_action(
@@ -337,6 +340,10 @@ class Espeers(Game[EspeersState, Action]):
         if pending.kind == "reveal-barrier":
             return RevealBarrier(opening)
         return None
+
+    def mulligan_cost(self, state: EspeersState, seat: int) -> int:
+        """The first mulligan is free, each further one costs 1 PSI."""
+        return 1 if state.players[seat].mulligans >= 1 else 0
 
     def play_problem(self, state: EspeersState, seat: int, card: str) -> str | None:
         info = CARDS.get(card)
@@ -373,10 +380,28 @@ class Espeers(Game[EspeersState, Action]):
     # -- apply -------------------------------------------------------------------------------
 
     def seal(self, state: EspeersState, seat: int, action: Action, store: PrivateStore) -> Action:
+        """On the seat's own device: refuse a card the hand does not hold (a peer's engine cannot
+        see the hand; the audit catches it there), and seal a barrier card face down."""
+        missing = self.missing_cards(state, seat, action, store)
+        if missing:
+            raise IllegalAction(f"You do not hold {CARDS[missing].name}.")
         if isinstance(action, PlaceBarrier) and action.card is not None:
             label = barrier_label(state.players[seat].barriers_made)
             return PlaceBarrier(None, store.commit(label, action.card, replace=True))
         return action
+
+    def missing_cards(
+        self, state: EspeersState, seat: int, action: Action, store: PrivateStore
+    ) -> str | None:
+        """The first card `action` takes from the hand that the hand does not hold."""
+        if isinstance(action, (Play, Cycle, PlaceBarrier)) and action.card is not None:
+            wanted = [action.card]
+        elif isinstance(action, Discard):
+            wanted = list(action.cards)
+        else:
+            return None
+        short = Counter(wanted) - Counter(self.hand_of(state, seat, store))
+        return next((card for card in short if card in CARDS), None)
 
     def apply(self, state: EspeersState, seat: int, action: Action) -> EspeersState:
         if seat not in self.to_move(state):
@@ -427,7 +452,7 @@ class Espeers(Game[EspeersState, Action]):
                 return replace(state, phase="active", opportunity=state.active)
             return state
         me = state.players[seat]
-        cost = 1 if me.mulligans >= 1 else 0
+        cost = self.mulligan_cost(state, seat)
         if cost > me.pool:
             raise IllegalAction("A further mulligan costs 1 PSI from your Pool, which is empty.")
         state = _set(
