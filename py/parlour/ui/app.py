@@ -26,11 +26,14 @@ if TYPE_CHECKING:
 # needs none of them, and every module imported before data-ready delays it.
 SCREENS = {
     "esp": "parlour.ui.esp_screen:EspScreen",
+    "espeers": "parlour.ui.espeers_screen:EspeersScreen",
     "psi-squad": "parlour.ui.psi_screen:PsiScreen",
     "telepathic": "parlour.ui.tele_screen:TeleScreen",
 }
 TYPED_KEYS = {"Backspace", "Enter", *"0123456789"}
 STORAGE = "psi-parlour:{game}:pass-and-play"
+DECKS_STORAGE = "psi-parlour:espeers:decks"
+ARROW_KEYS = {"ArrowLeft": -1, "ArrowUp": -1, "ArrowRight": 1, "ArrowDown": 1}
 sessions: dict[str, PlaySession] = {}
 _proxies: list = []  # keep every proxy handed to JS alive
 
@@ -48,6 +51,7 @@ def start() -> None:
             lambda event, g=game_id: on_setup_key(g, event),
         )
         _mark_resumable(game_id)
+    _listen(_builder_root(), "click", on_builder_click)
     route()
     document.documentElement.dataset.ready = "true"
 
@@ -67,6 +71,12 @@ def _root(game_id: str):
 
 def route() -> None:
     hash_ = str(window.location.hash)
+    if hash_ == "#decks-espeers":
+        draw_builder()
+        return
+    if hash_ == "#new-espeers":
+        fill_deck_choices()
+        return
     for game_id in SCREENS:
         if hash_ == f"#start-{game_id}":
             start_new(game_id)
@@ -130,6 +140,9 @@ def setup_variant(game_id: str) -> dict:
     for field in form.querySelectorAll("input[data-variant]:checked"):
         text = str(field.value)
         variant[str(field.getAttribute("data-variant"))] = int(text) if text.isdigit() else text
+    decks = form.querySelectorAll("select[data-deck-seat]")
+    if decks.length:
+        variant["decks"] = chosen_decks(decks)
     return variant
 
 
@@ -159,6 +172,8 @@ def _event_data(element) -> dict:
         "slot",
         "set",
         "name",
+        "card",
+        "amount",
     ):
         found = value(element.getAttribute(f"data-{attr}"))
         if found is not None:
@@ -170,7 +185,7 @@ def on_click(game_id: str, event) -> None:
     element = value(event.target.closest("[data-cmd],[data-cell]"))
     if element is None or element.hasAttribute("disabled"):
         return
-    dispatch(game_id, _event_data(element))
+    dispatch(game_id, {**_event_data(element), "fields": _fields(_root(game_id))})
 
 
 def on_document_key(event) -> None:
@@ -186,6 +201,9 @@ def on_key(game_id: str, event) -> None:
     key = str(event.key)
     element = event.target
     cell = value(element.getAttribute("data-cell")) if hasattr(element, "getAttribute") else None
+    if key in ARROW_KEYS and _roving(element, ARROW_KEYS[key]):
+        event.preventDefault()
+        return
     if cell is None:
         if key in TYPED_KEYS and str(element.tagName) != "INPUT":
             if key == "Enter" and str(element.tagName) in ("BUTTON", "A"):
@@ -277,3 +295,103 @@ def _mark_resumable(game_id: str) -> None:
     saved = value(window.localStorage.getItem(STORAGE.format(game=game_id))) is not None
     for link in document.querySelectorAll(f"[data-resume='{game_id}']"):
         link.hidden = not saved
+
+
+def _fields(root) -> dict:
+    """What the player typed into the screen's own inputs (`data-field`), as plain strings."""
+    return {
+        str(el.getAttribute("data-field")): str(el.value)
+        for el in root.querySelectorAll("[data-field]")
+    }
+
+
+def _roving(element, step: int) -> bool:
+    """Arrow keys move the focus along a row of controls (`data-roving`), e.g. a hand of cards;
+    Tab then leaves the row in one step."""
+    if not hasattr(element, "closest"):
+        return False
+    group = value(element.closest("[data-roving]"))
+    if group is None:
+        return False
+    items = list(group.querySelectorAll("button"))
+    index = next((i for i, el in enumerate(items) if el.isSameNode(element)), None)
+    if index is None or not 0 <= index + step < len(items):
+        return True
+    items[index].setAttribute("tabindex", "-1")
+    items[index + step].setAttribute("tabindex", "0")
+    items[index + step].focus()
+    return True
+
+
+# -- the ESPEERS deck builder and the decks of a new game -----------------------------------------
+
+
+builder = None
+
+
+def _builder_root():
+    return document.querySelector("#decks-espeers .builder-root")
+
+
+def _saved_raw() -> object:
+    raw = value(window.localStorage.getItem(DECKS_STORAGE))
+    try:
+        return json.loads(str(raw)) if raw is not None else {}
+    except ValueError:
+        return {}
+
+
+def _builder():
+    global builder
+    if builder is None:
+        from parlour.ui.espeers_decks import DeckBuilder
+
+        builder = DeckBuilder.from_json(_saved_raw())
+    return builder
+
+
+def draw_builder() -> None:
+    dom.render(_builder_root(), _builder().render())
+
+
+def on_builder_click(event) -> None:
+    element = value(event.target.closest("[data-cmd]"))
+    if element is None or element.hasAttribute("disabled"):
+        return
+    _builder().handle({**_event_data(element), "fields": _fields(_builder_root())})
+    window.localStorage.setItem(DECKS_STORAGE, json.dumps(_builder().to_json()))
+    draw_builder()
+
+
+def fill_deck_choices() -> None:
+    """Offer the decks saved in this browser next to the starter decks of the set-up form."""
+    from parlour.ui.espeers_decks import deck_choices, saved_decks
+
+    choices = deck_choices(saved_decks(_saved_raw()))
+    for select in document.querySelectorAll("#new-espeers select[data-deck-seat]"):
+        keep = str(select.value)
+        select.replaceChildren()
+        for option_value, label in choices:
+            option = document.createElement("option")
+            option.value = option_value
+            option.textContent = label
+            select.appendChild(option)
+        values = [v for v, _ in choices]
+        default = str(select.getAttribute("data-default"))
+        select.value = keep if keep in values else default
+
+
+def chosen_decks(selects) -> list:
+    """The set-up form's deck choices, in seat order, as the game's variant wants them."""
+    from parlour.ui.espeers_decks import resolve_choice, saved_decks
+
+    saved = saved_decks(_saved_raw())
+    decks = []
+    for select in sorted(selects, key=lambda el: str(el.getAttribute("data-deck-seat"))):
+        choice = resolve_choice(str(select.value), saved)
+        decks.append(
+            choice
+            if choice is not None
+            else str(select.getAttribute("data-default")).partition(":")[2]
+        )
+    return decks

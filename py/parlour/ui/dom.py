@@ -34,11 +34,13 @@ def focus_key(element) -> str | None:
     """A stable name for the focused control, to give focus back after a re-render."""
     if value(element) is None or not hasattr(element, "getAttribute"):
         return None
-    for attr in ("data-cell", "data-symbol", "data-cmd"):
+    parts = []
+    for attr in ("data-cell", "data-symbol", "data-cmd", "data-slot", "data-card", "data-name"):
         found = value(element.getAttribute(attr))
         if found:
-            return f'[{attr}="{found}"]'
-    return None
+            quoted = str(found).replace("\\", "\\\\").replace('"', '\\"')
+            parts.append(f'[{attr}="{quoted}"]')
+    return "".join(parts) or None
 
 
 def render(container, node: Node) -> None:

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 from parlour.games.esp.hexgrid import Cell, neighbours
 from parlour.ui.tree import Node, s
+from parlour.ui.zener_art import symbol_use
 
 SIZE = 30.0  # centre to corner
 MARGIN = 12.0
-SPRITE = "./assets/zener.svg"
 COLOURS = ("Light", "Dark", "Violet", "Amber")
 
 
@@ -63,17 +63,7 @@ def parse_key(text: str | None) -> Cell | None:
 
 def _symbol(name: str, scale: float, css: str) -> Node:
     half = SIZE * scale
-    return s(
-        "use",
-        {
-            "href": f"{SPRITE}#{name}",
-            "x": f"{-half:.1f}",
-            "y": f"{-half:.1f}",
-            "width": f"{2 * half:.1f}",
-            "height": f"{2 * half:.1f}",
-            "class": css,
-        },
-    )
+    return symbol_use(name, -half, -half, 2 * half, css)
 
 
 def _tile(tile: dict, viewer: int | None, hidden: Mapping[str, str], marks: BoardMarks) -> Node:
@@ -180,15 +170,6 @@ def _set_line(window: list) -> Node:
             "y2": f"{y2:.1f}",
             "class": "set-line",
         },
-    )
-
-
-def symbol_icon(name: str) -> Node:
-    """A Zener symbol as a small inline icon (trays, buttons)."""
-    return s(
-        "svg",
-        {"viewBox": "0 0 100 100", "class": "icon", "aria-hidden": "true"},
-        s("use", {"href": f"{SPRITE}#{name}"}),
     )
 
 

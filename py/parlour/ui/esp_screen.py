@@ -21,8 +21,9 @@ from parlour.games.esp.rules import (
 )
 from parlour.games.esp.words import describe
 from parlour.games.zener import SYMBOLS, Symbol
-from parlour.ui.esp_board import BoardMarks, board_tree, parse_key, symbol_icon
+from parlour.ui.esp_board import BoardMarks, board_tree, parse_key
 from parlour.ui.tree import Node, h
+from parlour.ui.zener_art import symbol_icon
 
 if TYPE_CHECKING:
     from parlour.ui.play import PlaySession

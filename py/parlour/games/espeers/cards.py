@@ -13,6 +13,7 @@ MAX_COPIES = 3
 
 _DATA = json.loads(resources.files(__package__).joinpath("cards.json").read_text())
 VERBS: dict[str, str] = _DATA["verbs"]
+CARD_TEXT: dict[str, str] = _DATA["card_text"]  # the shorter wording printed on the cards
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,14 @@ class Card:
 
     def text(self) -> str:
         return "; ".join(VERBS[verb].replace("N", str(n)) for verb, n in self.effects) + "."
+
+    def printed(self) -> str:
+        """The text printed on the card: each effect in the short wording of `card_text`."""
+        return " ".join(_numbered(CARD_TEXT[verb], n) for verb, n in self.effects)
+
+
+def _numbered(template: str, n: int) -> str:
+    return template.replace("N", str(n)).replace("card(s)", "card" if n == 1 else "cards")
 
 
 CARDS: dict[str, Card] = {

@@ -1,0 +1,659 @@
+"""ESPEERS on the shared play screen: the duel table, the stack, the hand and every prompt (pure).
+
+What a seat sees comes from its view only: its own hand face up and its own barrier card; the
+opponent's hand as card backs and a count, its barrier face down. Legality is the engine's:
+the buttons offered are exactly the seat's `legal_actions`, and a refused click gets the
+engine's sentence (`play_problem`, `barrier_problem`, `attack_problem`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from parlour.games.espeers.cards import CARDS, STARTER_DECKS
+from parlour.games.espeers.rules import (
+    HAND,
+    AssignDamage,
+    BarrierAttack,
+    Cycle,
+    Discard,
+    EspeersState,
+    Mulligan,
+    Pass,
+    PlaceBarrier,
+    Play,
+    Predict,
+)
+from parlour.games.espeers.words import describe, pass_meaning
+from parlour.games.zener import SYMBOLS
+from parlour.ui.espeers_cards import card_back, card_face, card_label, cycle_text
+from parlour.ui.tree import Node, h, s
+from parlour.ui.zener_art import symbol_icon
+
+if TYPE_CHECKING:
+    from parlour.ui.play import PlaySession
+
+MAX_BACKS = 7  # card backs drawn for a hand; the count says the rest
+
+
+@dataclass
+class EspeersSelection:
+    slot: int | None = None  # the card of the hand in focus (an index into the sorted hand)
+    discard: list[int] = field(default_factory=list)  # slots chosen to discard at the end
+
+
+def deck_name(choice: object) -> str:
+    if isinstance(choice, str) and choice in STARTER_DECKS:
+        return STARTER_DECKS[choice]["name"]
+    return "their own deck"
+
+
+class EspeersScreen:
+    def new_selection(self) -> EspeersSelection:
+        return EspeersSelection()
+
+    def describe(self, before: EspeersState, seat: int, action: Any) -> str:
+        return describe(before, seat, action)
+
+    # -- words on screen -----------------------------------------------------------------
+
+    def status(self, view: dict, viewer: int) -> str:
+        names = [p["name"] for p in view["players"]]
+        pending = view["pending"]
+        if view["phase"] == "setup":
+            return "Shuffling and sealing the decks."
+        if pending is not None:
+            who = names[pending["seat"]]
+            return {
+                "predict": f"{who} may guess the new barrier's symbol.",
+                "assign": f"{who} chooses where {pending['amount']} damage comes from.",
+                "discard": f"{who} discards down to six cards.",
+            }.get(pending["kind"], f"Waiting for {who}.")
+        if view["phase"] == "mulligan":
+            return f"{names[view['to_move'][0]]} keeps the opening hand or takes a mulligan."
+        holder = names[view["opportunity"]]
+        active = names[view["active"]]
+        return f"Turn {view['turn']} · {active}'s Active phase · {holder} holds Opportunity."
+
+    def seat_line(self, view: dict, seat: int) -> str:
+        p = view["players"][seat]
+        psi = p["pool"] + p["spent"] + (p["barrier"]["points"] if p["barrier"] else 0)
+        return f"PSI {psi} · {p['hand']} in hand · deck {p['deck']}"
+
+    # -- the table -----------------------------------------------------------------------
+
+    def board(self, session: PlaySession, view: dict) -> Node:
+        me = view.get("me")
+        bottom = me["seat"] if me else 0
+        return h(
+            "div",
+            {"class": "duel", "data-role": "duel"},
+            self._duelist(view, 1 - bottom, mine=False),
+            self._stack(session, view),
+            self._duelist(view, bottom, mine=me is not None),
+            self._hand(session, view) if me else None,
+        )
+
+    def _duelist(self, view: dict, seat: int, mine: bool) -> Node:
+        p = view["players"][seat]
+        badges = [
+            h("span", {"class": "badge active"}, "Active") if view["active"] == seat else None,
+            h("span", {"class": "badge opportunity"}, "Opportunity")
+            if view["opportunity"] == seat and view["phase"] == "active"
+            else None,
+            h("span", {"class": "badge shield"}, f"prevents next {p['shield']}")
+            if p["shield"]
+            else None,
+        ]
+        who = "you" if mine else "opponent"
+        return h(
+            "section",
+            {
+                "class": f"duelist {who} seat-{seat}",
+                "data-seat": seat,
+                "aria-label": f"{p['name']} ({who})",
+            },
+            h(
+                "header",
+                {"class": "duelist-head"},
+                h("strong", {"class": "who"}, p["name"]),
+                *badges,
+            ),
+            psi_meter(p),
+            h(
+                "div",
+                {"class": "zones"},
+                self._barrier(view, seat, mine),
+                None if mine else _backs(p["hand"]),
+                _pile("Deck", p["deck"], card_back("small") if p["deck"] else None),
+                _discard(p["discard"]),
+            ),
+        )
+
+    def _barrier(self, view: dict, seat: int, mine: bool) -> Node:
+        barrier = view["players"][seat]["barrier"]
+        if barrier is None:
+            return h(
+                "div",
+                {"class": "zone barrier empty", "data-role": "barrier"},
+                h("span", {"class": "slot-empty"}, "No barrier"),
+            )
+        card = view["me"]["barrier_card"] if mine else None
+        art = card_face(card, "small") if card in CARDS else card_back("small")
+        caption = f"Barrier · {barrier['points']} PSI"
+        hint = (
+            f"Your barrier: {CARDS[card].name} ({CARDS[card].symbol}), face down to your opponent."
+            if card in CARDS
+            else "A face-down card with 2 PSI on it."
+        )
+        return h(
+            "div",
+            {"class": "zone barrier", "data-role": "barrier", "title": hint},
+            art,
+            h("span", {"class": "zone-label"}, caption),
+        )
+
+    def _stack(self, session: PlaySession, view: dict) -> Node:
+        names = [p["name"] for p in view["players"]]
+        items = [
+            h(
+                "li",
+                {"class": "stack-card" + (" countered" if item["countered"] else "")},
+                card_face(item["card"]),
+                h(
+                    "span",
+                    {"class": "stack-owner"},
+                    f"{names[item['owner']]}'s" + (" · countered" if item["countered"] else ""),
+                ),
+            )
+            for item in view["stack"]
+        ]
+        pile = (
+            h(
+                "ol",
+                {"class": "stack-pile", "data-role": "stack", "aria-label": "Suspended cards"},
+                *items,
+            )
+            if items
+            else h("p", {"class": "stack-empty", "data-role": "stack"}, "Nothing is suspended.")
+        )
+        holder = view["opportunity"]
+        waiting = ""
+        if view["phase"] == "active" and view["pending"] is None:
+            mine = holder == session.viewer
+            waiting = self._lead(view, holder) if mine else f"{names[holder]} holds Opportunity."
+        return h(
+            "section",
+            {"class": "stack-area", "aria-label": "The stack"},
+            h(
+                "header",
+                {"class": "stack-head"},
+                h("h3", None, "The stack"),
+                h("p", {"class": "hint"}, "The top card resolves first, when both pass in a row.")
+                if items
+                else None,
+            ),
+            pile,
+            h("p", {"class": "opportunity-line", "data-role": "opportunity"}, waiting)
+            if waiting
+            else None,
+            self._pass_button(session, view),
+        )
+
+    def _pass_button(self, session: PlaySession, view: dict) -> Node | None:
+        if not any(isinstance(a, Pass) for a in self._legal(session)):
+            return None
+        state: EspeersState = session.table.state
+        return h(
+            "button",
+            {"class": "button primary pass", "data-cmd": "pass", "type": "button"},
+            pass_meaning(state, session.viewer),
+        )
+
+    def _hand(self, session: PlaySession, view: dict) -> Node:
+        sel: EspeersSelection = session.selection
+        hand = view["me"]["hand"]
+        discarding = self._discarding(session, view)
+        current = sel.slot if sel.slot is not None and sel.slot < len(hand) else 0
+        buttons = []
+        for slot, card in enumerate(hand):
+            chosen = slot in sel.discard if discarding else slot == sel.slot
+            buttons.append(
+                h(
+                    "button",
+                    {
+                        "class": "hand-card" + (" chosen" if chosen else ""),
+                        "type": "button",
+                        "data-cmd": "discard-pick" if discarding else "card",
+                        "data-slot": slot,
+                        "aria-pressed": "true" if chosen else "false",
+                        "aria-label": card_label(card),
+                        "tabindex": "0" if slot == current else "-1",
+                    },
+                    card_face(card),
+                )
+            )
+        title = f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''}"
+        return h(
+            "section",
+            {"class": "hand", "aria-label": "Your hand"},
+            h("h3", None, title),
+            h(
+                "div",
+                {"class": "hand-cards", "data-roving": "hand", "data-role": "hand"},
+                *buttons,
+            )
+            if buttons
+            else h("p", {"class": "hint"}, "Your hand is empty."),
+            self._discard_bar(session, view) if discarding else self._card_actions(session, view),
+        )
+
+    # -- what the selected card can do ---------------------------------------------------
+
+    def _legal(self, session: PlaySession) -> list:
+        return session.table.legal(session.viewer) if session.viewer is not None else []
+
+    def _selected(self, session: PlaySession, view: dict) -> str | None:
+        slot = session.selection.slot
+        hand = view.get("me", {}).get("hand", [])
+        return hand[slot] if slot is not None and 0 <= slot < len(hand) else None
+
+    def _card_actions(self, session: PlaySession, view: dict) -> Node:
+        card = self._selected(session, view)
+        if card is None:
+            legal = self._legal(session)
+            if any(isinstance(a, PlaceBarrier) for a in legal):
+                hint = "Choose a card to play, cycle or lay as a barrier."
+            elif self._holds_opportunity(session, view):
+                hint = "Choose a card to play or cycle."
+            else:
+                hint = "Choose a card to read it."
+            return h("p", {"class": "hint card-actions"}, hint)
+        legal = self._legal(session)
+        info = CARDS[card]
+        buttons = []
+        if Play(card) in legal:
+            buttons.append(_button("play", f"Play · {info.cost} PSI", primary=True))
+        if Cycle(card) in legal:
+            buttons.append(_button("cycle", f"Cycle: {cycle_text(card).removeprefix('cycle: ')}"))
+        if PlaceBarrier(card) in legal:
+            buttons.append(_button("barrier", "Lay face down as a barrier · 2 PSI"))
+        why = self._why_not(session, view, card, legal)
+        return h(
+            "div",
+            {"class": "card-actions", "data-role": "card-actions"},
+            h("p", {"class": "card-title"}, h("strong", None, info.name), f" — {info.printed()}"),
+            h("div", {"class": "choice"}, *buttons) if buttons else None,
+            h("p", {"class": "hint"}, why) if why else None,
+        )
+
+    def _why_not(self, session: PlaySession, view: dict, card: str, legal: list) -> str:
+        if not self._holds_opportunity(session, view):
+            return "You can act only while you hold Opportunity."
+        if Play(card) not in legal:
+            game = session.game
+            return game.play_problem(session.table.state, session.viewer, card) or ""
+        return ""
+
+    def _holds_opportunity(self, session: PlaySession, view: dict) -> bool:
+        return any(isinstance(a, (Pass, Cycle)) for a in self._legal(session))
+
+    def _discarding(self, session: PlaySession, view: dict) -> bool:
+        pending = view["pending"]
+        return (
+            pending is not None
+            and pending["kind"] == "discard"
+            and pending["seat"] == session.viewer
+        )
+
+    def _discard_bar(self, session: PlaySession, view: dict) -> Node:
+        need = view["pending"]["amount"]
+        chosen = len(session.selection.discard)
+        return h(
+            "div",
+            {"class": "card-actions", "data-role": "card-actions"},
+            h(
+                "p",
+                None,
+                f"Your hand is over {HAND}: choose {need} card{'s' if need > 1 else ''} to "
+                f"discard ({chosen} chosen). Discarding is not cycling: no symbol ability.",
+            ),
+            _button("discard", f"Discard {chosen} card{'s' if chosen != 1 else ''}", primary=True),
+        )
+
+    # -- the prompts beside the table ----------------------------------------------------
+
+    def controls(self, session: PlaySession, view: dict) -> Node | None:
+        legal = self._legal(session)
+        if not legal:
+            return None
+        first = legal[0]
+        if isinstance(first, Mulligan):
+            return self._mulligan(session, view, legal)
+        if isinstance(first, Predict):
+            return self._predict(view)
+        if isinstance(first, AssignDamage):
+            return self._assign(view, legal)
+        if isinstance(first, Discard):
+            return None  # the choice is made on the hand itself
+        return self._barrier_controls(session, view, legal)
+
+    def _mulligan(self, session: PlaySession, view: dict, legal: list) -> Node:
+        me = view["players"][view["me"]["seat"]]
+        cost = "free" if me["mulligans"] == 0 else "costs 1 PSI"
+        return h(
+            "section",
+            {"class": "controls", "aria-label": "Your opening hand"},
+            h("h3", None, "Your opening hand"),
+            h(
+                "p",
+                None,
+                "Keep these six cards, or shuffle them back and draw six new ones. "
+                "The first mulligan is free; each further one moves 1 PSI from Pool to Spent.",
+            ),
+            h(
+                "div",
+                {"class": "choice"},
+                _button("keep", "Keep this hand", primary=True),
+                _button("mulligan", f"Mulligan ({cost})") if Mulligan(False) in legal else None,
+            ),
+        )
+
+    def _predict(self, view: dict) -> Node:
+        owner = view["players"][1 - view["me"]["seat"]]["name"]
+        buttons = [
+            h(
+                "button",
+                {
+                    "class": "button symbol-choice",
+                    "data-cmd": "predict",
+                    "data-symbol": symbol.value,
+                    "type": "button",
+                },
+                symbol_icon(symbol.value),
+                symbol.value,
+            )
+            for symbol in SYMBOLS
+        ]
+        return h(
+            "section",
+            {"class": "controls", "aria-label": "Guess the barrier"},
+            h("h3", None, "Guess the barrier"),
+            h(
+                "p",
+                None,
+                f"{owner} laid a barrier. Name the symbol of its face-down card, once: if you are "
+                "right, the barrier is discarded at once and its 2 PSI go to Spent.",
+            ),
+            h("div", {"class": "choice symbols"}, *buttons),
+            _button("predict-none", "No guess"),
+        )
+
+    def _assign(self, view: dict, legal: list) -> Node:
+        amount = view["pending"]["amount"]
+        buttons = [
+            h(
+                "button",
+                {
+                    "class": "button",
+                    "data-cmd": "assign",
+                    "data-amount": a.from_pool,
+                    "type": "button",
+                },
+                _split_words(a),
+            )
+            for a in legal
+            if isinstance(a, AssignDamage)
+        ]
+        return h(
+            "section",
+            {"class": "controls", "aria-label": "Take the damage"},
+            h("h3", None, f"Take {amount} damage"),
+            h(
+                "p",
+                None,
+                "These PSI leave the game. Take them from your Pool (ready to spend this turn) "
+                "or from Spent (back to your Pool at your next Refresh).",
+            ),
+            h("div", {"class": "choice"}, *buttons),
+        )
+
+    def _lead(self, view: dict, seat: int) -> str:
+        """What holding Opportunity lets `seat` do now, in one line above the Pass button."""
+        stack = view["stack"]
+        if stack and stack[-1]["owner"] != seat:
+            top = CARDS[stack[-1]["card"]]
+            who = view["players"][1 - seat]["name"]
+            return f"{who}'s {top.name} is suspended: answer it with an Impulse, cycle, or pass."
+        if seat == view["active"]:
+            return "Your Active phase: play cards, cycle, lay or use a barrier, or pass."
+        return "You hold Opportunity in your opponent's turn: play an Impulse, cycle, or pass."
+
+    def _barrier_controls(self, session: PlaySession, view: dict, legal: list) -> Node | None:
+        me = view["me"]["seat"]
+        barrier = view["players"][me]["barrier"]
+        if barrier is None:
+            return None
+        attack = next((a for a in legal if isinstance(a, BarrierAttack)), None)
+        problem = session.game.attack_problem(session.table.state, me)
+        card = view["me"]["barrier_card"]
+        return h(
+            "section",
+            {"class": "controls", "aria-label": "Your barrier"},
+            h("h3", None, "Your barrier"),
+            h(
+                "p",
+                None,
+                f"{CARDS[card].name if card in CARDS else 'A card'} lies face down with "
+                f"{barrier['points']} PSI on it. It absorbs up to 2 of the next damage to you.",
+            ),
+            _button("attack", "Barrier attack: 1 damage", primary=False) if attack else None,
+            h("p", {"class": "hint"}, problem) if problem and not attack else None,
+        )
+
+    # -- the end -------------------------------------------------------------------------
+
+    def final_details(self, session: PlaySession) -> Node | None:
+        """Both decks and hands, opened: the cards nobody saw during the game."""
+        table = session.table
+        state: EspeersState = table.state
+        decks = table.match.config.variant.get("decks", ["onslaught", "mindwall"])
+        rows = []
+        for seat in (0, 1):
+            store = table.stores.get(seat)
+            hand = session.game.hand_of(state, seat, store) if store else []
+            rows.append(
+                h(
+                    "tr",
+                    None,
+                    h("th", {"scope": "row"}, state.name(seat)),
+                    h("td", None, deck_name(decks[seat])),
+                    h("td", None, str(state.players[seat].psi)),
+                    h("td", None, ", ".join(CARDS[c].name for c in hand) or "—"),
+                )
+            )
+        return h(
+            "table",
+            {"class": "espeers-final", "data-role": "final"},
+            h(
+                "thead",
+                None,
+                h("tr", None, *(h("th", None, t) for t in ("Player", "Deck", "PSI", "Hand"))),
+            ),
+            h("tbody", None, *rows),
+        )
+
+    # -- clicks --------------------------------------------------------------------------
+
+    def handle(self, session: PlaySession, event: dict) -> None:
+        cmd = event.get("cmd")
+        sel: EspeersSelection = session.selection
+        view = session.table.view(session.viewer)
+        card = self._selected(session, view)
+        slot = _int(event.get("slot"))
+        if cmd == "card":
+            sel.slot = None if slot == sel.slot else slot
+        elif cmd == "discard-pick" and slot is not None:
+            if slot in sel.discard:
+                sel.discard.remove(slot)
+            else:
+                sel.discard.append(slot)
+        elif cmd in ("play", "cycle", "barrier"):
+            self._card_command(session, cmd, card)
+        elif cmd == "pass":
+            session.act(Pass())
+        elif cmd == "attack":
+            self._attack(session)
+        elif cmd in ("keep", "mulligan"):
+            session.act(Mulligan(cmd == "keep"))
+        elif cmd == "predict":
+            session.act(Predict(event.get("symbol")))
+        elif cmd == "predict-none":
+            session.act(Predict(None))
+        elif cmd == "assign":
+            self._assign_command(session, view, _int(event.get("amount")))
+        elif cmd == "discard":
+            self._discard_command(session, view)
+
+    def _card_command(self, session: PlaySession, cmd: str, card: str | None) -> None:
+        if card is None:
+            session.message = "Choose a card from your hand first."
+            return
+        if cmd == "play":
+            problem = session.game.play_problem(session.table.state, session.viewer, card)
+            if problem:
+                session.message = problem
+                return
+            session.act(Play(card))
+        elif cmd == "cycle":
+            session.act(Cycle(card))
+        else:
+            problem = session.game.barrier_problem(session.table.state, session.viewer)
+            if problem:
+                session.message = problem
+                return
+            session.act(PlaceBarrier(card))
+
+    def _attack(self, session: PlaySession) -> None:
+        attack = next((a for a in self._legal(session) if isinstance(a, BarrierAttack)), None)
+        if attack is None:
+            problem = session.game.attack_problem(session.table.state, session.viewer)
+            session.message = problem or "Your barrier cannot attack now."
+            return
+        session.act(attack)
+
+    def _assign_command(self, session: PlaySession, view: dict, from_pool: int | None) -> None:
+        pending = view["pending"]
+        if pending is None or pending["kind"] != "assign" or from_pool is None:
+            session.message = "There is no damage to take now."
+            return
+        session.act(AssignDamage(from_pool, pending["amount"] - from_pool))
+
+    def _discard_command(self, session: PlaySession, view: dict) -> None:
+        pending = view["pending"]
+        if not self._discarding(session, view):
+            session.message = "There is nothing to discard now."
+            return
+        hand = view["me"]["hand"]
+        chosen = [hand[i] for i in sorted(set(session.selection.discard)) if 0 <= i < len(hand)]
+        need = pending["amount"]
+        if len(chosen) != need:
+            session.message = f"Choose exactly {need} card{'s' if need > 1 else ''} to discard."
+            return
+        session.act(Discard(tuple(sorted(chosen))))
+
+
+# -- small pieces ------------------------------------------------------------------------------
+
+
+def _int(text: object) -> int | None:
+    return int(text) if isinstance(text, str) and text.isdigit() else None
+
+
+def _button(cmd: str, label: str, primary: bool = False) -> Node:
+    css = "button primary" if primary else "button"
+    return h("button", {"class": css, "data-cmd": cmd, "type": "button"}, label)
+
+
+def _split_words(action: AssignDamage) -> str:
+    parts = []
+    if action.from_pool:
+        parts.append(f"{action.from_pool} from Pool")
+    if action.from_spent:
+        parts.append(f"{action.from_spent} from Spent")
+    return " + ".join(parts)
+
+
+def psi_meter(p: dict) -> Node:
+    """Ten pips: Pool (filled), barrier (gold), Spent (ring), removed (faint cross)."""
+    barrier = p["barrier"]["points"] if p["barrier"] else 0
+    kinds = (
+        ["pool"] * p["pool"]
+        + ["barrier"] * barrier
+        + ["spent"] * p["spent"]
+        + ["out"] * p["removed"]
+    )
+    pips = [
+        s("circle", {"class": f"pip {kind}", "cx": f"{9 + 16 * i}", "cy": "9", "r": "6.5"})
+        for i, kind in enumerate(kinds)
+    ]
+    words = f"Pool {p['pool']} · Spent {p['spent']}"
+    words += f" · Barrier {barrier}" if barrier else ""
+    words += f" · Out {p['removed']}"
+    return h(
+        "div",
+        {"class": "psi", "data-role": "psi"},
+        s(
+            "svg",
+            {
+                "viewBox": f"0 0 {16 * max(10, len(kinds))} 18",
+                "class": "psi-pips",
+                "aria-hidden": "true",
+            },
+            *pips,
+        ),
+        h(
+            "span",
+            {"class": "psi-words"},
+            h("strong", None, f"PSI {p['pool'] + p['spent'] + barrier}"),
+            " · ",
+            words,
+        ),
+    )
+
+
+def _backs(count: int) -> Node:
+    backs = [card_back("small") for _ in range(min(count, MAX_BACKS))]
+    return h(
+        "div",
+        {"class": "zone hand-backs", "data-role": "hand-backs", "title": f"{count} cards in hand"},
+        h("div", {"class": "fan"}, *backs) if backs else h("span", {"class": "slot-empty"}, "—"),
+        h("span", {"class": "zone-label"}, f"Hand · {count}"),
+    )
+
+
+def _pile(label: str, count: int, art: Node | None) -> Node:
+    return h(
+        "div",
+        {"class": "zone pile", "data-role": label.lower()},
+        art if art is not None else h("span", {"class": "slot-empty"}, "empty"),
+        h("span", {"class": "zone-label"}, f"{label} · {count}"),
+    )
+
+
+def _discard(cards: list[str]) -> Node:
+    top = card_face(cards[-1], "small") if cards else None
+    pile = _pile("Discard", len(cards), top)
+    if not cards:
+        return pile
+    names = [h("li", None, CARDS[c].name) for c in reversed(cards)]
+    pile.children.append(
+        h(
+            "details",
+            {"class": "discard-list"},
+            h("summary", None, "All"),
+            h("ol", None, *names),
+        )
+    )
+    return pile

@@ -1,0 +1,370 @@
+"""The ESPEERS table in CPython: what each seat's tree holds, every prompt, every click.
+
+The decks are stacked (tests.games.test_espeers.stacked_table), so every hand is known: Ada
+(seat 0, first) opens with A_HEAD, Bo with B_HEAD.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from parlour.fair.store import PrivateStore
+from parlour.games.espeers.cards import CARDS
+from parlour.games.espeers.rules import Mulligan, Pass, Play
+from parlour.ui.espeers_cards import card_back, card_face, card_label, cycle_text
+from parlour.ui.espeers_screen import EspeersScreen
+from parlour.ui.play import PlaySession
+from parlour.ui.tree import Node, to_html
+from tests.games.test_espeers import A_HEAD, B_HEAD, deck_with, stacked_table
+
+B_FEEDBACK = ["feedback", "null-field", "psychic-rebuke", "mind-spike", "second-wind", "focus"]
+
+
+def session(head_b: list[str] = B_HEAD, keep: bool = True) -> PlaySession:
+    table = stacked_table((deck_with(A_HEAD), deck_with(head_b)))
+    s = PlaySession(table, EspeersScreen())
+    if keep:
+        take(s, 0)
+        s.handle({"cmd": "keep"})
+        take(s, 1)
+        s.handle({"cmd": "keep"})
+        take(s, 0)
+    return s
+
+
+def take(s: PlaySession, seat: int) -> Node:
+    """The hand-off screen names `seat`; its player takes the device."""
+    tree = s.render()
+    if s.viewer is None:
+        assert tree.find_all(data_role="handoff")
+        assert s.names[seat] in tree.text()
+        s.handle({"cmd": "take-device"})
+    assert s.viewer == seat
+    return s.render()
+
+
+def hand_cards(tree: Node) -> list[str]:
+    (hand,) = tree.find_all(data_role="hand")
+    return [
+        n.attrs["data-card"] for n in hand.walk() if isinstance(n, Node) and "data-card" in n.attrs
+    ]
+
+
+def faces(tree: Node) -> list[str]:
+    return [
+        n.attrs["data-card"]
+        for n in tree.walk()
+        if isinstance(n, Node) and "data-card" in n.attrs and n.tag == "svg"
+    ]
+
+
+def click_card(s: PlaySession, card: str) -> None:
+    slot = s.table.view(s.viewer)["me"]["hand"].index(card)
+    s.handle({"cmd": "card", "slot": str(slot)})
+
+
+def play(s: PlaySession, card: str) -> None:
+    click_card(s, card)
+    s.handle({"cmd": "play"})
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("card", list(CARDS))
+def test_every_card_face_has_its_name_cost_kind_symbol_text_and_cycling(card):
+    info = CARDS[card]
+    html = to_html(card_face(card))
+    assert info.name in html and f">{info.cost}<" in html and info.kind.upper() in html
+    assert f"#{info.symbol}" in html and cycle_text(card) in html
+    words = " ".join(re.findall(r">([^<]+)</text>", html))
+    for word in info.printed().split():
+        assert word in words
+    assert card_label(card).startswith(f"{info.name}, {info.kind}, costs {info.cost} PSI")
+
+
+def test_a_card_back_shows_nothing_of_any_card():
+    html = to_html(card_back())
+    assert not any(CARDS[c].name in html for c in CARDS) and "data-card" not in html
+
+
+# -- what each seat sees ---------------------------------------------------------------------
+
+
+def test_the_seat_on_screen_sees_its_own_hand_face_up_and_the_other_as_backs():
+    s = session()
+    tree = s.render()
+    assert hand_cards(tree) == sorted(A_HEAD)
+    (them,) = tree.find_all(data_seat="1")
+    assert "opponent" in them.attrs["class"]
+    (backs,) = them.find_all(data_role="hand-backs")
+    assert (
+        "Hand · 6" in backs.text() and len(backs.find_all(**{"class": "card-art back small"})) == 6
+    )
+    # no face-up card anywhere but Ada's own hand (no stack, no discard yet)
+    assert sorted(faces(tree)) == sorted(A_HEAD)
+
+
+def test_a_view_does_not_change_when_the_other_seat_s_secrets_do():
+    """Secret independence: give Bo a different private deck order; Ada's screen is the same."""
+    s = session()
+    play(s, "psychic-jab")
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+    before = to_html(s.render())
+    other = PrivateStore(s.table.stores[1].context)
+    deck = dict(s.table.stores[1].value("deck"))
+    deck["seed"] = "ff" * 32
+    other.commit("deck", deck)
+    s.table.stores[1] = other
+    assert to_html(s.render()) == before
+
+
+def test_the_hand_off_screen_shows_no_card_of_either_hand():
+    s = session()
+    play(s, "mind-spike")
+    tree = s.render()
+    assert s.viewer is None and tree.find_all(data_role="handoff")
+    assert faces(tree) == [] and not tree.find_all(data_role="hand")
+    assert "Ada plays Mind Spike for 1 PSI" in tree.text()
+
+
+def test_your_own_barrier_card_is_shown_to_you_only():
+    s = session()
+    click_card(s, "mind-spike")
+    s.handle({"cmd": "barrier"})
+    tree = take(s, 1)  # Bo is asked to guess
+    (barrier,) = tree.find_all(data_seat="0")[0].find_all(data_role="barrier")
+    assert faces(barrier) == [] and "Barrier · 2 PSI" in barrier.text()
+    assert tree.find_all(aria_label="Guess the barrier")
+    s.handle({"cmd": "predict", "symbol": "circle"})  # wrong: the barrier stays
+    tree = take(s, 0)
+    (mine,) = tree.find_all(data_seat="0")[0].find_all(data_role="barrier")
+    assert faces(mine) == ["mind-spike"]
+    assert "Mind Spike" in tree.find_all(aria_label="Your barrier")[0].text()
+
+
+# -- the stack and Opportunity -------------------------------------------------------------
+
+
+def test_playing_suspends_the_card_on_the_visible_stack_and_hands_off_for_a_response():
+    s = session(B_FEEDBACK)
+    play(s, "telekinetic-slam")
+    tree = take(s, 1)
+    (stack,) = tree.find_all(data_role="stack")
+    assert faces(stack) == ["telekinetic-slam"] and "Ada's" in stack.text()
+    line = tree.find_all(data_role="opportunity")[0].text()
+    assert "Ada's Telekinetic Slam is suspended" in line
+    (pass_button,) = tree.find_all(data_cmd="pass")
+    assert pass_button.text() == "Pass: Ada may still respond"
+    # Bo answers with an Impulse in Ada's turn: a response on the stack
+    play(s, "feedback")
+    tree = take(s, 0)
+    assert faces(tree.find_all(data_role="stack")[0]) == ["telekinetic-slam", "feedback"]
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: Bo may still respond"
+    s.handle({"cmd": "pass"})
+    tree = take(s, 1)
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: Feedback resolves"
+    s.handle({"cmd": "pass"})  # Feedback resolves; Bo holds Opportunity again
+    assert s.viewer == 1 and "Feedback resolves" in s.message
+    assert s.render().find_all(data_cmd="pass")[0].text() == "Pass: Ada may still respond"
+
+
+def test_the_pass_button_says_when_it_ends_the_phase_and_the_turn():
+    s = session()
+    tree = s.render()
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: end your Active phase"
+    s.handle({"cmd": "pass"})
+    tree = take(s, 1)
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: Ada's turn ends"
+    s.handle({"cmd": "pass"})
+    take(s, 1)  # Bo's own turn now: he refreshed and drew
+    view = s.table.view(1)
+    assert view["active"] == 1 and view["turn"] == 2 and len(view["me"]["hand"]) == 7
+
+
+def test_nothing_to_do_while_the_other_seat_holds_opportunity_only_reading():
+    s = session()
+    s.handle({"cmd": "pass"})
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    tree = take(s, 0)  # Ada holds Opportunity in Bo's turn
+    click_card(s, "telekinetic-slam")
+    tree = s.render()
+    (actions,) = tree.find_all(data_role="card-actions")
+    assert not actions.find_all(data_cmd="play") and actions.find_all(data_cmd="cycle")
+    assert "PK cards are played only in your own Active phase." in actions.text()
+    s.handle({"cmd": "play"})
+    assert s.message == "PK cards are played only in your own Active phase."
+
+
+def test_cycling_is_offered_on_every_card_and_acts_at_once():
+    s = session()
+    for card in sorted(set(A_HEAD)):
+        click_card(s, card)
+        (cycle,) = s.render().find_all(data_cmd="cycle")
+        assert cycle.text() == "Cycle: " + cycle_text(card).removeprefix("cycle: ")
+    click_card(s, "quick-recall")  # a cross: draw 1
+    s.handle({"cmd": "cycle"})
+    assert s.viewer == 0 and s.message == "Ada cycles Quick Recall (cross): Ada draws 1 card."
+    assert len(s.table.view(0)["me"]["hand"]) == 6
+
+
+def test_a_card_that_costs_too_much_says_so():
+    s = session()
+    d = s.table
+    state = d.state
+    players = list(state.players)
+    players[0] = replace(players[0], pool=2, spent=8)
+    d.match._states[-1] = replace(state, players=tuple(players))
+    click_card(s, "telekinetic-slam")
+    actions = s.render().find_all(data_role="card-actions")[0]
+    assert "Telekinetic Slam costs 3 PSI; your Pool has 2." in actions.text()
+    s.handle({"cmd": "play"})
+    assert s.message == "Telekinetic Slam costs 3 PSI; your Pool has 2."
+
+
+def test_commands_without_a_card_or_out_of_place_only_explain():
+    s = session()
+    step = s.table.match.step
+    for event in (
+        {"cmd": "play"},
+        {"cmd": "assign", "amount": "1"},
+        {"cmd": "discard"},
+        {"cmd": "card", "slot": "99"},
+        {"cmd": "attack"},
+        {"cmd": "predict", "symbol": "moon"},
+        {"cmd": "keep"},
+    ):
+        s.handle(event)
+        assert s.message or event["cmd"] == "card", event
+    assert s.table.match.step == step
+
+
+# -- mulligans, damage, discards -------------------------------------------------------------
+
+
+def test_the_mulligan_prompt_says_what_it_costs():
+    s = session(keep=False)
+    tree = take(s, 0)
+    assert hand_cards(tree) == sorted(A_HEAD)
+    assert tree.find_all(data_cmd="mulligan")[0].text() == "Mulligan (free)"
+    s.handle({"cmd": "mulligan"})
+    assert s.viewer == 0 and "takes a mulligan (free)" in s.message
+    assert s.render().find_all(data_cmd="mulligan")[0].text() == "Mulligan (costs 1 PSI)"
+    s.handle({"cmd": "mulligan"})
+    assert s.table.state.players[0].pool == 9
+    s.handle({"cmd": "keep"})
+    assert s.viewer is None and s.to_act() == 1
+
+
+def test_the_damaged_player_picks_the_zones():
+    s = session()
+    s.table.match._states[-1] = _with(s.table.match.state, 1, pool=4, spent=3)
+    play(s, "psychic-jab")
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+    s.handle({"cmd": "pass"})  # 2 damage to Bo, who holds points in both zones
+    tree = take(s, 1)
+    buttons = tree.find_all(data_cmd="assign")
+    assert [b.text() for b in buttons] == [
+        "2 from Spent",
+        "1 from Pool + 1 from Spent",
+        "2 from Pool",
+    ]
+    s.handle({"cmd": "assign", "amount": "1"})
+    assert (s.table.state.players[1].pool, s.table.state.players[1].spent) == (3, 2)
+    assert "Bo takes 2 damage: 1 from the Pool and 1 from Spent." in s.log_lines()
+
+
+def test_discarding_down_to_six_is_chosen_on_the_hand():
+    s = session()
+    play(s, "quick-recall")
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+    s.handle({"cmd": "pass"})  # Quick Recall resolves: 7 cards
+    s.handle({"cmd": "pass"})
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    tree = take(s, 0)
+    hand = s.table.view(0)["me"]["hand"]
+    assert len(hand) == 7 and tree.find_all(data_cmd="discard-pick")
+    s.handle({"cmd": "discard"})
+    assert s.message == "Choose exactly 1 card to discard."
+    s.handle({"cmd": "discard-pick", "slot": "0"})
+    s.handle({"cmd": "discard-pick", "slot": "1"})
+    s.handle({"cmd": "discard-pick", "slot": "1"})  # picked twice: unpicked
+    assert (
+        s.render().find_all(data_cmd="discard-pick", aria_pressed="true")[0].attrs["data-slot"]
+        == "0"
+    )
+    s.handle({"cmd": "discard"})
+    assert s.table.state.players[0].discard[-1] == hand[0]
+    assert f"Ada discards {CARDS[hand[0]].name} to get down to six cards." in s.log_lines()
+
+
+def test_a_right_guess_discards_the_barrier_and_says_so():
+    s = session()
+    click_card(s, "mind-spike")
+    s.handle({"cmd": "barrier"})
+    take(s, 1)
+    s.handle({"cmd": "predict", "symbol": "star"})
+    assert "right guess! The barrier (Mind Spike) is discarded" in s.message
+    take(s, 0)
+    view = s.table.view(0)
+    assert view["players"][0]["barrier"] is None and view["players"][0]["spent"] == 2
+
+
+def test_the_final_table_opens_both_hands():
+    s = session()
+    s.table.match._states[-1] = _with(s.table.match.state, 1, pool=1, spent=0)
+    play(s, "telekinetic-slam")
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+    s.handle({"cmd": "pass"})
+    result = s.table.match.result()
+    assert result is not None and result.winners == {0}
+    tree = s.render()
+    (final,) = tree.find_all(data_role="final")
+    assert "Onslaught" not in final.text()  # the decks were stacked: their own lists
+    assert "Mind Spike" in final.text() and "Mental Block" in final.text()
+
+
+def _with(state, seat, **changes):
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=tuple(players))
+
+
+def test_the_log_tells_the_game_in_words_and_skips_sealing():
+    s = session()
+    play(s, "mind-spike")
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+    s.handle({"cmd": "pass"})
+    assert s.log_lines() == [
+        "Ada keeps the hand.",
+        "Bo keeps the hand.",
+        "Ada plays Mind Spike for 1 PSI: “Deal 1 damage.” It is suspended.",
+        "Bo passes.",
+        "Ada passes: Mind Spike resolves: Bo is dealt 1 damage.",
+    ]
+
+
+def test_a_played_card_is_the_one_the_engine_gets():
+    s = session()
+    play(s, "mind-spike")
+    entry = s.table.match.entries[-1]
+    assert s.game.parse_action(entry.action) == Play("mind-spike") and entry.seat == 0
+    assert s.game.parse_action(s.table.match.entries[-2].action) == Mulligan(True)
+    assert not isinstance(s.game.parse_action(entry.action), Pass)
