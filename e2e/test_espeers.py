@@ -1,0 +1,309 @@
+"""ESPEERS as people play it: pass-and-play through the real page, clicks and keys only.
+
+The page keeps the pass-and-play game in localStorage (the match log and both seats' stores);
+the test reads it back after every step and rebuilds the game in CPython with the same engine.
+That mirror tells the test which cards the seat on screen holds and what it may do, and lets it
+check the DOM: the seat on screen sees exactly its own hand face up, the other hand only as
+card backs, and a hand-off screen shows no card at all.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from e2e.harness import READY, READY_TIMEOUT_MS
+from parlour.games.espeers.cards import CARDS, STARTER_DECKS
+from parlour.games.espeers.rules import (
+    AssignDamage,
+    BarrierAttack,
+    Cycle,
+    Discard,
+    Mulligan,
+    Pass,
+    PlaceBarrier,
+    Play,
+    Predict,
+)
+from parlour.match.table import Table
+
+ROOT = "#play-espeers"
+STORAGE = "psi-parlour:espeers:pass-and-play"
+MAX_STEPS = 700
+
+
+class DuelPage:
+    def __init__(self, page, names: tuple[str, str]) -> None:
+        self.page = page
+        self.names = names
+        self.viewer: int | None = None
+        self.done: set[str] = set()  # what the journey has shown: response, cycle, barrier, guess
+
+    def start(self, site_url: str, decks: tuple[str, str] | None = None) -> None:
+        page = self.page
+        page.goto(site_url + "#new-espeers")
+        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        for seat, name in enumerate(self.names):
+            page.fill(f"#new-espeers [data-seat-name='{seat}']", name)
+            if decks:
+                page.select_option(f"#new-espeers [data-deck-seat='{seat}']", decks[seat])
+        page.click("#new-espeers >> text=Start the game")
+        page.locator(f"{ROOT} .play").wait_for()
+
+    # -- the mirror ------------------------------------------------------------------------
+
+    def table(self) -> Table:
+        raw = self.page.evaluate(f"localStorage.getItem('{STORAGE}')")
+        return Table.from_json(json.loads(raw)["table"])
+
+    def over(self) -> bool:
+        return self.page.locator("[data-role=result]").count() > 0
+
+    # -- looking ---------------------------------------------------------------------------
+
+    def take_device_if_asked(self) -> int:
+        page = self.page
+        handoff = page.locator(f"{ROOT} [data-role=handoff]")
+        if handoff.count():
+            assert page.locator(f"{ROOT} svg[data-card]").count() == 0, "a card on the hand-off"
+            name = handoff.locator("h2").inner_text()
+            page.click(f"{ROOT} [data-cmd=take-device]")
+            self.viewer = self.names.index(name)
+        self.check_secrets()
+        return self.viewer
+
+    def faces(self, selector: str) -> list[str]:
+        return self.page.eval_on_selector_all(
+            f"{ROOT} {selector} svg[data-card]", "els => els.map(e => e.dataset.card)"
+        )
+
+    def check_secrets(self) -> None:
+        """The seat on screen: its own hand face up, nothing of the other hand but backs."""
+        table, seat = self.table(), self.viewer
+        state = table.state
+        mine = table.game.hand_of(state, seat, table.stores[seat])
+        assert self.faces("[data-role=hand]") == sorted(mine)
+        them = 1 - seat
+        shown = self.faces(f".duelist[data-seat='{them}']")
+        public = list(state.players[them].discard[-1:])
+        assert shown == public, (
+            f"{self.names[them]}'s hidden cards are on {self.names[seat]}'s screen"
+        )
+        backs = self.page.locator(f"{ROOT} .duelist[data-seat='{them}'] .hand-backs .back")
+        assert backs.count() == min(state.players[them].hand, 7)
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def click(self, cmd: str, **data: str) -> None:
+        attrs = "".join(f"[data-{k}='{v}']" for k, v in data.items())
+        self.page.click(f"{ROOT} [data-cmd='{cmd}']{attrs}")
+
+    def choose_card(self, card: str) -> None:
+        slot = self.faces("[data-role=hand]").index(card)
+        self.click("card", slot=str(slot))
+
+    def step(self) -> None:
+        """One decision of the seat on screen, made on the page."""
+        seat = self.take_device_if_asked()
+        table = self.table()
+        legal = table.legal(seat)
+        choice = self.decide(table, seat, legal)
+        before = table.match.step
+        self.make(choice, table, seat)
+        self.page.wait_for_function(
+            f"JSON.parse(localStorage.getItem('{STORAGE}') || 'null') === null"
+            f" || JSON.parse(localStorage.getItem('{STORAGE}')).table.match.log.length > {before}"
+        )
+
+    def decide(self, table: Table, seat: int, legal: list):
+        state = table.state
+        first = legal[0]
+        if isinstance(first, Mulligan):
+            return Mulligan(True)
+        if isinstance(first, Predict):
+            self.done.add("guess")
+            return Predict("star")
+        if isinstance(first, (AssignDamage, Discard)):
+            return first
+        stack = state.stack
+        plays = [a for a in legal if isinstance(a, Play)]
+        if stack and stack[-1].owner != seat and "response" not in self.done:
+            answers = [a for a in plays if CARDS[a.card].kind == "Impulse"]
+            if answers:
+                self.done.add("response")
+                return answers[0]
+        if seat != state.active or stack:
+            return Pass()
+        barriers = [a for a in legal if isinstance(a, PlaceBarrier)]
+        if barriers and "barrier" not in self.done:
+            self.done.add("barrier")
+            return barriers[0]
+        cycles = [a for a in legal if isinstance(a, Cycle)]
+        if cycles and "cycle" not in self.done:
+            self.done.add("cycle")
+            return cycles[0]
+        attacks = [a for a in legal if isinstance(a, BarrierAttack)]
+        if attacks:
+            return attacks[0]
+        pk = [a for a in plays if CARDS[a.card].kind == "PK"]
+        if pk:
+            return max(pk, key=lambda a: (CARDS[a.card].cost, a.card))
+        return Pass()
+
+    def make(self, choice, table: Table, seat: int) -> None:
+        """The clicks a player makes for `choice`."""
+        if isinstance(choice, Mulligan):
+            self.click("keep" if choice.keep else "mulligan")
+        elif isinstance(choice, Predict):
+            self.click("predict", symbol=choice.symbol)
+        elif isinstance(choice, AssignDamage):
+            self.click("assign", amount=str(choice.from_pool))
+        elif isinstance(choice, Discard):
+            hand = self.faces("[data-role=hand]")
+            for card in choice.cards:
+                slot = next(i for i, c in enumerate(hand) if c == card)
+                hand[slot] = ""
+                self.click("discard-pick", slot=str(slot))
+            self.click("discard")
+        elif isinstance(choice, (Play, Cycle, PlaceBarrier)):
+            self.choose_card(choice.card)
+            self.click({Play: "play", Cycle: "cycle", PlaceBarrier: "barrier"}[type(choice)])
+        elif isinstance(choice, BarrierAttack):
+            self.click("attack")
+        else:
+            self.click("pass")
+
+
+def play_to_the_end(duel: DuelPage) -> None:
+    for _ in range(MAX_STEPS):
+        if duel.over():
+            return
+        duel.step()
+    raise AssertionError("the game did not end")
+
+
+def test_a_full_game_between_the_starter_decks(page, site, watch, screenshots):
+    duel = DuelPage(page, ("Ada", "Bo"))
+    duel.start(site.url)
+    for _ in range(40):  # until the first response is on the stack
+        duel.step()
+        if "response" in duel.done:
+            break
+    duel.take_device_if_asked()
+    assert page.locator(f"{ROOT} [data-role=stack] .stack-card").count() == 2
+    page.screenshot(path=screenshots / "espeers-desktop-response.png", full_page=True)
+    play_to_the_end(duel)
+    assert duel.done == {"response", "cycle", "barrier", "guess"}
+    dialog = page.locator("[data-role=result]")
+    title = dialog.locator("h2").inner_text()
+    table = duel.table()
+    (winner,) = table.match.result().winners
+    assert title == f"{duel.names[winner]} wins!"
+    assert dialog.locator("[data-audit=verified]").is_visible()
+    rows = dialog.locator("[data-role=final] tbody tr")
+    assert rows.count() == 2 and "Onslaught" in rows.first.inner_text()
+    log = page.locator(f"{ROOT} [data-role=log]").inner_text()
+    assert " cycles " in log and "lays a barrier" in log and "guesses that the barrier" in log
+    page.screenshot(path=screenshots / "espeers-desktop-result.png")
+
+
+def test_keyboard_only_a_card_is_chosen_and_played(page, site, watch):
+    duel = DuelPage(page, ("Kit", "Lou"))
+    duel.start(site.url)
+    while (
+        page.locator(f"{ROOT} [data-cmd=keep]").count()
+        or page.locator(f"{ROOT} [data-role=handoff]").count()
+    ):
+        duel.step()
+    duel.take_device_if_asked()
+    hand = duel.faces("[data-role=hand]")
+    steps = duel.table().match.step
+    page.focus(f"{ROOT} .hand-card[tabindex='0']")
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.dataset.slot")
+    assert focused == "1"
+    page.keyboard.press("Enter")
+    assert page.locator(f"{ROOT} .hand-card[aria-pressed='true']").get_attribute("data-slot") == "1"
+    page.keyboard.press("Tab")  # out of the hand in one step, to the card's first action
+    action = page.evaluate("document.activeElement.dataset.cmd")
+    assert action in ("play", "cycle")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"JSON.parse(localStorage.getItem('{STORAGE}')).table.match.log.length > {steps}"
+    )
+    last = duel.table().match.entries[-1].action
+    assert last == {"type": action, "card": hand[1]}
+
+
+def test_a_refused_click_reads_as_a_sentence(page, site, watch):
+    duel = DuelPage(page, ("Mo", "Ned"))
+    duel.start(site.url)
+    while (
+        page.locator(f"{ROOT} [data-cmd=keep]").count()
+        or page.locator(f"{ROOT} [data-role=handoff]").count()
+    ):
+        duel.step()
+    seat = duel.take_device_if_asked()
+    duel.click("pass")  # Opportunity goes over to the other player, in this seat's turn
+    other = duel.take_device_if_asked()
+    assert other != seat
+    pk = [c for c in duel.faces("[data-role=hand]") if CARDS[c].kind == "PK"]
+    assert pk, "both starter decks hold PK cards in every opening hand of this test"
+    duel.choose_card(pk[0])
+    hint = page.locator(f"{ROOT} [data-role=card-actions]").inner_text()
+    assert "PK cards are played only in your own Active phase." in hint
+    assert page.locator(f"{ROOT} [data-role=card-actions] [data-cmd=play]").count() == 0
+    steps = duel.table().match.step
+    page.keyboard.press("Enter")  # Enter on the chosen card only re-selects; nothing is played
+    assert duel.table().match.step == steps
+
+
+def test_a_deck_from_the_builder_is_played(page, site, watch):
+    page.goto(site.url + "#decks-espeers")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.click("[data-cmd=start-from][data-name=mindwall]")
+    page.click("[data-cmd=remove][data-card=mind-spike]")
+    page.click("[data-cmd=save]")
+    assert (
+        "Not saved: A deck has exactly 30 cards, not 29."
+        in page.locator(".deck-builder .message").inner_text()
+    )
+    page.click("[data-cmd=add][data-card=neural-storm]")
+    page.fill("[data-field=deck-name]", "Storm Wall")
+    page.click("[data-cmd=save]")
+    assert "Saved “Storm Wall”" in page.locator(".deck-builder .message").inner_text()
+    assert page.locator("[data-role=deck-size]").inner_text().startswith("30 / 30")
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.wait_for_selector(".deck-builder [data-role=saved]")
+    assert "Storm Wall" in page.locator(".deck-builder [data-role=saved]").inner_text()
+    duel = DuelPage(page, ("Pat", "Quin"))
+    duel.start(site.url, decks=("saved:Storm Wall", "starter:onslaught"))
+    decks = duel.table().match.config.variant["decks"]
+    expected = dict(STARTER_DECKS["mindwall"]["cards"])
+    expected["mind-spike"] -= 1
+    expected["neural-storm"] = 1
+    assert decks == [expected, "onslaught"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_espeers_on_a_phone(browser, site, screenshots, scheme):
+    context = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
+    page = context.new_page()
+    duel = DuelPage(page, ("Ray", "Sol"))
+    duel.start(site.url)
+    for _ in range(60):
+        duel.step()
+        if duel.table().state.stack and duel.viewer is not None:
+            break
+    duel.take_device_if_asked()
+    page.screenshot(path=screenshots / f"espeers-phone-{scheme}.png", full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the table is {overflow}px wider than the phone"
+    page.goto(site.url + "#decks-espeers")
+    page.wait_for_selector(".deck-builder")
+    page.screenshot(path=screenshots / f"espeers-phone-{scheme}-builder.png")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the deck builder is {overflow}px wider than the phone"
+    context.close()
