@@ -60,10 +60,17 @@ class Setup:
     match_id: str
     seat_names: tuple[str, ...]
     variant: Mapping[str, Json] = field(default_factory=dict)
+    # Online: the commitments each seat made to its dealt values before the public seed was
+    # drawn (seat -> label -> commitment), so nobody could deal after seeing the seed.
+    dealt: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:
         return len(self.seat_names)
+
+    def precommitted(self, seat: int, label: str) -> str | None:
+        """The commitment `seat` published for `label` before the seed, if it had to."""
+        return self.dealt.get(seat, {}).get(label)
 
 
 @dataclass(frozen=True)
@@ -143,6 +150,15 @@ class Game(ABC, Generic[S, A]):
         """An action the seat's own device takes without asking its player (e.g. answering a
         guess from the secret it holds); None when the player has something to decide."""
         return None
+
+    def automatic(self, state: S, seat: int) -> bool:
+        """Is `seat`'s next step one its own device takes by itself (a seal, an answer, a
+        reveal the rules require)? Online, a seat that stalls on such a step forfeits."""
+        return False
+
+    def forfeit_winners(self, state: S, seat: int, seats: int) -> frozenset[int]:
+        """Who wins when `seat` forfeits (stalled on a required step): everybody else."""
+        return frozenset(s for s in range(seats) if s != seat)
 
     def reveals(self, action: A) -> bool:
         """Does this action show hidden information? (Undo never goes back past one.)"""

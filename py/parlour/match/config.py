@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from parlour.errors import MalformedInput
+from parlour.fair.commit import is_commitment
 from parlour.fair.encoding import Json, canonical_json
 from parlour.games.base import Setup
 
@@ -28,21 +29,29 @@ class MatchConfig:
     match_id: str
     seats: tuple[str, ...]
     variant: dict[str, Json] = field(default_factory=dict)
+    # Online only: each seat's commitments to its dealt values, made before the seed was drawn
+    # (seat as text -> label -> commitment). Part of the genesis hash, so of every entry's.
+    dealt: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def setup(self) -> Setup:
-        return Setup(self.match_id, self.seats, dict(self.variant))
+        dealt = {int(seat): dict(labels) for seat, labels in self.dealt.items()}
+        return Setup(self.match_id, self.seats, dict(self.variant), dealt)
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "game": self.game,
             "match_id": self.match_id,
             "seats": list(self.seats),
             "variant": dict(self.variant),
         }
+        if self.dealt:
+            data["dealt"] = {seat: dict(labels) for seat, labels in self.dealt.items()}
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> MatchConfig:
-        if not isinstance(data, dict) or set(data) != {"game", "match_id", "seats", "variant"}:
+        keys = {"game", "match_id", "seats", "variant"}
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"dealt"}:
             raise MalformedInput("That match set-up is not in a form Psi Parlour reads.")
         game, match_id, seats, variant = (data[k] for k in ("game", "match_id", "seats", "variant"))
         if (
@@ -58,4 +67,22 @@ class MatchConfig:
         if not isinstance(variant, dict):
             raise MalformedInput("A match variant must be a set of options.")
         canonical_json(variant)
-        return cls(game, match_id, tuple(seats), variant)
+        dealt = data.get("dealt", {})
+        if not _is_dealt(dealt, len(seats)):
+            raise MalformedInput("A match's dealt commitments must be hashes by seat and label.")
+        return cls(game, match_id, tuple(seats), variant, dealt)
+
+
+def _is_dealt(dealt: object, seats: int) -> bool:
+    return isinstance(dealt, dict) and all(
+        isinstance(seat, str)
+        and seat.isdigit()
+        and int(seat) < seats
+        and isinstance(labels, dict)
+        and 0 < len(labels) <= 8
+        and all(
+            isinstance(label, str) and 0 < len(label) <= 64 and is_commitment(c)
+            for label, c in labels.items()
+        )
+        for seat, labels in dealt.items()
+    )

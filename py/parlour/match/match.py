@@ -13,12 +13,23 @@ from typing import Any
 
 from parlour.errors import IllegalAction, MalformedInput, ParlourError
 from parlour.games import game_by_id
-from parlour.games.base import Game, Outcome
+from parlour.games.base import Game, Outcome, Termination
 from parlour.match.config import MatchConfig
 from parlour.match.log import LogEntry, entry_hash, genesis_hash
 
 FORMAT = "psi-parlour/match"
 FORMAT_VERSION = 1
+
+
+def forfeited_seat(action: object) -> object | None:
+    """The seat a forfeit entry names (`{"forfeit": seat}`), or None for a game's action.
+
+    A forfeit is the match's own entry, not a game's: it ends any game the same way."""
+    if isinstance(action, dict) and set(action) == {"forfeit"}:
+        return action["forfeit"]
+    return None
+
+
 MAX_SAVED_BYTES = 2_000_000
 
 
@@ -45,6 +56,7 @@ class Match:
         self.genesis = genesis_hash(config.to_json(), seed)
         self.entries: list[LogEntry] = []
         self._states: list[Any] = [game.initial_state(config.setup(), seed)]
+        self._forfeit: tuple[int, Outcome] | None = None  # (step, outcome) of a forfeit
 
     # -- reading -----------------------------------------------------------------------
 
@@ -67,6 +79,8 @@ class Match:
         return list(self._states)
 
     def result(self) -> Outcome | None:
+        if self._forfeit is not None:
+            return self._forfeit[1]
         return self.game.result(self.state)
 
     def head(self) -> str:
@@ -82,6 +96,15 @@ class Match:
         """A local seat takes `action`; on refusal nothing changes and the reason is returned."""
         try:
             entry = self._append(seat, self.game.action_to_json(action))
+        except ParlourError as error:
+            return Submitted(reason=error.sentence)
+        return Submitted(entry=entry)
+
+    def submit_json(self, seat: int, action_json: Any) -> Submitted:
+        """Like `submit`, for an action already in its JSON form (a peer's proposal, the
+        match's own forfeit entry)."""
+        try:
+            entry = self._append(seat, action_json)
         except ParlourError as error:
             return Submitted(reason=error.sentence)
         return Submitted(entry=entry)
@@ -103,16 +126,40 @@ class Match:
             raise IllegalAction("The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < len(self.config.seats):
             raise IllegalAction(f"There is no seat {seat!r} in this game.")
-        action = self.game.parse_action(action_json)
-        if self.game.action_to_json(action) != action_json:
-            raise MalformedInput("That action is not written the way this game writes it.")
-        new_state = self.game.apply(self.state, seat, action)
+        forfeit = forfeited_seat(action_json)
+        if forfeit is not None:
+            new_state = self.state
+            outcome = self._forfeit_outcome(forfeit)
+        else:
+            action = self.game.parse_action(action_json)
+            if self.game.action_to_json(action) != action_json:
+                raise MalformedInput("That action is not written the way this game writes it.")
+            new_state = self.game.apply(self.state, seat, action)
         seq, prev = self.step + 1, self.head()
         digest = entry_hash(self.config.match_id, seq, seat, action_json, prev)
         entry = LogEntry(seq, seat, action_json, prev, digest)
         self.entries.append(entry)
         self._states.append(new_state)
+        if forfeit is not None:
+            self._forfeit = (seq, outcome)
         return entry
+
+    def _forfeit_outcome(self, seat: object) -> Outcome:
+        """A forfeit may be declared only against a seat the game is waiting on for a step its
+        own device takes by itself (a seal, an answer, a reveal): deciding may take its time."""
+        if not isinstance(seat, int) or not 0 <= seat < len(self.config.seats):
+            raise IllegalAction(f"There is no seat {seat!r} to forfeit.")
+        state = self.state
+        if seat not in self.game.to_move(state) or not self.game.automatic(state, seat):
+            raise IllegalAction(
+                f"{self.seat_name(seat)} is not holding up a required step, so cannot forfeit."
+            )
+        winners = self.game.forfeit_winners(state, seat, len(self.config.seats))
+        return Outcome(
+            Termination.FORFEIT,
+            winners,
+            f"{self.seat_name(seat)} did not take a required step in time and forfeits.",
+        )
 
     def truncate(self, step: int) -> None:
         """Drop every entry after `step` (undo in pass-and-play, where all seats agree)."""
@@ -120,6 +167,8 @@ class Match:
             raise IndexError(f"step {step} is outside 0..{self.step}")
         del self.entries[step:]
         del self._states[step + 1 :]
+        if self._forfeit is not None and self._forfeit[0] > step:
+            self._forfeit = None
 
     # -- persistence ---------------------------------------------------------------------
 

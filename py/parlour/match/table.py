@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from parlour.errors import MalformedInput, ParlourError
-from parlour.fair.commit import Context, Opening
+from parlour.fair.commit import Context, Opening, commitment_of
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game
 from parlour.match.config import MatchConfig
@@ -23,6 +23,28 @@ def new_match_id() -> str:
     return "m-" + secrets.token_hex(8)
 
 
+def deal_stores(game: Game, config: MatchConfig, seats: Iterable[int]) -> dict[int, PrivateStore]:
+    """The private stores of the seats held on this device, with their dealt values committed.
+
+    Online this happens before the public seed is drawn, and the commitments are published
+    first (`MatchConfig.dealt`), so no device can deal again once it knows the seed."""
+    local = list(seats)
+    stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
+    for seat, values in game.deal(config.setup(), local).items():
+        for label, value in values.items():
+            stores[seat].commit(label, value)
+    return stores
+
+
+def dealt_commitments(stores: dict[int, PrivateStore]) -> dict[str, dict[str, str]]:
+    """What each local seat publishes of its dealt values: the commitments, by label."""
+    return {
+        str(seat): {label: commitment_of(store.context, o) for label, o in store.openings.items()}
+        for seat, store in stores.items()
+        if store.openings
+    }
+
+
 class Table:
     def __init__(self, match: Match, stores: dict[int, PrivateStore]) -> None:
         self.match = match
@@ -30,13 +52,7 @@ class Table:
 
     @classmethod
     def new(cls, game: Game, config: MatchConfig, seed: bytes, local_seats: Iterable[int]) -> Table:
-        match = Match(game, config, seed)
-        local = list(local_seats)
-        stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
-        for seat, values in game.deal(config.setup(), local).items():
-            for label, value in values.items():
-                stores[seat].commit(label, value)
-        return cls(match, stores)
+        return cls(Match(game, config, seed), deal_stores(game, config, local_seats))
 
     @property
     def game(self) -> Game:

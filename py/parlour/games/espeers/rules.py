@@ -341,6 +341,14 @@ class Espeers(Game[EspeersState, Action]):
             return RevealBarrier(opening)
         return None
 
+    def automatic(self, state: EspeersState, seat: int) -> bool:
+        if seat not in self.to_move(state):
+            return False
+        pending = state.pending
+        return state.phase == "setup" or (
+            pending is not None and pending.kind in ("answer", "reveal-barrier")
+        )
+
     def mulligan_cost(self, state: EspeersState, seat: int) -> int:
         """The first mulligan is free, each further one costs 1 PSI."""
         return 1 if state.players[seat].mulligans >= 1 else 0
@@ -434,6 +442,13 @@ class Espeers(Game[EspeersState, Action]):
     # setup and mulligans
 
     def _seal_deck(self, state: EspeersState, seat: int, action: SealDeck) -> EspeersState:
+        promised = state.setup.precommitted(seat, DECK_LABEL)
+        if promised is not None and action.commitment != promised:
+            raise CommitmentMismatch(
+                f"{state.name(seat)} sealed another deck than the one committed before the "
+                "shuffle seed was drawn.",
+                seat,
+            )
         sealed = list(state.sealed)
         sealed[seat] = (action.commitment, state.ply)
         state = replace(state, sealed=tuple(sealed))

@@ -215,6 +215,9 @@ class PsiSquad(Game[PsiState, Action]):
             return f"{state.name(target)}'s cypher has already been guessed."
         return None
 
+    def automatic(self, state: PsiState, seat: int) -> bool:
+        return state.pending is not None and seat == state.pending.target
+
     def auto_action(self, state: PsiState, seat: int, store: PrivateStore | None) -> Action | None:
         """The answer a target's device gives by itself (the player has nothing to decide)."""
         if state.pending is not None and seat == state.pending.target:

@@ -319,6 +319,16 @@ class Telepathic(Game[TeleState, Action]):
                 dealt[seat] = {CONDITIONS_LABEL: hand}
         return dealt
 
+    def automatic(self, state: TeleState, seat: int) -> bool:
+        return seat in self.to_move(state) and state.phase in ("setup", "check", "reveal")
+
+    def forfeit_winners(self, state: TeleState, seat: int, seats: int) -> frozenset[int]:
+        """Partners win or lose together: a stall loses the game for its side; in teams the
+        other team wins."""
+        if state.arrangement == "teams":
+            return frozenset(s for s in range(seats) if s % 2 != seat % 2)
+        return frozenset()
+
     def auto_action(self, state: TeleState, seat: int, store: PrivateStore | None) -> Action | None:
         """Sealing the dealt cards, the check after each action, and the reveals need no choice."""
         if seat not in self.to_move(state) or store is None or CONDITIONS_LABEL not in store:
@@ -361,6 +371,13 @@ class Telepathic(Game[TeleState, Action]):
         return handler(state, seat, action)
 
     def _seal(self, state: TeleState, seat: int, action: SealConditions) -> TeleState:
+        promised = state.setup.precommitted(seat, CONDITIONS_LABEL)
+        if promised is not None and action.commitment != promised:
+            raise CommitmentMismatch(
+                f"{state.name(seat)} sealed other cards than the ones committed before the "
+                "seed was drawn.",
+                seat,
+            )
         sealed = list(state.sealed)
         sealed[seat] = (action.commitment, state.ply)
         new = replace(state, sealed=tuple(sealed))
