@@ -30,6 +30,7 @@ class JointRandomness:
         me: int,
         label: str = "seed",
         secret: bytes | None = None,
+        nonce: bytes | None = None,
     ) -> None:
         if not 0 <= me < len(seat_names):
             raise ValueError("me must be one of the seats")
@@ -38,7 +39,8 @@ class JointRandomness:
         self.me = me
         self.label = label
         own = secrets.token_bytes(RANDOM_BYTES) if secret is None else secret
-        commitment, self._opening = commit(Context(match_id, me), f"joint:{label}", own.hex())
+        context = Context(match_id, me)
+        commitment, self._opening = commit(context, f"joint:{label}", own.hex(), nonce)
         self.commitments: dict[int, str] = {me: commitment}
         self.reveals: dict[int, bytes] = {}
 
@@ -46,6 +48,10 @@ class JointRandomness:
 
     def my_commitment(self) -> str:
         return self.commitments[self.me]
+
+    def secret(self) -> tuple[bytes, bytes]:
+        """Our random bytes and nonce, so a device that reloads commits to the same again."""
+        return bytes.fromhex(self._opening.value), bytes.fromhex(self._opening.nonce)
 
     def receive_commitment(self, seat: int, commitment: object) -> None:
         name = self._name(seat)

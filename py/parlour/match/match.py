@@ -39,6 +39,7 @@ class Submitted:
 
     entry: LogEntry | None = None
     reason: str | None = None
+    sent: bool = False  # online, a guest's move on its way to the host (not in the log yet)
 
     @property
     def ok(self) -> bool:

@@ -1,0 +1,742 @@
+"""Online play: one device's side of a match played over a network (pure: text in, text out).
+
+The shape is a star. The host's device holds the authoritative log: it appends its own seats'
+moves, checks every move a guest proposes with its own engine, and relays each new entry to every
+guest, whose engines check it again. Nothing here touches a network: a transport (WebRTC, a
+BroadcastChannel, or the in-memory one of the tests) hands `receive` the text it got, asks
+`opened` and `closed` about connections, and sends what `outbox` collects. Time is passed in
+(`now`, in seconds), so heartbeats and time-outs are tested without waiting.
+
+How a match goes:
+1. The host makes one invite per remote seat. A guest's device connects and says `hello`; the
+   host answers `welcome` (the set-up and the guest's seat) and replays what came before.
+2. Every device deals its seats' private values and commits to them, and every seat commits to
+   32 random bytes (`seed-commit`); once all commitments are in, all reveal (`seed-reveal`) and
+   every device computes the same public seed. Dealing before the seed means no device can deal
+   again once it knows the seed.
+3. Play: a guest `propose`s a move (sealed on its own device: secrets never travel); the host
+   appends it or rejects it with the engine's sentence; `entries` carry new log entries. A move
+   for a guest's own seat that it never proposed is refused as forged.
+4. At the end every device sends the openings it holds; every device runs the audit and tells
+   the others its verdict.
+Robustness: every message is numbered per connection (a replay is refused), checked by
+`wire.decode` first (malformed or oversized is refused), a heartbeat notices a silent peer within
+`LOST_AFTER` seconds, a guest that comes back gets the log again from where it was, and a seat
+that stalls on a step its own device must take (a seal, an answer, a reveal) forfeits after the
+time-out chosen at set-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from parlour.errors import IllegalAction, MalformedInput, ParlourError, ProtocolError
+from parlour.fair.commit import Opening
+from parlour.fair.joint import JointRandomness
+from parlour.fair.store import PrivateStore
+from parlour.games import game_by_id
+from parlour.games.base import Game
+from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
+from parlour.match.config import MatchConfig
+from parlour.match.log import LogEntry
+from parlour.match.match import Match, Submitted, forfeited_seat
+from parlour.match.table import Table, deal_stores, dealt_commitments
+from parlour.match.wire import MAX_ENTRIES, Message, decode, encode
+
+FORMAT = "psi-parlour/online"
+FORMAT_VERSION = 1
+LOST_AFTER = 5.0  # seconds without a word from a peer: it is lost
+PING_EVERY = 1.0
+HOST = "host"
+DEFAULT_REVEAL_LIMIT = 120
+MAX_NOTICES = 30
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"  # waiting for the guests (a guest: waiting for the host's welcome)
+    SEED = "seed"  # everyone is here: committing and revealing the seed
+    PLAY = "play"
+    END = "end"  # over: openings and the audit
+    ABORTED = "aborted"
+
+
+@dataclass
+class Link:
+    """One connection: on the host, to one guest's device; on a guest, to the host."""
+
+    peer: str
+    seats: tuple[int, ...]  # the seats played on the device at the other end
+    state: str = "invited"  # invited, connected, lost
+    heard: float = 0.0
+    sent: float = 0.0
+    n_in: int = 0
+    n_out: int = 0
+    rtt: float | None = None
+
+
+def seat_peer(seat: int) -> str:
+    """The host's name for the connection of a remote seat."""
+    return f"seat-{seat}"
+
+
+class OnlineSession:
+    def __init__(self, role: str, now: float) -> None:
+        self.role = role
+        self.now = now
+        self.game: Game | None = None
+        self.config: MatchConfig | None = None  # the set-up, without the dealt commitments
+        self.local: tuple[int, ...] = ()
+        self.limits = {"reveal": DEFAULT_REVEAL_LIMIT}
+        self.links: dict[str, Link] = {}
+        self.stores: dict[int, PrivateStore] = {}
+        self.joint: dict[int, JointRandomness] = {}
+        self.seed_log: list[tuple[str, dict]] = []  # every seed message, to replay to a joiner
+        self.dealt: dict[str, dict[str, str]] = {}
+        self.table: Table | None = None
+        self.pending: dict[int, Any] = {}  # a guest's moves sent and not yet in the log
+        self.outbox: list[tuple[str, str]] = []
+        self.notices: list[str] = []
+        self.changed_at = now
+        self.gathered_at: float | None = None  # when every seat was first connected
+        self.ended_at: float | None = None
+        self.openings: dict[int, list[Opening]] = {}
+        self.audit_result: AuditResult | None = None
+        self.verdicts: dict[int, tuple[str, str]] = {}
+        self.remote_links: dict[str, str] = {}  # a guest's picture of who is connected
+        self.aborted = ""
+        self.revision = 0  # bumped whenever something a screen shows changed
+
+    # -- making one ----------------------------------------------------------------------
+
+    @classmethod
+    def host(
+        cls,
+        game: Game,
+        config: MatchConfig,
+        local: tuple[int, ...],
+        now: float,
+        reveal_limit: int = DEFAULT_REVEAL_LIMIT,
+    ) -> OnlineSession:
+        """The host's session: `local` seats here, one invite for every other seat."""
+        game.check_setup(config.setup())
+        if not local or not set(local) <= set(range(len(config.seats))):
+            raise IllegalAction("The host plays at least one seat of the game.")
+        session = cls("host", now)
+        session.limits = {"reveal": reveal_limit}
+        remote = [s for s in range(len(config.seats)) if s not in local]
+        if not remote:
+            raise IllegalAction("Invite at least one player, or play on one device.")
+        session.links = {seat_peer(s): Link(seat_peer(s), (s,)) for s in remote}
+        session._begin(game, config, tuple(sorted(local)))
+        return session
+
+    @classmethod
+    def guest(cls, now: float) -> OnlineSession:
+        """A guest's session before the host's welcome: it knows nothing of the game yet."""
+        session = cls("guest", now)
+        session.links = {HOST: Link(HOST, ())}
+        return session
+
+    def _begin(self, game: Game, config: MatchConfig, local: tuple[int, ...]) -> None:
+        """Deal this device's seats and commit to them and to our random bytes: before the seed."""
+        self.game, self.config, self.local = game, config, local
+        self.stores = deal_stores(game, config, local)
+        names = list(config.seats)
+        self.joint = {s: JointRandomness(config.match_id, names, s) for s in local}
+        dealt = dealt_commitments(self.stores)
+        for seat in local:
+            body = {
+                "seat": seat,
+                "commitment": self.joint[seat].my_commitment(),
+                "dealt": dealt.get(str(seat), {}),
+            }
+            self._take_commit(body)
+            self._broadcast("seed-commit", **body)
+
+    # -- who is who ----------------------------------------------------------------------
+
+    @property
+    def is_host(self) -> bool:
+        return self.role == "host"
+
+    @property
+    def phase(self) -> Phase:
+        if self.aborted:
+            return Phase.ABORTED
+        if self.table is not None:
+            return Phase.END if self.table.match.result() is not None else Phase.PLAY
+        if self.config is not None and self._everyone_here():
+            return Phase.SEED
+        return Phase.LOBBY
+
+    @property
+    def match(self) -> Match | None:
+        return self.table.match if self.table is not None else None
+
+    def name(self, seat: int) -> str:
+        return self.config.seats[seat] if self.config else f"Seat {seat + 1}"
+
+    def _who(self, link: Link) -> str:
+        if self.is_host:
+            return f"{self.name(link.seats[0])}'s device"
+        return "the host"
+
+    def _everyone_here(self) -> bool:
+        if not self.is_host:
+            return self.links[HOST].state == "connected"
+        return all(link.state == "connected" for link in self.links.values())
+
+    def link_states(self) -> dict[str, str]:
+        """Every seat's connection, as the host sees it: here, invited, connected or lost."""
+        if not self.is_host:
+            return dict(self.remote_links)
+        states = {str(s): "here" for s in self.local}
+        for link in self.links.values():
+            states[str(link.seats[0])] = link.state
+        return states
+
+    # -- sending -------------------------------------------------------------------------
+
+    def _send(self, link: Link, type_: str, **body: Any) -> None:
+        if link.state != "connected":
+            return
+        link.n_out += 1
+        link.sent = self.now
+        self.outbox.append((link.peer, encode(type_, link.n_out, **body)))
+
+    def _broadcast(self, type_: str, skip: Link | None = None, **body: Any) -> None:
+        for link in self.links.values():
+            if link is not skip:
+                self._send(link, type_, **body)
+
+    def take_outbox(self) -> list[tuple[str, str]]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    def _notice(self, text: str) -> None:
+        self.notices = [*self.notices[-(MAX_NOTICES - 1) :], text]
+        self.revision += 1
+
+    def _reject(self, link: Link, sentence: str, reply: bool = True) -> None:
+        self._notice(f"Refused from {self._who(link)}: {sentence}")
+        if reply:
+            self._send(link, "reject", reason=sentence[:400])
+
+    # -- connections ---------------------------------------------------------------------
+
+    def opened(self, peer: str, now: float) -> None:
+        """The transport's connection to `peer` is open (a fresh one: numbering restarts)."""
+        self.now = now
+        link = self.links.get(peer)
+        if link is None:
+            return
+        link.state, link.heard, link.n_in, link.n_out = "connected", now, 0, 0
+        self.revision += 1
+        if not self.is_host:
+            self._send(link, "hello", resume=self._resume())
+
+    def closed(self, peer: str, now: float) -> None:
+        self.now = now
+        link = self.links.get(peer)
+        if link is not None and link.state == "connected":
+            self._lose(link)
+
+    def _lose(self, link: Link) -> None:
+        link.state = "lost"
+        self._notice(f"Lost the connection to {self._who(link)}.")
+        if self.is_host:
+            self._broadcast("status", links=self.link_states())
+
+    def _resume(self) -> dict | None:
+        if self.config is None or not self.local:
+            return None
+        match = self.match
+        head = match.head() if match else "00" * 32
+        return {
+            "match": self.config.match_id,
+            "seat": self.local[0],
+            "step": match.step if match else 0,
+            "head": head,
+        }
+
+    # -- receiving -----------------------------------------------------------------------
+
+    def receive(self, peer: str, text: object, now: float) -> None:
+        """One message from `peer`: checked, then acted on; a refusal changes nothing."""
+        self.now = now
+        link = self.links.get(peer)
+        if link is None:
+            return
+        link.heard = now
+        try:
+            message = decode(text)
+        except MalformedInput as error:
+            self._reject(link, error.sentence)
+            return
+        if message.n <= link.n_in:
+            self._reject(
+                link,
+                f"Message {message.n} arrived a second time (a replay) and was ignored.",
+                reply=message.type != "reject",
+            )
+            return
+        if message.n != link.n_in + 1:
+            self._notice(
+                f"Messages from {self._who(link)} went missing ({link.n_in + 1} to "
+                f"{message.n - 1})."
+            )
+        link.n_in = message.n
+        handler = getattr(self, "_on_" + message.type.replace("-", "_"))
+        try:
+            handler(link, message)
+        except ParlourError as error:
+            self._reject(link, error.sentence, reply=message.type != "reject")
+
+    def _on_hello(self, link: Link, message: Message) -> None:
+        if not self.is_host:
+            raise ProtocolError("Only the host is greeted with hello.")
+        seat = link.seats[0]
+        self._send(
+            link,
+            "welcome",
+            config=self.config.to_json(),
+            seat=seat,
+            limits=dict(self.limits),
+            host=list(self.local),
+        )
+        for type_, body in self.seed_log:
+            self._send(link, type_, **body)
+        if self.table is not None:
+            self._send_entries(link, self._resume_step(seat, message.body["resume"]))
+            for owner, openings in sorted(self.openings.items()):
+                self._send(link, "openings", seat=owner, openings=[o.to_json() for o in openings])
+        self._notice(f"{self.name(seat)} joined.")
+        self._broadcast("status", links=self.link_states())
+        if self._everyone_here() and self.gathered_at is None:
+            self.gathered_at = self.now
+
+    def _resume_step(self, seat: int, resume: dict | None) -> int:
+        """Where a returning guest's log can go on from: its last step, if it matches ours."""
+        match = self.match
+        if not resume or resume["match"] != self.config.match_id or resume["seat"] != seat:
+            return 0
+        step = resume["step"]
+        if 0 < step <= match.step and match.entries[step - 1].hash == resume["head"]:
+            return step
+        return 0
+
+    def _send_entries(self, link: Link, start: int) -> None:
+        entries = [e.to_json() for e in self.match.entries[start:]]
+        for i in range(0, len(entries), MAX_ENTRIES):
+            self._send(link, "entries", entries=entries[i : i + MAX_ENTRIES])
+
+    def _on_welcome(self, link: Link, message: Message) -> None:
+        if self.is_host:
+            raise ProtocolError("A host is not welcomed.")
+        body = message.body
+        config = MatchConfig.from_json(body["config"])
+        game = game_by_id(config.game)
+        base = replace(config, dealt={})
+        game.check_setup(base.setup())
+        seat, host_seats = body["seat"], tuple(body["host"])
+        if seat >= len(config.seats) or seat in host_seats:
+            raise ProtocolError("The host offered a seat that is not free.")
+        link.seats = host_seats
+        self.limits = dict(body["limits"])
+        if self.config is not None and self.config.match_id == base.match_id:
+            if self.local != (seat,):
+                raise ProtocolError("The host offered this device another seat than before.")
+            self._resend_own_seed()
+        else:
+            self._begin(game, base, (seat,))
+            self.pending = {}
+        self.revision += 1
+
+    def _resend_own_seed(self) -> None:
+        """A returning guest sends its own seed messages again; the host knows duplicates."""
+        if self.table is not None:
+            return
+        for type_, body in self.seed_log:
+            if body["seat"] in self.local:
+                self._send(self.links[HOST], type_, **body)
+
+    def _check_sender(self, link: Link, seat: int, what: str) -> None:
+        """A message about `seat` must come from the device that plays it (or, relayed, from the
+        host); a message about one of our own seats can only be our own echo."""
+        if self.is_host and seat not in link.seats:
+            raise ProtocolError(
+                f"That {what} claims to be {self.name(seat)}'s but came from "
+                f"{self._who(link)}: refused as forged."
+            )
+
+    def _on_seed_commit(self, link: Link, message: Message) -> None:
+        body = message.body
+        self._check_sender(link, body["seat"], "commitment")
+        if self.table is not None or body["seat"] in self.local:
+            return
+        if self._take_commit(body):
+            self._broadcast("seed-commit", skip=link, **body)
+        self._maybe_reveal()
+
+    def _take_commit(self, body: dict) -> bool:
+        """Record a seat's seed commitment (and dealt commitments); False if we had it."""
+        seat, commitment = body["seat"], body["commitment"]
+        if not 0 <= seat < len(self.config.seats):
+            raise ProtocolError(
+                f"A commitment came for seat {seat + 1}, which is not in this game."
+            )
+        for joint in self.joint.values():
+            known = joint.commitments.get(seat)
+            if known == commitment:
+                continue
+            if known is not None:
+                raise ProtocolError(f"{self.name(seat)} sent a second, different commitment.")
+            joint.receive_commitment(seat, commitment)
+        if any(t == "seed-commit" and b["seat"] == seat for t, b in self.seed_log):
+            return False
+        self.seed_log.append(("seed-commit", body))
+        if body["dealt"]:
+            self.dealt[str(seat)] = dict(body["dealt"])
+        self.revision += 1
+        return True
+
+    def _maybe_reveal(self) -> None:
+        if self.table is not None or not self.joint:
+            return
+        if not all(j.all_committed() for j in self.joint.values()):
+            return
+        for seat in self.local:
+            if any(t == "seed-reveal" and b["seat"] == seat for t, b in self.seed_log):
+                continue
+            body = {"seat": seat, "opening": self.joint[seat].my_reveal().to_json()}
+            self._take_reveal(body)
+            self._broadcast("seed-reveal", **body)
+        self._maybe_start()
+
+    def _on_seed_reveal(self, link: Link, message: Message) -> None:
+        body = message.body
+        self._check_sender(link, body["seat"], "reveal")
+        if self.table is not None or body["seat"] in self.local:
+            return
+        try:
+            fresh = self._take_reveal(body)
+        except ProtocolError as error:
+            self.aborted = f"{error.sentence} The game cannot start."
+            raise
+        if fresh:
+            self._broadcast("seed-reveal", skip=link, **body)
+        self._maybe_start()
+
+    def _take_reveal(self, body: dict) -> bool:
+        seat = body["seat"]
+        opening = Opening.from_json(body["opening"])
+        for joint in self.joint.values():
+            known = joint.reveals.get(seat)
+            if known is not None:
+                if known.hex() != opening.value:
+                    raise ProtocolError(f"{self.name(seat)} revealed twice, differently.")
+                continue
+            if seat == joint.me:
+                continue
+            joint.receive_reveal(seat, opening)
+        if any(t == "seed-reveal" and b["seat"] == seat for t, b in self.seed_log):
+            return False
+        self.seed_log.append(("seed-reveal", body))
+        self.revision += 1
+        return True
+
+    def _maybe_start(self) -> None:
+        if self.table is not None or not self.joint:
+            return
+        joint = next(iter(self.joint.values()))
+        if joint.missing_reveals():
+            return
+        config = replace(self.config, dealt=dict(self.dealt))
+        self.table = Table(Match(self.game, config, joint.seed()), self.stores)
+        self.changed_at = self.now
+        self._notice("Everyone is here: the game begins.")
+        self.run_automatic()
+
+    # -- the game ------------------------------------------------------------------------
+
+    def _on_propose(self, link: Link, message: Message) -> None:
+        if not self.is_host:
+            raise ProtocolError("Only the host takes proposed moves.")
+        seat = message.body["seat"]
+        self._check_sender(link, seat, "move")
+        if self.table is None:
+            raise IllegalAction("The game has not started yet.")
+        result = self.match.submit_json(seat, message.body["action"])
+        if not result.ok:
+            raise IllegalAction(result.reason or "That move is not allowed.")
+        self._appended(result.entry)
+
+    def _appended(self, entry: LogEntry) -> None:
+        """A new entry in the host's log: to every guest, then whatever follows by itself."""
+        self._broadcast("entries", entries=[entry.to_json()])
+        self._changed()
+
+    def _changed(self) -> None:
+        self.changed_at = self.now
+        self.revision += 1
+        self.run_automatic()
+        self._maybe_end()
+
+    def _on_entries(self, link: Link, message: Message) -> None:
+        if self.is_host:
+            raise ProtocolError("Only the host sends log entries.")
+        if self.table is None:
+            raise ProtocolError("Log entries arrived before the game began.")
+        match = self.match
+        try:
+            for raw in message.body["entries"]:
+                entry = LogEntry.from_json(raw)
+                if entry.seq <= match.step:
+                    if match.entries[entry.seq - 1].hash != entry.hash:
+                        raise IllegalAction(
+                            f"The host's move {entry.seq} differs from this device's log."
+                        )
+                    continue
+                mine = entry.seat in self.local and forfeited_seat(entry.action) is None
+                if mine and self.pending.get(entry.seat) != entry.action:
+                    raise IllegalAction(
+                        f"The host sent a move for {self.name(entry.seat)} that this device "
+                        "never made: refused as forged."
+                    )
+                match.receive(raw)
+                self.pending.pop(entry.seat, None)
+        finally:
+            self._changed()
+
+    def _on_reject(self, link: Link, message: Message) -> None:
+        self._notice(f"{self._who(link).capitalize()} refused: {message.body['reason']}")
+        if not self.is_host:
+            self.pending.clear()  # the player may try again
+
+    def act(self, seat: int, choice: Any) -> Submitted:
+        """A player on this device acts for `seat` (as `Table.act`; a guest's move is sent)."""
+        if self.table is None:
+            return Submitted(reason="The game has not started yet.")
+        if seat not in self.local:
+            return Submitted(reason=f"{self.name(seat)} is not played on this device.")
+        if self.is_host:
+            result = self.table.act(seat, choice)
+            if result.ok:
+                self._appended(result.entry)
+            return result
+        return self._propose(seat, choice)
+
+    def _propose(self, seat: int, choice: Any) -> Submitted:
+        if seat in self.pending:
+            return Submitted(reason="Your last move is still on its way to the host.")
+        if self.links[HOST].state != "connected":
+            return Submitted(reason="Not connected to the host: your move cannot be sent.")
+        state, store = self.table.state, self.stores[seat]
+        try:
+            action = self.game.seal(state, seat, choice, store)
+            self.game.apply(state, seat, action)  # refuse here what the host would refuse
+        except ParlourError as error:
+            return Submitted(reason=error.sentence)
+        except (ValueError, KeyError):
+            return Submitted(reason="That choice cannot be made now.")
+        action_json = self.game.action_to_json(action)
+        self.pending[seat] = action_json
+        self._send(self.links[HOST], "propose", seat=seat, action=action_json)
+        self.revision += 1
+        return Submitted(sent=True)
+
+    def run_automatic(self) -> None:
+        """Take every step this device's seats take by themselves (seals, answers, reveals)."""
+        for _ in range(64):
+            if self.table is None or self.match.result() is not None:
+                return
+            state = self.table.state
+            moved = False
+            for seat in sorted(self.game.to_move(state)):
+                if seat not in self.local or seat in self.pending:
+                    continue
+                auto = self.game.auto_action(state, seat, self.stores[seat])
+                if auto is not None and self.act(seat, auto).ok:
+                    moved = True
+                    break
+            if not moved:
+                return
+
+    # -- the end -------------------------------------------------------------------------
+
+    def _maybe_end(self) -> None:
+        if self.table is None or self.match.result() is None or self.ended_at is not None:
+            return
+        self.ended_at = self.now
+        for seat in self.local:
+            openings = self.table.openings(seat)
+            self.openings[seat] = openings
+            self._broadcast("openings", seat=seat, openings=[o.to_json() for o in openings])
+        self._maybe_audit()
+
+    def _on_openings(self, link: Link, message: Message) -> None:
+        body = message.body
+        seat = body["seat"]
+        self._check_sender(link, seat, "opening")
+        if seat in self.local or seat in self.openings:
+            return
+        if self.table is None or self.match.result() is None:
+            raise IllegalAction("Secrets are opened only when the game is over.")
+        self.openings[seat] = [Opening.from_json(o) for o in body["openings"]]
+        self._broadcast("openings", skip=link, **body)
+        self._maybe_audit()
+
+    def _maybe_audit(self, deadline_passed: bool = False) -> None:
+        if self.audit_result is not None or self.table is None:
+            return
+        seats = range(len(self.config.seats))
+        if not deadline_passed and any(s not in self.openings for s in seats):
+            return
+        match = self.match
+        openings = {s: self.openings.get(s) for s in seats}
+        self.audit_result = audit(self.game, match.config, match.seed, match.entries, openings)
+        kind, text = verdict_of(self.audit_result, self.config.seats)
+        for seat in self.local:
+            self.verdicts[seat] = (kind, text)
+        self._broadcast("verdict", seat=self.local[0], verdict=kind, text=text[:400])
+        self.revision += 1
+
+    def _on_verdict(self, link: Link, message: Message) -> None:
+        body = message.body
+        self._check_sender(link, body["seat"], "verdict")
+        if body["seat"] in self.local:
+            return
+        self.verdicts[body["seat"]] = (body["verdict"], body["text"])
+        self._broadcast("verdict", skip=link, **body)
+        self.revision += 1
+
+    # -- heartbeat and time-outs ---------------------------------------------------------
+
+    def _on_status(self, link: Link, message: Message) -> None:
+        if self.is_host:
+            raise ProtocolError("Only the host reports who is connected.")
+        self.remote_links = dict(message.body["links"])
+        self.revision += 1
+
+    def _on_ping(self, link: Link, message: Message) -> None:
+        self._send(link, "pong", at=message.body["at"])
+
+    def _on_pong(self, link: Link, message: Message) -> None:
+        link.rtt = max(0.0, self.now - message.body["at"] / 1000)
+
+    def tick(self, now: float) -> None:
+        """Called often (about twice a second): heartbeats, lost peers, stalls."""
+        self.now = now
+        for link in self.links.values():
+            if link.state != "connected":
+                continue
+            if now - link.heard > LOST_AFTER:
+                self._lose(link)
+            elif now - link.sent >= PING_EVERY:
+                self._send(link, "ping", at=int(now * 1000) % 2**31)
+        if self.is_host:
+            self._check_stalls(now)
+        elif self.ended_at is not None and now - self.ended_at > self.limits["reveal"]:
+            self._maybe_audit(deadline_passed=True)
+
+    def _check_stalls(self, now: float) -> None:
+        limit = self.limits["reveal"]
+        phase = self.phase
+        if phase is Phase.SEED and self.gathered_at is not None and now - self.gathered_at > limit:
+            joint = next(iter(self.joint.values()))
+            missing = joint.missing_commitments() or joint.missing_reveals()
+            names = ", ".join(self.name(s) for s in missing)
+            self.aborted = f"{names} did not take part in drawing the seed in time."
+            self._notice(f"{self.aborted} The game cannot start.")
+        elif phase is Phase.PLAY and now - self.changed_at > limit:
+            state = self.table.state
+            for seat in sorted(self.game.to_move(state)):
+                if seat not in self.local and self.game.automatic(state, seat):
+                    result = self.match.submit_json(seat, {"forfeit": seat})
+                    if result.ok:
+                        self._notice(f"{self.name(seat)} did not take a required step in time.")
+                        self._appended(result.entry)
+                    return
+        elif phase is Phase.END and self.ended_at is not None and now - self.ended_at > limit:
+            self._maybe_audit(deadline_passed=True)
+
+    # -- persistence ---------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "role": self.role,
+            "config": self.config.to_json() if self.config else None,
+            "local": list(self.local),
+            "limits": dict(self.limits),
+            "links": {peer: list(link.seats) for peer, link in self.links.items()},
+            "joint": {str(s): [part.hex() for part in j.secret()] for s, j in self.joint.items()},
+            "seed_log": [[t, b] for t, b in self.seed_log],
+            "match": self.match.to_json() if self.match else None,
+            "stores": {str(s): store.to_json() for s, store in self.stores.items()},
+            "pending": {str(s): a for s, a in self.pending.items()},
+            "openings": {str(s): [o.to_json() for o in ops] for s, ops in self.openings.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: object, now: float) -> OnlineSession:
+        """A saved session, every connection lost: a guest waits for a new invite; a host makes
+        new invites. Everything is checked again as it is rebuilt."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise MalformedInput("That is not a saved online game.")
+        if data.get("version") != FORMAT_VERSION or data.get("role") not in ("host", "guest"):
+            raise MalformedInput("That saved online game is from another version.")
+        session = cls(data["role"], now)
+        session.links = {
+            peer: Link(peer, tuple(seats), state="lost") for peer, seats in data["links"].items()
+        }
+        if data["config"] is None:
+            return session
+        session.config = MatchConfig.from_json(data["config"])
+        session.game = game_by_id(session.config.game)
+        session.local = tuple(data["local"])
+        session.limits = dict(data["limits"])
+        session.stores = {int(s): PrivateStore.from_json(raw) for s, raw in data["stores"].items()}
+        names = list(session.config.seats)
+        for s, (secret, nonce) in data["joint"].items():
+            session.joint[int(s)] = JointRandomness(
+                session.config.match_id,
+                names,
+                int(s),
+                secret=bytes.fromhex(secret),
+                nonce=bytes.fromhex(nonce),
+            )
+        for type_, body in data["seed_log"]:
+            if type_ == "seed-commit":
+                session._take_commit(body)
+        for seat in session.local:  # our own reveals are made again, the same
+            if any(t == "seed-reveal" and b["seat"] == seat for t, b in data["seed_log"]):
+                session.joint[seat].my_reveal()
+        for type_, body in data["seed_log"]:
+            if type_ == "seed-reveal":
+                session._take_reveal(body)
+        if data["match"] is not None:
+            match = Match.from_json(data["match"])
+            session.table = Table(match, session.stores)
+        session.pending = {int(s): a for s, a in data["pending"].items()}
+        session.openings = {
+            int(s): [Opening.from_json(o) for o in ops] for s, ops in data["openings"].items()
+        }
+        if session.table is not None and session.match.result() is not None:
+            session.ended_at = now
+            session._maybe_audit()
+        return session
+
+
+def verdict_of(result: AuditResult, names: tuple[str, ...]) -> tuple[str, str]:
+    """An audit result as a word and a sentence, as devices tell each other."""
+    if isinstance(result, Verified):
+        return "verified", result.summary
+    if isinstance(result, Cheat):
+        who = names[result.seat] if 0 <= result.seat < len(names) else "A player"
+        return "cheat", f"{who} cheated: {result.reason}"
+    assert isinstance(result, Unverified)
+    return "unverified", result.reason

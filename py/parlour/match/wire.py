@@ -1,0 +1,188 @@
+"""The peer-to-peer messages: their one JSON form, and the checks every message passes first.
+
+A message is a JSON object `{"v": 1, "t": type, "n": number, ...body}` of at most 64 KB. `n`
+counts the messages one side sent over one connection (1, 2, 3 ...), so a replayed or dropped
+message is noticed. Every peer's message is untrusted input: `decode` checks size, JSON, version,
+type and the exact shape and types of the body before anything reads it, and raises
+`MalformedInput` with a sentence a player can read. What the body *means* (is that seat yours,
+is that move legal, does that reveal match) is `OnlineSession`'s and the engine's business.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.errors import MalformedInput
+from parlour.fair.commit import is_commitment
+from parlour.fair.encoding import canonical_json
+
+VERSION = 1
+MAX_MESSAGE_BYTES = 65_536
+MAX_ENTRIES = 64  # log entries in one message (a resync sends several)
+MAX_TEXT = 400
+MAX_SEATS = 8
+
+
+@dataclass(frozen=True)
+class Message:
+    type: str
+    n: int
+    body: dict[str, Any]
+
+    def encode(self) -> str:
+        return encode(self.type, self.n, **self.body)
+
+
+# -- field checks: each returns True for an acceptable value -------------------------------------
+
+
+def _seat(v: object) -> bool:
+    return type(v) is int and 0 <= v < MAX_SEATS
+
+
+def _count(v: object) -> bool:
+    return type(v) is int and 0 <= v < 2**31
+
+
+def _text(v: object) -> bool:
+    return isinstance(v, str) and len(v) <= MAX_TEXT
+
+
+def _hash(v: object) -> bool:
+    return is_commitment(v)
+
+
+def _json(v: object) -> bool:
+    try:
+        return len(canonical_json(v)) <= 16_384
+    except MalformedInput:
+        return False
+
+
+def _opening(v: object) -> bool:
+    return isinstance(v, dict) and set(v) == {"label", "value", "nonce"} and _json(v)
+
+
+def _openings(v: object) -> bool:
+    return isinstance(v, list) and len(v) <= 64 and all(_opening(o) for o in v)
+
+
+def _entries(v: object) -> bool:
+    return isinstance(v, list) and 0 < len(v) <= MAX_ENTRIES and all(_entry(e) for e in v)
+
+
+def _entry(v: object) -> bool:
+    return isinstance(v, dict) and set(v) == {"seq", "seat", "action", "prev", "hash"}
+
+
+def _labels(v: object) -> bool:
+    return (
+        isinstance(v, dict)
+        and len(v) <= 8
+        and all(isinstance(k, str) and 0 < len(k) <= 64 and _hash(c) for k, c in v.items())
+    )
+
+
+def _resume(v: object) -> bool:
+    if v is None:
+        return True
+    return (
+        isinstance(v, dict)
+        and set(v) == {"match", "seat", "step", "head"}
+        and isinstance(v["match"], str)
+        and len(v["match"]) <= 64
+        and _seat(v["seat"])
+        and _count(v["step"])
+        and _hash(v["head"])
+    )
+
+
+def _limits(v: object) -> bool:
+    return isinstance(v, dict) and set(v) == {"reveal"} and _count(v["reveal"])
+
+
+def _config(v: object) -> bool:
+    return isinstance(v, dict) and _json(v)
+
+
+def _seats(v: object) -> bool:
+    return isinstance(v, list) and len(v) <= MAX_SEATS and all(_seat(s) for s in v)
+
+
+def _links(v: object) -> bool:
+    return (
+        isinstance(v, dict)
+        and len(v) <= MAX_SEATS
+        and all(k.isdigit() and v[k] in LINK_STATES for k in v)
+    )
+
+
+def _verdict(v: object) -> bool:
+    return v in ("verified", "cheat", "unverified")
+
+
+LINK_STATES = ("here", "invited", "connected", "lost")
+
+# type -> the body's fields and their checks (exactly these keys)
+SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
+    "hello": {"resume": _resume},
+    "welcome": {"config": _config, "seat": _seat, "limits": _limits, "host": _seats},
+    "seed-commit": {"seat": _seat, "commitment": _hash, "dealt": _labels},
+    "seed-reveal": {"seat": _seat, "opening": _opening},
+    "propose": {"seat": _seat, "action": _json},
+    "entries": {"entries": _entries},
+    "reject": {"reason": _text},
+    "openings": {"seat": _seat, "openings": _openings},
+    "verdict": {"seat": _seat, "verdict": _verdict, "text": _text},
+    "status": {"links": _links},
+    "ping": {"at": _count},
+    "pong": {"at": _count},
+}
+
+
+def encode(type_: str, n: int, **body: Any) -> str:
+    """A message as sent: compact JSON, keys sorted (so a recording reads the same everywhere)."""
+    if {"v", "t", "n"} & set(body):
+        raise ValueError("a message body cannot use the envelope's keys v, t and n")
+    return json.dumps(
+        {"v": VERSION, "t": type_, "n": n, **body}, sort_keys=True, separators=(",", ":")
+    )
+
+
+def decode(text: object) -> Message:
+    """Check everything about a received message's form; never trust what is inside first."""
+    if not isinstance(text, str):
+        raise MalformedInput("A message that was not text arrived and was ignored.")
+    size = len(text.encode("utf-8"))
+    if size > MAX_MESSAGE_BYTES:
+        raise MalformedInput(
+            f"A message of {size // 1024} KB arrived; the limit is "
+            f"{MAX_MESSAGE_BYTES // 1024} KB. It was ignored."
+        )
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise MalformedInput("A message that is not valid JSON arrived and was ignored.") from None
+    if not isinstance(data, dict) or not {"v", "t", "n"} <= set(data):
+        raise MalformedInput("A message without a version, type and number was ignored.")
+    if data["v"] != VERSION:
+        raise MalformedInput(
+            f"A message in protocol version {data['v']!r} arrived; this Psi Parlour speaks "
+            f"version {VERSION}. Both players need the same version of the page."
+        )
+    kind, n = data["t"], data["n"]
+    shape = SHAPES.get(kind) if isinstance(kind, str) else None
+    if shape is None:
+        raise MalformedInput(f"A message of unknown type {str(kind)[:20]!r} was ignored.")
+    if type(n) is not int or n < 1:
+        raise MalformedInput("A message without a proper number was ignored.")
+    body = {k: v for k, v in data.items() if k not in ("v", "t", "n")}
+    if set(body) != set(shape):
+        raise MalformedInput(f"A {kind!r} message did not have the fields it must have.")
+    for key, check in shape.items():
+        if not check(body[key]):
+            raise MalformedInput(f"A {kind!r} message had a bad {key!r}; it was ignored.")
+    return Message(kind, n, body)
