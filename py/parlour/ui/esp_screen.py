@@ -22,6 +22,7 @@ from parlour.games.esp.rules import (
 from parlour.games.esp.words import describe
 from parlour.games.zener import SYMBOLS, Symbol
 from parlour.ui.esp_board import BoardMarks, board_tree, parse_key
+from parlour.ui.play import waiting_tree
 from parlour.ui.tree import Node, h
 from parlour.ui.zener_art import symbol_icon
 
@@ -112,7 +113,7 @@ class EspScreen:
         revealed = {}
         state: EspState = session.table.state
         for cell, tile in state.board.items():
-            store = session.table.stores.get(tile.owner)
+            store = session.store_of(tile.owner)
             label = f"tile:{tile.index}"
             if not tile.up and store is not None and label in store:
                 revealed[cell] = store.value(label)
@@ -124,6 +125,9 @@ class EspScreen:
         legal = self._legal(session)
         if view["offer"] is not None:
             return self._draw_controls(view)
+        if session.viewer not in view["to_move"]:
+            names = [seat["name"] for seat in view["seats"]]
+            return waiting_tree(names, view["to_move"], "to move")
         if any(isinstance(a, Pass) for a in legal):
             return h(
                 "section",

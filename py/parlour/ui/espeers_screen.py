@@ -461,7 +461,7 @@ class EspeersScreen:
         decks = table.match.config.variant.get("decks", ["onslaught", "mindwall"])
         rows = []
         for seat in (0, 1):
-            store = table.stores.get(seat)
+            store = session.store_of(seat)
             hand = session.game.hand_of(state, seat, store) if store else []
             rows.append(
                 h(

@@ -8,12 +8,20 @@ game; a game brings its board, its controls and its words through a `GameScreen`
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from parlour.errors import ParlourError
+from parlour.fair.commit import Context
+from parlour.fair.store import PrivateStore
+from parlour.games.base import Termination
 from parlour.match.audit import Cheat, Unverified, Verified, audit
+from parlour.match.match import forfeited_seat
 from parlour.match.table import Table
+from parlour.ui.online_screen import online_bar, verdicts_tree
 from parlour.ui.tree import Node, h
+
+if TYPE_CHECKING:
+    from parlour.match.online import OnlineSession
 
 
 class GameScreen(Protocol):
@@ -37,9 +45,16 @@ class GameScreen(Protocol):
 
 
 class PlaySession:
-    def __init__(self, table: Table, screen: GameScreen) -> None:
+    """The play screen of one device: every seat (pass-and-play) or the seats held here (online,
+    where `online` carries the moves to the other devices and runs the automatic steps)."""
+
+    def __init__(
+        self, table: Table, screen: GameScreen, online: OnlineSession | None = None
+    ) -> None:
         self.table = table
         self.screen = screen
+        self.online = online
+        self.seen_step = table.match.step
         self.viewer: int | None = None
         self.message = ""
         self.selection = screen.new_selection()
@@ -47,7 +62,8 @@ class PlaySession:
         self.result_open = False
         # Private scribbles per seat (Psi Squad's deduction grid): shown in that seat's view only.
         self.notes: dict[int, dict] = {}
-        self._run_automatic()
+        if online is None:
+            self._run_automatic()
         self._next_view()
 
     # -- who is looking ------------------------------------------------------------------
@@ -67,27 +83,65 @@ class PlaySession:
         """What the device saves: the table (with every local store) and the seats' notes."""
         return {"table": self.table.to_json(), "notes": {str(k): v for k, v in self.notes.items()}}
 
+    @property
+    def local(self) -> list[int]:
+        """The seats played on this device."""
+        return sorted(self.table.stores)
+
     def to_act(self) -> int | None:
-        seats = self.game.to_move(self.table.state)
+        """The seat of this device the game waits on (the lowest, when several may act)."""
+        seats = self.game.to_move(self.table.state) & set(self.local)
         return min(seats) if seats else None
 
+    def store_of(self, seat: int) -> PrivateStore | None:
+        """A seat's secrets as this device knows them: its own store, or, online once the game
+        is over, the openings the other devices published for the audit."""
+        store = self.table.stores.get(seat)
+        if store is not None or self.online is None or seat not in self.online.openings:
+            return store
+        opened = {o.label: o for o in self.online.openings[seat]}
+        return PrivateStore(Context(self.table.match.config.match_id, seat), opened)
+
     def _next_view(self) -> None:
-        """After any change: keep the view if the same seat acts again, else hand off."""
+        """After any change: keep the view if the same seat acts again, else hand off (between
+        the seats of this device only; a device with one seat always shows that seat)."""
         self.selection = self.screen.new_selection()
+        self.seen_step = self.table.match.step
         if self.table.match.result() is not None:
             self.viewer = None
             self._finish()
             return
+        if self.online is not None and len(self.local) == 1:
+            self.viewer = self.local[0]
+            return
         acting = self.to_act()
-        if acting != self.viewer:
+        if acting is not None and acting != self.viewer:
             self.viewer = None
 
     def _finish(self) -> None:
+        if self.online is not None:
+            if self.audit_result is None and self.online.audit_result is not None:
+                self.audit_result = self.online.audit_result
+            self.result_open = self.result_open or self.seen_step == self.table.match.step
+            return
         if self.audit_result is None:
             match = self.table.match
             openings = {s: self.table.openings(s) for s in self.table.stores}
             self.audit_result = audit(self.game, match.config, match.seed, match.entries, openings)
             self.result_open = True
+
+    def refresh(self) -> None:
+        """Online: the match changed under us (another device moved). Follow it: the new move
+        becomes the message, and the view hands off if another seat of this device acts."""
+        step = self.table.match.step
+        if step != self.seen_step:
+            lines = self.log_lines()
+            self.message = lines[-1] if lines else ""
+            first_end = self.table.match.result() is not None
+            self._next_view()
+            self.result_open = self.result_open or first_end
+        if self.table.match.result() is not None:
+            self._finish()
 
     # -- events --------------------------------------------------------------------------
 
@@ -128,7 +182,10 @@ class PlaySession:
         if seat is None:
             return False
         before = self.table.state
-        result = self.table.act(seat, choice)
+        result = (self.online or self.table).act(seat, choice)
+        if result.sent:
+            self.message = "Your move is on its way to the host…"
+            return True
         if not result.ok:
             self.message = result.reason or "That is not allowed."
             return False
@@ -136,7 +193,8 @@ class PlaySession:
         self.message = self.screen.describe(
             before, seat, self.game.parse_action(result.entry.action)
         )
-        self._run_automatic()
+        if self.online is None:
+            self._run_automatic()
         self._next_view()
         return True
 
@@ -157,7 +215,7 @@ class PlaySession:
                 return
 
     def undo(self) -> None:
-        if not self.table.can_undo():
+        if not self.can_undo():
             self.message = "Nothing to undo: undo never goes back past a revealed secret."
             return
         self.table.undo()
@@ -169,22 +227,28 @@ class PlaySession:
     def log_lines(self) -> list[str]:
         """Every move in words; routine steps a game describes with "" stay out."""
         match = self.table.match
-        lines = (
-            self.screen.describe(
-                match.state_at(e.seq - 1), e.seat, self.game.parse_action(e.action)
-            )
-            for e in match.entries
-        )
+        lines = (self._describe_entry(e) for e in match.entries)
         return [line for line in lines if line]
+
+    def _describe_entry(self, entry: Any) -> str:
+        forfeit = forfeited_seat(entry.action)
+        if forfeit is not None:
+            return f"{self.names[forfeit]} did not take a required step in time and forfeits."
+        before = self.table.match.state_at(entry.seq - 1)
+        return self.screen.describe(before, entry.seat, self.game.parse_action(entry.action))
+
+    def can_undo(self) -> bool:
+        """Undo is for one device: online, a move made is a move sent."""
+        return self.online is None and self.table.can_undo()
 
     # -- drawing -------------------------------------------------------------------------
 
     def render(self) -> Node:
         result = self.table.match.result()
         game = self.game
-        if self.viewer is None and result is None:
+        if self.viewer is None and result is None and self.to_act() is not None:
             lines = self.log_lines()
-            main = handoff_tree(self.names[self.to_act() or 0], lines[-1] if lines else None)
+            main = handoff_tree(self.names[self.to_act()], lines[-1] if lines else None)
         else:
             viewer = self.viewer
             view = (
@@ -193,7 +257,7 @@ class PlaySession:
                 else game.public_view(self.table.state)
             )
             main = self._table_tree(view)
-        children: list[Any] = [main]
+        children: list[Any] = [online_bar(self.online) if self.online else None, main]
         if result is not None and self.result_open:
             children.append(self._result_tree(result))
         return h("div", {"class": f"play play-{game.id}", "data-viewer": self.viewer}, *children)
@@ -213,10 +277,12 @@ class PlaySession:
                     "class": "button small",
                     "data-cmd": "undo",
                     "type": "button",
-                    "disabled": over or not self.table.can_undo(),
+                    "disabled": over or not self.can_undo(),
                 },
                 "Undo",
-            ),
+            )
+            if self.online is None
+            else None,
             h(
                 "button",
                 {
@@ -285,8 +351,10 @@ class PlaySession:
         if winners:
             title = " and ".join(self.names[s] for s in winners)
             title += " win!" if len(winners) > 1 else " wins!"
-        else:
+        elif result.termination is Termination.DRAW:
             title = "A draw"
+        else:
+            title = "Nobody wins"
         return h(
             "div",
             {"class": "overlay", "data-role": "result"},
@@ -301,7 +369,8 @@ class PlaySession:
                 h("h2", {"id": "result-title"}, title),
                 h("p", None, result.reason),
                 self.screen.final_details(self),
-                audit_tree(self.audit_result, self.names),
+                audit_tree(self.audit_result, self.names, online=self.online is not None),
+                verdicts_tree(self.online) if self.online else None,
                 h(
                     "div",
                     {"class": "actions"},
@@ -309,7 +378,9 @@ class PlaySession:
                         "button",
                         {"class": "button primary", "data-cmd": "rematch", "type": "button"},
                         "Rematch",
-                    ),
+                    )
+                    if self.online is None
+                    else None,
                     h("a", {"class": "button", "href": f"#new-{self.game.id}"}, "New game"),
                     h(
                         "button",
@@ -320,6 +391,16 @@ class PlaySession:
                 ),
             ),
         )
+
+
+def waiting_tree(view_names: list[str], seats: list[int], doing: str) -> Node:
+    """While other seats act (online, where each device shows its own seat throughout)."""
+    who = " and ".join(view_names[s] for s in seats) or "the others"
+    return h(
+        "section",
+        {"class": "controls waiting", "data-role": "waiting"},
+        h("p", None, f"Waiting for {who} {doing}…"),
+    )
 
 
 def handoff_tree(name: str, last_move: str | None = None) -> Node:
@@ -355,7 +436,9 @@ def log_tree(lines: list[str]) -> Node:
     )
 
 
-def audit_tree(result: Verified | Cheat | Unverified | None, names: tuple[str, ...]) -> Node:
+def audit_tree(
+    result: Verified | Cheat | Unverified | None, names: tuple[str, ...], online: bool = False
+) -> Node:
     if isinstance(result, Verified):
         return h(
             "p",
@@ -377,5 +460,11 @@ def audit_tree(result: Verified | Cheat | Unverified | None, names: tuple[str, .
             {"class": "audit unverified", "data-audit": "unverified"},
             "Fair-play check: unverified. ",
             result.reason,
+        )
+    if online:
+        return h(
+            "p",
+            {"class": "audit", "data-audit": "pending"},
+            "Fair-play check: waiting for the other devices to open their secrets…",
         )
     return h("p", {"class": "audit"}, "Fair-play check pending.")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.psi_squad.rules import CYPHER_LABEL, ChooseCypher, Guess, PsiState
+from parlour.ui.play import waiting_tree
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -139,20 +140,35 @@ class PsiScreen:
 
     def controls(self, session: PlaySession, view: dict) -> Node | None:
         me = view["me"]
+        names = [s["name"] for s in view["seats"]]
         if view["stage"] == "setup":
-            return self._choose_cypher(session, view)
+            if me["cypher"] is None:
+                return self._choose_cypher(session, view)
+            choosing = [s for s, info in enumerate(view["seats"]) if not info["ready"]]
+            return h(
+                "div",
+                {"class": "psi-controls"},
+                self._own_cypher(me),
+                waiting_tree(names, choosing, "to choose a cypher"),
+            )
+        acting = session.viewer in view["to_move"]
         parts = [
-            h(
-                "section",
-                {"class": "controls own-cypher"},
-                h("h3", None, "Your cypher"),
-                h("p", {"class": "cypher", "data-role": "own-cypher"}, me["cypher"] or "?"),
-                h("p", {"class": "hint"}, "Only you see this. Keep your face straight."),
-            ),
-            self._guess_entry(session, view),
+            self._own_cypher(me),
+            self._guess_entry(session, view)
+            if acting
+            else waiting_tree(names, view["to_move"], "to guess"),
             self._notes(session, view),
         ]
         return h("div", {"class": "psi-controls"}, *parts)
+
+    def _own_cypher(self, me: dict) -> Node:
+        return h(
+            "section",
+            {"class": "controls own-cypher"},
+            h("h3", None, "Your cypher"),
+            h("p", {"class": "cypher", "data-role": "own-cypher"}, me["cypher"] or "?"),
+            h("p", {"class": "hint"}, "Only you see this. Keep your face straight."),
+        )
 
     def _pad(self, digits: str, length: int, action: str, label: str) -> list[Node]:
         slots = [
@@ -315,7 +331,7 @@ class PsiScreen:
         rows = []
         order = sorted(range(state.seats), key=lambda s: -state.status[s])
         for seat in order:
-            store = session.table.stores.get(seat)
+            store = session.store_of(seat)
             cypher = store.value(CYPHER_LABEL) if store and CYPHER_LABEL in store else "unknown"
             bonus = f"+{state.bonus[1]}" if state.bonus and state.bonus[0] == seat else ""
             rows.append(

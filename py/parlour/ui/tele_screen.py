@@ -441,7 +441,7 @@ class TeleScreen:
         state: TeleState = session.table.state
         rows = []
         for seat in range(state.seats):
-            store = session.table.stores.get(seat)
+            store = session.store_of(seat)
             cards = state.revealed.get(seat)
             if cards is None and store is not None and CONDITIONS_LABEL in store:
                 cards = store.value(CONDITIONS_LABEL)

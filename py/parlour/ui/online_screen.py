@@ -1,0 +1,322 @@
+"""The screens of online play (pure): the host's invites, the guest's answer, the online bar.
+
+The browser layer makes the codes (WebRTC needs the browser) and keeps them in `Invite`s; these
+functions only draw what a session and its invites say. Every name and code is text in the
+tree, never markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from parlour.ui.qr import qr_svg
+from parlour.ui.tree import Node, h
+
+if TYPE_CHECKING:
+    from parlour.match.online import OnlineSession
+
+STATE_WORDS = {
+    "here": "on this device",
+    "invited": "invited",
+    "making": "making the invite…",
+    "waiting": "waiting for the answer",
+    "connecting": "connecting…",
+    "connected": "connected",
+    "lost": "connection lost",
+    "failed": "could not connect",
+}
+GAME_NAMES = {
+    "esp": "ESP",
+    "espeers": "ESPEERS",
+    "psi-squad": "Psi Squad",
+    "telepathic": "Telepathic",
+}
+NOTICES_SHOWN = 4
+
+
+@dataclass
+class Invite:
+    """One remote seat's invite, as the host's browser made it."""
+
+    seat: int
+    status: str = "making"  # making, waiting, connecting, connected, lost, failed
+    link: str = ""  # the WebRTC invite: the page's address with #join=<offer code>
+    tab_link: str = ""  # the same-browser invite (BroadcastChannel)
+    error: str = ""
+
+
+def chip(state: str) -> Node:
+    return h("span", {"class": f"chip {state}", "data-state": state}, STATE_WORDS.get(state, state))
+
+
+def _copy_box(text: str, label: str, role: str) -> Node:
+    return h(
+        "div",
+        {"class": "copy-box"},
+        h("input", {"readonly": True, "value": text, "aria-label": label, "data-role": role}),
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "copy", "data-copy": text, "type": "button"},
+            "Copy",
+        ),
+    )
+
+
+def lobby_line(session: OnlineSession) -> str:
+    phase = session.phase.value
+    if phase == "aborted":
+        return session.aborted or "The game could not start."
+    if phase == "seed":
+        return "Everyone is here: drawing the seed together…"
+    if phase in ("play", "end"):
+        return "The game is on."
+    waiting = [
+        session.name(int(seat))
+        for seat, state in session.link_states().items()
+        if state not in ("here", "connected")
+    ]
+    if not waiting:
+        return "Waiting for the host…"
+    return "Waiting for " + " and ".join(waiting) + " to join."
+
+
+def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
+    game = GAME_NAMES.get(session.config.game, session.config.game)
+    mine = " and ".join(session.name(s) for s in session.local)
+    cards = [_invite_card(session, invites[seat]) for seat in sorted(invites)]
+    return h(
+        "section",
+        {"class": "online-lobby", "data-role": "lobby"},
+        h("h2", None, f"Invite your players to {game}"),
+        h(
+            "p",
+            {"class": "lede"},
+            f"You play {mine} on this device. Send each other player their own invite; they "
+            "send you back an answer code. Nothing goes through a server: the codes are the "
+            "whole introduction.",
+        ),
+        h(
+            "p",
+            {"class": "lobby-line", "data-role": "lobby-line", "role": "status"},
+            lobby_line(session),
+        ),
+        h("div", {"class": "invites"}, *cards),
+        notices_tree(session),
+        h(
+            "p",
+            {"class": "hint"},
+            "On the same network, the invite works as it is. Across the internet, add a STUN "
+            "server in the set-up before making invites. ",
+            h("a", {"href": "#online-help"}, "How online play works"),
+        ),
+    )
+
+
+def _invite_card(session: OnlineSession, invite: Invite) -> Node:
+    seat, name = invite.seat, session.name(invite.seat)
+    link_state = session.link_states().get(str(seat), "invited")
+    status = link_state if link_state in ("connected", "lost") else invite.status
+    body: list[Node | None] = []
+    if status == "connected":
+        body.append(h("p", None, f"{name} is here."))
+    elif status == "lost":
+        body.append(
+            h(
+                "p",
+                None,
+                f"{name}'s device stopped answering. Their game is saved on their device: make a "
+                "new invite and send it again, and they continue where they were.",
+            )
+        )
+        body.append(
+            h(
+                "button",
+                {
+                    "class": "button primary",
+                    "data-cmd": "new-invite",
+                    "data-seat": seat,
+                    "type": "button",
+                },
+                "Make a new invite",
+            )
+        )
+    elif invite.link:
+        body += [
+            h("h4", None, f"1. Send this invite to {name}"),
+            h(
+                "div",
+                {"class": "invite-share"},
+                qr_svg(invite.link, f"QR code of {name}'s invite"),
+                h(
+                    "div",
+                    None,
+                    _copy_box(invite.link, f"{name}'s invite link", f"invite-{seat}"),
+                    h(
+                        "p",
+                        {"class": "hint"},
+                        "By message, mail or the QR code. Playing in another tab of this browser? ",
+                        h(
+                            "a",
+                            {"href": invite.tab_link, "target": "_blank", "rel": "noopener"},
+                            "Open a tab invite",
+                        )
+                        if invite.tab_link
+                        else None,
+                    ),
+                ),
+            ),
+            h("h4", None, f"2. Paste {name}'s answer code"),
+            h(
+                "div",
+                {"class": "answer-box"},
+                h(
+                    "textarea",
+                    {
+                        "data-field": f"answer-{seat}",
+                        "rows": "3",
+                        "aria-label": f"{name}'s answer code",
+                        "placeholder": "The code they send back",
+                        "spellcheck": "false",
+                        "autocomplete": "off",
+                    },
+                ),
+                h(
+                    "button",
+                    {
+                        "class": "button primary",
+                        "data-cmd": "accept-answer",
+                        "data-seat": seat,
+                        "type": "button",
+                    },
+                    "Connect",
+                ),
+            ),
+        ]
+    else:
+        body.append(h("p", {"class": "hint"}, "Making the invite…"))
+    if invite.error:
+        body.append(h("p", {"class": "error", "role": "alert"}, invite.error))
+    return h(
+        "article",
+        {"class": f"invite-card {status}", "data-seat": seat, "aria-label": f"Invite for {name}"},
+        h("header", None, h("h3", None, name), chip(status)),
+        *body,
+    )
+
+
+def guest_join(session: OnlineSession | None, answer: str, status: str, error: str) -> Node:
+    """The guest's side: the answer code to send back, then the connection's progress."""
+    parts: list[Node | None] = [h("h2", None, "Joining a game")]
+    if error and not answer:
+        parts += [
+            h("p", {"class": "error", "role": "alert"}, error),
+            h("p", None, "Paste the whole invite the host sent you (the link or just its code):"),
+            h(
+                "div",
+                {"class": "answer-box"},
+                h(
+                    "textarea",
+                    {
+                        "data-field": "invite",
+                        "rows": "3",
+                        "aria-label": "The invite",
+                        "spellcheck": "false",
+                    },
+                ),
+                h(
+                    "button",
+                    {"class": "button primary", "data-cmd": "use-invite", "type": "button"},
+                    "Join",
+                ),
+            ),
+        ]
+    elif not answer:
+        parts.append(h("p", {"role": "status"}, "Making your answer code…"))
+    else:
+        connected = session is not None and session.links["host"].state == "connected"
+        parts += [
+            h("h4", None, "1. Send this answer code back to the host"),
+            _copy_box(answer, "Your answer code", "answer"),
+            h("p", {"class": "hint"}, "Any way you like: a message, a mail. Keep this page open."),
+            h("h4", None, "2. Wait for the host to paste it"),
+            h(
+                "p",
+                {"class": "join-status", "data-role": "join-status", "role": "status"},
+                chip("connected" if connected else status),
+                " ",
+                _join_words(session, status),
+            ),
+        ]
+        if error:
+            parts.append(h("p", {"class": "error", "role": "alert"}, error))
+    if session is not None and session.notices:
+        parts.append(notices_tree(session))
+    return h("section", {"class": "online-join", "data-role": "join"}, *parts)
+
+
+def _join_words(session: OnlineSession | None, status: str) -> str:
+    if session is None or session.links["host"].state != "connected":
+        return {
+            "waiting": "The host has not connected yet.",
+            "connecting": "Connecting…",
+            "lost": "Lost the host. Ask for a new invite: your game is saved here.",
+            "failed": "Could not connect. Ask the host for a new invite.",
+        }.get(status, "")
+    if session.config is None:
+        return "Connected. Waiting for the host's welcome…"
+    return lobby_line(session)
+
+
+def online_bar(session: OnlineSession) -> Node:
+    """Above an online game: who is connected, and the latest word from the network."""
+    states = session.link_states()
+    chips = [
+        h(
+            "li",
+            {"data-seat": seat},
+            h("strong", None, session.name(int(seat))),
+            " ",
+            chip("here" if int(seat) in session.local else state),
+        )
+        for seat, state in sorted(states.items(), key=lambda kv: int(kv[0]))
+    ]
+    last = session.notices[-1] if session.notices else ""
+    return h(
+        "section",
+        {"class": "online-bar", "aria-label": "Online"},
+        h("span", {"class": "online-label"}, "Online"),
+        h("ul", {"class": "online-seats"}, *chips),
+        h(
+            "p",
+            {
+                "class": "online-notice",
+                "data-role": "notice",
+                "role": "status",
+                "aria-live": "polite",
+            },
+            last,
+        ),
+    )
+
+
+def notices_tree(session: OnlineSession) -> Node | None:
+    shown = session.notices[-NOTICES_SHOWN:]
+    if not shown:
+        return None
+    return h(
+        "section",
+        {"class": "notices", "aria-label": "What happened on the network"},
+        h("ul", {"data-role": "notices"}, *(h("li", None, text) for text in shown)),
+    )
+
+
+def verdicts_tree(session: OnlineSession) -> Node | None:
+    """What every device's own audit said."""
+    if not session.verdicts:
+        return None
+    items = [
+        h("li", {"data-verdict": kind}, f"{session.name(seat)}'s device: {kind}")
+        for seat, (kind, _) in sorted(session.verdicts.items())
+    ]
+    return h("ul", {"class": "verdicts", "data-role": "verdicts"}, *items)

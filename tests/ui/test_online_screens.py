@@ -1,0 +1,110 @@
+"""Online play on screen, in CPython: the lobby, the guest's join screen, and a play session whose
+moves travel through an online session (the in-memory transport stands in for the network)."""
+
+from __future__ import annotations
+
+from parlour.games import GAMES
+from parlour.match.config import MatchConfig
+from parlour.match.online import OnlineSession
+from parlour.net.memory import MemoryNet
+from parlour.ui.online_screen import Invite, guest_join, host_lobby, online_bar
+from parlour.ui.play import PlaySession
+from parlour.ui.psi_screen import PsiScreen
+from parlour.ui.tree import to_html
+
+
+def lobby_session() -> OnlineSession:
+    config = MatchConfig("psi-squad", "m-online-ui-01", ("Ada", "Bo", "Cy <b>"), {"length": 3})
+    return OnlineSession.host(GAMES["psi-squad"], config, (0,), 0.0)
+
+
+def test_the_lobby_has_an_invite_with_qr_link_and_answer_box_per_remote_seat():
+    session = lobby_session()
+    invites = {
+        1: Invite(1, "waiting", "https://x.example/#join=AAAA", "https://x.example/#join=bc.room"),
+        2: Invite(2, "making"),
+    }
+    tree = host_lobby(session, invites)
+    html = to_html(tree)
+    assert "Invite your players to Psi Squad" in html and "You play Ada on this device" in html
+    (bo,) = [n for n in tree.find_all(data_seat="1") if n.tag == "article"]
+    assert bo.find_all(data_role="invite-1")[0].attrs["value"] == "https://x.example/#join=AAAA"
+    assert bo.find_all(aria_label="QR code of Bo's invite") and bo.find_all(data_field="answer-1")
+    (cy,) = [n for n in tree.find_all(data_seat="2") if n.tag == "article"]
+    assert "Making the invite" in cy.text()
+    assert "Cy &lt;b&gt;" in html and "<b>" not in html  # a name is text, never markup
+    assert "Waiting for Bo and Cy <b> to join." in tree.find_all(data_role="lobby-line")[0].text()
+
+
+def test_the_join_screen_asks_for_a_good_invite_or_shows_the_answer_to_send():
+    bad = guest_join(
+        None, "", "failed", "That code has a typo or is cut short: copy it again, all of it."
+    )
+    assert bad.find_all(data_field="invite") and "typo" in bad.text()
+    good = guest_join(OnlineSession.guest(0.0), "ANSWERCODE", "waiting", "")
+    assert good.find_all(data_role="answer")[0].attrs["value"] == "ANSWERCODE"
+    assert "The host has not connected yet." in good.text()
+
+
+def game_over_the_network():
+    config = MatchConfig("psi-squad", "m-online-ui-02", ("Ada", "Bo"), {"length": 3})
+    host = OnlineSession.host(GAMES["psi-squad"], config, (0,), 0.0)
+    net = MemoryNet(host)
+    net.connect(1, OnlineSession.guest(0.0))
+    return (
+        net,
+        PlaySession(host.table, PsiScreen(), host),
+        PlaySession(net.guests[1].table, PsiScreen(), net.guests[1]),
+    )
+
+
+def type_cypher(session: PlaySession, digits: str, cmd: str) -> None:
+    for d in digits:
+        session.handle({"cmd": "digit", "digit": d})
+    session.handle({"cmd": cmd})
+
+
+def test_a_device_with_one_seat_never_hands_off_and_follows_the_other_device():
+    net, ada, bo = game_over_the_network()
+    assert ada.viewer == 0 and bo.viewer == 1  # no hand-off screen online with one seat each
+    assert not ada.render().find_all(data_role="handoff")
+    type_cypher(bo, "222", "seal-cypher")
+    assert bo.message == "Your move is on its way to the host…"
+    net.flush()
+    bo.refresh()
+    ada.refresh()
+    assert "Bo chooses a cypher and seals it." in ada.message
+    assert "222" in to_html(bo.render()) and "222" not in to_html(ada.render())
+    type_cypher(ada, "111", "seal-cypher")
+    net.flush()
+    bo.refresh()
+    html = to_html(ada.render())
+    assert "Online" in html and "Undo" not in html
+    bar = online_bar(net.host)
+    assert "connected" in bar.text() and "on this device" in bar.text()
+
+
+def test_an_online_game_ends_with_every_device_s_verdict():
+    net, ada, bo = game_over_the_network()
+    type_cypher(bo, "222", "seal-cypher")
+    type_cypher(ada, "111", "seal-cypher")
+    net.flush()
+    for _ in range(4):
+        for session, target, guess in ((ada, "1", "222"), (bo, "0", "111")):
+            session.refresh()
+            if session.to_act() is None or session.table.match.result():
+                continue
+            session.handle({"cmd": "target", "seat": target})
+            type_cypher(session, guess, "guess")
+            net.flush()
+    ada.refresh()
+    bo.refresh()
+    for session in (ada, bo):
+        tree = session.render()
+        (result,) = tree.find_all(data_role="result")
+        assert result.find_all(data_audit="verified")
+        verdicts = result.find_all(data_role="verdicts")[0].text()
+        assert "Ada's device: verified" in verdicts and "Bo's device: verified" in verdicts
+        assert not result.find_all(data_cmd="rematch")
+    final = ada.render().find_all(data_role="final")[0].text()
+    assert "222" in final and "111" in final  # Bo's cypher, opened by his device at the end
