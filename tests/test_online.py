@@ -432,3 +432,14 @@ def test_a_guest_move_on_its_way_cannot_be_sent_twice():
     assert first.sent and not again.sent and "still on its way" in again.reason
     net.flush()
     assert guest.match.step == 2 and not guest.pending
+
+
+def test_each_device_says_how_every_seat_is_reached():
+    net = start("esp", ("Ada", "Bo", "Cy"), host_local=(0,))
+    host, bo = net.host, net.guests[1]
+    assert [host.seat_state(s) for s in range(3)] == ["here", "connected", "connected"]
+    assert [bo.seat_state(s) for s in range(3)] == ["connected", "here", "connected"]
+    net.drop(2)
+    for _ in range(7):
+        net.tick(1.0)
+    assert host.seat_state(2) == "lost" and bo.seat_state(2) == "lost"

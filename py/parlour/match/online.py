@@ -188,6 +188,18 @@ class OnlineSession:
             return self.links[HOST].state == "connected"
         return all(link.state == "connected" for link in self.links.values())
 
+    def seat_state(self, seat: int) -> str:
+        """How `seat` is reached from this device: here, connected, invited or lost."""
+        if seat in self.local:
+            return "here"
+        if self.is_host:
+            return self.link_states().get(str(seat), "invited")
+        host = self.links[HOST]
+        if host.state != "connected":
+            return host.state
+        state = self.remote_links.get(str(seat), "invited")
+        return "connected" if state == "here" else state  # the host's own seats
+
     def link_states(self) -> dict[str, str]:
         """Every seat's connection, as the host sees it: here, invited, connected or lost."""
         if not self.is_host:

@@ -40,23 +40,25 @@ _proxies: list = []  # keep every proxy handed to JS alive
 
 def start() -> None:
     """Take over the page. Kept light: nothing heavy runs at start-up."""
-    _listen(window, "hashchange", lambda _event: route())
-    _listen(document, "keydown", on_document_key)
+    listen(window, "hashchange", lambda _event: route())
+    listen(document, "keydown", on_document_key)
     for game_id in SCREENS:
         root = _root(game_id)
-        _listen(root, "click", lambda event, g=game_id: on_click(g, event))
-        _listen(
+        listen(root, "click", lambda event, g=game_id: on_click(g, event))
+        listen(
             document.getElementById(f"new-{game_id}"),
             "keydown",
             lambda event, g=game_id: on_setup_key(g, event),
         )
         _mark_resumable(game_id)
-    _listen(_builder_root(), "click", on_builder_click)
+    listen(_builder_root(), "click", on_builder_click)
+    listen(document.querySelector("#online .online-root"), "click", _online_click)
+    _mark_online_resumable()
     route()
     document.documentElement.dataset.ready = "true"
 
 
-def _listen(target, name: str, handler) -> None:
+def listen(target, name: str, handler) -> None:
     proxy = create_proxy(handler)
     _proxies.append(proxy)
     target.addEventListener(name, proxy)
@@ -71,6 +73,16 @@ def _root(game_id: str):
 
 def route() -> None:
     hash_ = str(window.location.hash)
+    document.documentElement.removeAttribute("data-joining")
+    if hash_.startswith("#join="):
+        _online().guest_new(hash_[1:])
+        return
+    if hash_ == "#online":
+        _online().show()
+        return
+    if hash_.startswith("#host-") and hash_[6:] in SCREENS:
+        _online().host_new(hash_[6:])
+        return
     if hash_ == "#decks-espeers":
         draw_builder()
         return
@@ -83,18 +95,18 @@ def route() -> None:
             return
         if hash_ == f"#play-{game_id}":
             if game_id not in sessions and not resume(game_id):
-                _go(f"#new-{game_id}")
+                go(f"#new-{game_id}")
                 return
             draw(game_id)
             return
 
 
-def _go(hash_: str) -> None:
+def go(hash_: str) -> None:
     """Replace the current screen's address (so Back skips it); `:target` and hashchange follow."""
     window.location.replace(hash_)
 
 
-def _screen(game_id: str):
+def screen_for(game_id: str):
     module, name = SCREENS[game_id].split(":")
     return getattr(import_module(module), name)()
 
@@ -102,7 +114,7 @@ def _screen(game_id: str):
 def _session(table: Table, game_id: str) -> PlaySession:
     from parlour.ui.play import PlaySession
 
-    return PlaySession(table, _screen(game_id))
+    return PlaySession(table, screen_for(game_id))
 
 
 def start_new(game_id: str) -> None:
@@ -110,7 +122,7 @@ def start_new(game_id: str) -> None:
     table = new_table(game_id, names, setup_variant(game_id))
     sessions[game_id] = _session(table, game_id)
     save(game_id)
-    _go(f"#play-{game_id}")
+    go(f"#play-{game_id}")
 
 
 def setup_names(game_id: str) -> tuple[str, ...]:
@@ -158,7 +170,7 @@ def new_table(game_id: str, names: tuple[str, ...], variant: dict | None = None)
 # -- events -------------------------------------------------------------------------------
 
 
-def _event_data(element) -> dict:
+def event_data(element) -> dict:
     data = {}
     for attr in (
         "cmd",
@@ -185,19 +197,26 @@ def on_click(game_id: str, event) -> None:
     element = value(event.target.closest("[data-cmd],[data-cell]"))
     if element is None or element.hasAttribute("disabled"):
         return
-    dispatch(game_id, {**_event_data(element), "fields": _fields(_root(game_id))})
+    dispatch(game_id, {**event_data(element), "fields": fields_of(_root(game_id))})
 
 
 def on_document_key(event) -> None:
     """Keys go to the game on screen, wherever the focus is (typing digits needs no aiming)."""
     hash_ = str(window.location.hash)
+    if hash_ == "#online":
+        from parlour.ui import online_app
+
+        online_app.on_key(event)
+        return
     for game_id in SCREENS:
         if hash_ == f"#play-{game_id}" and game_id in sessions:
-            on_key(game_id, event)
+            on_key(event, _root(game_id), lambda data, g=game_id: dispatch(g, data))
             return
 
 
-def on_key(game_id: str, event) -> None:
+def on_key(event, root, send) -> None:
+    """A key on a play screen: arrows along a row or across the ESP board, Enter and Space on a
+    cell, digits and Enter typed anywhere else (`send` takes the event for the session)."""
     key = str(event.key)
     element = event.target
     cell = value(element.getAttribute("data-cell")) if hasattr(element, "getAttribute") else None
@@ -205,26 +224,27 @@ def on_key(game_id: str, event) -> None:
         event.preventDefault()
         return
     if cell is None:
-        if key in TYPED_KEYS and str(element.tagName) != "INPUT":
+        typing = str(getattr(element, "tagName", "")) in ("INPUT", "TEXTAREA", "SELECT")
+        if key in TYPED_KEYS and not typing:
             if key == "Enter" and str(element.tagName) in ("BUTTON", "A"):
                 return  # Enter on a button or link is that control's own click
             event.preventDefault()
-            dispatch(game_id, {"cmd": "key", "key": key})
+            send({"cmd": "key", "key": key})
         return
     if key in ("Enter", " "):
         event.preventDefault()
-        dispatch(game_id, {"cell": str(cell)})
+        send({"cell": str(cell)})
     elif key.startswith("Arrow"):
         from parlour.ui.esp_board import next_focus, parse_key
 
         event.preventDefault()
         cells = [
             parse_key(str(el.getAttribute("data-cell")))
-            for el in _root(game_id).querySelectorAll("[data-cell]")
+            for el in root.querySelectorAll("[data-cell]")
         ]
         target = next_focus([c for c in cells if c], parse_key(str(cell)), key)
         if target is not None:
-            found = value(_root(game_id).querySelector(f'[data-cell="{target[0]},{target[1]}"]'))
+            found = value(root.querySelector(f'[data-cell="{target[0]},{target[1]}"]'))
             if found is not None:
                 found.focus()
 
@@ -297,7 +317,7 @@ def _mark_resumable(game_id: str) -> None:
         link.hidden = not saved
 
 
-def _fields(root) -> dict:
+def fields_of(root) -> dict:
     """What the player typed into the screen's own inputs (`data-field`), as plain strings."""
     return {
         str(el.getAttribute("data-field")): str(el.value)
@@ -358,7 +378,7 @@ def on_builder_click(event) -> None:
     element = value(event.target.closest("[data-cmd]"))
     if element is None or element.hasAttribute("disabled"):
         return
-    _builder().handle({**_event_data(element), "fields": _fields(_builder_root())})
+    _builder().handle({**event_data(element), "fields": fields_of(_builder_root())})
     window.localStorage.setItem(DECKS_STORAGE, json.dumps(_builder().to_json()))
     draw_builder()
 
@@ -395,3 +415,24 @@ def chosen_decks(selects) -> list:
             else str(select.getAttribute("data-default")).partition(":")[2]
         )
     return decks
+
+
+# -- online play: its module is imported on first use (it pulls in the engines) ------------------
+
+ONLINE_SAVE = "psi-parlour:online"
+
+
+def _online():
+    from parlour.ui import online_app
+
+    return online_app
+
+
+def _online_click(event) -> None:
+    _online().on_click(event)
+
+
+def _mark_online_resumable() -> None:
+    saved = value(window.localStorage.getItem(ONLINE_SAVE)) is not None
+    for link in document.querySelectorAll("[data-resume='online']"):
+        link.hidden = not saved

@@ -205,10 +205,24 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     )
 
 
-def guest_join(session: OnlineSession | None, answer: str, status: str, error: str) -> Node:
-    """The guest's side: the answer code to send back, then the connection's progress."""
+def guest_join(
+    session: OnlineSession | None, answer: str, status: str, error: str, tab: bool = False
+) -> Node:
+    """The guest's side: the answer code to send back, then the connection's progress (a tab
+    invite needs no answer: the two tabs find each other)."""
     parts: list[Node | None] = [h("h2", None, "Joining a game")]
-    if error and not answer:
+    connected = session is not None and session.links["host"].state == "connected"
+    if tab and not error:
+        parts.append(
+            h(
+                "p",
+                {"class": "join-status", "data-role": "join-status", "role": "status"},
+                chip("connected" if connected else "connecting"),
+                " ",
+                _join_words(session, status) if connected else "Finding the host's tab…",
+            )
+        )
+    elif error and not answer:
         parts += [
             h("p", {"class": "error", "role": "alert"}, error),
             h("p", None, "Paste the whole invite the host sent you (the link or just its code):"),
@@ -270,16 +284,15 @@ def _join_words(session: OnlineSession | None, status: str) -> str:
 
 def online_bar(session: OnlineSession) -> Node:
     """Above an online game: who is connected, and the latest word from the network."""
-    states = session.link_states()
     chips = [
         h(
             "li",
             {"data-seat": seat},
-            h("strong", None, session.name(int(seat))),
+            h("strong", None, session.name(seat)),
             " ",
-            chip("here" if int(seat) in session.local else state),
+            chip(session.seat_state(seat)),
         )
-        for seat, state in sorted(states.items(), key=lambda kv: int(kv[0]))
+        for seat in range(len(session.config.seats))
     ]
     last = session.notices[-1] if session.notices else ""
     return h(

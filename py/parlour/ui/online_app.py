@@ -1,0 +1,396 @@
+"""Online play in the page (browser only): invites, joining, the transports and the heartbeat.
+
+The pure `OnlineSession` decides everything; this module only carries text between it and the
+links (WebRTC or BroadcastChannel), ticks it twice a second, saves it after every change (so a
+reload loses nothing) and draws the lobby, the join screen or the game in `#online`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from urllib.parse import parse_qsl
+
+from pyscript import document, window
+from pyscript.ffi import create_proxy
+
+from parlour.errors import ParlourError
+from parlour.games import GAMES
+from parlour.match.config import MatchConfig
+from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
+from parlour.match.table import new_match_id
+from parlour.net.broadcast import TabLink, new_room
+from parlour.net.webrtc import RtcLink
+from parlour.ui import app, dom
+from parlour.ui.dom import value
+from parlour.ui.online_screen import Invite, guest_join, host_lobby
+from parlour.ui.play import PlaySession
+
+SAVE = app.ONLINE_SAVE
+STUN = "psi-parlour:stun"
+TICK_MS = 500
+controller: Controller | None = None
+_ticker = None
+_tasks: set = set()  # running coroutines, kept alive until they finish
+
+
+def spawn(coroutine) -> None:
+    task = asyncio.ensure_future(coroutine)
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+def now() -> float:
+    return time.monotonic()
+
+
+def _root():
+    return document.querySelector("#online .online-root")
+
+
+class Candidate:
+    """One way a remote seat may connect (its WebRTC invite or its tab invite): the first that
+    opens becomes that seat's link, and the other is closed."""
+
+    def __init__(self, ctl: Controller, peer: str, kind: str) -> None:
+        self.ctl, self.peer, self.kind = ctl, peer, kind
+        self.link = None
+        self.open = False
+
+    def opened(self, peer: str) -> None:
+        self.open = True
+        self.ctl.adopt(self)
+
+    def received(self, peer: str, text) -> None:
+        if self.ctl.links.get(peer) is self.link:
+            self.ctl.session.receive(peer, str(text), now())
+            self.ctl.after()
+
+    def closed(self, peer: str) -> None:
+        self.ctl.link_closed(self)
+
+
+class Controller:
+    def __init__(self, session: OnlineSession) -> None:
+        self.session = session
+        self.links: dict[str, object] = {}  # peer -> the link in use
+        self.candidates: dict[str, list[Candidate]] = {}
+        self.invites: dict[int, Invite] = {}
+        self.join = {"answer": "", "status": "waiting", "error": "", "tab": False}
+        self.play: PlaySession | None = None
+        self.notes: dict[int, dict] = {}
+        self.drawn = -1
+        self.stun = _stun_setting()
+
+    # -- transport events ----------------------------------------------------------------
+
+    def adopt(self, candidate: Candidate) -> None:
+        peer = candidate.peer
+        for other in self.candidates.get(peer, []):
+            if other is not candidate and other.link is not None:
+                other.link.close()
+        self.candidates[peer] = [candidate]
+        self.links[peer] = candidate.link
+        if peer != HOST:
+            self.invites[int(peer.removeprefix("seat-"))].status = "connected"
+        else:
+            self.join["status"] = "connected"
+        self.session.opened(peer, now())
+        self.after()
+
+    def link_closed(self, candidate: Candidate) -> None:
+        peer = candidate.peer
+        if self.links.get(peer) is candidate.link:
+            self.session.closed(peer, now())
+        elif not candidate.open and peer != HOST:
+            invite = self.invites.get(int(peer.removeprefix("seat-")))
+            if invite is not None and invite.status in ("waiting", "connecting"):
+                invite.status = "failed"
+                invite.error = "The connection could not be made. Make a new invite."
+        elif peer == HOST and not candidate.open:
+            self.join["status"] = "failed"
+        self.after()
+
+    def after(self, redraw: bool = False) -> None:
+        """After anything: send what the session has to say, save, redraw if it changed."""
+        for peer, text in self.session.take_outbox():
+            link = self.links.get(peer)
+            if link is not None:
+                link.send(text)
+        if self.play is None and self.session.table is not None:
+            self.play = PlaySession(
+                self.session.table, app.screen_for(self.session.game.id), self.session
+            )
+            self.play.notes = self.notes
+        self.save()
+        if redraw or self.session.revision != self.drawn:
+            self.draw()
+
+    def tick(self) -> None:
+        self.session.tick(now())
+        self.after()
+
+    def save(self) -> None:
+        data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
+        window.localStorage.setItem(SAVE, json.dumps(data))
+        app._mark_online_resumable()
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        self.drawn = self.session.revision
+        root = _root()
+        if self.play is not None:
+            self.play.refresh()
+            dom.render(root, self.play.render())
+            return
+        if self.session.is_host:
+            dom.render(root, host_lobby(self.session, self.invites))
+        else:
+            j = self.join
+            dom.render(
+                root,
+                guest_join(self.session, j["answer"], j["status"], j["error"], tab=j["tab"]),
+            )
+
+    # -- the host's invites --------------------------------------------------------------
+
+    def invite_all(self) -> None:
+        for link in self.session.links.values():
+            if link.state != "connected":
+                spawn(self.make_invite(link.seats[0]))
+
+    async def make_invite(self, seat: int) -> None:
+        peer = seat_peer(seat)
+        for old in self.candidates.pop(peer, []):
+            if old.link is not None:
+                old.link.close()
+        invite = Invite(seat)
+        self.invites[seat] = invite
+        self.draw()
+        rtc = Candidate(self, peer, "rtc")
+        rtc.link = RtcLink(peer, rtc, self.stun)
+        room = new_room()
+        tab = Candidate(self, peer, "tab")
+        tab.link = TabLink(peer, tab, room, hosting=True)
+        self.candidates[peer] = [rtc, tab]
+        try:
+            code = await rtc.link.offer()
+        except Exception:  # the browser refused: say so, offer again
+            invite.status = "failed"
+            invite.error = "This browser could not make an invite (is WebRTC turned off?)."
+            self.draw()
+            return
+        base = str(window.location.href).split("#")[0]
+        extra = "&stun=" + ",".join(self.stun) if self.stun else ""
+        invite.link = f"{base}#join={code}{extra}"
+        invite.tab_link = f"{base}#join=bc.{room}"
+        invite.status = "waiting"
+        self.draw()
+
+    async def accept(self, seat: int, code: str) -> None:
+        invite = self.invites.get(seat)
+        rtc = next((c for c in self.candidates.get(seat_peer(seat), []) if c.kind == "rtc"), None)
+        if invite is None or rtc is None:
+            return
+        try:
+            await rtc.link.accept(code)
+        except ParlourError as error:
+            invite.error = error.sentence
+        except Exception:
+            invite.error = "That answer does not fit this invite: make a new invite and try again."
+        else:
+            invite.error = ""
+            invite.status = "connecting"
+        self.draw()
+
+    # -- the guest's side ----------------------------------------------------------------
+
+    async def answer(self, code: str, stun: list[str]) -> None:
+        self.join.update(answer="", status="waiting", error="", tab=False)
+        for old in self.candidates.pop(HOST, []):
+            if old.link is not None:
+                old.link.close()
+        if not code:
+            self.join["error"] = "Paste the whole invite the host sent you: the link or its code."
+            self.draw()
+            return
+        candidate = Candidate(self, HOST, "tab" if code.startswith("bc.") else "rtc")
+        self.candidates[HOST] = [candidate]
+        if candidate.kind == "tab":
+            self.join.update(status="connecting", tab=True)
+            candidate.link = TabLink(HOST, candidate, code.removeprefix("bc."), hosting=False)
+            self.draw()
+            return
+        candidate.link = RtcLink(HOST, candidate, stun or self.stun)
+        self.draw()
+        try:
+            self.join["answer"] = await candidate.link.answer(code)
+        except ParlourError as error:
+            self.join.update(error=error.sentence, status="failed")
+        except Exception:
+            self.join.update(error="This invite could not be opened.", status="failed")
+        self.draw()
+
+    # -- clicks --------------------------------------------------------------------------
+
+    def click(self, data: dict) -> None:
+        cmd = data.get("cmd")
+        fields = data.get("fields", {})
+        if cmd == "copy":
+            _copy(data.get("copy", ""))
+            return
+        if cmd == "accept-answer" and data.get("seat", "").isdigit():
+            seat = int(data["seat"])
+            spawn(self.accept(seat, fields.get(f"answer-{seat}", "")))
+            return
+        if cmd == "new-invite" and data.get("seat", "").isdigit():
+            spawn(self.make_invite(int(data["seat"])))
+            return
+        if cmd == "use-invite":
+            code, stun = parse_invite(fields.get("invite", ""))
+            spawn(self.answer(code, stun))
+            return
+        if self.play is not None:
+            self.play.handle(data)
+            self.after(redraw=True)
+
+
+# -- the page's entry points ------------------------------------------------------------------
+
+
+def parse_invite(text: str) -> tuple[str, list[str]]:
+    """The code and STUN servers in an invite link (or the bare code pasted)."""
+    text = text.strip()
+    fragment = text.split("#", 1)[1] if "#" in text else text
+    fragment = fragment.removeprefix("join=")
+    code, _, rest = fragment.partition("&")
+    params = dict(parse_qsl(rest))
+    stun = [s for s in params.get("stun", "").split(",") if s]
+    return code, stun
+
+
+def _stun_setting() -> list[str]:
+    raw = value(window.localStorage.getItem(STUN))
+    return [s.strip() for s in str(raw).split(",") if s.strip()] if raw is not None else []
+
+
+def _copy(text: str) -> None:
+    try:
+        window.navigator.clipboard.writeText(text)
+    except Exception:  # no clipboard: the text is selectable in its box
+        return
+
+
+def _start_ticking() -> None:
+    """The heartbeat: twice a second, from the first online game of this page on."""
+    global _ticker
+    if _ticker is None:
+        _ticker = create_proxy(lambda: controller.tick() if controller else None)
+        window.setInterval(_ticker, TICK_MS)
+
+
+def on_click(event) -> None:
+    element = value(event.target.closest("[data-cmd],[data-cell]"))
+    if controller is None or element is None or element.hasAttribute("disabled"):
+        return
+    data = {**app.event_data(element), "fields": app.fields_of(_root())}
+    copy = value(element.getAttribute("data-copy"))
+    if copy is not None:
+        data["copy"] = str(copy)
+    controller.click(data)
+
+
+def on_key(event) -> None:
+    if controller is None or controller.play is None:
+        return
+    app.on_key(event, _root(), controller.click)
+
+
+def host_new(game_id: str) -> None:
+    """The set-up form's "Make the invites": a new online game hosted here."""
+    global controller
+    form = document.getElementById(f"new-{game_id}")
+    names = app.setup_names(game_id)
+    variant = app.setup_variant(game_id)
+    local = tuple(
+        int(box.getAttribute("data-here-seat"))
+        for box in form.querySelectorAll("input[data-here-seat]:checked")
+        if int(box.getAttribute("data-here-seat")) < len(names)
+    )
+    limit_field = value(form.querySelector("select[data-online-limit]"))
+    limit = int(limit_field.value) if limit_field is not None else 120
+    stun_field = value(form.querySelector("input[data-stun]"))
+    if stun_field is not None:
+        window.localStorage.setItem(STUN, str(stun_field.value).strip())
+    config = MatchConfig(game_id, new_match_id(), names, variant)
+    error = value(form.querySelector("[data-role=online-error]"))
+    try:
+        session = OnlineSession.host(GAMES[game_id], config, local, now(), reveal_limit=limit)
+    except ParlourError as problem:
+        if error is not None:
+            error.textContent = problem.sentence
+        app.go(f"#new-{game_id}")
+        return
+    if error is not None:
+        error.textContent = ""
+    _replace(Controller(session))
+    controller.invite_all()
+    controller.after()
+    app.go("#online")
+
+
+def guest_new(fragment: str) -> None:
+    """An invite opened: `#join=<code>` (WebRTC) or `#join=bc.<room>` (another tab)."""
+    code, stun = parse_invite(fragment)
+    if controller is None or controller.session.is_host:
+        saved = _saved()
+        if saved is not None and not saved[0].is_host:
+            _replace(Controller(saved[0]), saved[1])
+        else:
+            _replace(Controller(OnlineSession.guest(now())))
+    spawn(controller.answer(code, stun))
+    app.go("#online")
+
+
+def show() -> None:
+    """`#online`: the game in progress here, or the one saved before a reload."""
+    global controller
+    if controller is None:
+        saved = _saved()
+        if saved is None:
+            app.go("#home")
+            return
+        session, notes = saved
+        _replace(Controller(session), notes)
+        if session.is_host and session.phase in (Phase.LOBBY, Phase.SEED, Phase.PLAY):
+            controller.invite_all()
+    controller.draw()
+
+
+def _saved() -> tuple[OnlineSession, dict] | None:
+    """The online game saved in this browser, with the seat's private notes; None if none."""
+    raw = value(window.localStorage.getItem(SAVE))
+    if raw is None:
+        return None
+    try:
+        data = json.loads(str(raw))
+        session = OnlineSession.from_json(data["session"], now())
+        notes = {int(k): v for k, v in data.get("notes", {}).items() if isinstance(v, dict)}
+    except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
+        window.localStorage.removeItem(SAVE)
+        return None
+    return session, notes
+
+
+def _replace(new: Controller, notes: dict | None = None) -> None:
+    global controller
+    if controller is not None:
+        for candidates in controller.candidates.values():
+            for candidate in candidates:
+                if candidate.link is not None:
+                    candidate.link.close()
+    controller = new
+    new.notes = notes or {}
+    _start_ticking()
