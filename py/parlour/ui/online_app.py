@@ -24,7 +24,7 @@ from parlour.net.broadcast import TabLink, new_room
 from parlour.net.webrtc import RtcLink
 from parlour.ui import app, dom
 from parlour.ui.dom import value
-from parlour.ui.online_screen import Invite, guest_join, host_lobby
+from parlour.ui.online_screen import Invite, guest_join, host_lobby, online_banner
 from parlour.ui.play import PlaySession
 
 SAVE = app.ONLINE_SAVE
@@ -82,6 +82,7 @@ class Controller:
         self.notes: dict[int, dict] = {}
         self.drawn = -1
         self.stun = _stun_setting()
+        self.joining = False  # a guest between opening an invite and being connected
 
     # -- transport events ----------------------------------------------------------------
 
@@ -96,6 +97,7 @@ class Controller:
             self.invites[int(peer.removeprefix("seat-"))].status = "connected"
         else:
             self.join["status"] = "connected"
+            self.joining = False
         self.session.opened(peer, now())
         self.after()
 
@@ -123,6 +125,7 @@ class Controller:
                 self.session.table, app.screen_for(self.session.game.id), self.session
             )
             self.play.notes = self.notes
+            self.play.banner = lambda: online_banner(self.session, self.invites)
         self.save()
         if redraw or self.session.revision != self.drawn:
             self.draw()
@@ -141,7 +144,7 @@ class Controller:
     def draw(self) -> None:
         self.drawn = self.session.revision
         root = _root()
-        if self.play is not None:
+        if self.play is not None and not self.joining:
             self.play.refresh()
             dom.render(root, self.play.render())
             return
@@ -208,6 +211,7 @@ class Controller:
     # -- the guest's side ----------------------------------------------------------------
 
     async def answer(self, code: str, stun: list[str]) -> None:
+        self.joining = True
         self.join.update(answer="", status="waiting", error="", tab=False)
         for old in self.candidates.pop(HOST, []):
             if old.link is not None:

@@ -333,3 +333,20 @@ def verdicts_tree(session: OnlineSession) -> Node | None:
         for seat, (kind, _) in sorted(session.verdicts.items())
     ]
     return h("ul", {"class": "verdicts", "data-role": "verdicts"}, *items)
+
+
+def online_banner(session: OnlineSession, invites: dict[int, Invite]) -> Node:
+    """The online bar, and on the host, the invite of any seat that must come back."""
+    again = [
+        invite
+        for seat, invite in sorted(invites.items())
+        if session.seat_state(seat) != "connected" and session.phase.value in ("play", "end")
+    ]
+    if not session.is_host or not again:
+        return online_bar(session)
+    return h(
+        "div",
+        {"class": "online-banner"},
+        online_bar(session),
+        h("div", {"class": "invites"}, *(_invite_card(session, invite) for invite in again)),
+    )

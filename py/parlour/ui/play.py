@@ -8,6 +8,7 @@ game; a game brings its board, its controls and its words through a `GameScreen`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from parlour.errors import ParlourError
@@ -54,6 +55,7 @@ class PlaySession:
         self.table = table
         self.screen = screen
         self.online = online
+        self.banner: Callable[[], Node] | None = None  # online: the bar the page puts on top
         self.seen_step = table.match.step
         self.viewer: int | None = None
         self.message = ""
@@ -257,7 +259,8 @@ class PlaySession:
                 else game.public_view(self.table.state)
             )
             main = self._table_tree(view)
-        children: list[Any] = [online_bar(self.online) if self.online else None, main]
+        banner = self.banner() if self.banner else online_bar(self.online) if self.online else None
+        children: list[Any] = [banner, main]
         if result is not None and self.result_open:
             children.append(self._result_tree(result))
         return h("div", {"class": f"play play-{game.id}", "data-viewer": self.viewer}, *children)
