@@ -53,7 +53,7 @@ def start() -> None:
         _mark_resumable(game_id)
     listen(_builder_root(), "click", on_builder_click)
     listen(document.querySelector("#online .online-root"), "click", _online_click)
-    _mark_online_resumable()
+    mark_online_resumable()
     route()
     document.documentElement.dataset.ready = "true"
 
@@ -420,6 +420,7 @@ def chosen_decks(selects) -> list:
 # -- online play: its module is imported on first use (it pulls in the engines) ------------------
 
 ONLINE_SAVE = "psi-parlour:online"
+ONLINE_LAST = ONLINE_SAVE + ":last"
 
 
 def _online():
@@ -432,7 +433,8 @@ def _online_click(event) -> None:
     _online().on_click(event)
 
 
-def _mark_online_resumable() -> None:
-    saved = value(window.localStorage.getItem(ONLINE_SAVE)) is not None
+def mark_online_resumable() -> None:
+    last = value(window.localStorage.getItem(ONLINE_LAST))
+    saved = last is not None and value(window.localStorage.getItem(str(last))) is not None
     for link in document.querySelectorAll("[data-resume='online']"):
         link.hidden = not saved

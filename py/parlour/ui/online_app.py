@@ -28,6 +28,27 @@ from parlour.ui.online_screen import Invite, guest_join, host_lobby, online_bann
 from parlour.ui.play import PlaySession
 
 SAVE = app.ONLINE_SAVE
+LAST_KEY = app.ONLINE_LAST  # the game saved last in this browser
+TAB_KEY = SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
+KEYS = SAVE + ":keys"
+KEEP = 8  # online games kept in this browser
+
+
+def remember(key: str) -> None:
+    """Mark `key` as this tab's game and the browser's latest; forget all but the last few."""
+    window.sessionStorage.setItem(TAB_KEY, key)
+    window.localStorage.setItem(LAST_KEY, key)
+    document.documentElement.dataset.onlineSave = key
+    try:
+        keys = json.loads(str(value(window.localStorage.getItem(KEYS)) or "[]"))
+    except ValueError:
+        keys = []
+    keys = [k for k in keys if isinstance(k, str) and k != key] + [key]
+    for old in keys[:-KEEP]:
+        window.localStorage.removeItem(old)
+    window.localStorage.setItem(KEYS, json.dumps(keys[-KEEP:]))
+
+
 STUN = "psi-parlour:stun"
 TICK_MS = 500
 controller: Controller | None = None
@@ -135,9 +156,22 @@ class Controller:
         self.after()
 
     def save(self) -> None:
+        key = self.save_key()
+        if key is None:
+            return  # a guest not yet welcomed has nothing to keep
         data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
-        window.localStorage.setItem(SAVE, json.dumps(data))
-        app._mark_online_resumable()
+        remember(key)
+        window.localStorage.setItem(key, json.dumps(data))
+        app.mark_online_resumable()
+
+    def save_key(self) -> str | None:
+        """One save per game and seat: tabs of one browser (which share storage) playing one
+        game together keep apart, and each tab finds its own after a reload."""
+        config = self.session.config
+        if config is None:
+            return None
+        seats = ",".join(str(s) for s in self.session.local)
+        return f"{SAVE}:{config.match_id}:{self.session.role}:{seats}"
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -370,12 +404,15 @@ def show() -> None:
         _replace(Controller(session), notes)
         if session.is_host and session.phase in (Phase.LOBBY, Phase.SEED, Phase.PLAY):
             controller.invite_all()
-    controller.draw()
+    controller.after(redraw=True)
 
 
 def _saved() -> tuple[OnlineSession, dict] | None:
     """The online game saved in this browser, with the seat's private notes; None if none."""
-    raw = value(window.localStorage.getItem(SAVE))
+    key = value(window.sessionStorage.getItem(TAB_KEY)) or value(
+        window.localStorage.getItem(LAST_KEY)
+    )
+    raw = value(window.localStorage.getItem(str(key))) if key is not None else None
     if raw is None:
         return None
     try:
@@ -383,7 +420,7 @@ def _saved() -> tuple[OnlineSession, dict] | None:
         session = OnlineSession.from_json(data["session"], now())
         notes = {int(k): v for k, v in data.get("notes", {}).items() if isinstance(v, dict)}
     except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
-        window.localStorage.removeItem(SAVE)
+        window.localStorage.removeItem(str(key))
         return None
     return session, notes
 

@@ -116,7 +116,10 @@ def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
 def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     seat, name = invite.seat, session.name(invite.seat)
     link_state = session.link_states().get(str(seat), "invited")
-    status = link_state if link_state in ("connected", "lost") else invite.status
+    if link_state == "connected" or (link_state == "lost" and invite.status == "connected"):
+        status = link_state  # connected, or lost since: a new invite is one click away
+    else:
+        status = invite.status
     body: list[Node | None] = []
     if status == "connected":
         body.append(h("p", None, f"{name} is here."))
@@ -303,7 +306,7 @@ def online_bar(session: OnlineSession) -> Node:
         h(
             "p",
             {
-                "class": "online-notice",
+                "class": "online-notice" + (" alert" if last.startswith("Refused") else ""),
                 "data-role": "notice",
                 "role": "status",
                 "aria-live": "polite",

@@ -1,0 +1,450 @@
+"""Online play for real: isolated browser contexts connect through the invite and answer codes over
+WebRTC on loopback, and play each game to the end.
+
+Each context is its own device (its own storage, its own secrets). The test reads a device's
+saved online game (localStorage) to know what that device may do, decides, and clicks. An init
+script records every message a data channel sends, so the traffic can be checked for secrets,
+and lets the test rewrite one outgoing message (a tampered reveal).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from e2e.clicks import CLICKS
+from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
+from e2e.tele_planner import plan_win
+from e2e.test_esp import plan_game
+from parlour.bots import espeers_scripted
+from parlour.fair.rng import Rng
+from parlour.games.esp.rules import Flip
+from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.telepathic.grid import holds
+from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
+from parlour.match.online import OnlineSession
+
+ROOT = "#online"
+SAVED = "JSON.parse(localStorage.getItem(document.documentElement.dataset.onlineSave) || 'null')"
+LOG = f"({SAVED}?.session?.match?.log || []).length"
+STEP_TIMEOUT_MS = 15_000
+
+# Recorded traffic, and a one-shot rewrite of an outgoing message, installed before the page runs.
+INIT = """
+window.__traffic = [];
+window.__tamper = null;
+const send = RTCDataChannel.prototype.send;
+RTCDataChannel.prototype.send = function (data) {
+  let text = String(data);
+  if (window.__tamper) {
+    const changed = window.__tamper(text);
+    if (changed !== null) { text = changed; window.__tamper = null; }
+  }
+  window.__traffic.push(text);
+  return send.call(this, text);
+};
+"""
+
+
+# Rewrites the next move carrying an opening: its symbol becomes another one.
+LIE_ABOUT_A_FLIP = """() => {
+  window.__tamper = t => {
+    if (!t.includes('"t":"propose"') || !t.includes('"opening"')) return null;
+    return t.replace(/"value":"(\\w+)"/,
+                     (m, v) => `"value":"${v === 'star' ? 'circle' : 'star'}"`);
+  };
+}"""
+
+
+class Device:
+    """One browser context: one player's phone or computer."""
+
+    def __init__(self, browser, site, watches: list[PageWatch], width: int = 1100) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.context.add_init_script(INIT)
+        self.page = self.context.new_page()
+        watch = PageWatch(site.url)
+        watch.attach(self.page)
+        watches.append(watch)
+
+    def saved(self) -> OnlineSession:
+        raw = self.page.evaluate(f"JSON.stringify({SAVED})")
+        return OnlineSession.from_json(json.loads(raw)["session"], 0.0)
+
+    def steps(self) -> int:
+        return self.page.evaluate(LOG)
+
+    def traffic(self) -> list[str]:
+        return self.page.evaluate("window.__traffic")
+
+    def over(self) -> bool:
+        return self.page.locator(f"{ROOT} [data-role=result]").count() > 0
+
+
+class OnlineGame:
+    def __init__(self, browser, site, game_id: str, names: tuple[str, ...], host_local=(0,)):
+        self.browser, self.site, self.game_id, self.names = browser, site, game_id, names
+        self.host_local = host_local
+        self.watches: list[PageWatch] = []
+        self.host = Device(browser, site, self.watches)
+        self.guests: dict[int, Device] = {}
+        self.connect_seconds: list[float] = []
+
+    @property
+    def devices(self) -> list[Device]:
+        return [self.host, *self.guests.values()]
+
+    def device_of(self, seat: int) -> Device:
+        return self.host if seat in self.host_local else self.guests[seat]
+
+    def open(self, form=lambda page: None) -> None:
+        """The host sets the game up and invites; every guest opens its invite and answers."""
+        page, game = self.host.page, self.game_id
+        page.goto(self.site.url + f"#new-{game}")
+        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        form(page)
+        for seat, name in enumerate(self.names):
+            page.fill(f"#new-{game} [data-seat-name='{seat}']", name)
+        page.click(f"#new-{game} .online-setup summary")
+        for box in page.locator(f"#new-{game} [data-here-seat]").all():
+            seat = int(box.get_attribute("data-here-seat"))
+            if seat < len(self.names):
+                box.set_checked(seat in self.host_local)
+        page.click(f"#new-{game} >> text=Make the invites")
+        for seat in range(len(self.names)):
+            if seat not in self.host_local:
+                self.guests[seat] = Device(self.browser, self.site, self.watches)
+                self.invite(seat)
+        for device in self.devices:
+            device.page.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
+
+    def invite(self, seat: int) -> None:
+        host, guest = self.host.page, self.guests[seat].page
+        link = host.locator(f"[data-role=invite-{seat}]")
+        link.wait_for(timeout=STEP_TIMEOUT_MS)
+        guest.goto(link.get_attribute("value"))
+        guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        answer = guest.locator("[data-role=answer]")
+        answer.wait_for(timeout=STEP_TIMEOUT_MS)
+        host.fill(f"[data-field=answer-{seat}]", answer.get_attribute("value"))
+        started = time.monotonic()
+        host.click(f"[data-cmd=accept-answer][data-seat='{seat}']")
+        connected = f"[data-seat='{seat}'] .chip.connected"
+        host.wait_for_selector(connected, timeout=STEP_TIMEOUT_MS)
+        self.connect_seconds.append(time.monotonic() - started)
+
+    def synced(self) -> int:
+        """Wait until every device holds the host's log; return its length."""
+        steps = self.host.steps()
+        for device in self.guests.values():
+            device.page.wait_for_function(f"{LOG} >= {steps}", timeout=STEP_TIMEOUT_MS)
+        return steps
+
+    def step(self, decide) -> bool:
+        """One decision somewhere: False when no device has anything to decide."""
+        steps = self.synced()
+        for device in self.devices:
+            session = device.saved()
+            table = session.table
+            if table.match.result() is not None:
+                continue
+            game, state = session.game, table.state
+            for seat in sorted(game.to_move(state) & set(session.local)):
+                if game.automatic(state, seat) or seat in session.pending:
+                    continue
+                choice = decide(session, seat)
+                CLICKS[self.game_id](device.page, ROOT, state, choice)
+                self.host.page.wait_for_function(f"{LOG} > {steps}", timeout=STEP_TIMEOUT_MS)
+                return True
+        return False
+
+    def play_to_the_end(self, decide, max_steps: int = 400) -> None:
+        for _ in range(max_steps):
+            if all(device.over() for device in self.devices):
+                return
+            if not self.step(decide):
+                self.host.page.wait_for_timeout(100)
+        raise AssertionError("the online game did not end")
+
+    def check_end(self) -> None:
+        """Every device shows the result, its own audit verified, and every device's verdict."""
+        titles = set()
+        for device in self.devices:
+            dialog = device.page.locator(f"{ROOT} [data-role=result]")
+            dialog.wait_for(timeout=STEP_TIMEOUT_MS)
+            dialog.locator("[data-audit=verified]").wait_for(timeout=STEP_TIMEOUT_MS)
+            verdicts = dialog.locator("[data-role=verdicts] [data-verdict=verified]")
+            deadline = time.monotonic() + 10
+            while verdicts.count() < len(self.devices) and time.monotonic() < deadline:
+                device.page.wait_for_timeout(100)
+            assert verdicts.count() >= len(self.devices)
+            titles.add(dialog.locator("h2").inner_text())
+        assert len(titles) == 1, titles
+
+    def check_traffic(self) -> None:
+        """No secret travels before its reveal: every nonce of every seal is first sent in the
+        message that reveals it, by its owner (or relayed by the host after the owner sent it)."""
+        owners: dict[str, int] = {}
+        for device in self.devices:
+            session = device.saved()
+            for seat, store in session.stores.items():
+                for opening in store.openings.values():
+                    owners[opening.nonce] = seat
+        assert owners
+        for device in self.devices:
+            for text in device.traffic():
+                message = json.loads(text)
+                for nonce in owners:
+                    if nonce in text:
+                        assert message["t"] in ("propose", "entries", "openings"), message["t"]
+
+    def close(self) -> None:
+        for device in self.devices:
+            device.context.close()
+        for watch in self.watches:
+            assert watch.foreign_requests() == [], "a page asked another origin"
+            assert watch.unexpected_problems() == [], watch.unexpected_problems()
+
+
+# -- the four games ----------------------------------------------------------------------------
+
+
+def test_esp_online_with_a_tampered_reveal_caught(browser, site, screenshots):
+    names = ("Ada", "Bo")
+    plan = iter(plan_game(names))
+    tampered: list[str] = []
+
+    def decide(session, seat):
+        planned_seat, choice = next(plan)
+        assert planned_seat == seat
+        if isinstance(choice, Flip):  # the planner's opening: flip with this device's own
+            return next(
+                a
+                for a in session.table.legal(seat)
+                if isinstance(a, Flip) and a.cell == choice.cell
+            )
+        return choice
+
+    game = OnlineGame(browser, site, "esp", names)
+    try:
+        game.open(lambda page: page.check("input[name='esp-seats'][value='2']"))
+        flips = [c for s, c in plan_game(names) if isinstance(c, Flip) and s == 1]
+        assert flips, "the plan has Bo flip a hidden tile"
+        for _ in range(200):
+            session = game.guests[1].saved()
+            state = session.table.state
+            if (
+                1 in session.game.to_move(state)
+                and any(isinstance(a, Flip) for a in session.table.legal(1))
+                and not tampered
+            ):
+                # Bo's device sends the flip with its opening's symbol changed: refused at once.
+                game.guests[1].page.evaluate(LIE_ABOUT_A_FLIP)
+                tampered.append("sent")
+                steps = game.host.steps()
+                choice = decide(session, 1)
+                CLICKS["esp"](game.guests[1].page, ROOT, state, choice)
+                notice = game.host.page.locator(f"{ROOT} [data-role=notice]")
+                notice.filter(has_text="does not match the commitment").wait_for(
+                    timeout=STEP_TIMEOUT_MS
+                )
+                assert "Refused from Bo's device: Bo's reveal of the tile" in notice.inner_text()
+                game.guests[1].page.locator(f"{ROOT} [data-role=notice]").filter(
+                    has_text="does not match the commitment"
+                ).wait_for(timeout=STEP_TIMEOUT_MS)
+                assert game.host.steps() == steps  # nothing changed
+                game.host.page.screenshot(path=screenshots / "online-tamper-caught.png")
+                CLICKS["esp"](game.guests[1].page, ROOT, state, choice)  # now honestly
+                game.host.page.wait_for_function(f"{LOG} > {steps}")
+                continue
+            if all(d.over() for d in game.devices):
+                break
+            if not game.step(decide):
+                game.host.page.wait_for_timeout(100)
+        assert tampered
+        game.check_end()
+        game.check_traffic()
+    finally:
+        game.close()
+
+
+def test_espeers_online_between_two_devices(browser, site, screenshots):
+    rng = Rng(b"online-espeers")
+
+    def decide(session, seat):
+        table = session.table
+        return espeers_scripted.choose(table.state, seat, table.legal(seat), rng)
+
+    game = OnlineGame(browser, site, "espeers", ("Ada", "Bo"))
+    try:
+        game.open()
+        for _ in range(12):
+            game.step(decide)
+        game.guests[1].page.screenshot(
+            path=screenshots / "online-espeers-guest.png", full_page=True
+        )
+        game.play_to_the_end(decide)
+        game.check_end()
+        game.check_traffic()
+        deck_seed = game.guests[1].saved().stores[1].value("deck")["seed"]
+        for device in game.devices:
+            for text in device.traffic():
+                if deck_seed in text:
+                    assert json.loads(text)["t"] == "openings"
+    finally:
+        game.close()
+
+
+CYPHERS = ("123", "456", "789")
+
+
+def test_psi_squad_online_three_devices_with_a_reload(browser, site, screenshots):
+    guesses: dict[int, int] = {}
+
+    def decide(session, seat):
+        state = session.table.state
+        if state.setting_up:
+            return ChooseCypher(CYPHERS[seat])
+        target = state.targets(seat)[0]
+        guesses[seat] = guesses.get(seat, 0) + 1
+        digits = CYPHERS[target] if guesses[seat] > 2 else CYPHERS[target][::-1]
+        return Guess(target, digits)
+
+    def form(page):
+        page.check("input[name='psi-squad-seats'][value='3']")
+        page.check("input[name='psi-squad-length'][value='3']")
+
+    game = OnlineGame(browser, site, "psi-squad", ("Ada", "Bo", "Cy"))
+    try:
+        game.open(form)
+        for _ in range(5):
+            game.step(decide)
+        # Cy reloads in the middle of the game: the host notices, invites again, Cy carries on.
+        cy = game.guests[2]
+        steps = game.synced()
+        cy.page.reload()
+        cy.page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        cy.page.locator(f"{ROOT} .play").wait_for()
+        host = game.host.page
+        host.locator(".online-bar [data-seat='2'] .chip.lost").wait_for(timeout=10_000)
+        host.click("[data-cmd=new-invite][data-seat='2']")
+        game.invite(2)
+        assert cy.saved().match.step == steps
+        host.screenshot(path=screenshots / "online-psi-host.png", full_page=True)
+        game.play_to_the_end(decide)
+        game.check_end()
+        game.check_traffic()
+        for cypher in CYPHERS:  # a cypher travels only in the end's openings
+            for device in game.devices:
+                for text in device.traffic():
+                    message = json.loads(text)
+                    if f'"value":"{cypher}"' in text:
+                        assert message["t"] in ("propose", "entries", "openings")
+    finally:
+        game.close()
+    assert max(game.connect_seconds) < 5
+
+
+def test_telepathic_online_partners(browser, site):
+    plan: list[tuple[int, int]] = []
+
+    def conditions(seat):
+        return game.device_of(seat).saved().stores[seat].value("conditions")
+
+    def decide(session, seat):
+        table = session.table
+        state = table.state
+        partner = 1 - seat
+        if state.phase == "respond":
+            return Respond(conditions(partner)["win"])
+        if state.phase == "perform":
+            return Perform(plan.pop(0)[1] if plan else 0)
+        wins = [conditions(s)["win"] for s in (0, 1)]
+        loses = [conditions(s)["lose"] for s in (0, 1)]
+        if state.turns > 0 and all(holds(state.grid, w) for w in wins):
+            return Announce(((partner, conditions(partner)["win"]),))
+        plan[:] = (
+            plan_win(state.grid, list(state.row), wins, loses)
+            or plan_win(state.grid, list(state.row), [], loses, depth=1)
+            or [(next(i for i, c in enumerate(state.row) if c), 0)]
+        )
+        if state.row[plan[0][0]] is None or must_announce(table):
+            return Announce(((partner, conditions(partner)["win"]),))
+        return HandCard(plan[0][0])
+
+    def must_announce(table):
+        return table.game.must_announce(table.state)
+
+    game = OnlineGame(browser, site, "telepathic", ("Mary", "Bob"), host_local=(1,))
+    try:
+        game.open(lambda page: page.check("input[name='telepathic-arrangement'][value='pair']"))
+        game.play_to_the_end(decide)
+        game.check_end()
+        game.check_traffic()
+    finally:
+        game.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_invite_and_join_screens_on_a_phone(browser, site, screenshots, scheme):
+    context = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(site.url + "#new-esp")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.click("#new-esp .online-setup summary")
+    page.screenshot(path=screenshots / f"online-phone-{scheme}-setup.png", full_page=True)
+    page.click("#new-esp >> text=Make the invites")
+    link = page.locator("[data-role=invite-1]")
+    link.wait_for(timeout=STEP_TIMEOUT_MS)
+    page.screenshot(path=screenshots / f"online-phone-{scheme}-invite.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    other = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
+    guest = other.new_page()
+    guest.goto(link.get_attribute("value"))
+    guest.locator("[data-role=answer]").wait_for(timeout=STEP_TIMEOUT_MS)
+    guest.screenshot(path=screenshots / f"online-phone-{scheme}-join.png", full_page=True)
+    assert guest.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    other.close()
+    context.close()
+
+
+def test_a_bad_answer_code_is_refused_with_a_sentence(browser, site):
+    watches: list[PageWatch] = []
+    host = Device(browser, site, watches)
+    page = host.page
+    page.goto(site.url + "#new-esp")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.click("#new-esp .online-setup summary")
+    page.click("#new-esp >> text=Make the invites")
+    link = page.locator("[data-role=invite-1]")
+    link.wait_for(timeout=STEP_TIMEOUT_MS)
+    page.fill("[data-field=answer-1]", link.get_attribute("value").split("#join=")[1])
+    page.click("[data-cmd=accept-answer][data-seat='1']")
+    error = page.locator("[data-seat='1'] .error")
+    error.wait_for(timeout=STEP_TIMEOUT_MS)
+    assert error.inner_text() == "That is an invite, not an answer: paste the code the guest sent."
+    page.fill("[data-field=answer-1]", "hello there")
+    page.click("[data-cmd=accept-answer][data-seat='1']")
+    page.locator("[data-seat='1'] .error", has_text="copy it again").wait_for()
+    host.context.close()
+    assert watches[0].unexpected_problems() == []
+
+
+def test_two_tabs_of_one_browser_play_over_a_broadcast_channel(browser, site):
+    context = browser.new_context()
+    host = context.new_page()
+    host.goto(site.url + "#new-psi-squad")
+    host.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    host.check("input[name='psi-squad-seats'][value='2']")
+    host.click("#new-psi-squad .online-setup summary")
+    host.click("#new-psi-squad >> text=Make the invites")
+    tab_link = host.locator("[data-seat='1'] a[target=_blank]")
+    tab_link.wait_for(timeout=STEP_TIMEOUT_MS)
+    guest = context.new_page()
+    guest.goto(tab_link.get_attribute("href"))
+    for page in (host, guest):
+        page.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
+    assert host.locator(".online-bar [data-seat='1'] .chip.connected").count() == 1
+    context.close()
