@@ -443,3 +443,50 @@ def test_each_device_says_how_every_seat_is_reached():
     for _ in range(7):
         net.tick(1.0)
     assert host.seat_state(2) == "lost" and bo.seat_state(2) == "lost"
+
+
+@pytest.mark.parametrize("arrangement", ["four", "teams"])
+def test_telepathic_decks_shared_across_devices_are_dealt_blind(arrangement):
+    """Four seats on four devices: each colour (shape) card comes out of one deck, distinct,
+    and no device could read another's; the audit replays the deal with the opened locks."""
+    net = start(
+        "telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": arrangement, "mode": "first"}
+    )
+    assert all(dev.phase is Phase.PLAY for dev in net.everyone())
+    shared = net.host.match.config.shared
+    assert set(shared) == {"colour", "shape"}
+    cards = {
+        seat: dev.stores[seat].value("conditions") for dev in net.everyone() for seat in dev.local
+    }
+    held = [c for hand in cards.values() for c in hand.values()]
+    assert len(held) == len(set(held)) == 4
+    for text in (t for _, _, t in net.traffic):  # a card's name travels only in moves
+        if json.loads(text)["t"] not in ("openings", "entries", "propose"):
+            assert not any(f'"{card}"' in text for card in held)
+    play(net, seed=arrangement.encode())
+    same_everywhere(net)
+    assert all(dev.audit_result == Verified() for dev in net.everyone())
+
+
+def test_a_false_unlock_in_a_shared_deal_is_named_by_the_audit():
+    def lie(sender, to, text):
+        data = json.loads(text)
+        if data["t"] == "deal-unlock" and sender == seat_peer(1) and data["seat"] == 1:
+            data["value"] = format(int(data["value"], 16) ** 2 % 2**64 + 2, "x")
+            return json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return text
+
+    config = MatchConfig(
+        "telepathic",
+        "m-online-sra-01",
+        ("Ada", "Bo", "Cy", "Di"),
+        {"arrangement": "four", "mode": "first"},
+    )
+    host = OnlineSession.host(GAMES["telepathic"], config, (0,), 0.0)
+    net = MemoryNet(host)
+    net.tamper = lie
+    for seat in (1, 2, 3):
+        net.connect(seat, OnlineSession.guest(0.0))
+    # Ada's card came out of Bo's false unlock as no card at all: her device says so at once.
+    assert host.table is None and host.phase is Phase.ABORTED
+    assert "came out as no card: a lock was false" in notices(host)

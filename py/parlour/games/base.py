@@ -63,6 +63,8 @@ class Setup:
     # Online: the commitments each seat made to its dealt values before the public seed was
     # drawn (seat -> label -> commitment), so nobody could deal after seeing the seed.
     dealt: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    # Online: the public transcripts of decks dealt across devices (label -> DealRecord JSON).
+    shared: Mapping[str, Json] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:
@@ -71,6 +73,16 @@ class Setup:
     def precommitted(self, seat: int, label: str) -> str | None:
         """The commitment `seat` published for `label` before the seed, if it had to."""
         return self.dealt.get(seat, {}).get(label)
+
+
+@dataclass(frozen=True)
+class SharedDeal:
+    """A deck from which seats that may sit on different devices each draw one card: online
+    it is dealt by commutative encryption (`fair.sra`), so no device sees another's card."""
+
+    label: str
+    cards: tuple[str, ...]
+    seats: tuple[int, ...]  # the recipients, one card each, in dealing order
 
 
 @dataclass(frozen=True)
@@ -112,10 +124,21 @@ class Game(ABC, Generic[S, A]):
     def legal_actions(self, state: S, seat: int, store: PrivateStore | None) -> Sequence[A]:
         """Every action `seat` may take now; the store supplies that seat's own secrets."""
 
-    def deal(self, setup: Setup, seats: Sequence[int]) -> dict[int, dict[str, Json]]:
+    def deal(
+        self,
+        setup: Setup,
+        seats: Sequence[int],
+        shared: Mapping[int, Mapping[str, str]] | None = None,
+    ) -> dict[int, dict[str, Json]]:
         """Private values dealt at the start to the seats held on this device, by label (drawn
-        with `secrets`; each seat's store commits them). Most games deal nothing."""
+        with `secrets`; each seat's store commits them). `shared` holds, online, the card each
+        of these seats drew in every shared deal (seat -> label -> card). Most games deal
+        nothing."""
         return {}
+
+    def shared_deals(self, setup: Setup) -> list[SharedDeal]:
+        """Decks several seats draw from (online, dealt across devices); most games have none."""
+        return []
 
     def seal(self, state: S, seat: int, action: A, store: PrivateStore) -> A:
         """Turn a seat's private choice into the action it sends, committing what must stay

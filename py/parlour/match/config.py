@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
 from parlour.fair.encoding import Json, canonical_json
+from parlour.fair.sra import record_from_json
 from parlour.games.base import Setup
 
 MAX_SEATS = 8
@@ -32,10 +33,12 @@ class MatchConfig:
     # Online only: each seat's commitments to its dealt values, made before the seed was drawn
     # (seat as text -> label -> commitment). Part of the genesis hash, so of every entry's.
     dealt: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Online only: the transcripts of the decks dealt across devices (label -> record).
+    shared: dict[str, Json] = field(default_factory=dict)
 
     def setup(self) -> Setup:
         dealt = {int(seat): dict(labels) for seat, labels in self.dealt.items()}
-        return Setup(self.match_id, self.seats, dict(self.variant), dealt)
+        return Setup(self.match_id, self.seats, dict(self.variant), dealt, dict(self.shared))
 
     def to_json(self) -> dict:
         data = {
@@ -46,12 +49,14 @@ class MatchConfig:
         }
         if self.dealt:
             data["dealt"] = {seat: dict(labels) for seat, labels in self.dealt.items()}
+        if self.shared:
+            data["shared"] = dict(self.shared)
         return data
 
     @classmethod
     def from_json(cls, data: object) -> MatchConfig:
         keys = {"game", "match_id", "seats", "variant"}
-        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"dealt"}:
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"dealt", "shared"}:
             raise MalformedInput("That match set-up is not in a form Psi Parlour reads.")
         game, match_id, seats, variant = (data[k] for k in ("game", "match_id", "seats", "variant"))
         if (
@@ -70,7 +75,14 @@ class MatchConfig:
         dealt = data.get("dealt", {})
         if not _is_dealt(dealt, len(seats)):
             raise MalformedInput("A match's dealt commitments must be hashes by seat and label.")
-        return cls(game, match_id, tuple(seats), variant, dealt)
+        shared = data.get("shared", {})
+        if not isinstance(shared, dict) or len(shared) > 4:
+            raise MalformedInput("A match's shared deals must be records by label.")
+        for label, record in shared.items():
+            if not isinstance(label, str) or len(label) > 32:
+                raise MalformedInput("A shared deal's label must be short text.")
+            record_from_json(record)
+        return cls(game, match_id, tuple(seats), variant, dealt, shared)
 
 
 def _is_dealt(dealt: object, seats: int) -> bool:

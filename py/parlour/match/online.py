@@ -33,13 +33,14 @@ from enum import StrEnum
 from typing import Any
 
 from parlour.errors import IllegalAction, MalformedInput, ParlourError, ProtocolError
-from parlour.fair.commit import Opening
+from parlour.fair.commit import Context, Opening
 from parlour.fair.joint import JointRandomness
 from parlour.fair.store import PrivateStore
 from parlour.games import game_by_id
 from parlour.games.base import Game
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
+from parlour.match.dealing import Dealing, new_locks
 from parlour.match.log import LogEntry
 from parlour.match.match import Match, Submitted, forfeited_seat
 from parlour.match.table import Table, deal_stores, dealt_commitments
@@ -92,6 +93,7 @@ class OnlineSession:
         self.links: dict[str, Link] = {}
         self.stores: dict[int, PrivateStore] = {}
         self.joint: dict[int, JointRandomness] = {}
+        self.dealing: Dealing | None = None
         self.seed_log: list[tuple[str, dict]] = []  # every seed message, to replay to a joiner
         self.dealt: dict[str, dict[str, str]] = {}
         self.table: Table | None = None
@@ -140,13 +142,40 @@ class OnlineSession:
         return session
 
     def _begin(self, game: Game, config: MatchConfig, local: tuple[int, ...]) -> None:
-        """Deal this device's seats and commit to them and to our random bytes: before the seed."""
+        """Lock any shared deal, then deal this device's seats and commit to their values and to
+        our random bytes: all before the seed exists."""
         self.game, self.config, self.local = game, config, local
-        self.stores = deal_stores(game, config, local)
-        names = list(config.seats)
-        self.joint = {s: JointRandomness(config.match_id, names, s) for s in local}
+        self.stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
+        deals = game.shared_deals(config.setup())
+        new_locks(deals, self.stores)
+        self.dealing = Dealing(deals, config.seats)
+        self._advance_deals()
+
+    def _advance_deals(self) -> None:
+        """Take our due steps in the shared deals; once our cards are known, deal and commit."""
+        if self.joint or self.dealing is None:
+            return
+        for type_, body in self.dealing.my_steps(self.stores):
+            self.seed_log.append((type_, body))
+            self._broadcast(type_, **body)
+        try:
+            shared = self.dealing.my_cards(self.stores)
+        except ProtocolError as error:
+            self.aborted = f"{error.sentence} The game cannot start."
+            raise
+        if shared is None:
+            return
+        deal_stores(self.game, self.config, self.local, self.stores, shared)
+        self._commit_seed()
+
+    def _commit_seed(self) -> None:
+        names = list(self.config.seats)
+        self.joint = {s: JointRandomness(self.config.match_id, names, s) for s in self.local}
+        for type_, body in list(self.seed_log):  # commitments that came while we dealt
+            if type_ == "seed-commit" and body["seat"] not in self.local:
+                self._feed_commit(body)
         dealt = dealt_commitments(self.stores)
-        for seat in local:
+        for seat in self.local:
             body = {
                 "seat": seat,
                 "commitment": self.joint[seat].my_commitment(),
@@ -154,6 +183,7 @@ class OnlineSession:
             }
             self._take_commit(body)
             self._broadcast("seed-commit", **body)
+        self._maybe_reveal()
 
     # -- who is who ----------------------------------------------------------------------
 
@@ -394,11 +424,27 @@ class OnlineSession:
 
     def _take_commit(self, body: dict) -> bool:
         """Record a seat's seed commitment (and dealt commitments); False if we had it."""
-        seat, commitment = body["seat"], body["commitment"]
+        seat = body["seat"]
         if not 0 <= seat < len(self.config.seats):
             raise ProtocolError(
                 f"A commitment came for seat {seat + 1}, which is not in this game."
             )
+        self._feed_commit(body)
+        known = next(
+            (b for t, b in self.seed_log if t == "seed-commit" and b["seat"] == seat), None
+        )
+        if known is not None:
+            if known != body:
+                raise ProtocolError(f"{self.name(seat)} sent a second, different commitment.")
+            return False
+        self.seed_log.append(("seed-commit", body))
+        if body["dealt"]:
+            self.dealt[str(seat)] = dict(body["dealt"])
+        self.revision += 1
+        return True
+
+    def _feed_commit(self, body: dict) -> None:
+        seat, commitment = body["seat"], body["commitment"]
         for joint in self.joint.values():
             known = joint.commitments.get(seat)
             if known == commitment:
@@ -406,13 +452,23 @@ class OnlineSession:
             if known is not None:
                 raise ProtocolError(f"{self.name(seat)} sent a second, different commitment.")
             joint.receive_commitment(seat, commitment)
-        if any(t == "seed-commit" and b["seat"] == seat for t, b in self.seed_log):
-            return False
-        self.seed_log.append(("seed-commit", body))
-        if body["dealt"]:
-            self.dealt[str(seat)] = dict(body["dealt"])
-        self.revision += 1
-        return True
+
+    def _on_deal_lock(self, link: Link, message: Message) -> None:
+        self._take_deal_step(link, message, self.dealing.take_lock if self.dealing else None)
+
+    def _on_deal_unlock(self, link: Link, message: Message) -> None:
+        self._take_deal_step(link, message, self.dealing.take_unlock if self.dealing else None)
+
+    def _take_deal_step(self, link: Link, message: Message, take) -> None:
+        body = message.body
+        self._check_sender(link, body["seat"], "deal step")
+        if take is None or self.table is not None or body["seat"] in self.local:
+            return
+        if take(body):
+            self.seed_log.append((message.type, body))
+            self._broadcast(message.type, skip=link, **body)
+            self.revision += 1
+        self._advance_deals()
 
     def _maybe_reveal(self) -> None:
         if self.table is not None or not self.joint:
@@ -465,7 +521,10 @@ class OnlineSession:
         joint = next(iter(self.joint.values()))
         if joint.missing_reveals():
             return
-        config = replace(self.config, dealt=dict(self.dealt))
+        if self.dealing is not None and not self.dealing.complete():
+            return
+        shared = self.dealing.records() if self.dealing else {}
+        config = replace(self.config, dealt=dict(self.dealt), shared=shared)
         self.table = Table(Match(self.game, config, joint.seed()), self.stores)
         self.changed_at = self.now
         self._notice("Everyone is here: the game begins.")
@@ -657,8 +716,11 @@ class OnlineSession:
         limit = self.limits["reveal"]
         phase = self.phase
         if phase is Phase.SEED and self.gathered_at is not None and now - self.gathered_at > limit:
-            joint = next(iter(self.joint.values()))
-            missing = joint.missing_commitments() or joint.missing_reveals()
+            if self.joint:
+                joint = next(iter(self.joint.values()))
+                missing = joint.missing_commitments() or joint.missing_reveals()
+            else:
+                missing = self.dealing.waiting_for()
             names = ", ".join(self.name(s) for s in missing)
             self.aborted = f"{names} did not take part in drawing the seed in time."
             self._notice(f"{self.aborted} The game cannot start.")
@@ -721,6 +783,16 @@ class OnlineSession:
                 secret=bytes.fromhex(secret),
                 nonce=bytes.fromhex(nonce),
             )
+        session.dealing = Dealing(
+            session.game.shared_deals(session.config.setup()), session.config.seats
+        )
+        for type_, body in data["seed_log"]:
+            if type_ == "deal-lock":
+                session.dealing.take_lock(body)
+            elif type_ == "deal-unlock":
+                session.dealing.take_unlock(body)
+            if type_ in ("deal-lock", "deal-unlock"):
+                session.seed_log.append((type_, body))
         for type_, body in data["seed_log"]:
             if type_ == "seed-commit":
                 session._take_commit(body)
@@ -730,6 +802,8 @@ class OnlineSession:
         for type_, body in data["seed_log"]:
             if type_ == "seed-reveal":
                 session._take_reveal(body)
+        if not session.joint:
+            session._advance_deals()
         if data["match"] is not None:
             match = Match.from_json(data["match"])
             session.table = Table(match, session.stores)

@@ -23,14 +23,22 @@ def new_match_id() -> str:
     return "m-" + secrets.token_hex(8)
 
 
-def deal_stores(game: Game, config: MatchConfig, seats: Iterable[int]) -> dict[int, PrivateStore]:
+def deal_stores(
+    game: Game,
+    config: MatchConfig,
+    seats: Iterable[int],
+    stores: dict[int, PrivateStore] | None = None,
+    shared: dict[int, dict[str, str]] | None = None,
+) -> dict[int, PrivateStore]:
     """The private stores of the seats held on this device, with their dealt values committed.
 
     Online this happens before the public seed is drawn, and the commitments are published
-    first (`MatchConfig.dealt`), so no device can deal again once it knows the seed."""
+    first (`MatchConfig.dealt`), so no device can deal again once it knows the seed; `shared`
+    is what these seats drew from decks dealt across devices."""
     local = list(seats)
-    stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
-    for seat, values in game.deal(config.setup(), local).items():
+    if stores is None:
+        stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
+    for seat, values in game.deal(config.setup(), local, shared).items():
         for label, value in values.items():
             stores[seat].commit(label, value)
     return stores

@@ -124,6 +124,18 @@ def _verdict(v: object) -> bool:
     return v in ("verified", "cheat", "unverified")
 
 
+def _label(v: object) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= 32
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= 400 and all(c in "0123456789abcdef" for c in v)
+
+
+def _numbers(v: object) -> bool:
+    return isinstance(v, list) and 0 < len(v) <= 16 and all(_number(x) for x in v)
+
+
 LINK_STATES = ("here", "invited", "connected", "lost")
 
 # type -> the body's fields and their checks (exactly these keys)
@@ -132,6 +144,8 @@ SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
     "welcome": {"config": _config, "seat": _seat, "limits": _limits, "host": _seats},
     "seed-commit": {"seat": _seat, "commitment": _hash, "dealt": _labels},
     "seed-reveal": {"seat": _seat, "opening": _opening},
+    "deal-lock": {"label": _label, "seat": _seat, "values": _numbers},
+    "deal-unlock": {"label": _label, "seat": _seat, "card": _seat, "value": _number},
     "propose": {"seat": _seat, "action": _json},
     "entries": {"entries": _entries},
     "reject": {"reason": _text},

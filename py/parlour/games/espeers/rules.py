@@ -241,7 +241,12 @@ class Espeers(Game[EspeersState, Action]):
             setup, seed, (Player(), Player()), first=first, active=first, opportunity=first
         )
 
-    def deal(self, setup: Setup, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def deal(
+        self,
+        setup: Setup,
+        seats: Sequence[int],
+        shared: Mapping[int, Mapping[str, str]] | None = None,
+    ) -> dict[int, dict[str, Any]]:
         """Each seat's deck with a fresh private seed, committed on its own device."""
         decks = setup.variant.get("decks", ["onslaught", "mindwall"])
         return {

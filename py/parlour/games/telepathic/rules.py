@@ -20,10 +20,11 @@ from itertools import pairwise, product
 from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
+from parlour.fair import sra
 from parlour.fair.commit import Context, Opening, check_opening, commitment_of, is_commitment
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
-from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.base import Game, Outcome, Sealed, Setup, SharedDeal, Termination
 from parlour.games.telepathic.grid import (
     ACTION_CARDS,
     CARDS_BY_ID,
@@ -304,8 +305,28 @@ class Telepathic(Game[TeleState, Action]):
         options = [DECKS[state.kind_of(s)] for s in named]
         return [Announce(tuple(zip(named, combo, strict=True))) for combo in product(*options)]
 
-    def deal(self, setup: Setup, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
-        """Deal condition cards to the seats held on this device, each deck without repeats."""
+    def shared_deals(self, setup: Setup) -> list[SharedDeal]:
+        """Four partners and teams: two seats draw one card each from the colour deck, two from
+        the shape deck. Online those seats may sit on different devices."""
+        arrangement = setup.variant.get("arrangement", "pair")
+        if arrangement not in ("four", "teams"):
+            return []
+        roles = ROLES[arrangement]
+        return [
+            SharedDeal(
+                kind, tuple(DECKS[kind]), tuple(s for s in range(4) if roles[s][0][0] == kind)
+            )
+            for kind in ("colour", "shape")
+        ]
+
+    def deal(
+        self,
+        setup: Setup,
+        seats: Sequence[int],
+        shared: Mapping[int, Mapping[str, str]] | None = None,
+    ) -> dict[int, dict[str, Any]]:
+        """Deal condition cards to the seats held on this device, each deck without repeats;
+        online, a card drawn in a shared deal is that seat's card of that kind."""
         arrangement = setup.variant.get("arrangement", "pair")
         decks = {
             kind: Rng(secrets.token_bytes(32)).shuffled(cards) for kind, cards in DECKS.items()
@@ -314,7 +335,8 @@ class Telepathic(Game[TeleState, Action]):
         for seat in seats:
             hand = {}
             for kind, which in ROLES[arrangement][seat]:
-                hand[which] = decks[kind].pop()
+                drawn = (shared or {}).get(seat, {}).get(kind)
+                hand[which] = drawn if drawn is not None else decks[kind].pop()
             if hand:
                 dealt[seat] = {CONDITIONS_LABEL: hand}
         return dealt
@@ -584,11 +606,17 @@ class Telepathic(Game[TeleState, Action]):
     # -- audit -------------------------------------------------------------------------------
 
     def sealed(self, state: TeleState) -> list[Sealed]:
-        return [
+        seals = [
             Sealed(seat, CONDITIONS_LABEL, c[0], c[1], "their condition cards")
             for seat, c in enumerate(state.sealed)
             if c is not None and seat not in state.revealed
         ]
+        for label in state.setup.shared:  # online: the locks used to deal across devices
+            for seat in range(state.seats):
+                commitment = state.setup.precommitted(seat, f"sra:{label}")
+                if commitment is not None:
+                    seals.append(Sealed(seat, f"sra:{label}", commitment, 0, "their deal lock"))
+        return seals
 
     def check_secrets(
         self, states: Sequence[TeleState], opened: Mapping[tuple[int, str], Any]
@@ -601,6 +629,7 @@ class Telepathic(Game[TeleState, Action]):
             if problem:
                 raise CommitmentMismatch(problem, seat, final.sealed[seat][1])  # type: ignore[index]
         self._check_dealing(final, cards)
+        self._check_shared(final, cards, opened)
         for before, after in pairwise(states):
             for seat in after.checked - before.checked:
                 lose = cards.get(seat, {}).get("lose")
@@ -611,6 +640,35 @@ class Telepathic(Game[TeleState, Action]):
                         seat,
                         after.ply,
                     )
+
+    def _check_shared(
+        self,
+        final: TeleState,
+        cards: Mapping[int, Mapping[str, str]],
+        opened: Mapping[tuple[int, str], Any],
+    ) -> None:
+        """Online: replay every deal across devices with the opened locks; each seat's card of
+        that kind must be the one it drew."""
+        for label, raw in final.setup.shared.items():
+            record = sra.record_from_json(raw)
+            exponents = {}
+            for seat in record.seats:
+                lock = opened.get((seat, f"sra:{label}"))
+                if lock is None:
+                    continue
+                try:
+                    exponents[seat] = sra.number(lock)
+                except MalformedInput:
+                    raise CommitmentMismatch(
+                        f"{final.name(seat)}'s deal lock is not a number.", seat
+                    ) from None
+            claimed = {
+                seat: card
+                for seat in record.seats
+                for (kind, which) in final.roles(seat)
+                if kind == label and (card := cards.get(seat, {}).get(which)) is not None
+            }
+            sra.check_deal(record, exponents, claimed, final.setup.seat_names)
 
     def _check_dealing(self, final: TeleState, cards: Mapping[int, Mapping[str, str]]) -> None:
         """Cards come from one deck per kind: no two seats can hold the same card."""

@@ -1,0 +1,184 @@
+"""The progress of a game's shared deals on one device, online (see `fair.sra` for the method).
+
+Each shared deal's recipients lock the deck in turn, then unlock each other's cards in turn; the
+device takes every step that falls to a seat it holds as soon as it is that seat's turn, and
+reads a card once all the other locks are off it. Steps arrive as `deal-lock` and `deal-unlock`
+messages (checked here for order and form) and become, once complete, the public records put in
+the match's set-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from parlour.errors import ProtocolError
+from parlour.fair import sra
+from parlour.fair.store import PrivateStore
+from parlour.games.base import SharedDeal
+
+
+def lock_label(deal: str) -> str:
+    return f"sra:{deal}"
+
+
+@dataclass
+class Progress:
+    deal: SharedDeal
+    locks: dict[int, tuple[int, ...]] = field(default_factory=dict)  # recipient index -> deck
+    unlocks: dict[int, list[int]] = field(default_factory=dict)  # card index -> chain so far
+
+    def others(self, card: int) -> list[int]:
+        return [s for i, s in enumerate(self.deal.seats) if i != card]
+
+    def locked(self) -> bool:
+        return len(self.locks) == len(self.deal.seats)
+
+    def complete(self) -> bool:
+        return self.locked() and all(
+            len(self.unlocks.get(j, [])) == len(self.deal.seats) - 1
+            for j in range(len(self.deal.seats))
+        )
+
+    def record(self) -> sra.DealRecord:
+        n = len(self.deal.seats)
+        return sra.DealRecord(
+            self.deal.cards,
+            self.deal.seats,
+            tuple(self.locks[r] for r in range(n)),
+            tuple(tuple(self.unlocks[j]) for j in range(n)),
+        )
+
+
+class Dealing:
+    """Every shared deal of a game, as one device sees and takes part in it."""
+
+    def __init__(self, deals: list[SharedDeal], names: tuple[str, ...]) -> None:
+        self.progress = {d.label: Progress(d) for d in deals}
+        self.names = names
+
+    # -- taking part ---------------------------------------------------------------------
+
+    def my_steps(self, stores: dict[int, PrivateStore]) -> list[tuple[str, dict]]:
+        """The steps now due from seats held here (message type and body), already taken."""
+        steps = []
+        for label, p in self.progress.items():
+            for r, seat in enumerate(p.deal.seats):
+                if seat in stores and r not in p.locks and all(q in p.locks for q in range(r)):
+                    before = (
+                        p.locks[r - 1] if r else [sra.encode(i) for i in range(len(p.deal.cards))]
+                    )
+                    values = sra.lock(before, self._key(stores, seat, label))
+                    body = {
+                        "label": label,
+                        "seat": seat,
+                        "values": [format(v, "x") for v in values],
+                    }
+                    self.take_lock(body)
+                    steps.append(("deal-lock", body))
+            if not p.locked():
+                continue
+            for j in range(len(p.deal.seats)):
+                chain = p.unlocks.setdefault(j, [])
+                others = p.others(j)
+                if len(chain) < len(others) and others[len(chain)] in stores:
+                    seat = others[len(chain)]
+                    value = chain[-1] if chain else p.locks[len(p.deal.seats) - 1][j]
+                    opened = sra.unlock(value, self._key(stores, seat, label))
+                    body = {"label": label, "seat": seat, "card": j, "value": format(opened, "x")}
+                    self.take_unlock(body)
+                    steps.append(("deal-unlock", body))
+        return steps
+
+    def _key(self, stores: dict[int, PrivateStore], seat: int, label: str) -> int:
+        return int(stores[seat].value(lock_label(label)), 16)
+
+    def my_cards(self, stores: dict[int, PrivateStore]) -> dict[int, dict[str, str]] | None:
+        """Every card drawn by seats held here, once all are unlocked for us; else None."""
+        cards: dict[int, dict[str, str]] = {seat: {} for seat in stores}
+        for label, p in self.progress.items():
+            for j, seat in enumerate(p.deal.seats):
+                if seat not in stores:
+                    continue
+                chain = p.unlocks.get(j, [])
+                if not p.locked() or len(chain) < len(p.deal.seats) - 1:
+                    return None
+                value = chain[-1] if chain else p.locks[len(p.deal.seats) - 1][j]
+                index = sra.read(
+                    sra.unlock(value, self._key(stores, seat, label)), len(p.deal.cards)
+                )
+                if index is None:
+                    raise ProtocolError(
+                        f"The deal of the {label} deck came out as no card: a lock was false."
+                    )
+                cards[seat][label] = p.deal.cards[index]
+        return cards
+
+    def complete(self) -> bool:
+        return all(p.complete() for p in self.progress.values())
+
+    def records(self) -> dict[str, dict]:
+        return {label: sra.record_to_json(p.record()) for label, p in self.progress.items()}
+
+    def waiting_for(self) -> list[int]:
+        """The seats whose step the deals wait on."""
+        seats = []
+        for p in self.progress.values():
+            if not p.locked():
+                seats.append(p.deal.seats[len(p.locks)])
+                continue
+            for j in range(len(p.deal.seats)):
+                chain, others = p.unlocks.get(j, []), p.others(j)
+                if len(chain) < len(others):
+                    seats.append(others[len(chain)])
+        return sorted(set(seats))
+
+    # -- steps from other devices ----------------------------------------------------------
+
+    def _deal(self, body: dict) -> Progress:
+        p = self.progress.get(body["label"])
+        if p is None or body["seat"] not in p.deal.seats:
+            raise ProtocolError("A step of a deal that is not part of this game arrived.")
+        return p
+
+    def take_lock(self, body: dict) -> bool:
+        """Record a recipient's lock; False if we had it. Refuses one out of turn or changed."""
+        p = self._deal(body)
+        r = p.deal.seats.index(body["seat"])
+        values = body["values"]
+        if not isinstance(values, list) or len(values) != len(p.deal.cards):
+            raise ProtocolError("A locked deck came with the wrong number of cards.")
+        deck = tuple(sra.number(v) for v in values)
+        if r in p.locks:
+            if p.locks[r] != deck:
+                raise ProtocolError(
+                    f"{self.names[body['seat']]} locked the deck twice, differently."
+                )
+            return False
+        if any(q not in p.locks for q in range(r)):
+            raise ProtocolError(f"{self.names[body['seat']]} locked the deck before their turn.")
+        p.locks[r] = deck
+        return True
+
+    def take_unlock(self, body: dict) -> bool:
+        p = self._deal(body)
+        j, seat = body["card"], body["seat"]
+        if not p.locked() or not 0 <= j < len(p.deal.seats):
+            raise ProtocolError(f"{self.names[seat]} unlocked a card before the deck was locked.")
+        chain, others = p.unlocks.setdefault(j, []), p.others(j)
+        value = sra.number(body["value"])
+        if seat in others and others.index(seat) < len(chain):
+            if chain[others.index(seat)] != value:
+                raise ProtocolError(f"{self.names[seat]} unlocked a card twice, differently.")
+            return False
+        if len(chain) >= len(others) or others[len(chain)] != seat:
+            raise ProtocolError(f"{self.names[seat]} unlocked a card out of turn.")
+        chain.append(value)
+        return True
+
+
+def new_locks(deals: list[SharedDeal], stores: dict[int, PrivateStore]) -> None:
+    """Every seat held here that draws in a shared deal commits to a fresh secret lock first."""
+    for deal in deals:
+        for seat in deal.seats:
+            if seat in stores and lock_label(deal.label) not in stores[seat]:
+                stores[seat].commit(lock_label(deal.label), format(sra.new_exponent(), "x"))
