@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 
 import pytest
 
@@ -21,6 +22,7 @@ from e2e.test_esp import plan_game
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
 from parlour.games.esp.rules import Flip
+from parlour.games.espeers.cards import STARTER_DECKS
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.games.telepathic.grid import holds
 from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
@@ -91,6 +93,7 @@ class OnlineGame:
         self.host = Device(browser, site, self.watches)
         self.guests: dict[int, Device] = {}
         self.connect_seconds: list[float] = []
+        self.before_connect = lambda seat, page: None
 
     @property
     def devices(self) -> list[Device]:
@@ -128,6 +131,7 @@ class OnlineGame:
         guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
         answer = guest.locator("[data-role=answer]")
         answer.wait_for(timeout=STEP_TIMEOUT_MS)
+        self.before_connect(seat, guest)
         host.fill(f"[data-field=answer-{seat}]", answer.get_attribute("value"))
         started = time.monotonic()
         host.click(f"[data-cmd=accept-answer][data-seat='{seat}']")
@@ -278,8 +282,15 @@ def test_espeers_online_between_two_devices(browser, site, screenshots):
         return espeers_scripted.choose(table.state, seat, table.legal(seat), rng)
 
     game = OnlineGame(browser, site, "espeers", ("Ada", "Bo"))
+    game.before_connect = lambda seat, page: page.select_option(
+        "[data-field=espeers-deck]", "starter:mindwall"
+    )
     try:
         game.open()
+        guest = game.guests[1].saved()
+        assert guest.match.config.variant["decks"] == ["sealed", "sealed"]
+        mindwall = STARTER_DECKS["mindwall"]["cards"]
+        assert Counter(guest.stores[1].value("deck")["cards"]) == Counter(mindwall)
         for _ in range(12):
             game.step(decide)
         game.guests[1].page.screenshot(

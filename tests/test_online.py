@@ -490,3 +490,32 @@ def test_a_false_unlock_in_a_shared_deal_is_named_by_the_audit():
     # Ada's card came out of Bo's false unlock as no card at all: her device says so at once.
     assert host.table is None and host.phase is Phase.ABORTED
     assert "came out as no card: a lock was false" in notices(host)
+
+
+def test_espeers_decks_brought_online_stay_sealed_until_the_end():
+    """Each player plays a deck of their own choosing; the set-up only says "sealed", the
+    list travels in nobody's message before the end, and the audit checks each deck is legal."""
+    from parlour.games.espeers.cards import STARTER_DECKS
+
+    mine = dict(STARTER_DECKS["mindwall"]["cards"])
+    mine["mind-spike"] -= 1
+    mine["neural-storm"] = 1
+    config = MatchConfig(
+        "espeers", "m-online-decks-01", ("Ada", "Bo"), {"decks": ["sealed", "sealed"]}
+    )
+    host = OnlineSession.host(GAMES["espeers"], config, (0,), 0.0, private={0: {"deck": mine}})
+    guest = OnlineSession.guest(0.0)
+    guest.guest_choices = {"deck": "onslaught"}
+    net = MemoryNet(host)
+    net.connect(1, guest)
+    from collections import Counter
+
+    assert Counter(host.stores[0].value("deck")["cards"]) == Counter(
+        c for c, n in mine.items() for _ in range(n)
+    )
+    assert sorted(guest.stores[1].value("deck")["cards"])[:3] == ["brain-freeze"] * 3
+    play(net, seed=b"sealed-decks")
+    assert all(dev.audit_result == Verified() for dev in net.everyone())
+    for _, _, text in net.traffic:
+        if "neural-storm" in text and json.loads(text)["t"] not in ("entries", "propose"):
+            assert json.loads(text)["t"] == "openings"

@@ -129,11 +129,13 @@ class Game(ABC, Generic[S, A]):
         setup: Setup,
         seats: Sequence[int],
         shared: Mapping[int, Mapping[str, str]] | None = None,
+        private: Mapping[int, Mapping[str, Json]] | None = None,
     ) -> dict[int, dict[str, Json]]:
         """Private values dealt at the start to the seats held on this device, by label (drawn
         with `secrets`; each seat's store commits them). `shared` holds, online, the card each
-        of these seats drew in every shared deal (seat -> label -> card). Most games deal
-        nothing."""
+        of these seats drew in every shared deal (seat -> label -> card); `private`, choices a
+        player made on this device that nobody else may see (an ESPEERS deck). Most games
+        deal nothing."""
         return {}
 
     def shared_deals(self, setup: Setup) -> list[SharedDeal]:

@@ -94,6 +94,10 @@ class OnlineSession:
         self.stores: dict[int, PrivateStore] = {}
         self.joint: dict[int, JointRandomness] = {}
         self.dealing: Dealing | None = None
+        # Choices of this device's players that nobody else sees, used when dealing (an
+        # ESPEERS deck): seat -> name -> value; a guest's apply to whatever seat it is given.
+        self.private: dict[int, dict] = {}
+        self.guest_choices: dict = {}  # a guest's, before it knows its seat
         self.seed_log: list[tuple[str, dict]] = []  # every seed message, to replay to a joiner
         self.dealt: dict[str, dict[str, str]] = {}
         self.table: Table | None = None
@@ -120,8 +124,10 @@ class OnlineSession:
         local: tuple[int, ...],
         now: float,
         reveal_limit: int = DEFAULT_REVEAL_LIMIT,
+        private: dict[int, dict] | None = None,
     ) -> OnlineSession:
-        """The host's session: `local` seats here, one invite for every other seat."""
+        """The host's session: `local` seats here, one invite for every other seat; `private`
+        are its players' own choices for dealing (an ESPEERS deck), never sent."""
         game.check_setup(config.setup())
         if not local or not set(local) <= set(range(len(config.seats))):
             raise IllegalAction("The host plays at least one seat of the game.")
@@ -131,6 +137,7 @@ class OnlineSession:
         if not remote:
             raise IllegalAction("Invite at least one player, or play on one device.")
         session.links = {seat_peer(s): Link(seat_peer(s), (s,)) for s in remote}
+        session.private = dict(private or {})
         session._begin(game, config, tuple(sorted(local)))
         return session
 
@@ -165,7 +172,7 @@ class OnlineSession:
             raise
         if shared is None:
             return
-        deal_stores(self.game, self.config, self.local, self.stores, shared)
+        deal_stores(self.game, self.config, self.local, self.stores, shared, self.private)
         self._commit_seed()
 
     def _commit_seed(self) -> None:
@@ -392,6 +399,7 @@ class OnlineSession:
                 raise ProtocolError("The host offered this device another seat than before.")
             self._resend_own_seed()
         else:
+            self.private = {seat: dict(self.guest_choices)}
             self._begin(game, base, (seat,))
             self.pending = {}
         self.revision += 1

@@ -29,6 +29,7 @@ def deal_stores(
     seats: Iterable[int],
     stores: dict[int, PrivateStore] | None = None,
     shared: dict[int, dict[str, str]] | None = None,
+    private: dict[int, dict] | None = None,
 ) -> dict[int, PrivateStore]:
     """The private stores of the seats held on this device, with their dealt values committed.
 
@@ -38,7 +39,7 @@ def deal_stores(
     local = list(seats)
     if stores is None:
         stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
-    for seat, values in game.deal(config.setup(), local, shared).items():
+    for seat, values in game.deal(config.setup(), local, shared, private).items():
         for label, value in values.items():
             stores[seat].commit(label, value)
     return stores

@@ -353,7 +353,7 @@ def _builder_root():
     return document.querySelector("#decks-espeers .builder-root")
 
 
-def _saved_raw() -> object:
+def saved_decks_raw() -> object:
     raw = value(window.localStorage.getItem(DECKS_STORAGE))
     try:
         return json.loads(str(raw)) if raw is not None else {}
@@ -366,7 +366,7 @@ def _builder():
     if builder is None:
         from parlour.ui.espeers_decks import DeckBuilder
 
-        builder = DeckBuilder.from_json(_saved_raw())
+        builder = DeckBuilder.from_json(saved_decks_raw())
     return builder
 
 
@@ -387,7 +387,7 @@ def fill_deck_choices() -> None:
     """Offer the decks saved in this browser next to the starter decks of the set-up form."""
     from parlour.ui.espeers_decks import deck_choices, saved_decks
 
-    choices = deck_choices(saved_decks(_saved_raw()))
+    choices = deck_choices(saved_decks(saved_decks_raw()))
     for select in document.querySelectorAll("#new-espeers select[data-deck-seat]"):
         keep = str(select.value)
         select.replaceChildren()
@@ -405,7 +405,7 @@ def chosen_decks(selects) -> list:
     """The set-up form's deck choices, in seat order, as the game's variant wants them."""
     from parlour.ui.espeers_decks import resolve_choice, saved_decks
 
-    saved = saved_decks(_saved_raw())
+    saved = saved_decks(saved_decks_raw())
     decks = []
     for select in sorted(selects, key=lambda el: str(el.getAttribute("data-deck-seat"))):
         choice = resolve_choice(str(select.value), saved)

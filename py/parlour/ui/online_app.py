@@ -85,6 +85,8 @@ class Candidate:
 
     def received(self, peer: str, text) -> None:
         if self.ctl.links.get(peer) is self.link:
+            if self.ctl.session.config is None:
+                self.ctl.session.guest_choices = _guest_choices()
             self.ctl.session.receive(peer, str(text), now())
             self.ctl.after()
 
@@ -188,7 +190,15 @@ class Controller:
             j = self.join
             dom.render(
                 root,
-                guest_join(self.session, j["answer"], j["status"], j["error"], tab=j["tab"]),
+                guest_join(
+                    self.session,
+                    j["answer"],
+                    j["status"],
+                    j["error"],
+                    tab=j["tab"],
+                    decks=_deck_choices(),
+                    deck=_chosen_deck(),
+                ),
             )
 
     # -- the host's invites --------------------------------------------------------------
@@ -309,6 +319,28 @@ def parse_invite(text: str) -> tuple[str, list[str]]:
     return code, stun
 
 
+def _deck_choices() -> list[tuple[str, str]]:
+    from parlour.ui.espeers_decks import deck_choices, saved_decks
+
+    return deck_choices(saved_decks(app.saved_decks_raw()))
+
+
+def _chosen_deck() -> str:
+    select = value(document.querySelector("#online [data-field=espeers-deck]"))
+    return str(select.value) if select is not None else ""
+
+
+def _guest_choices() -> dict:
+    """What the guest chose on the join screen for dealing: an ESPEERS deck."""
+    select = value(document.querySelector("#online [data-field=espeers-deck]"))
+    if select is None:
+        return {}
+    from parlour.ui.espeers_decks import resolve_choice, saved_decks
+
+    choice = resolve_choice(_chosen_deck(), saved_decks(app.saved_decks_raw()))
+    return {"deck": choice} if choice is not None else {}
+
+
 def _stun_setting() -> list[str]:
     raw = value(window.localStorage.getItem(STUN))
     return [s.strip() for s in str(raw).split(",") if s.strip()] if raw is not None else []
@@ -362,10 +394,17 @@ def host_new(game_id: str) -> None:
     stun_field = value(form.querySelector("input[data-stun]"))
     if stun_field is not None:
         window.localStorage.setItem(STUN, str(stun_field.value).strip())
+    private = {}
+    if game_id == "espeers":  # every player brings a deck the other does not see
+        chosen = variant.get("decks", [])
+        private = {seat: {"deck": chosen[seat]} for seat in local if seat < len(chosen)}
+        variant["decks"] = ["sealed", "sealed"]
     config = MatchConfig(game_id, new_match_id(), names, variant)
     error = value(form.querySelector("[data-role=online-error]"))
     try:
-        session = OnlineSession.host(GAMES[game_id], config, local, now(), reveal_limit=limit)
+        session = OnlineSession.host(
+            GAMES[game_id], config, local, now(), reveal_limit=limit, private=private
+        )
     except ParlourError as problem:
         if error is not None:
             error.textContent = problem.sentence

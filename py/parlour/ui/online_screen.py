@@ -209,7 +209,13 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
 
 
 def guest_join(
-    session: OnlineSession | None, answer: str, status: str, error: str, tab: bool = False
+    session: OnlineSession | None,
+    answer: str,
+    status: str,
+    error: str,
+    tab: bool = False,
+    decks: list[tuple[str, str]] | None = None,
+    deck: str = "",
 ) -> Node:
     """The guest's side: the answer code to send back, then the connection's progress (a tab
     invite needs no answer: the two tabs find each other)."""
@@ -267,9 +273,29 @@ def guest_join(
         ]
         if error:
             parts.append(h("p", {"class": "error", "role": "alert"}, error))
+    if decks and (session is None or session.config is None):
+        parts.append(_deck_choice(decks, deck))
     if session is not None and session.notices:
         parts.append(notices_tree(session))
     return h("section", {"class": "online-join", "data-role": "join"}, *parts)
+
+
+def _deck_choice(decks: list[tuple[str, str]], chosen: str) -> Node:
+    """ESPEERS players bring their own deck: chosen here, before the host connects."""
+    return h(
+        "label",
+        {"class": "field deck-choice"},
+        h(
+            "span",
+            None,
+            "If the game is ESPEERS, play with this deck (choose before the host connects):",
+        ),
+        h(
+            "select",
+            {"data-field": "espeers-deck"},
+            *(h("option", {"value": v, "selected": v == chosen}, label) for v, label in decks),
+        ),
+    )
 
 
 def _join_words(session: OnlineSession | None, status: str) -> str:

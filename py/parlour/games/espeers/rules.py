@@ -33,6 +33,8 @@ START_PSI = 10
 HAND = 6
 BARRIER_PSI = 2
 DECK_LABEL = "deck"
+SEALED = "sealed"  # a deck the player brings, unseen by the others until the end (online)
+DEFAULT_DECKS = ("onslaught", "mindwall")
 
 
 def barrier_label(number: int) -> str:
@@ -227,6 +229,8 @@ class Espeers(Game[EspeersState, Action]):
         if not isinstance(decks, list) or len(decks) != 2:
             raise IllegalAction("Each of the two players brings one deck.")
         for deck in decks:
+            if deck == SEALED:
+                continue  # the player's own deck, sealed on their device: checked at the end
             try:
                 problem = deck_problem(resolve_deck(deck))
             except ValueError:
@@ -246,13 +250,19 @@ class Espeers(Game[EspeersState, Action]):
         setup: Setup,
         seats: Sequence[int],
         shared: Mapping[int, Mapping[str, str]] | None = None,
+        private: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> dict[int, dict[str, Any]]:
         """Each seat's deck with a fresh private seed, committed on its own device."""
         decks = setup.variant.get("decks", ["onslaught", "mindwall"])
-        return {
-            seat: {DECK_LABEL: {"cards": resolve_deck(decks[seat]), "seed": secrets.token_hex(32)}}
-            for seat in seats
-        }
+        dealt = {}
+        for seat in seats:
+            choice = decks[seat]
+            if choice == SEALED:  # online: the deck this device's player chose, never shown
+                choice = (private or {}).get(seat, {}).get("deck", DEFAULT_DECKS[seat])
+            dealt[seat] = {
+                DECK_LABEL: {"cards": resolve_deck(choice), "seed": secrets.token_hex(32)}
+            }
+        return dealt
 
     # -- who acts ----------------------------------------------------------------------------
 
@@ -847,7 +857,7 @@ class Espeers(Game[EspeersState, Action]):
                     f"{final.name(seat)}'s deck is not a legal deck.", seat, step
                 )
             declared = final.setup.variant.get("decks", ["onslaught", "mindwall"])[seat]
-            if Counter(deck["cards"]) != Counter(resolve_deck(declared)):
+            if declared != SEALED and Counter(deck["cards"]) != Counter(resolve_deck(declared)):
                 raise CommitmentMismatch(
                     f"{final.name(seat)}'s deck is not the deck declared for the match.", seat, step
                 )

@@ -324,6 +324,7 @@ class Telepathic(Game[TeleState, Action]):
         setup: Setup,
         seats: Sequence[int],
         shared: Mapping[int, Mapping[str, str]] | None = None,
+        private: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> dict[int, dict[str, Any]]:
         """Deal condition cards to the seats held on this device, each deck without repeats;
         online, a card drawn in a shared deal is that seat's card of that kind."""
