@@ -1,0 +1,172 @@
+"""Online: a move until the other peer's board shows it, and an answer pasted until connected.
+
+Two isolated browser contexts on loopback. The baseline, measured in the same run, is the bare
+transport: two blank pages connected by a plain RTCDataChannel (the same browser, the same
+signalling done by hand), one sending a timestamp and the other writing it into its page. The
+app's figures are a real Psi Squad game made through the invite and answer codes: a guess typed
+on one device until the row appears in the other device's history, each way; and the Connect
+click until the host shows the seat connected. Times are the machine clock (`Date.now()`), shared
+by both contexts.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from e2e.harness import READY, READY_TIMEOUT_MS
+
+SAMPLES = 20
+CONNECTS = 4
+
+BARE_OFFER = """async () => {
+  window.pc = new RTCPeerConnection({iceServers: []});
+  window.dc = pc.createDataChannel('bench');
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise(r => { const t = setTimeout(r, 3000);
+    pc.onicegatheringstatechange = () =>
+      pc.iceGatheringState === 'complete' && (clearTimeout(t), r()); });
+  return pc.localDescription.sdp;
+}"""
+BARE_ANSWER = """async (offer) => {
+  window.pc = new RTCPeerConnection({iceServers: []});
+  window.seen = [];
+  pc.ondatachannel = e => { e.channel.onmessage = m => {
+    const p = document.createElement('p'); p.textContent = m.data; document.body.appendChild(p);
+    seen.push(Date.now() - Number(m.data)); }; };
+  await pc.setRemoteDescription({type: 'offer', sdp: offer});
+  await pc.setLocalDescription(await pc.createAnswer());
+  await new Promise(r => { const t = setTimeout(r, 3000);
+    pc.onicegatheringstatechange = () =>
+      pc.iceGatheringState === 'complete' && (clearTimeout(t), r()); });
+  return pc.localDescription.sdp;
+}"""
+BARE_CONNECT = """async (answer) => {
+  const t0 = Date.now();
+  await pc.setRemoteDescription({type: 'answer', sdp: answer});
+  if (dc.readyState !== 'open') await new Promise(r => dc.onopen = r);
+  return Date.now() - t0;
+}"""
+
+# On a device: note when a new row reaches the history of guesses.
+WATCH_HISTORY = """() => {
+  window.rows = [];
+  new MutationObserver(() => {
+    const n = document.querySelectorAll('#online [data-role=history] tr').length;
+    if (n > (window.lastRows || 0)) { window.lastRows = n; window.rows.push(Date.now()); }
+  }).observe(document.body, {subtree: true, childList: true});
+}"""
+
+
+def _pair(browser):
+    a, b = browser.new_context(), browser.new_context()
+    return a, b, a.new_page(), b.new_page()
+
+
+def bare(browser) -> tuple[float, list[float]]:
+    a, b, host, guest = _pair(browser)
+    for page in (host, guest):
+        page.goto("about:blank")
+    answer = guest.evaluate(BARE_ANSWER, host.evaluate(BARE_OFFER))
+    connect = host.evaluate(BARE_CONNECT, answer)
+    for _ in range(SAMPLES):
+        host.evaluate("dc.send(String(Date.now()))")
+        host.wait_for_timeout(50)
+    latencies = guest.evaluate("seen")
+    a.close()
+    b.close()
+    return connect, latencies
+
+
+def _open_game(browser, url: str):
+    a, b, host, guest = _pair(browser)
+    host.goto(url + "#new-psi-squad")
+    host.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    host.check("input[name='psi-squad-seats'][value='2']")
+    host.check("input[name='psi-squad-length'][value='3']")
+    host.click("#new-psi-squad .online-setup summary")
+    host.click("#new-psi-squad >> text=Make the invites")
+    link = host.locator("[data-role=invite-1]")
+    link.wait_for()
+    guest.goto(link.get_attribute("value"))
+    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    answer = guest.locator("[data-role=answer]")
+    answer.wait_for()
+    host.fill("[data-field=answer-1]", answer.get_attribute("value"))
+    started = host.evaluate("Date.now()")
+    host.click("[data-cmd=accept-answer][data-seat='1']")
+    host.wait_for_selector("#online .play", timeout=READY_TIMEOUT_MS)
+    connect = host.evaluate("Date.now()") - started
+    return a, b, host, guest, connect
+
+
+def _type(page, digits: str, cmd: str) -> None:
+    for d in digits:
+        page.click(f"#online [data-cmd=digit][data-digit='{d}']")
+    if cmd == "guess":
+        page.evaluate(
+            "window.t0 = Date.now(); document.querySelector('#online [data-cmd=guess]').click()"
+        )
+    else:
+        page.click(f"#online [data-cmd={cmd}]")
+
+
+def app(browser, url: str) -> tuple[list[float], list[float]]:
+    connects, latencies = [], []
+    for attempt in range(CONNECTS):
+        a, b, host, guest, connect = _open_game(browser, url)
+        connects.append(connect)
+        if attempt:
+            a.close()
+            b.close()
+            continue
+        guest.locator("#online .play").wait_for()
+        _type(host, "111", "seal-cypher")
+        _type(guest, "222", "seal-cypher")
+        for page in (host, guest):
+            page.evaluate(WATCH_HISTORY)
+        pages = {0: host, 1: guest}
+        for _ in range(SAMPLES):
+            mover = _whose_turn(pages)
+            page, other = pages[mover], pages[1 - mover]
+            before = other.evaluate("window.rows.length")
+            page.click(f"#online [data-cmd=target][data-seat='{1 - mover}']")
+            _type(page, "909", "guess")
+            other.wait_for_function(f"window.rows.length > {before}")
+            latencies.append(
+                other.evaluate("window.rows[window.rows.length - 1]") - page.evaluate("t0")
+            )
+        a.close()
+        b.close()
+    return connects, latencies
+
+
+def _whose_turn(pages: dict) -> int:
+    for _ in range(100):
+        for seat, page in pages.items():
+            if page.locator("#online [data-cmd=guess]").count():
+                return seat
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("nobody's turn to guess")
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def run(browser, url: str) -> list[str]:
+    bare_connect, bare_moves = bare(browser)
+    connects, moves = app(browser, url)
+    bare_median = max(1.0, statistics.median(bare_moves))
+    app_median = statistics.median(moves)
+    connect = statistics.median(connects)
+    return [
+        f"online (2 isolated contexts, WebRTC on loopback; {len(moves)} moves, "
+        f"{len(connects)} connections)",
+        f"  bare data channel: message to the other page, median {bare_median:5.1f} ms,"
+        f" p95 {_p95(bare_moves):5.1f} ms; answer to open {bare_connect:5.0f} ms",
+        f"  app: move to the other board, median {app_median:5.0f} ms, p95 {_p95(moves):5.0f} ms"
+        f"   ratio to bare: {app_median / bare_median:5.1f}",
+        f"  app: answer pasted to connected and playing, median {connect:5.0f} ms,"
+        f" p95 {_p95(connects):5.0f} ms   ratio to bare: {connect / max(1, bare_connect):5.1f}",
+    ]
