@@ -459,3 +459,20 @@ def test_two_tabs_of_one_browser_play_over_a_broadcast_channel(browser, site):
         page.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
     assert host.locator(".online-bar [data-seat='1'] .chip.connected").count() == 1
     context.close()
+
+
+def test_telepathic_teams_on_four_devices_deal_blind_in_the_browser(browser, site):
+    """The colour and shape decks are dealt across devices by commutative encryption, in
+    Pyodide: every device ends up with its own card, all four different."""
+    game = OnlineGame(browser, site, "telepathic", ("Ada", "Bo", "Cy", "Di"))
+    try:
+        game.open(lambda page: page.check("input[name='telepathic-arrangement'][value='teams']"))
+        held = []
+        for device in game.devices:
+            session = device.saved()
+            assert set(session.match.config.shared) == {"colour", "shape"}
+            for seat in session.local:
+                held += list(session.stores[seat].value("conditions").values())
+        assert len(held) == len(set(held)) == 4
+    finally:
+        game.close()

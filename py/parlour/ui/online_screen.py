@@ -24,6 +24,7 @@ STATE_WORDS = {
     "connecting": "connecting…",
     "connected": "connected",
     "lost": "connection lost",
+    "reconnecting": "reconnecting…",
     "failed": "could not connect",
 }
 GAME_NAMES = {
@@ -118,6 +119,8 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     link_state = session.link_states().get(str(seat), "invited")
     if link_state == "connected" or (link_state == "lost" and invite.status == "connected"):
         status = link_state  # connected, or lost since: a new invite is one click away
+    elif link_state == "lost" and invite.status in ("waiting", "connecting"):
+        status = "reconnecting"
     else:
         status = invite.status
     body: list[Node | None] = []
@@ -145,6 +148,14 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
             )
         )
     elif invite.link:
+        if status == "reconnecting":
+            body.append(
+                h(
+                    "p",
+                    None,
+                    f"{name}'s game is saved on their device: this invite takes them back.",
+                )
+            )
         body += [
             h("h4", None, f"1. Send this invite to {name}"),
             h(
@@ -299,6 +310,9 @@ def _deck_choice(decks: list[tuple[str, str]], chosen: str) -> Node:
 
 
 def _join_words(session: OnlineSession | None, status: str) -> str:
+    back = session is not None and session.table is not None
+    if back and session.links["host"].state != "connected" and status in ("waiting", "connecting"):
+        return "Reconnecting: your game is saved here and carries on once the host connects."
     if session is None or session.links["host"].state != "connected":
         return {
             "waiting": "The host has not connected yet.",
