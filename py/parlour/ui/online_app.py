@@ -249,7 +249,8 @@ class Controller:
             invite.error = "That answer does not fit this invite: make a new invite and try again."
         else:
             invite.error = ""
-            invite.status = "connecting"
+            if invite.status == "waiting":  # the channel may have opened already: keep that
+                invite.status = "connecting"
         self.draw()
 
     # -- the guest's side ----------------------------------------------------------------
