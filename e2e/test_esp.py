@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
@@ -110,26 +111,13 @@ class EspPage:
                 assert uses.count() == 0, f"a hidden symbol of seat {tile.owner} is in the DOM"
 
     def play(self, seat: int, choice) -> None:
-        page = self.page
-        if isinstance(choice, Place):
-            page.click(f"#play-esp [data-cmd=tray][data-symbol='{choice.symbol.value}']")
-            page.click(
-                f"#play-esp [data-cmd=face][data-face='{'down' if choice.hidden else 'up'}']"
-            )
-            page.click(f"#play-esp [data-cell='{choice.cell[0]},{choice.cell[1]}']")
-        elif isinstance(choice, Flip):
-            page.click(f"#play-esp [data-cell='{choice.cell[0]},{choice.cell[1]}']")
-            page.click("#play-esp [data-cmd=flip]")
+        if isinstance(choice, Flip):
             # The plan's flip carries the planner's opening; the mirror flips with its own.
             choice = next(
                 a for a in self.mirror.legal(seat) if isinstance(a, Flip) and a.cell == choice.cell
             )
-        elif isinstance(choice, Move):
-            landing = ESP.landing(self.mirror.state, choice.cell, choice.direction)
-            page.click(f"#play-esp [data-cell='{choice.cell[0]},{choice.cell[1]}']")
-            page.click(f"#play-esp [data-cell='{landing[0]},{landing[1]}'].target")
-        else:
-            raise AssertionError(f"unplanned {choice}")
+        clicks.esp(self.page, "#play-esp", self.mirror.state, choice)
+        page = self.page
         before = self.mirror.state
         assert self.mirror.act(seat, choice).ok
         said = ESP_SCREEN.describe(

@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS
 from parlour.games.espeers.rules import (
@@ -153,26 +154,16 @@ class DuelPage:
 
     def make(self, choice, table: Table, seat: int) -> None:
         """The clicks a player makes for `choice`."""
-        if isinstance(choice, Mulligan):
-            self.click("keep" if choice.keep else "mulligan")
-        elif isinstance(choice, Predict):
-            self.click("predict", symbol=choice.symbol)
-        elif isinstance(choice, AssignDamage):
-            self.click("assign", amount=str(choice.from_pool))
-        elif isinstance(choice, Discard):
-            hand = self.faces("[data-role=hand]")
-            for card in choice.cards:
-                slot = next(i for i, c in enumerate(hand) if c == card)
-                hand[slot] = ""
-                self.click("discard-pick", slot=str(slot))
-            self.click("discard")
-        elif isinstance(choice, (Play, Cycle, PlaceBarrier)):
-            self.choose_card(choice.card)
-            self.click({Play: "play", Cycle: "cycle", PlaceBarrier: "barrier"}[type(choice)])
-        elif isinstance(choice, BarrierAttack):
-            self.click("attack")
-        else:
-            self.click("pass")
+        clicks.espeers(self.page, ROOT, table.state, choice)
+
+    def past_the_mulligans(self) -> None:
+        """Both players keep their hands; the first player holds the device."""
+        page = self.page
+        while (
+            page.locator(f"{ROOT} [data-cmd=keep]").count()
+            or page.locator(f"{ROOT} [data-role=handoff]").count()
+        ):
+            self.step()
 
 
 def play_to_the_end(duel: DuelPage) -> None:
@@ -211,11 +202,7 @@ def test_a_full_game_between_the_starter_decks(page, site, watch, screenshots):
 def test_keyboard_only_a_card_is_chosen_and_played(page, site, watch):
     duel = DuelPage(page, ("Kit", "Lou"))
     duel.start(site.url)
-    while (
-        page.locator(f"{ROOT} [data-cmd=keep]").count()
-        or page.locator(f"{ROOT} [data-role=handoff]").count()
-    ):
-        duel.step()
+    duel.past_the_mulligans()
     duel.take_device_if_asked()
     hand = duel.faces("[data-role=hand]")
     steps = duel.table().match.step
@@ -239,11 +226,7 @@ def test_keyboard_only_a_card_is_chosen_and_played(page, site, watch):
 def test_a_refused_click_reads_as_a_sentence(page, site, watch):
     duel = DuelPage(page, ("Mo", "Ned"))
     duel.start(site.url)
-    while (
-        page.locator(f"{ROOT} [data-cmd=keep]").count()
-        or page.locator(f"{ROOT} [data-role=handoff]").count()
-    ):
-        duel.step()
+    duel.past_the_mulligans()
     seat = duel.take_device_if_asked()
     duel.click("pass")  # Opportunity goes over to the other player, in this seat's turn
     other = duel.take_device_if_asked()
