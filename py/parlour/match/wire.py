@@ -11,6 +11,7 @@ is that move legal, does that reveal match) is `OnlineSession`'s and the engine'
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,9 @@ MAX_MESSAGE_BYTES = 65_536
 MAX_ENTRIES = 64  # log entries in one message (a resync sends several)
 MAX_TEXT = 400
 MAX_SEATS = 8
+MAX_DEPTH = 24  # nesting of arrays and objects: the deepest real message has about 8
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 
 
 @dataclass(frozen=True)
@@ -173,8 +177,12 @@ def decode(text: object) -> Message:
     size = len(text.encode("utf-8"))
     if size > MAX_MESSAGE_BYTES:
         raise MalformedInput(
-            f"A message of {size // 1024} KB arrived; the limit is "
+            f"A message of {-(-size // 1024)} KB arrived; the limit is "
             f"{MAX_MESSAGE_BYTES // 1024} KB. It was ignored."
+        )
+    if _too_deep(text):
+        raise MalformedInput(
+            f"A message nested more than {MAX_DEPTH} levels deep arrived and was ignored."
         )
     try:
         data = json.loads(text)
@@ -190,7 +198,9 @@ def decode(text: object) -> Message:
     kind, n = data["t"], data["n"]
     shape = SHAPES.get(kind) if isinstance(kind, str) else None
     if shape is None:
-        raise MalformedInput(f"A message of unknown type {str(kind)[:20]!r} was ignored.")
+        if not isinstance(kind, str):
+            raise MalformedInput("A message whose type is not a word was ignored.")
+        raise MalformedInput(f"A message of unknown type {kind[:20]!r} was ignored.")
     if type(n) is not int or n < 1:
         raise MalformedInput("A message without a proper number was ignored.")
     body = {k: v for k, v in data.items() if k not in ("v", "t", "n")}
@@ -200,3 +210,15 @@ def decode(text: object) -> Message:
         if not check(body[key]):
             raise MalformedInput(f"A {kind!r} message had a bad {key!r}; it was ignored.")
     return Message(kind, n, body)
+
+
+def _too_deep(text: str) -> bool:
+    """Nesting deeper than any real message: checked before parsing, because Python's JSON
+    parser (and canonical_json after it) recurse once per level, and a 64 KB message of nothing
+    but brackets would otherwise end in a RecursionError, or in Pyodide a blown stack."""
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
