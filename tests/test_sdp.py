@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from parlour.errors import MalformedInput
-from parlour.net.sdp import ANSWER, OFFER, compress, expand, kind_of
+from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, kind_of, parse_invite
 
 SAMPLES = json.loads((Path(__file__).parent / "vectors" / "sdp_samples.json").read_text())
 CASES = [
@@ -47,8 +47,22 @@ def test_a_code_keeps_everything_a_data_channel_needs(sdp, kind, mdns):
 
 def test_the_invite_link_stays_short():
     code = compress(SAMPLES[1]["offer"], OFFER)  # mDNS names: the longest case
-    link = f"https://psi-parlour.netlify.app/#join={code}"
+    link = invite_link("https://psi-parlour.netlify.app/", code, "telepathic")
     assert len(link) < 200, len(link)
+
+
+def test_an_invite_link_gives_back_its_code_game_and_stun_servers():
+    code = compress(SAMPLES[0]["offer"], OFFER)
+    stun = ("stun:stun.example.org:3478", "stun:10.0.0.1:3478")
+    link = invite_link("https://x.example/play/?embed=1#home", code, "psi-squad", stun)
+    assert link.startswith("https://x.example/play/?embed=1#join=")
+    assert parse_invite(link) == (code, list(stun), "psi-squad")
+    assert parse_invite("  " + code + "\n") == (code, [], "")  # the bare code, pasted
+    cut = link[:60] + "\n" + link[60:]  # a link broken across lines by a mail program
+    assert parse_invite(cut) == (code, list(stun), "psi-squad")
+    tab = invite_link("https://x.example/", "bc.r00m", "esp")
+    assert parse_invite(tab) == ("bc.r00m", [], "esp")
+    assert parse_invite("https://x.example/#join=" + code + "&g=%3Cb%3E")[2] == "<b>"
 
 
 def test_the_wrong_kind_of_code_says_what_to_paste():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from parlour.games import GAMES
 from parlour.match.config import MatchConfig
-from parlour.match.online import OnlineSession
+from parlour.match.online import HOST, OnlineSession, seat_peer
 from parlour.net.memory import MemoryNet
-from parlour.ui.online_screen import Invite, guest_join, host_lobby, online_bar
+from parlour.ui.online_screen import Invite, guest_join, host_lobby, online_banner, online_bar
 from parlour.ui.play import PlaySession
 from parlour.ui.psi_screen import PsiScreen
 from parlour.ui.tree import to_html
@@ -108,3 +108,50 @@ def test_an_online_game_ends_with_every_device_s_verdict():
         assert not result.find_all(data_cmd="rematch")
     final = ada.render().find_all(data_role="final")[0].text()
     assert "222" in final and "111" in final  # Bo's cypher, opened by his device at the end
+
+
+def title(tree) -> str:
+    return next(n for n in tree.walk() if getattr(n, "tag", "") == "h2").text()
+
+
+def test_the_join_screen_names_the_game_and_offers_a_deck_only_for_espeers():
+    decks = [("starter:onslaught", "Onslaught (starter)"), ("starter:mindwall", "Mindwall")]
+    guest = OnlineSession.guest(0.0)
+    esp = guest_join(guest, "ANSWER", "waiting", "", decks=decks, game="esp")
+    assert title(esp) == "Joining a game of ESP"
+    assert not esp.find_all(data_field="espeers-deck")
+    duel = guest_join(guest, "ANSWER", "waiting", "", decks=decks, game="espeers")
+    assert title(duel) == "Joining a game of ESPEERS"
+    (choice,) = duel.find_all(data_field="espeers-deck")
+    assert "Your deck" in duel.text() and "If the game" not in duel.text()
+    assert [o.attrs["value"] for o in choice.children] == ["starter:onslaught", "starter:mindwall"]
+    # an invite without a game word (or with a made-up one) keeps the cautious wording
+    for word in ("", "<b>chess</b>"):
+        unsure = guest_join(guest, "ANSWER", "waiting", "", decks=decks, game=word)
+        assert title(unsure) == "Joining a game"
+        assert "If the game is ESPEERS" in unsure.text() and "chess" not in to_html(unsure)
+
+
+def test_a_guest_that_lost_the_host_is_told_what_to_do():
+    net, _ada, bo = game_over_the_network()
+    guest = net.guests[1]
+    assert not online_bar(guest).find_all(data_role="host-lost")
+    guest.closed(HOST, 1.0)
+    (line,) = online_bar(guest).find_all(data_role="host-lost")
+    assert "ask Ada for a new invite and open it here" in line.text()
+    assert "connection lost" in online_bar(guest).text()
+    assert not online_bar(net.host).find_all(data_role="host-lost")  # the host has invite cards
+    bo.refresh()
+    assert bo.render().find_all(data_role="host-lost")  # shown above the game itself
+
+
+def test_a_lost_seat_with_a_fresh_invite_out_is_reconnecting_in_the_bar_and_its_card():
+    net, _ada, _bo = game_over_the_network()
+    net.host.closed(seat_peer(1), 1.0)
+    lost = {1: Invite(1, "connected", "https://x.example/#join=OLD")}
+    assert online_bar(net.host, lost).find_all(data_seat="1")[0].find_all(data_state="lost")
+    again = {1: Invite(1, "waiting", "https://x.example/#join=NEW")}
+    bar = online_bar(net.host, again)
+    assert bar.find_all(data_seat="1")[0].find_all(data_state="reconnecting")
+    card = online_banner(net.host, again).find_all(aria_label="Invite for Bo")[0]
+    assert card.find_all(data_state="reconnecting") and "takes them back" in card.text()

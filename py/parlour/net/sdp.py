@@ -18,6 +18,7 @@ import hashlib
 import ipaddress
 import re
 import uuid
+from urllib.parse import parse_qsl, quote
 
 from parlour.errors import MalformedInput
 
@@ -170,3 +171,23 @@ def _sdp(kind: int, ufrag: str, pwd: str, fingerprint: bytes, candidates: list) 
         "a=max-message-size:262144",
     ]
     return "\r\n".join(lines) + "\r\n"
+
+
+def invite_link(base: str, code: str, game: str = "", stun: tuple[str, ...] = ()) -> str:
+    """The link a host sends: the page's address, `#join=` and the code (a WebRTC offer code,
+    or `bc.<room>` for a tab of the same browser); `g` names the game for the join screen's
+    words, `stun` the servers the guest should use too."""
+    extra = f"&g={quote(game)}" if game else ""
+    extra += f"&stun={quote(','.join(stun), safe=':,.')}" if stun else ""
+    return f"{base.split('#')[0]}#join={code}{extra}"
+
+
+def parse_invite(text: str) -> tuple[str, list[str], str]:
+    """The code, STUN servers and game in an invite link, or in the bare code pasted. The game
+    is only a word for the join screen: the host's welcome says what is really played."""
+    text = "".join(text.split())  # a link pasted across lines
+    fragment = text.split("#", 1)[1] if "#" in text else text
+    code, _, rest = fragment.removeprefix("join=").partition("&")
+    params = dict(parse_qsl(rest))
+    stun = [server for server in params.get("stun", "").split(",") if server]
+    return code, stun, params.get("g", "")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from urllib.parse import parse_qsl
 
 from pyscript import document, window
 from pyscript.ffi import create_proxy
@@ -21,6 +20,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.table import new_match_id
 from parlour.net.broadcast import TabLink, new_room
+from parlour.net.sdp import invite_link, parse_invite
 from parlour.net.webrtc import RtcLink
 from parlour.ui import app, dom
 from parlour.ui.dom import value
@@ -100,7 +100,7 @@ class Controller:
         self.links: dict[str, object] = {}  # peer -> the link in use
         self.candidates: dict[str, list[Candidate]] = {}
         self.invites: dict[int, Invite] = {}
-        self.join = {"answer": "", "status": "waiting", "error": "", "tab": False}
+        self.join = {"answer": "", "status": "waiting", "error": "", "tab": False, "game": ""}
         self.play: PlaySession | None = None
         self.notes: dict[int, dict] = {}
         self.drawn = -1
@@ -198,6 +198,7 @@ class Controller:
                     tab=j["tab"],
                     decks=_deck_choices(),
                     deck=_chosen_deck(),
+                    game=j["game"],
                 ),
             )
 
@@ -229,10 +230,9 @@ class Controller:
             invite.error = "This browser could not make an invite (is WebRTC turned off?)."
             self.draw()
             return
-        base = str(window.location.href).split("#")[0]
-        extra = "&stun=" + ",".join(self.stun) if self.stun else ""
-        invite.link = f"{base}#join={code}{extra}"
-        invite.tab_link = f"{base}#join=bc.{room}"
+        base, game = str(window.location.href), self.session.config.game
+        invite.link = invite_link(base, code, game, tuple(self.stun))
+        invite.tab_link = invite_link(base, f"bc.{room}", game)
         invite.status = "waiting"
         self.draw()
 
@@ -255,9 +255,9 @@ class Controller:
 
     # -- the guest's side ----------------------------------------------------------------
 
-    async def answer(self, code: str, stun: list[str]) -> None:
+    async def answer(self, code: str, stun: list[str], game: str = "") -> None:
         self.joining = True
-        self.join.update(answer="", status="waiting", error="", tab=False)
+        self.join.update(answer="", status="waiting", error="", tab=False, game=game)
         for old in self.candidates.pop(HOST, []):
             if old.link is not None:
                 old.link.close()
@@ -298,8 +298,8 @@ class Controller:
             spawn(self.make_invite(int(data["seat"])))
             return
         if cmd == "use-invite":
-            code, stun = parse_invite(fields.get("invite", ""))
-            spawn(self.answer(code, stun))
+            code, stun, game = parse_invite(fields.get("invite", ""))
+            spawn(self.answer(code, stun, game))
             return
         if self.play is not None:
             self.play.handle(data)
@@ -307,17 +307,6 @@ class Controller:
 
 
 # -- the page's entry points ------------------------------------------------------------------
-
-
-def parse_invite(text: str) -> tuple[str, list[str]]:
-    """The code and STUN servers in an invite link (or the bare code pasted)."""
-    text = text.strip()
-    fragment = text.split("#", 1)[1] if "#" in text else text
-    fragment = fragment.removeprefix("join=")
-    code, _, rest = fragment.partition("&")
-    params = dict(parse_qsl(rest))
-    stun = [s for s in params.get("stun", "").split(",") if s]
-    return code, stun
 
 
 def _deck_choices() -> list[tuple[str, str]]:
@@ -421,14 +410,14 @@ def host_new(game_id: str) -> None:
 
 def guest_new(fragment: str) -> None:
     """An invite opened: `#join=<code>` (WebRTC) or `#join=bc.<room>` (another tab)."""
-    code, stun = parse_invite(fragment)
+    code, stun, game = parse_invite(fragment)
     if controller is None or controller.session.is_host:
         saved = _saved()
         if saved is not None and not saved[0].is_host:
             _replace(Controller(saved[0]), saved[1])
         else:
             _replace(Controller(OnlineSession.guest(now())))
-    spawn(controller.answer(code, stun))
+    spawn(controller.answer(code, stun, game))
     app.go("#online")
 
 

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the online engine is imported only by online games, not by every game
     from parlour.match.online import OnlineSession
+
 
 STATE_WORDS = {
     "here": "on this device",
@@ -114,15 +115,20 @@ def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
     )
 
 
+def invite_status(session: OnlineSession, invite: Invite) -> str:
+    """What to call a remote seat's invite: the session knows the link, the invite what the
+    host did about it since (a lost seat with a fresh invite out is reconnecting)."""
+    link_state = session.link_states().get(str(invite.seat), "invited")
+    if link_state == "connected" or (link_state == "lost" and invite.status == "connected"):
+        return link_state  # connected, or lost since: a new invite is one click away
+    if link_state == "lost" and invite.status in ("waiting", "connecting"):
+        return "reconnecting"
+    return invite.status
+
+
 def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     seat, name = invite.seat, session.name(invite.seat)
-    link_state = session.link_states().get(str(seat), "invited")
-    if link_state == "connected" or (link_state == "lost" and invite.status == "connected"):
-        status = link_state  # connected, or lost since: a new invite is one click away
-    elif link_state == "lost" and invite.status in ("waiting", "connecting"):
-        status = "reconnecting"
-    else:
-        status = invite.status
+    status = invite_status(session, invite)
     body: list[Node | None] = []
     if status == "connected":
         body.append(h("p", None, f"{name} is here."))
@@ -227,10 +233,14 @@ def guest_join(
     tab: bool = False,
     decks: list[tuple[str, str]] | None = None,
     deck: str = "",
+    game: str = "",
 ) -> Node:
     """The guest's side: the answer code to send back, then the connection's progress (a tab
-    invite needs no answer: the two tabs find each other)."""
-    parts: list[Node | None] = [h("h2", None, "Joining a game")]
+    invite needs no answer: the two tabs find each other). `game` is the invite's word for the
+    game, shown before the host's welcome says it for sure (an unknown word is not shown)."""
+    known = session.config.game if session is not None and session.config else game
+    title = f"Joining a game of {GAME_NAMES[known]}" if known in GAME_NAMES else "Joining a game"
+    parts: list[Node | None] = [h("h2", None, title)]
     connected = session is not None and session.links["host"].state == "connected"
     if tab and not error:
         parts.append(
@@ -284,23 +294,22 @@ def guest_join(
         ]
         if error:
             parts.append(h("p", {"class": "error", "role": "alert"}, error))
-    if decks and (session is None or session.config is None):
-        parts.append(_deck_choice(decks, deck))
+    brings_deck = known == "espeers" or known not in GAME_NAMES
+    if decks and brings_deck and (session is None or session.config is None):
+        parts.append(_deck_choice(decks, deck, sure=known == "espeers"))
     if session is not None and session.notices:
         parts.append(notices_tree(session))
     return h("section", {"class": "online-join", "data-role": "join"}, *parts)
 
 
-def _deck_choice(decks: list[tuple[str, str]], chosen: str) -> Node:
-    """ESPEERS players bring their own deck: chosen here, before the host connects."""
+def _deck_choice(decks: list[tuple[str, str]], chosen: str, sure: bool) -> Node:
+    """ESPEERS players bring their own deck: chosen here, before the host connects. An invite
+    that does not say its game (an older page's) still offers it, with an "if"."""
+    words = "Your deck" if sure else "If the game is ESPEERS, your deck"
     return h(
         "label",
         {"class": "field deck-choice"},
-        h(
-            "span",
-            None,
-            "If the game is ESPEERS, play with this deck (choose before the host connects):",
-        ),
+        h("span", None, f"{words} (choose it before the host connects; nobody else sees it)"),
         h(
             "select",
             {"data-field": "espeers-deck"},
@@ -325,15 +334,21 @@ def _join_words(session: OnlineSession | None, status: str) -> str:
     return lobby_line(session)
 
 
-def online_bar(session: OnlineSession) -> Node:
-    """Above an online game: who is connected, and the latest word from the network."""
+def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None) -> Node:
+    """Above an online game: who is connected, the latest word from the network, and on a guest
+    that has lost the host, what to do about it."""
+    invites = invites or {}
     chips = [
         h(
             "li",
             {"data-seat": seat},
             h("strong", None, session.name(seat)),
             " ",
-            chip(session.seat_state(seat)),
+            chip(
+                invite_status(session, invites[seat])
+                if seat in invites and session.seat_state(seat) == "lost"
+                else session.seat_state(seat)
+            ),
         )
         for seat in range(len(session.config.seats))
     ]
@@ -353,6 +368,23 @@ def online_bar(session: OnlineSession) -> Node:
             },
             last,
         ),
+        _host_lost(session),
+    )
+
+
+def _host_lost(session: OnlineSession) -> Node | None:
+    """A guest without its host can do one thing: get a new invite. Say so, and who from."""
+    link = session.links.get("host")  # a guest's one link (match.online.HOST)
+    if session.is_host or link is None or link.state == "connected":
+        return None
+    if session.phase.value not in ("seed", "play", "end") or session.audit_result is not None:
+        return None
+    host = " and ".join(session.name(s) for s in link.seats) or "the host"
+    return h(
+        "p",
+        {"class": "online-next", "data-role": "host-lost", "role": "alert"},
+        f"Not connected to the host's device. Your game is saved on this device: ask {host} "
+        "for a new invite and open it here, and the game carries on where it stopped.",
     )
 
 
@@ -386,10 +418,10 @@ def online_banner(session: OnlineSession, invites: dict[int, Invite]) -> Node:
         if session.seat_state(seat) != "connected" and session.phase.value in ("play", "end")
     ]
     if not session.is_host or not again:
-        return online_bar(session)
+        return online_bar(session, invites)
     return h(
         "div",
         {"class": "online-banner"},
-        online_bar(session),
+        online_bar(session, invites),
         h("div", {"class": "invites"}, *(_invite_card(session, invite) for invite in again)),
     )
