@@ -18,12 +18,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parlour.errors import MalformedInput
-from parlour.match.online import HOST, seat_peer
+from parlour.match.online import HOST, OnlineSession, seat_peer
 from parlour.match.wire import MAX_DEPTH, SHAPES, VERSION, decode
 from tests.test_online import device, over, play, start
 
 FIELDS = sorted({name for shape in SHAPES.values() for name in shape})
-SCALARS = st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=30)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 9)  # seats, steps and counts that pass the wire's checks but not the game's
+    | st.integers(-(2**40), 2**40)
+    | st.text(max_size=30)
+)
 JSON = st.recursive(
     SCALARS,
     lambda inner: (
@@ -180,3 +186,29 @@ def test_a_message_nested_too_deep_is_refused_on_the_wire_with_a_sentence():
     text = '{"v":1,"t":"ping","n":9,"at":' + "[" * 30_000 + "]" * 30_000 + "}"
     net.host.receive(seat_peer(1), text, net.now)
     assert "levels deep" in net.host.notices[-1]
+
+
+def test_every_kind_of_message_before_the_welcome_or_the_hello_is_refused_without_a_crash():
+    """A real message of every type, sent to a guest not yet welcomed, and to a host from a seat
+    whose game has fewer seats than the message names (a seat 3 in a 2-seat game)."""
+    net = start("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, match_id="m-fuzz-early")
+    play(net, seed=b"early", steps=8, to_the_end=False)
+    samples: dict[str, dict] = {}
+    for _, _, text in net.traffic:
+        message = json.loads(text)
+        if message.get("seat", 2) == 2:  # Cy's, where a message has a seat
+            samples.setdefault(message["t"], message)
+    assert {"welcome", "seed-commit", "seed-reveal", "entries", "openings"} <= set(samples)
+    for kind, message in samples.items():
+        guest = OnlineSession.guest(0.0)
+        guest.opened(HOST, 0.0)
+        guest.receive(HOST, json.dumps({**message, "n": 1}), 0.0)
+        if kind != "welcome":  # nothing is learned from anything before the welcome
+            assert (guest.config, guest.table, guest.verdicts) == (None, None, {}), kind
+        small = start("esp", ("Ada", "Bo"), match_id="m-fuzz-early-host")
+        number = small.guests[1].links[HOST].n_out + 1
+        step = small.host.match.step
+        small.host.receive(seat_peer(1), json.dumps({**message, "n": number}), small.now)
+        assert small.host.match.step == step, kind
+        if kind != "hello":  # a hello is always answered (a resume from elsewhere starts at 0)
+            assert small.host.notices[-1].startswith("Refused"), kind

@@ -213,7 +213,10 @@ class OnlineSession:
         return self.table.match if self.table is not None else None
 
     def name(self, seat: int) -> str:
-        return self.config.seats[seat] if self.config else f"Seat {seat + 1}"
+        """A seat's player's name; a seat a peer made up still gets words, for the refusal."""
+        if self.config is not None and 0 <= seat < len(self.config.seats):
+            return self.config.seats[seat]
+        return f"Seat {seat + 1}"
 
     def _who(self, link: Link) -> str:
         if self.is_host:
@@ -424,6 +427,8 @@ class OnlineSession:
     def _on_seed_commit(self, link: Link, message: Message) -> None:
         body = message.body
         self._check_sender(link, body["seat"], "commitment")
+        if self.config is None:
+            raise ProtocolError("A commitment arrived before the host's welcome.")
         if self.table is not None or body["seat"] in self.local:
             return
         if self._take_commit(body):
@@ -684,9 +689,17 @@ class OnlineSession:
 
     def _on_verdict(self, link: Link, message: Message) -> None:
         body = message.body
-        self._check_sender(link, body["seat"], "verdict")
-        if body["seat"] in self.local:
-            return
+        seat = body["seat"]
+        self._check_sender(link, seat, "verdict")
+        if self.config is None:
+            raise ProtocolError("A verdict arrived before the host's welcome.")
+        if seat >= len(self.config.seats):
+            raise ProtocolError(f"A verdict came for seat {seat + 1}, which is not in this game.")
+        if seat in self.local:  # our own is never sent back to us: the host made this one up
+            raise ProtocolError(
+                f"The host sent a verdict for {self.name(seat)}'s device that this device never "
+                "gave: refused as forged."
+            )
         self.verdicts[body["seat"]] = (body["verdict"], body["text"])
         self._broadcast("verdict", skip=link, **body)
         self.revision += 1

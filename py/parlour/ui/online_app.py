@@ -80,10 +80,16 @@ class Candidate:
         self.open = False
 
     def opened(self, peer: str) -> None:
+        if self.open:
+            return  # once: opening again would restart the numbering mid-conversation
         self.open = True
         self.ctl.adopt(self)
 
     def received(self, peer: str, text) -> None:
+        if not self.open and self in self.ctl.candidates.get(peer, []):
+            # A message can be dispatched before the channel's open event: the channel is open
+            # all the same, and dropping this one would lose a guest's hello (no welcome, ever).
+            self.opened(peer)
         if self.ctl.links.get(peer) is self.link:
             if self.ctl.session.config is None:
                 self.ctl.session.guest_choices = _guest_choices()
