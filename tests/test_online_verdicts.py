@@ -303,3 +303,58 @@ def test_a_guest_that_refused_the_welcome_refuses_the_seed_messages_after_it_wit
     assert "That match set-up has no proper game or match id." in notices(bo)
     assert "A commitment arrived before the host's welcome." in notices(bo)
     assert net.host.phase is Phase.SEED and net.host.table is None
+
+
+# -- verdicts survive reloads and late arrivals ------------------------------------------------
+
+
+def reloaded(dev: OnlineSession, now: float) -> OnlineSession:
+    """The same device after a page reload: rebuilt from what it saved, every link lost."""
+    return OnlineSession.from_json(json.loads(json.dumps(dev.to_json())), now)
+
+
+def ended_esp(tamper=None) -> MemoryNet:
+    from tests.test_online import play
+
+    net = start("esp", ("Ada", "Bo"), match_id="m-verdict-reload")
+    net.tamper = tamper
+    play(net)
+    net.tick(1.0)
+    return net
+
+
+def test_a_guest_that_reloads_after_the_end_gets_every_verdict_back():
+    net = ended_esp()
+    assert set(net.guests[1].verdicts) == {0, 1}
+    again = reloaded(net.guests[1], net.now)
+    assert again.verdicts == net.guests[1].verdicts  # saved with the game
+    fresh = reloaded(net.guests[1], net.now)
+    # a save from before verdicts were kept: its own audit runs again, the host tells the rest
+    fresh.verdicts = {s: v for s, v in fresh.verdicts.items() if s in fresh.local}
+    net.connect(1, fresh)
+    assert fresh.verdicts == {0: net.host.verdicts[0], 1: net.host.verdicts[1]}
+    assert fresh.verdicts[0][0] == "verified"
+
+
+def test_a_host_that_reloads_after_the_end_still_shows_and_tells_every_verdict():
+    net = ended_esp()
+    host = reloaded(net.host, net.now)
+    assert set(host.verdicts) == {0, 1} and type(host.audit_result) is Verified
+    again = MemoryNet(host, net.now)
+    guest = reloaded(net.guests[1], net.now)
+    guest.verdicts = {s: v for s, v in guest.verdicts.items() if s in guest.local}
+    again.connect(1, guest)
+    assert set(guest.verdicts) == {0, 1}
+
+
+def test_a_verdict_lost_on_the_way_is_given_again_when_the_guest_comes_back():
+    def drop_bo_verdict(sender, to, text):
+        return None if sender == seat_peer(1) and '"t":"verdict"' in text else text
+
+    net = ended_esp(drop_bo_verdict)
+    assert 1 not in net.host.verdicts  # Bo's device audited, but its word never arrived
+    net.tamper = None
+    net.drop(1)
+    net.tick(6.0)
+    net.connect(1, reloaded(net.guests[1], net.now))
+    assert net.host.verdicts[1][0] == "verified"

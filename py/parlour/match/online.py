@@ -364,6 +364,9 @@ class OnlineSession:
             self._send_entries(link, self._resume_step(seat, message.body["resume"]))
             for owner, openings in sorted(self.openings.items()):
                 self._send(link, "openings", seat=owner, openings=[o.to_json() for o in openings])
+            for owner, (kind, text) in sorted(self.verdicts.items()):
+                if owner not in link.seats:  # what the other devices' audits said, for a late one
+                    self._send(link, "verdict", seat=owner, verdict=kind, text=text)
         self._notice(f"{self.name(seat)} joined.")
         self._broadcast("status", links=self.link_states())
         if self._everyone_here() and self.gathered_at is None:
@@ -401,6 +404,7 @@ class OnlineSession:
             if self.local != (seat,):
                 raise ProtocolError("The host offered this device another seat than before.")
             self._resend_own_seed()
+            self._resend_own_verdict()
         else:
             self.private = {seat: dict(self.guest_choices)}
             self._begin(game, base, (seat,))
@@ -414,6 +418,13 @@ class OnlineSession:
         for type_, body in self.seed_log:
             if body["seat"] in self.local:
                 self._send(self.links[HOST], type_, **body)
+
+    def _resend_own_verdict(self) -> None:
+        """A returning guest's audit may have finished while it was away: say it again."""
+        mine = self.verdicts.get(self.local[0]) if self.local else None
+        if mine is not None:
+            kind, text = mine
+            self._send(self.links[HOST], "verdict", seat=self.local[0], verdict=kind, text=text)
 
     def _check_sender(self, link: Link, seat: int, what: str) -> None:
         """A message about `seat` must come from the device that plays it (or, relayed, from the
@@ -774,6 +785,7 @@ class OnlineSession:
             "stores": {str(s): store.to_json() for s, store in self.stores.items()},
             "pending": {str(s): a for s, a in self.pending.items()},
             "openings": {str(s): [o.to_json() for o in ops] for s, ops in self.openings.items()},
+            "verdicts": {str(s): list(v) for s, v in self.verdicts.items()},
         }
 
     @classmethod
@@ -831,6 +843,9 @@ class OnlineSession:
         session.pending = {int(s): a for s, a in data["pending"].items()}
         session.openings = {
             int(s): [Opening.from_json(o) for o in ops] for s, ops in data["openings"].items()
+        }
+        session.verdicts = {  # saves made before verdicts were kept have none
+            int(s): (str(v[0]), str(v[1])) for s, v in data.get("verdicts", {}).items()
         }
         if session.table is not None and session.match.result() is not None:
             session.ended_at = now
