@@ -155,3 +155,16 @@ def test_a_lost_seat_with_a_fresh_invite_out_is_reconnecting_in_the_bar_and_its_
     assert bar.find_all(data_seat="1")[0].find_all(data_state="reconnecting")
     card = online_banner(net.host, again).find_all(aria_label="Invite for Bo")[0]
     assert card.find_all(data_state="reconnecting") and "takes them back" in card.text()
+
+
+def test_i_have_an_invite_asks_for_it_without_an_error_and_a_bad_one_says_why():
+    ask = guest_join(None, "", "paste", "")
+    assert ask.find_all(data_field="invite") and ask.find_all(data_cmd="use-invite")
+    assert not ask.find_all(role="alert") and "Paste the invite the host sent you" in ask.text()
+    decks = [("starter:onslaught", "Onslaught (starter)")]
+    assert not guest_join(None, "", "paste", "", decks=decks).find_all(data_field="espeers-deck")
+    bad = guest_join(None, "", "failed", "That code has a typo or is cut short.")
+    (alert,) = bad.find_all(role="alert")
+    assert alert.text() == "That code has a typo or is cut short." and bad.find_all(
+        data_field="invite"
+    )

@@ -267,8 +267,8 @@ class Controller:
         for old in self.candidates.pop(HOST, []):
             if old.link is not None:
                 old.link.close()
-        if not code:
-            self.join["error"] = "Paste the whole invite the host sent you: the link or its code."
+        if not code:  # "I have an invite" on the home screen: ask for it
+            self.join["status"] = "paste"
             self.draw()
             return
         candidate = Candidate(self, HOST, "tab" if code.startswith("bc.") else "rtc")

@@ -252,10 +252,15 @@ def guest_join(
                 _join_words(session, status) if connected else "Finding the host's tab…",
             )
         )
-    elif error and not answer:
+    elif (error or status == "paste") and not answer:
         parts += [
-            h("p", {"class": "error", "role": "alert"}, error),
-            h("p", None, "Paste the whole invite the host sent you (the link or just its code):"),
+            h("p", {"class": "error", "role": "alert"}, error) if error else None,
+            h(
+                "p",
+                None,
+                "Paste the invite the host sent you: the whole link, or just the code in it. "
+                "Your page then makes an answer code for you to send back.",
+            ),
             h(
                 "div",
                 {"class": "answer-box"},
@@ -265,7 +270,9 @@ def guest_join(
                         "data-field": "invite",
                         "rows": "3",
                         "aria-label": "The invite",
+                        "placeholder": "https://…/#join=…",
                         "spellcheck": "false",
+                        "autocomplete": "off",
                     },
                 ),
                 h(
@@ -295,7 +302,8 @@ def guest_join(
         if error:
             parts.append(h("p", {"class": "error", "role": "alert"}, error))
     brings_deck = known == "espeers" or known not in GAME_NAMES
-    if decks and brings_deck and (session is None or session.config is None):
+    read = bool(answer) or tab  # the invite is read: its game is known (or it names none)
+    if decks and brings_deck and read and (session is None or session.config is None):
         parts.append(_deck_choice(decks, deck, sure=known == "espeers"))
     if session is not None and session.notices:
         parts.append(notices_tree(session))
