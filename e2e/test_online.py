@@ -391,6 +391,20 @@ def test_telepathic_online_partners(browser, site):
     game = OnlineGame(browser, site, "telepathic", ("Mary", "Bob"), host_local=(1,))
     try:
         game.open(lambda page: page.check("input[name='telepathic-arrangement'][value='pair']"))
+        for _ in range(4):
+            game.step(decide)
+        # The host reloads mid-game: its page comes back with the game and a fresh invite for
+        # Mary; she opens it in the page she has, and both carry on from the same step.
+        steps = game.synced()
+        host = game.host.page
+        host.reload()
+        host.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        host.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
+        host.locator(".online-bar [data-seat='0'] .chip.reconnecting").wait_for(
+            timeout=STEP_TIMEOUT_MS
+        )
+        game.invite(0)
+        assert game.host.steps() == steps and game.synced() == steps
         game.play_to_the_end(decide)
         game.check_end()
         game.check_traffic()
@@ -431,7 +445,7 @@ def test_a_bad_answer_code_is_refused_with_a_sentence(browser, site):
     page.click("#new-esp >> text=Make the invites")
     link = page.locator("[data-role=invite-1]")
     link.wait_for(timeout=STEP_TIMEOUT_MS)
-    page.fill("[data-field=answer-1]", link.get_attribute("value").split("#join=")[1])
+    page.fill("[data-field=answer-1]", link.get_attribute("value"))  # the invite, not an answer
     page.click("[data-cmd=accept-answer][data-seat='1']")
     error = page.locator("[data-seat='1'] .error")
     error.wait_for(timeout=STEP_TIMEOUT_MS)

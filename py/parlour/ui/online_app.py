@@ -298,7 +298,8 @@ class Controller:
             return
         if cmd == "accept-answer" and data.get("seat", "").isdigit():
             seat = int(data["seat"])
-            spawn(self.accept(seat, fields.get(f"answer-{seat}", "")))
+            pasted, _, _ = parse_invite(fields.get(f"answer-{seat}", ""))  # a link pasted too
+            spawn(self.accept(seat, pasted))
             return
         if cmd == "new-invite" and data.get("seat", "").isdigit():
             spawn(self.make_invite(int(data["seat"])))
