@@ -414,7 +414,11 @@ def test_telepathic_online_partners(browser, site):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_invite_and_join_screens_on_a_phone(browser, site, screenshots, scheme):
-    context = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 780},
+        color_scheme=scheme,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
     page = context.new_page()
     page.goto(site.url + "#new-esp")
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
@@ -425,6 +429,10 @@ def test_the_invite_and_join_screens_on_a_phone(browser, site, screenshots, sche
     link.wait_for(timeout=STEP_TIMEOUT_MS)
     page.screenshot(path=screenshots / f"online-phone-{scheme}-invite.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    copy = page.locator("[data-seat='1'] [data-cmd=copy]")
+    copy.click()  # loopback is a secure context: the clipboard takes it, and the button says so
+    page.locator("[data-seat='1'] [data-cmd=copy]", has_text="Copied").wait_for(timeout=5_000)
+    assert page.evaluate("navigator.clipboard.readText()") == link.get_attribute("value")
     other = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
     guest = other.new_page()
     guest.goto(link.get_attribute("value"))
@@ -439,12 +447,18 @@ def test_a_bad_answer_code_is_refused_with_a_sentence(browser, site):
     watches: list[PageWatch] = []
     host = Device(browser, site, watches)
     page = host.page
+    # as on plain http across a LAN (no secure context): no clipboard at all
+    page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
     page.goto(site.url + "#new-esp")
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     page.click("#new-esp .online-setup summary")
     page.click("#new-esp >> text=Make the invites")
     link = page.locator("[data-role=invite-1]")
     link.wait_for(timeout=STEP_TIMEOUT_MS)
+    page.click("[data-seat='1'] [data-cmd=copy]")  # the invite is selected for copying instead
+    page.locator("[data-seat='1'] [data-cmd=copy]", has_text="Selected").wait_for(timeout=5_000)
+    selected = "(e => e.value.slice(e.selectionStart, e.selectionEnd))"
+    assert link.evaluate(selected) == link.get_attribute("value")
     page.fill("[data-field=answer-1]", link.get_attribute("value"))  # the invite, not an answer
     page.click("[data-cmd=accept-answer][data-seat='1']")
     error = page.locator("[data-seat='1'] .error")

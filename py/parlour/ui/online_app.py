@@ -293,9 +293,6 @@ class Controller:
     def click(self, data: dict) -> None:
         cmd = data.get("cmd")
         fields = data.get("fields", {})
-        if cmd == "copy":
-            _copy(data.get("copy", ""))
-            return
         if cmd == "accept-answer" and data.get("seat", "").isdigit():
             seat = int(data["seat"])
             pasted, _, _ = parse_invite(fields.get(f"answer-{seat}", ""))  # a link pasted too
@@ -343,11 +340,24 @@ def _stun_setting() -> list[str]:
     return [s.strip() for s in str(raw).split(",") if s.strip()] if raw is not None else []
 
 
-def _copy(text: str) -> None:
+COPIED, SELECTED = "Copied ✓", "Selected: copy it"
+
+
+async def _copy(button, text: str) -> None:
+    """Copy a code and say so on its button. Where the page may not write to the clipboard
+    (plain http on a LAN is no secure context), the text is left selected in its box instead,
+    for the player to copy."""
+    box = value(button.parentElement.querySelector("input"))
+    if box is not None:
+        box.select()
     try:
-        window.navigator.clipboard.writeText(text)
-    except Exception:  # no clipboard: the text is selectable in its box
-        return
+        await window.navigator.clipboard.writeText(text)
+        words = COPIED
+    except Exception:  # no clipboard here, or no permission
+        words = SELECTED
+    button.textContent = words
+    await asyncio.sleep(2.5)
+    button.textContent = "Copy"
 
 
 def _start_ticking() -> None:
@@ -362,11 +372,11 @@ def on_click(event) -> None:
     element = value(event.target.closest("[data-cmd],[data-cell]"))
     if controller is None or element is None or element.hasAttribute("disabled"):
         return
-    data = {**app.event_data(element), "fields": app.fields_of(_root())}
     copy = value(element.getAttribute("data-copy"))
     if copy is not None:
-        data["copy"] = str(copy)
-    controller.click(data)
+        spawn(_copy(element, str(copy)))
+        return
+    controller.click({**app.event_data(element), "fields": app.fields_of(_root())})
 
 
 def on_key(event) -> None:
