@@ -75,6 +75,7 @@ class Link:
     n_in: int = 0
     n_out: int = 0
     rtt: float | None = None
+    welcomed: bool = False  # a guest's: the host's welcome came on this connection
 
 
 def seat_peer(seat: int) -> str:
@@ -285,6 +286,7 @@ class OnlineSession:
         if link is None:
             return
         link.state, link.heard, link.n_in, link.n_out = "connected", now, 0, 0
+        link.welcomed = False
         self.revision += 1
         if not self.is_host:
             self._send(link, "hello", resume=self._resume())
@@ -398,17 +400,65 @@ class OnlineSession:
         seat, host_seats = body["seat"], tuple(body["host"])
         if seat >= len(config.seats) or seat in host_seats:
             raise ProtocolError("The host offered a seat that is not free.")
-        link.seats = host_seats
+        same = self.config is not None and self.config.match_id == base.match_id
+        choices = dict(self.guest_choices)  # what the player chose on the join screen
+        if self.config is not None and not same:
+            if link.welcomed:  # "Play again" on this connection: only once this game is over
+                if self.match is None or self.match.result() is None:
+                    raise ProtocolError(
+                        "The host started another game while this one is still on: refused."
+                    )
+                choices = dict(self.private.get(self.local[0], choices))  # the same deck
+            self._clear_match()  # another game than the one saved here: start clean
+        link.seats, link.welcomed = host_seats, True
         self.limits = dict(body["limits"])
-        if self.config is not None and self.config.match_id == base.match_id:
+        if same:
             if self.local != (seat,):
                 raise ProtocolError("The host offered this device another seat than before.")
             self._resend_own_seed()
             self._resend_own_verdict()
         else:
-            self.private = {seat: dict(self.guest_choices)}
+            self.private = {seat: choices}
             self._begin(game, base, (seat,))
-            self.pending = {}
+        self.revision += 1
+
+    def rematch(self, match_id: str, now: float) -> None:
+        """The host's "Play again": the same game, variant and players over the connections
+        that are open, under a new match id. Each device deals and commits afresh and the seed
+        is drawn together again, as for a first game; the host's players bring the same
+        private choices (an ESPEERS deck), each guest what it chose on joining."""
+        self.now = now
+        if not self.is_host:
+            raise IllegalAction("Only the host can start another game.")
+        if self.match is None or self.match.result() is None or self.audit_result is None:
+            raise IllegalAction("Another game can start once this one is over and checked.")
+        lost = [self._who(link) for link in self.links.values() if link.state != "connected"]
+        if lost:
+            raise IllegalAction(
+                f"Everyone must be connected to play again: waiting for {', '.join(lost)}."
+            )
+        config = replace(self.config, match_id=match_id, dealt={}, shared={})
+        self._clear_match()
+        for link in self.links.values():
+            self._send(
+                link,
+                "welcome",
+                config=config.to_json(),
+                seat=link.seats[0],
+                limits=dict(self.limits),
+                host=list(self.local),
+            )
+        self.gathered_at = now
+        self._notice("A new game: the devices draw its seed together.")
+        self._begin(self.game, config, self.local)
+
+    def _clear_match(self) -> None:
+        """Forget one game's deal, seed, log, openings and verdicts; keep the connections."""
+        self.stores, self.joint, self.dealing = {}, {}, None
+        self.seed_log, self.dealt, self.table, self.pending = [], {}, None, {}
+        self.openings, self.audit_result, self.verdicts = {}, None, {}
+        self.gathered_at = self.ended_at = None
+        self.aborted = ""
         self.revision += 1
 
     def _resend_own_seed(self) -> None:
@@ -786,6 +836,7 @@ class OnlineSession:
             "pending": {str(s): a for s, a in self.pending.items()},
             "openings": {str(s): [o.to_json() for o in ops] for s, ops in self.openings.items()},
             "verdicts": {str(s): list(v) for s, v in self.verdicts.items()},
+            "private": {str(s): dict(v) for s, v in self.private.items()},  # never sent
         }
 
     @classmethod
@@ -806,6 +857,7 @@ class OnlineSession:
         session.game = game_by_id(session.config.game)
         session.local = tuple(data["local"])
         session.limits = dict(data["limits"])
+        session.private = {int(s): dict(v) for s, v in data.get("private", {}).items()}
         session.stores = {int(s): PrivateStore.from_json(raw) for s, raw in data["stores"].items()}
         names = list(session.config.seats)
         for s, (secret, nonce) in data["joint"].items():
