@@ -270,6 +270,24 @@ def test_esp_online_with_a_tampered_reveal_caught(browser, site, screenshots):
         assert tampered
         game.check_end()
         game.check_traffic()
+        # Play again: the host starts another game over the same connections, no new codes.
+        first = game.host.saved().match
+        assert game.guests[1].page.locator(f"{ROOT} [data-cmd=play-again]").count() == 0
+        game.host.page.click(f"{ROOT} [data-cmd=play-again]")
+        for device in game.devices:
+            device.page.wait_for_function(
+                f"({SAVED})?.session?.match?.config?.match_id !== '{first.config.match_id}'"
+                f" && ({SAVED})?.session?.match",
+                timeout=STEP_TIMEOUT_MS,
+            )
+            device.page.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
+            assert not device.over() and device.steps() == 0
+            assert device.saved().match.seed != first.seed
+        plan = iter(plan_game(names))
+        for _ in range(4):
+            assert game.step(decide)
+        assert game.synced() == 4
+        game.host.page.screenshot(path=screenshots / "online-play-again.png")
     finally:
         game.close()
 

@@ -168,3 +168,36 @@ def test_i_have_an_invite_asks_for_it_without_an_error_and_a_bad_one_says_why():
     assert alert.text() == "That code has a typo or is cut short." and bad.find_all(
         data_field="invite"
     )
+
+
+def test_the_host_can_play_again_from_the_result_and_a_guest_is_told_who_can():
+    net, ada, bo = game_over_the_network()
+    type_cypher(bo, "222", "seal-cypher")
+    type_cypher(ada, "111", "seal-cypher")
+    net.flush()
+    for session, target, guess in ((ada, "1", "222"), (bo, "0", "111")) * 2:
+        session.refresh()
+        if session.to_act() is not None and not session.table.match.result():
+            session.handle({"cmd": "target", "seat": target})
+            type_cypher(session, guess, "guess")
+            net.flush()
+    ada.refresh()
+    bo.refresh()
+    (button,) = ada.render().find_all(data_cmd="play-again")
+    assert "disabled" not in button.attrs and button.text() == "Play again"
+    (line,) = bo.render().find_all(data_role="play-again")
+    assert line.text() == "Ada can start another game with everyone here."
+    assert not bo.render().find_all(data_cmd="play-again")
+    net.host.closed(seat_peer(1), 9.0)
+    ada.refresh()
+    (button,) = ada.render().find_all(data_cmd="play-again")
+    assert "disabled" in button.attrs
+    assert "Everyone must be connected" in ada.render().find_all(data_role="play-again")[0].text()
+
+
+def test_between_games_the_screen_says_the_next_one_is_being_set_up():
+    from parlour.ui.online_screen import next_game_tree
+
+    net, _ada, _bo = game_over_the_network()
+    tree = next_game_tree(net.host)
+    assert tree.find_all(data_role="next-game") and "Another game of Psi Squad" in tree.text()

@@ -24,7 +24,13 @@ from parlour.net.sdp import invite_link, parse_invite
 from parlour.net.webrtc import RtcLink
 from parlour.ui import app, dom
 from parlour.ui.dom import value
-from parlour.ui.online_screen import Invite, guest_join, host_lobby, online_banner
+from parlour.ui.online_screen import (
+    Invite,
+    guest_join,
+    host_lobby,
+    next_game_tree,
+    online_banner,
+)
 from parlour.ui.play import PlaySession
 
 SAVE = app.ONLINE_SAVE
@@ -112,6 +118,7 @@ class Controller:
         self.drawn = -1
         self.stun = _stun_setting()
         self.joining = False  # a guest between opening an invite and being connected
+        self.played = False  # a game was on screen: a new one in the making is "Play again"
 
     # -- transport events ----------------------------------------------------------------
 
@@ -149,7 +156,10 @@ class Controller:
             link = self.links.get(peer)
             if link is not None:
                 link.send(text)
+        if self.play is not None and self.play.table is not self.session.table:
+            self.play, self.notes = None, {}  # another game began ("Play again")
         if self.play is None and self.session.table is not None:
+            self.played = True
             self.play = PlaySession(
                 self.session.table, app.screen_for(self.session.game.id), self.session
             )
@@ -190,7 +200,9 @@ class Controller:
             self.play.refresh()
             dom.render(root, self.play.render())
             return
-        if self.session.is_host:
+        if self.played and not self.joining:
+            dom.render(root, next_game_tree(self.session))
+        elif self.session.is_host:
             dom.render(root, host_lobby(self.session, self.invites))
         else:
             j = self.join
@@ -288,11 +300,24 @@ class Controller:
             self.join.update(error="This invite could not be opened.", status="failed")
         self.draw()
 
+    def play_again(self) -> None:
+        try:
+            self.session.rematch(new_match_id(), now())
+        except ParlourError as error:
+            if self.play is not None:
+                self.play.message = error.sentence
+            self.draw()
+            return
+        self.after(redraw=True)
+
     # -- clicks --------------------------------------------------------------------------
 
     def click(self, data: dict) -> None:
         cmd = data.get("cmd")
         fields = data.get("fields", {})
+        if cmd == "play-again":
+            self.play_again()
+            return
         if cmd == "accept-answer" and data.get("seat", "").isdigit():
             seat = int(data["seat"])
             pasted, _, _ = parse_invite(fields.get(f"answer-{seat}", ""))  # a link pasted too

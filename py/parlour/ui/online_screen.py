@@ -433,3 +433,52 @@ def online_banner(session: OnlineSession, invites: dict[int, Invite]) -> Node:
         online_bar(session, invites),
         h("div", {"class": "invites"}, *(_invite_card(session, invite) for invite in again)),
     )
+
+
+def play_again_tree(session: OnlineSession) -> Node:
+    """In the result dialog: the host's "Play again" (everyone here, every seal checked); on a
+    guest, who can start it."""
+    if not session.is_host:
+        host = session.links.get("host")
+        who = " and ".join(session.name(s) for s in host.seats) if host and host.seats else ""
+        return h(
+            "p",
+            {"class": "hint", "data-role": "play-again"},
+            f"{who or 'The host'} can start another game with everyone here.",
+        )
+    lost = [link for link in session.links.values() if link.state != "connected"]
+    why = (
+        "Everyone must be connected to play again."
+        if lost
+        else "Waiting for every device's check…"
+        if session.audit_result is None
+        else ""
+    )
+    return h(
+        "span",
+        {"class": "play-again", "data-role": "play-again"},
+        h(
+            "button",
+            {
+                "class": "button primary",
+                "data-cmd": "play-again",
+                "type": "button",
+                "disabled": bool(why),
+                "title": why or None,
+            },
+            "Play again",
+        ),
+        h("span", {"class": "hint"}, why) if why else None,
+    )
+
+
+def next_game_tree(session: OnlineSession) -> Node:
+    """Between "Play again" and the new game: the devices deal and draw the seed."""
+    game = GAME_NAMES.get(session.config.game, session.config.game) if session.config else ""
+    return h(
+        "section",
+        {"class": "online-lobby", "data-role": "next-game"},
+        h("h2", None, f"Another game of {game}" if game else "Another game"),
+        h("p", {"class": "lobby-line", "role": "status"}, lobby_line(session)),
+        notices_tree(session),
+    )

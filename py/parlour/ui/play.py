@@ -18,7 +18,7 @@ from parlour.games.base import Termination
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import forfeited_seat
 from parlour.match.table import Table
-from parlour.ui.online_screen import online_bar, verdicts_tree
+from parlour.ui.online_screen import online_bar, play_again_tree, verdicts_tree
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -383,7 +383,7 @@ class PlaySession:
                         "Rematch",
                     )
                     if self.online is None
-                    else None,
+                    else play_again_tree(self.online),
                     h("a", {"class": "button", "href": f"#new-{self.game.id}"}, "New game"),
                     h(
                         "button",
