@@ -522,3 +522,49 @@ def test_telepathic_teams_on_four_devices_deal_blind_in_the_browser(browser, sit
         assert len(held) == len(set(held)) == 4
     finally:
         game.close()
+
+
+def test_a_game_opened_in_a_second_tab_goes_on_there_and_the_first_lets_go(browser, site):
+    """Bo opens his online game again in another tab (a link from the home screen, or a new
+    invite his chat app opened in a new tab) while the first is still open. The newest tab plays
+    it; the first stops and stops saving (two tabs saving one game overwrite each other's
+    secrets), and can take it back."""
+    plan = iter(CYPHERS)
+
+    def decide(session, seat):
+        state = session.table.state
+        if state.setting_up:
+            return ChooseCypher(next(plan))
+        target = state.targets(seat)[0]
+        return Guess(target, CYPHERS[target])
+
+    def form(page):
+        page.check("input[name='psi-squad-seats'][value='2']")
+        page.check("input[name='psi-squad-length'][value='3']")
+
+    game = OnlineGame(browser, site, "psi-squad", ("Ada", "Bo"))
+    try:
+        game.open(form)
+        game.step(decide)
+        first = game.guests[1].page
+        second = game.guests[1].context.new_page()
+        second.goto(site.url + "#online")
+        second.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        second.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
+        first.locator(f"{ROOT} [data-role=elsewhere]").wait_for(timeout=STEP_TIMEOUT_MS)
+        second.locator(f"{ROOT} [data-role=host-lost]").wait_for(timeout=STEP_TIMEOUT_MS)
+        host = game.host.page
+        host.locator(".online-bar [data-seat='1'] .chip.lost").wait_for(timeout=10_000)
+        host.click("[data-cmd=new-invite][data-seat='1']")
+        game.guests[1].page = second
+        game.invite(1)
+        game.play_to_the_end(decide)
+        game.check_end()
+        # the saved game is the second tab's, whole: the first never wrote over it
+        assert game.guests[1].saved().match.head() == game.host.saved().match.head()
+        assert first.locator(f"{ROOT} [data-role=elsewhere]").count() == 1
+        first.click(f"{ROOT} [data-cmd=take-over]")  # and back: the other tab lets go
+        first.locator(f"{ROOT} [data-role=result]").wait_for(timeout=STEP_TIMEOUT_MS)
+        second.locator(f"{ROOT} [data-role=elsewhere]").wait_for(timeout=STEP_TIMEOUT_MS)
+    finally:
+        game.close()

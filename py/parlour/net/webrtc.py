@@ -83,9 +83,13 @@ class RtcLink:
             self.channel.send(text)
 
     def close(self) -> None:
+        """Close for good. The handlers go first: the channel's close event comes later, and
+        would call a proxy that is destroyed by then (an uncaught error in the page)."""
         self._closed = True
         if self.channel is not None:
+            self.channel.onopen = self.channel.onmessage = self.channel.onclose = None
             self.channel.close()
+        self.pc.onconnectionstatechange = self.pc.ondatachannel = None
         self.pc.close()
         for proxy in self._proxies:
             proxy.destroy()

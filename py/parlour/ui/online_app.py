@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 
 from pyscript import document, window
@@ -26,6 +27,7 @@ from parlour.ui import app, dom
 from parlour.ui.dom import value
 from parlour.ui.online_screen import (
     Invite,
+    elsewhere_tree,
     guest_join,
     host_lobby,
     next_game_tree,
@@ -38,6 +40,8 @@ LAST_KEY = app.ONLINE_LAST  # the game saved last in this browser
 TAB_KEY = SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
 KEYS = SAVE + ":keys"
 KEEP = 8  # online games kept in this browser
+OWNER = ":owner"  # after a save key: the tab that plays that game now
+TAB = secrets.token_hex(6)  # this page load's name, for owning a save
 
 
 def remember(key: str) -> None:
@@ -119,6 +123,8 @@ class Controller:
         self.stun = _stun_setting()
         self.joining = False  # a guest between opening an invite and being connected
         self.played = False  # a game was on screen: a new one in the making is "Play again"
+        self.owned: str | None = None  # the save key this tab has claimed
+        self.passive = False  # another tab took this game over: do nothing more
 
     # -- transport events ----------------------------------------------------------------
 
@@ -170,13 +176,21 @@ class Controller:
             self.draw()
 
     def tick(self) -> None:
+        if self.passive:
+            return
         self.session.tick(now())
         self.after()
 
     def save(self) -> None:
         key = self.save_key()
-        if key is None:
+        if key is None or self.passive:
             return  # a guest not yet welcomed has nothing to keep
+        if key != self.owned:  # the newest tab to open a game plays it
+            window.localStorage.setItem(key + OWNER, TAB)
+            self.owned = key
+        elif value(window.localStorage.getItem(key + OWNER)) != TAB:
+            self.let_go()
+            return
         data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
         remember(key)
         window.localStorage.setItem(key, json.dumps(data))
@@ -191,11 +205,25 @@ class Controller:
         seats = ",".join(str(s) for s in self.session.local)
         return f"{SAVE}:{config.match_id}:{self.session.role}:{seats}"
 
+    def let_go(self) -> None:
+        """Another tab of this browser took this game over: close the links, stop saving."""
+        self.passive = True
+        for candidates in self.candidates.values():
+            for candidate in candidates:
+                if candidate.link is not None:
+                    candidate.link.close()
+        self.candidates.clear()
+        self.links.clear()
+        self.draw()
+
     # -- drawing -------------------------------------------------------------------------
 
     def draw(self) -> None:
         self.drawn = self.session.revision
         root = _root()
+        if self.passive:
+            dom.render(root, elsewhere_tree())
+            return
         if self.play is not None and not self.joining:
             self.play.refresh()
             dom.render(root, self.play.render())
@@ -397,6 +425,10 @@ def on_click(event) -> None:
     element = value(event.target.closest("[data-cmd],[data-cell]"))
     if controller is None or element is None or element.hasAttribute("disabled"):
         return
+    if controller.passive:
+        if str(element.getAttribute("data-cmd")) == "take-over":
+            take_over()
+        return
     copy = value(element.getAttribute("data-copy"))
     if copy is not None:
         spawn(_copy(element, str(copy)))
@@ -405,7 +437,7 @@ def on_click(event) -> None:
 
 
 def on_key(event) -> None:
-    if controller is None or controller.play is None:
+    if controller is None or controller.play is None or controller.passive:
         return
     app.on_key(event, _root(), controller.click)
 
@@ -476,6 +508,17 @@ def show() -> None:
         if session.is_host and session.phase in (Phase.LOBBY, Phase.SEED, Phase.PLAY):
             controller.invite_all()
     controller.after(redraw=True)
+
+
+def take_over() -> None:
+    """ "Play it here instead": this tab takes its game back from the tab that has it, from
+    what that tab saved; the other tab lets go at its next save."""
+    global controller
+    key = controller.owned if controller is not None else None
+    if key is not None:
+        window.sessionStorage.setItem(TAB_KEY, key)
+    controller = None
+    show()
 
 
 def _saved() -> tuple[OnlineSession, dict] | None:

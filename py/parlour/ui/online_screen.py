@@ -482,3 +482,25 @@ def next_game_tree(session: OnlineSession) -> Node:
         h("p", {"class": "lobby-line", "role": "status"}, lobby_line(session)),
         notices_tree(session),
     )
+
+
+def elsewhere_tree() -> Node:
+    """A tab whose game another tab of this browser has taken over: it stays quiet (two tabs
+    saving one game would overwrite each other's secrets) until the player takes it back."""
+    return h(
+        "section",
+        {"class": "online-lobby", "data-role": "elsewhere"},
+        h("h2", None, "This game goes on in another tab"),
+        h(
+            "p",
+            {"class": "lede"},
+            "The same online game was opened in another tab or window of this browser, and it "
+            "carries on there. This tab has let go of it, so the two cannot get in each "
+            "other's way.",
+        ),
+        h(
+            "button",
+            {"class": "button primary", "data-cmd": "take-over", "type": "button"},
+            "Play it here instead",
+        ),
+    )
