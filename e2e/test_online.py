@@ -489,6 +489,30 @@ def test_a_bad_answer_code_is_refused_with_a_sentence(browser, site):
     assert watches[0].unexpected_problems() == []
 
 
+def test_a_stun_server_that_cannot_be_used_is_refused_in_the_set_up_and_in_a_link(browser, site):
+    watches: list[PageWatch] = []
+    host = Device(browser, site, watches)
+    page = host.page
+    page.goto(site.url + "#new-esp")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.click("#new-esp .online-setup summary")
+    page.fill("#new-esp input[data-stun]", "stun.example.org:3478, bad url")
+    page.click("#new-esp >> text=Make the invites")
+    error = page.locator("#new-esp [data-role=online-error]")
+    error.filter(has_text="'bad url' is not a STUN server").wait_for(timeout=STEP_TIMEOUT_MS)
+    assert page.evaluate("location.hash") == "#new-esp"
+    other = Device(browser, site, watches)
+    guest = other.page  # a link whose STUN part was mangled
+    guest.goto(site.url + "#join=AAAA&g=esp&stun=a:99999")
+    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    guest.locator("[data-role=join] .error", has_text="STUN server that cannot be used").wait_for(
+        timeout=STEP_TIMEOUT_MS
+    )
+    for device in (host, other):
+        device.context.close()
+    assert all(w.unexpected_problems() == [] for w in watches)
+
+
 def test_two_tabs_of_one_browser_play_over_a_broadcast_channel(browser, site):
     context = browser.new_context()
     host = context.new_page()

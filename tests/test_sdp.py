@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 
 from parlour.errors import MalformedInput
-from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, kind_of, parse_invite
+from parlour.net.sdp import (
+    ANSWER,
+    OFFER,
+    compress,
+    expand,
+    invite_link,
+    kind_of,
+    parse_invite,
+    stun_servers,
+)
 
 SAMPLES = json.loads((Path(__file__).parent / "vectors" / "sdp_samples.json").read_text())
 CASES = [
@@ -102,3 +111,17 @@ def test_line_breaks_and_spaces_in_a_pasted_code_do_not_matter():
 def test_a_description_without_the_essentials_is_refused():
     with pytest.raises(MalformedInput, match="no ice-ufrag"):
         compress("v=0\r\n", OFFER)
+
+
+def test_stun_servers_are_checked_before_a_browser_sees_them():
+    assert stun_servers(["stun:stun.example.org:3478", " 10.0.0.1 ", "", "[2001:db8::1]:3478"]) == [
+        "stun.example.org:3478",
+        "10.0.0.1",
+        "[2001:db8::1]:3478",
+    ]
+    # each of these made Chromium's RTCPeerConnection throw, leaving an invite half made
+    for bad in ("bad url", "stun:", "a:99999", "turn:x", "a:0", "-x.example", "x" * 300):
+        with pytest.raises(MalformedInput, match="is not a STUN server"):
+            stun_servers([bad])
+    with pytest.raises(MalformedInput, match="at most 4"):
+        stun_servers([f"s{i}.example" for i in range(5)])

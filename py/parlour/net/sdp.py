@@ -191,3 +191,31 @@ def parse_invite(text: str) -> tuple[str, list[str], str]:
     params = dict(parse_qsl(rest))
     stun = [server for server in params.get("stun", "").split(",") if server]
     return code, stun, params.get("g", "")
+
+
+_STUN = re.compile(
+    r"^(?:stun:)?(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*"
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::(?P<port>\d{1,5}))?$"
+)
+MAX_STUN = 4
+
+
+def stun_servers(entries: list[str]) -> list[str]:
+    """STUN servers as `host` or `host:port` (a `stun:` in front is allowed and dropped), checked
+    before a browser sees them: its RTCPeerConnection refuses a bad one by throwing, which
+    would leave an invite half made."""
+    servers = []
+    for entry in (e.strip() for e in entries):
+        if not entry:
+            continue
+        match = _STUN.match(entry)
+        port = match and match.group("port")
+        if match is None or (port is not None and not 0 < int(port) < 65536):
+            raise MalformedInput(
+                f"'{entry[:60]}' is not a STUN server: write a name or address, and a port if "
+                "it needs one, like stun.example.org:3478."
+            )
+        servers.append(entry.removeprefix("stun:"))
+    if len(servers) > MAX_STUN:
+        raise MalformedInput(f"Name at most {MAX_STUN} STUN servers.")
+    return servers

@@ -15,13 +15,13 @@ import time
 from pyscript import document, window
 from pyscript.ffi import create_proxy
 
-from parlour.errors import ParlourError
+from parlour.errors import MalformedInput, ParlourError
 from parlour.games import GAMES
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.table import new_match_id
 from parlour.net.broadcast import TabLink, new_room
-from parlour.net.sdp import invite_link, parse_invite
+from parlour.net.sdp import invite_link, parse_invite, stun_servers
 from parlour.net.webrtc import RtcLink
 from parlour.ui import app, dom
 from parlour.ui.dom import value
@@ -264,12 +264,12 @@ class Controller:
         self.invites[seat] = invite
         self.draw()
         rtc = Candidate(self, peer, "rtc")
-        rtc.link = RtcLink(peer, rtc, self.stun)
         room = new_room()
         tab = Candidate(self, peer, "tab")
         tab.link = TabLink(peer, tab, room, hosting=True)
         self.candidates[peer] = [rtc, tab]
         try:
+            rtc.link = RtcLink(peer, rtc, self.stun)
             code = await rtc.link.offer()
         except Exception:  # the browser refused: say so, offer again
             invite.status = "failed"
@@ -318,9 +318,19 @@ class Controller:
             candidate.link = TabLink(HOST, candidate, code.removeprefix("bc."), hosting=False)
             self.draw()
             return
-        candidate.link = RtcLink(HOST, candidate, stun or self.stun)
+        try:
+            stun = stun_servers(stun)
+        except MalformedInput:
+            self.join.update(
+                error="This invite names a STUN server that cannot be used: ask the host to "
+                "correct it in the set-up and send a new invite.",
+                status="failed",
+            )
+            self.draw()
+            return
         self.draw()
         try:
+            candidate.link = RtcLink(HOST, candidate, stun or self.stun)
             self.join["answer"] = await candidate.link.answer(code)
         except ParlourError as error:
             self.join.update(error=error.sentence, status="failed")
@@ -390,7 +400,10 @@ def _guest_choices() -> dict:
 
 def _stun_setting() -> list[str]:
     raw = value(window.localStorage.getItem(STUN))
-    return [s.strip() for s in str(raw).split(",") if s.strip()] if raw is not None else []
+    try:
+        return stun_servers(str(raw).split(",")) if raw is not None else []
+    except MalformedInput:  # saved by an older page that did not check
+        return []
 
 
 COPIED, SELECTED = "Copied ✓", "Selected: copy it"
@@ -457,29 +470,39 @@ def host_new(game_id: str) -> None:
     limit = int(limit_field.value) if limit_field is not None else 120
     stun_field = value(form.querySelector("input[data-stun]"))
     if stun_field is not None:
-        window.localStorage.setItem(STUN, str(stun_field.value).strip())
+        try:
+            stun = stun_servers(str(stun_field.value).split(","))
+        except MalformedInput as problem:
+            _refuse_setup(game_id, problem.sentence)
+            return
+        window.localStorage.setItem(STUN, ",".join(stun))
     private = {}
     if game_id == "espeers":  # every player brings a deck the other does not see
         chosen = variant.get("decks", [])
         private = {seat: {"deck": chosen[seat]} for seat in local if seat < len(chosen)}
         variant["decks"] = ["sealed", "sealed"]
     config = MatchConfig(game_id, new_match_id(), names, variant)
-    error = value(form.querySelector("[data-role=online-error]"))
     try:
         session = OnlineSession.host(
             GAMES[game_id], config, local, now(), reveal_limit=limit, private=private
         )
     except ParlourError as problem:
-        if error is not None:
-            error.textContent = problem.sentence
-        app.go(f"#new-{game_id}")
+        _refuse_setup(game_id, problem.sentence)
         return
-    if error is not None:
-        error.textContent = ""
+    _refuse_setup(game_id, "")  # nothing wrong: clear an earlier sentence
     _replace(Controller(session))
     controller.invite_all()
     controller.after()
     app.go("#online")
+
+
+def _refuse_setup(game_id: str, sentence: str) -> None:
+    """Say under the set-up form's online part why no invites were made (or clear it)."""
+    error = value(document.querySelector(f"#new-{game_id} [data-role=online-error]"))
+    if error is not None:
+        error.textContent = sentence
+    if sentence:
+        app.go(f"#new-{game_id}")
 
 
 def guest_new(fragment: str) -> None:
