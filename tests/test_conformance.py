@@ -172,3 +172,22 @@ def test_a_config_with_damaged_dealt_commitments_is_refused(dealt):
     data["dealt"] = dealt
     with pytest.raises(MalformedInput):
         MatchConfig.from_json(data)
+
+
+@pytest.mark.parametrize(
+    "game_id, names, variant",
+    [
+        *SETUPS,
+        ("espeers", ("Ada", "Bo"), {"decks": ["sealed", "sealed"]}),
+        ("telepathic", ("Ada", "Bo", "Cy"), {"arrangement": "director"}),
+        ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}),
+    ],
+)
+def test_dealt_labels_say_exactly_what_deal_gives_each_seat(game_id, names, variant):
+    """Online, a seat's commitment before the seed must carry exactly these labels: a game whose
+    `dealt_labels` left one out would let a seat deal again after the seed."""
+    game = GAMES[game_id]
+    setup = MatchConfig(game_id, "m-conform-labels", names, variant).setup()
+    for seat in range(len(names)):
+        dealt = game.deal(setup, [seat]).get(seat, {})
+        assert game.dealt_labels(setup, seat) == frozenset(dealt), (game_id, seat)

@@ -138,6 +138,12 @@ class Game(ABC, Generic[S, A]):
         deal nothing."""
         return {}
 
+    def dealt_labels(self, setup: Setup, seat: int) -> frozenset[str]:
+        """The labels `deal` gives `seat`: what its device must commit to before the seed, so
+        the others can refuse a seat that leaves one out (it could deal again after the seed).
+        A game that deals says so here too; a test checks the two agree."""
+        return frozenset()
+
     def shared_deals(self, setup: Setup) -> list[SharedDeal]:
         """Decks several seats draw from (online, dealt across devices); most games have none."""
         return []

@@ -148,6 +148,7 @@ class Dealing:
         if not isinstance(values, list) or len(values) != len(p.deal.cards):
             raise ProtocolError("A locked deck came with the wrong number of cards.")
         deck = tuple(sra.number(v) for v in values)
+        self._check_distinct(body["seat"], deck)
         if r in p.locks:
             if p.locks[r] != deck:
                 raise ProtocolError(
@@ -158,6 +159,15 @@ class Dealing:
             raise ProtocolError(f"{self.names[body['seat']]} locked the deck before their turn.")
         p.locks[r] = deck
         return True
+
+    def _check_distinct(self, seat: int, deck: tuple[int, ...]) -> None:
+        """An honest lock maps distinct cards to distinct values (a power map is one to one):
+        a repeat would put another recipient's card in a place the last locker reads."""
+        if len(set(deck)) != len(deck):
+            raise ProtocolError(
+                f"{self.names[seat]} locked the deck with a card repeated: refused (it would "
+                "let them read another player's card)."
+            )
 
     def take_unlock(self, body: dict) -> bool:
         p = self._deal(body)

@@ -40,7 +40,7 @@ from parlour.games import game_by_id
 from parlour.games.base import Game
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
-from parlour.match.dealing import Dealing, new_locks
+from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.log import LogEntry
 from parlour.match.match import Match, Submitted, forfeited_seat
 from parlour.match.table import Table, deal_stores, dealt_commitments
@@ -76,6 +76,7 @@ class Link:
     n_out: int = 0
     rtt: float | None = None
     welcomed: bool = False  # a guest's: the host's welcome came on this connection
+    opened: float = 0.0  # when this connection opened
 
 
 def seat_peer(seat: int) -> str:
@@ -103,6 +104,8 @@ class OnlineSession:
         self.dealt: dict[str, dict[str, str]] = {}
         self.table: Table | None = None
         self.pending: dict[int, Any] = {}  # a guest's moves sent and not yet in the log
+        self.pending_at: dict[int, float] = {}  # when each was sent
+        self.due_at: dict[int, float] = {}  # since when each local seat owes a step by itself
         self.outbox: list[tuple[str, str]] = []
         self.notices: list[str] = []
         self.changed_at = now
@@ -286,7 +289,7 @@ class OnlineSession:
         if link is None:
             return
         link.state, link.heard, link.n_in, link.n_out = "connected", now, 0, 0
-        link.welcomed = False
+        link.welcomed, link.opened = False, now
         self.revision += 1
         if not self.is_host:
             self._send(link, "hello", resume=self._resume())
@@ -408,6 +411,10 @@ class OnlineSession:
                     raise ProtocolError(
                         "The host started another game while this one is still on: refused."
                     )
+                if self.audit_result is None:
+                    raise ProtocolError(
+                        "The host started another game before this one was checked: refused."
+                    )
                 choices = dict(self.private.get(self.local[0], choices))  # the same deck
             self._clear_match()  # another game than the one saved here: start clean
         link.seats, link.welcomed = host_seats, True
@@ -503,6 +510,12 @@ class OnlineSession:
             raise ProtocolError(
                 f"A commitment came for seat {seat + 1}, which is not in this game."
             )
+        expected = self._dealt_labels(seat)
+        if set(body["dealt"]) != expected:
+            raise ProtocolError(
+                f"{self.name(seat)}'s commitment does not bind what was dealt to them "
+                f"({', '.join(sorted(expected)) or 'nothing'}) before the seed: refused."
+            )
         self._feed_commit(body)
         known = next(
             (b for t, b in self.seed_log if t == "seed-commit" and b["seat"] == seat), None
@@ -516,6 +529,13 @@ class OnlineSession:
             self.dealt[str(seat)] = dict(body["dealt"])
         self.revision += 1
         return True
+
+    def _dealt_labels(self, seat: int) -> set[str]:
+        """What `seat` must commit to before the seed: its dealt values and its locks on shared
+        decks."""
+        setup = self.config.setup()
+        locks = {lock_label(d.label) for d in self.game.shared_deals(setup) if seat in d.seats}
+        return set(self.game.dealt_labels(setup, seat)) | locks
 
     def _feed_commit(self, body: dict) -> None:
         seat, commitment = body["seat"], body["commitment"]
@@ -613,6 +633,10 @@ class OnlineSession:
         self._check_sender(link, seat, "move")
         if self.table is None:
             raise IllegalAction("The game has not started yet.")
+        if forfeited_seat(message.body["action"]) is not None:
+            raise ProtocolError(
+                "Only the host declares a forfeit, when a seat's time is up: refused as forged."
+            )
         result = self.match.submit_json(seat, message.body["action"])
         if not result.ok:
             raise IllegalAction(result.reason or "That move is not allowed.")
@@ -626,6 +650,12 @@ class OnlineSession:
     def _changed(self) -> None:
         self.changed_at = self.now
         self.revision += 1
+        state = self.table.state if self.table is not None else None
+        for seat in self.local:  # since when each local seat owes a step of its own
+            if state is not None and self.game.automatic(state, seat):
+                self.due_at.setdefault(seat, self.now)
+            else:
+                self.due_at.pop(seat, None)
         self.run_automatic()
         self._maybe_end()
 
@@ -644,7 +674,10 @@ class OnlineSession:
                             f"The host's move {entry.seq} differs from this device's log."
                         )
                     continue
-                mine = entry.seat in self.local and forfeited_seat(entry.action) is None
+                victim = forfeited_seat(entry.action)
+                if victim in self.local:
+                    self._check_forfeit(victim, link)
+                mine = entry.seat in self.local and victim is None
                 if mine and self.pending.get(entry.seat) != entry.action:
                     raise IllegalAction(
                         f"The host sent a move for {self.name(entry.seat)} that this device "
@@ -652,8 +685,27 @@ class OnlineSession:
                     )
                 match.receive(raw)
                 self.pending.pop(entry.seat, None)
+                self.pending_at.pop(entry.seat, None)
         finally:
             self._changed()
+
+    def _check_forfeit(self, seat: int, link: Link) -> None:
+        """A host may forfeit a seat that held up a step past the time allowed. This device
+        takes its steps the moment they are due, so on a connection that stayed open the host
+        cannot be right if the step was sent, or if the time is not up by this device's clock
+        (less a little for the way). After a reconnection the device cannot tell: it accepts."""
+        name = self.name(seat)
+        if seat in self.pending and self.pending_at.get(seat, -1.0) >= link.opened:
+            raise ProtocolError(
+                f"The host declared {name} forfeit, but this device sent that step at once: "
+                "refused as forged."
+            )
+        due = self.due_at.get(seat)
+        if due is not None and due >= link.opened and self.now - due < self.limits["reveal"] - 2:
+            raise ProtocolError(
+                f"The host declared {name} forfeit before the time allowed was up: refused as "
+                "forged."
+            )
 
     def _on_reject(self, link: Link, message: Message) -> None:
         self._notice(f"{self._who(link).capitalize()} refused: {message.body['reason']}")
@@ -687,7 +739,7 @@ class OnlineSession:
         except (ValueError, KeyError):
             return Submitted(reason="That choice cannot be made now.")
         action_json = self.game.action_to_json(action)
-        self.pending[seat] = action_json
+        self.pending[seat], self.pending_at[seat] = action_json, self.now
         self._send(self.links[HOST], "propose", seat=seat, action=action_json)
         self.revision += 1
         return Submitted(sent=True)

@@ -349,6 +349,15 @@ class PlaySession:
             )
         return h("section", {"class": "seats", "aria-label": "Players"}, h("ul", None, *items))
 
+    def _relayed(self) -> frozenset[int]:
+        """On a guest: the other guests' seats (all they say comes through the host)."""
+        online = self.online
+        if online is None or online.is_host:
+            return frozenset()
+        host = online.links.get("host")
+        near = set(online.local) | set(host.seats if host else ())
+        return frozenset(s for s in range(len(self.names)) if s not in near)
+
     def _result_tree(self, result: Any) -> Node:
         winners = sorted(result.winners)
         if winners:
@@ -372,7 +381,12 @@ class PlaySession:
                 h("h2", {"id": "result-title"}, title),
                 h("p", None, result.reason),
                 self.screen.final_details(self),
-                audit_tree(self.audit_result, self.names, online=self.online is not None),
+                audit_tree(
+                    self.audit_result,
+                    self.names,
+                    online=self.online is not None,
+                    relayed=self._relayed(),
+                ),
                 verdicts_tree(self.online) if self.online else None,
                 h(
                     "div",
@@ -440,8 +454,14 @@ def log_tree(lines: list[str]) -> Node:
 
 
 def audit_tree(
-    result: Verified | Cheat | Unverified | None, names: tuple[str, ...], online: bool = False
+    result: Verified | Cheat | Unverified | None,
+    names: tuple[str, ...],
+    online: bool = False,
+    relayed: frozenset[int] = frozenset(),
 ) -> Node:
+    """The fair-play check's result. `relayed`: seats whose every message reached this device
+    through the host's (another guest's, seen from a guest): a cheat pinned on one of them could
+    also be the host altering its messages on the way, and the reader is told how to tell."""
     if isinstance(result, Verified):
         return h(
             "p",
@@ -456,6 +476,10 @@ def audit_tree(
             {"class": "audit cheat", "data-audit": "cheat"},
             f"Fair-play check: {who} cheated. ",
             result.reason,
+            f" {who}'s messages reached this device through the host's: if {who}'s own device "
+            "says verified below, the host's device changed them on the way."
+            if result.seat in relayed
+            else None,
         )
     if isinstance(result, Unverified):
         return h(

@@ -264,6 +264,9 @@ class Espeers(Game[EspeersState, Action]):
             }
         return dealt
 
+    def dealt_labels(self, setup: Setup, seat: int) -> frozenset[str]:
+        return frozenset({DECK_LABEL})
+
     # -- who acts ----------------------------------------------------------------------------
 
     def to_move(self, state: EspeersState) -> frozenset[int]:

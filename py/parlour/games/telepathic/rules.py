@@ -342,6 +342,10 @@ class Telepathic(Game[TeleState, Action]):
                 dealt[seat] = {CONDITIONS_LABEL: hand}
         return dealt
 
+    def dealt_labels(self, setup: Setup, seat: int) -> frozenset[str]:
+        arrangement = setup.variant.get("arrangement", "pair")
+        return frozenset({CONDITIONS_LABEL}) if ROLES[arrangement][seat] else frozenset()
+
     def automatic(self, state: TeleState, seat: int) -> bool:
         return seat in self.to_move(state) and state.phase in ("setup", "check", "reveal")
 
@@ -629,8 +633,8 @@ class Telepathic(Game[TeleState, Action]):
             problem = conditions_problem(final, seat, value)
             if problem:
                 raise CommitmentMismatch(problem, seat, final.sealed[seat][1])  # type: ignore[index]
+        self._check_shared(final, cards, opened)  # first: a false lock explains a repeat
         self._check_dealing(final, cards)
-        self._check_shared(final, cards, opened)
         for before, after in pairwise(states):
             for seat in after.checked - before.checked:
                 lose = cards.get(seat, {}).get("lose")
