@@ -185,14 +185,16 @@ def test_the_host_can_play_again_from_the_result_and_a_guest_is_told_who_can():
     bo.refresh()
     (button,) = ada.render().find_all(data_cmd="play-again")
     assert "disabled" not in button.attrs and button.text() == "Play again"
-    (line,) = bo.render().find_all(data_role="play-again")
+    (line,) = bo.render().find_all(data_role="play-again-note")
     assert line.text() == "Ada can start another game with everyone here."
     assert not bo.render().find_all(data_cmd="play-again")
     net.host.closed(seat_peer(1), 9.0)
     ada.refresh()
     (button,) = ada.render().find_all(data_cmd="play-again")
     assert "disabled" in button.attrs
-    assert "Everyone must be connected" in ada.render().find_all(data_role="play-again")[0].text()
+    assert (
+        "Everyone must be connected" in ada.render().find_all(data_role="play-again-note")[0].text()
+    )
 
 
 def test_between_games_the_screen_says_the_next_one_is_being_set_up():
@@ -201,3 +203,85 @@ def test_between_games_the_screen_says_the_next_one_is_being_set_up():
     net, _ada, _bo = game_over_the_network()
     tree = next_game_tree(net.host)
     assert tree.find_all(data_role="next-game") and "Another game of Psi Squad" in tree.text()
+
+
+def your_turn(session: PlaySession) -> bool:
+    return any(getattr(n, "attrs", {}).get("class") == "your-turn" for n in session.render().walk())
+
+
+def test_online_the_seat_to_act_sees_your_turn_and_the_other_does_not():
+    net, ada, bo = game_over_the_network()
+    for session in (ada, bo):
+        session.refresh()
+    assert your_turn(ada) and your_turn(bo)  # both seal their cyphers at once
+    type_cypher(bo, "222", "seal-cypher")
+    type_cypher(ada, "111", "seal-cypher")
+    net.flush()
+    ada.refresh()
+    bo.refresh()
+    first = min(net.host.game.to_move(net.host.table.state))
+    for session in (ada, bo):
+        assert your_turn(session) == (session.viewer == first)
+
+
+def test_a_click_that_is_not_a_move_leaves_the_last_move_in_sight():
+    net, ada, bo = game_over_the_network()
+    type_cypher(bo, "222", "seal-cypher")
+    type_cypher(ada, "111", "seal-cypher")
+    net.flush()
+    bo.refresh()
+    last = bo.log_lines()[-1]
+    assert last.endswith("chooses a cypher and seals it.")
+    assert any(last in n.text() for n in bo.render().find_all(role="status"))
+    bo.handle({"cmd": "target", "seat": "0"})  # choosing a target is no move
+    assert any(last in n.text() for n in bo.render().find_all(role="status"))
+
+
+def test_online_the_board_stays_this_seat_s_way_round_after_the_end():
+    net, ada, bo = game_over_the_network()
+    type_cypher(bo, "222", "seal-cypher")
+    type_cypher(ada, "111", "seal-cypher")
+    net.flush()
+    for session, target, guess in ((ada, "1", "222"), (bo, "0", "111")) * 2:
+        session.refresh()
+        if session.to_act() is not None and not session.table.match.result():
+            session.handle({"cmd": "target", "seat": target})
+            type_cypher(session, guess, "guess")
+            net.flush()
+    bo.refresh()
+    assert bo.table.match.result() is not None and bo.viewer == 1
+    assert "222" in to_html(bo.render())  # Bo's own cypher still shown as his
+
+
+def test_the_bar_shows_news_and_lets_it_go():
+    from parlour.ui.online_screen import NOTICE_SECONDS, REFUSAL_SECONDS, bar_notice
+
+    net, _ada, _bo = game_over_the_network()
+    host = net.host
+    net.tick(1.0)
+    assert bar_notice(host) == "Everyone is here: the game begins."
+    for _ in range(NOTICE_SECONDS):
+        net.tick(1.0)
+    assert bar_notice(host) == "" and not online_bar(host).find_all(data_role="notice")[0].text()
+    host.receive(seat_peer(1), "{not json", net.now)
+    assert bar_notice(host).startswith("Refused")
+    for _ in range(NOTICE_SECONDS + 1):
+        net.tick(1.0)
+    assert bar_notice(host).startswith("Refused")  # a refusal stays longer
+    for _ in range(REFUSAL_SECONDS):
+        net.tick(1.0)
+    assert bar_notice(host) == ""
+
+
+def test_an_espeers_guest_chooses_the_deck_first_then_sends_the_answer():
+    decks = [("starter:onslaught", "Onslaught (starter)"), ("starter:mindwall", "Mindwall")]
+    tree = guest_join(
+        OnlineSession.guest(0.0), "ANSWER", "waiting", "", decks=decks, game="espeers"
+    )
+    steps = [n.text() for n in tree.walk() if getattr(n, "tag", "") == "h4"]
+    assert steps == [
+        "1. Choose your deck",
+        "2. Send this answer code back to the host",
+        "3. Wait for the host to paste it",
+    ]
+    assert len(tree.find_all(data_field="espeers-deck")) == 1

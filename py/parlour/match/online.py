@@ -108,6 +108,7 @@ class OnlineSession:
         self.due_at: dict[int, float] = {}  # since when each local seat owes a step by itself
         self.outbox: list[tuple[str, str]] = []
         self.notices: list[str] = []
+        self.notice_at = now  # when the latest notice was given
         self.changed_at = now
         self.gathered_at: float | None = None  # when every seat was first connected
         self.ended_at: float | None = None
@@ -273,6 +274,7 @@ class OnlineSession:
 
     def _notice(self, text: str) -> None:
         self.notices = [*self.notices[-(MAX_NOTICES - 1) :], text]
+        self.notice_at = self.now
         self.revision += 1
 
     def _reject(self, link: Link, sentence: str, reply: bool = True) -> None:

@@ -272,9 +272,14 @@ def dispatch(game_id: str, data: dict) -> None:
 def draw(game_id: str) -> None:
     root = _root(game_id)
     dom.render(root, sessions[game_id].render())
+    scroll_log(root)
+
+
+def scroll_log(root) -> None:
+    """Keep the newest move of the game log in sight (the log scrolls on its own)."""
     log = value(root.querySelector("[data-role=log]"))
     if log is not None:
-        log.scrollTop = log.scrollHeight  # the newest move in sight
+        log.scrollTop = log.scrollHeight
 
 
 # -- storage: a reload loses nothing ---------------------------------------------------------

@@ -27,6 +27,7 @@ from parlour.ui import app, dom
 from parlour.ui.dom import value
 from parlour.ui.online_screen import (
     Invite,
+    bar_notice,
     elsewhere_tree,
     guest_join,
     host_lobby,
@@ -125,6 +126,7 @@ class Controller:
         self.played = False  # a game was on screen: a new one in the making is "Play again"
         self.owned: str | None = None  # the save key this tab has claimed
         self.passive = False  # another tab took this game over: do nothing more
+        self.shown_notice = ""  # the online bar's notice as last drawn
 
     # -- transport events ----------------------------------------------------------------
 
@@ -179,7 +181,7 @@ class Controller:
         if self.passive:
             return
         self.session.tick(now())
-        self.after()
+        self.after(redraw=bar_notice(self.session) != self.shown_notice)  # a notice expired
 
     def save(self) -> None:
         key = self.save_key()
@@ -224,9 +226,11 @@ class Controller:
         if self.passive:
             dom.render(root, elsewhere_tree())
             return
+        self.shown_notice = bar_notice(self.session)
         if self.play is not None and not self.joining:
             self.play.refresh()
             dom.render(root, self.play.render())
+            app.scroll_log(root)
             return
         if self.played and not self.joining:
             dom.render(root, next_game_tree(self.session))

@@ -35,6 +35,8 @@ GAME_NAMES = {
     "telepathic": "Telepathic",
 }
 NOTICES_SHOWN = 4
+NOTICE_SECONDS = 12  # how long the online bar shows the latest word from the network
+REFUSAL_SECONDS = 45  # a refusal longer: it may need reading twice
 
 
 @dataclass
@@ -286,11 +288,14 @@ def guest_join(
         parts.append(h("p", {"role": "status"}, "Making your answer code…"))
     else:
         connected = session is not None and session.links["host"].state == "connected"
+        first = deck_first = bool(decks) and known == "espeers" and not connected
+        if deck_first:  # it must be chosen before the host connects: step 1
+            parts += [h("h4", None, "1. Choose your deck"), _deck_choice(decks, deck, sure=True)]
         parts += [
-            h("h4", None, "1. Send this answer code back to the host"),
+            h("h4", None, f"{1 + first}. Send this answer code back to the host"),
             _copy_box(answer, "Your answer code", "answer"),
             h("p", {"class": "hint"}, "Any way you like: a message, a mail. Keep this page open."),
-            h("h4", None, "2. Wait for the host to paste it"),
+            h("h4", None, f"{2 + first}. Wait for the host to paste it"),
             h(
                 "p",
                 {"class": "join-status", "data-role": "join-status", "role": "status"},
@@ -303,7 +308,14 @@ def guest_join(
             parts.append(h("p", {"class": "error", "role": "alert"}, error))
     brings_deck = known == "espeers" or known not in GAME_NAMES
     read = bool(answer) or tab  # the invite is read: its game is known (or it names none)
-    if decks and brings_deck and read and (session is None or session.config is None):
+    placed = bool(answer) and known == "espeers" and not connected  # already step 1 above
+    if (
+        decks
+        and brings_deck
+        and read
+        and not placed
+        and (session is None or session.config is None)
+    ):
         parts.append(_deck_choice(decks, deck, sure=known == "espeers"))
     if session is not None and session.notices:
         parts.append(notices_tree(session))
@@ -360,7 +372,7 @@ def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None)
         )
         for seat in range(len(session.config.seats))
     ]
-    last = session.notices[-1] if session.notices else ""
+    last = bar_notice(session)
     return h(
         "section",
         {"class": "online-bar", "aria-label": "Online"},
@@ -378,6 +390,16 @@ def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None)
         ),
         _host_lost(session),
     )
+
+
+def bar_notice(session: OnlineSession) -> str:
+    """The latest word from the network while it is news ("Everyone is here: the game begins."
+    is not, an hour later); the lobby keeps the last few for good."""
+    if not session.notices:
+        return ""
+    last = session.notices[-1]
+    keep = REFUSAL_SECONDS if last.startswith("Refused") else NOTICE_SECONDS
+    return last if session.now - session.notice_at < keep else ""
 
 
 def _host_lost(session: OnlineSession) -> Node | None:
@@ -435,40 +457,45 @@ def online_banner(session: OnlineSession, invites: dict[int, Invite]) -> Node:
     )
 
 
-def play_again_tree(session: OnlineSession) -> Node:
-    """In the result dialog: the host's "Play again" (everyone here, every seal checked); on a
-    guest, who can start it."""
-    if not session.is_host:
-        host = session.links.get("host")
-        who = " and ".join(session.name(s) for s in host.seats) if host and host.seats else ""
-        return h(
-            "p",
-            {"class": "hint", "data-role": "play-again"},
-            f"{who or 'The host'} can start another game with everyone here.",
-        )
-    lost = [link for link in session.links.values() if link.state != "connected"]
-    why = (
-        "Everyone must be connected to play again."
-        if lost
-        else "Waiting for every device's check…"
-        if session.audit_result is None
-        else ""
-    )
+def _play_again_blocked(session: OnlineSession) -> str:
+    """Why the host cannot play again yet ("" when it can)."""
+    if any(link.state != "connected" for link in session.links.values()):
+        return "Everyone must be connected to play again."
+    if session.audit_result is None:
+        return "Play again once every device has checked the game…"
+    return ""
+
+
+def play_again_note(session: OnlineSession) -> Node | None:
+    """Above the result's buttons: on a guest, who can start another game; on the host, why
+    it cannot yet."""
+    if session.is_host:
+        why = _play_again_blocked(session)
+        return h("p", {"class": "hint", "data-role": "play-again-note"}, why) if why else None
+    host = session.links.get("host")
+    who = " and ".join(session.name(s) for s in host.seats) if host and host.seats else ""
     return h(
-        "span",
-        {"class": "play-again", "data-role": "play-again"},
-        h(
-            "button",
-            {
-                "class": "button primary",
-                "data-cmd": "play-again",
-                "type": "button",
-                "disabled": bool(why),
-                "title": why or None,
-            },
-            "Play again",
-        ),
-        h("span", {"class": "hint"}, why) if why else None,
+        "p",
+        {"class": "hint", "data-role": "play-again-note"},
+        f"{who or 'The host'} can start another game with everyone here.",
+    )
+
+
+def play_again_button(session: OnlineSession) -> Node | None:
+    """The host's "Play again", among the result's buttons (disabled until it can)."""
+    if not session.is_host:
+        return None
+    why = _play_again_blocked(session)
+    return h(
+        "button",
+        {
+            "class": "button primary",
+            "data-cmd": "play-again",
+            "type": "button",
+            "disabled": bool(why),
+            "title": why or None,
+        },
+        "Play again",
     )
 
 

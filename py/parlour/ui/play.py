@@ -18,7 +18,7 @@ from parlour.games.base import Termination
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import forfeited_seat
 from parlour.match.table import Table
-from parlour.ui.online_screen import online_bar, play_again_tree, verdicts_tree
+from parlour.ui.online_screen import online_bar, play_again_button, play_again_note, verdicts_tree
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -109,12 +109,14 @@ class PlaySession:
         the seats of this device only; a device with one seat always shows that seat)."""
         self.selection = self.screen.new_selection()
         self.seen_step = self.table.match.step
+        if self.online is not None and len(self.local) == 1:
+            self.viewer = self.local[0]  # the end too: the board stays this seat's way round
+            if self.table.match.result() is not None:
+                self._finish()
+            return
         if self.table.match.result() is not None:
             self.viewer = None
             self._finish()
-            return
-        if self.online is not None and len(self.local) == 1:
-            self.viewer = self.local[0]
             return
         acting = self.to_act()
         if acting is not None and acting != self.viewer:
@@ -268,6 +270,7 @@ class PlaySession:
     def _table_tree(self, view: dict) -> Node:
         viewer = self.viewer
         over = self.table.match.result() is not None
+        lines = self.log_lines()
         status = (
             self.table.match.result().reason
             if over
@@ -314,10 +317,21 @@ class PlaySession:
             h(
                 "header",
                 {"class": "play-bar"},
-                h("p", {"class": "turn", "data-role": "status"}, status),
+                h(
+                    "p",
+                    {"class": "turn", "data-role": "status"},
+                    h("span", {"class": "your-turn"}, "Your turn") if self._my_turn() else None,
+                    status,
+                ),
                 h("div", {"class": "tools"}, *tools),
             ),
-            h("p", {"class": "message", "role": "status", "aria-live": "polite"}, self.message),
+            # a hint or a refusal while there is one, else the last move (a click on notes or
+            # a target must not blank it)
+            h(
+                "p",
+                {"class": "message", "role": "status", "aria-live": "polite"},
+                self.message or (lines[-1] if lines else ""),
+            ),
             h(
                 "div",
                 {"class": "play-main"},
@@ -327,10 +341,18 @@ class PlaySession:
                     {"class": "side"},
                     self.screen.controls(self, view) if viewer is not None else None,
                     self._seats_tree(view),
-                    log_tree(self.log_lines()),
+                    log_tree(lines),
                 ),
             ),
         )
+
+    def _my_turn(self) -> bool:
+        """Online, where one device shows one seat all game: is that seat to act by hand?"""
+        if self.online is None or self.viewer is None or self.table.match.result() is not None:
+            return False
+        state = self.table.state
+        seat = self.viewer
+        return seat in self.game.to_move(state) and not self.game.automatic(state, seat)
 
     def _seats_tree(self, view: dict) -> Node:
         acting = self.to_act()
@@ -388,6 +410,7 @@ class PlaySession:
                     relayed=self._relayed(),
                 ),
                 verdicts_tree(self.online) if self.online else None,
+                play_again_note(self.online) if self.online else None,
                 h(
                     "div",
                     {"class": "actions"},
@@ -397,7 +420,7 @@ class PlaySession:
                         "Rematch",
                     )
                     if self.online is None
-                    else play_again_tree(self.online),
+                    else play_again_button(self.online),
                     h("a", {"class": "button", "href": f"#new-{self.game.id}"}, "New game"),
                     h(
                         "button",
