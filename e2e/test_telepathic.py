@@ -7,13 +7,12 @@ cards before planning, a partner takes back the card just handed to them (Undo),
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.tele_planner import plan_loss, plan_win
 from parlour.games.telepathic.grid import ACTION_CARDS, COLUMNS, holds
+from parlour.ui.tele_screen import in_a_line
 
 ROOT = "#play-telepathic"
 CARD_IDS = {c.name: c.id for c in ACTION_CARDS}
@@ -60,11 +59,12 @@ class TelePage:
     def read_my_cards(self) -> None:
         """Learn the viewer's cards from its own view, and check nobody else's are shown."""
         text = self.page.locator(f"{ROOT} .my-cards").inner_text()
-        mine = {
-            which: re.search(rf"{which.title()}: three (\w+) in a line", text).group(1)
-            for which in ("win", "lose")
-            if f"{which.title()}:" in text
-        }
+        mine = {}
+        for which in ("win", "lose"):
+            item = self.page.locator(f"{ROOT} .my-cards [data-role=my-{which}]")
+            if item.count():
+                mine[which] = item.get_attribute("data-card")
+                assert f"{which.title()}: {in_a_line(mine[which])}" in text
         if mine:
             self.cards[self.viewer] = mine
         whole = self.page.locator(ROOT).inner_text()
@@ -73,7 +73,7 @@ class TelePage:
                 continue
             for card in cards.values():
                 if card not in mine.values():
-                    assert f"three {card} in a line" not in whole, "another seat's card shows"
+                    assert in_a_line(card) not in whole, "another seat's card shows"
 
     def grid(self) -> tuple:
         tiles = {}

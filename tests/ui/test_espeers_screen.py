@@ -12,13 +12,31 @@ from dataclasses import replace
 import pytest
 
 from parlour.fair.store import PrivateStore
-from parlour.games.espeers.cards import CARDS
-from parlour.games.espeers.rules import Mulligan, Pass, Play
-from parlour.ui.espeers_cards import card_back, card_face, card_label, cycle_text
-from parlour.ui.espeers_screen import EspeersScreen
+from parlour.games.espeers.cards import CARDS, STARTER_DECKS, deck_list
+from parlour.games.espeers.rules import Mulligan, Pass, Play, deck_order
+from parlour.match.table import Table
+from parlour.ui.espeers_cards import (
+    NAME_ROOM,
+    card_back,
+    card_face,
+    card_label,
+    cycle_text,
+    name_width,
+)
+from parlour.ui.espeers_screen import EspeersScreen, deck_name
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node, to_html
-from tests.games.test_espeers import A_HEAD, B_HEAD, deck_with, stacked_table
+from tests.games.test_espeers import (
+    A_HEAD,
+    B_HEAD,
+    DECK_SIZE,
+    PRIVATE_SEED,
+    config,
+    deck_with,
+    espeers,
+    seed_with_first,
+    stacked_table,
+)
 
 B_FEEDBACK = ["feedback", "null-field", "psychic-rebuke", "mind-spike", "second-wind", "focus"]
 
@@ -84,6 +102,39 @@ def test_every_card_face_has_its_name_cost_kind_symbol_text_and_cycling(card):
     for word in info.printed().split():
         assert word in words
     assert card_label(card).startswith(f"{info.name}, {info.kind}, costs {info.cost} PSI")
+
+
+def _name_text(card: str) -> Node:
+    (name,) = [
+        n for n in card_face(card).walk() if isinstance(n, Node) and n.attrs.get("class") == "name"
+    ]
+    return name
+
+
+@pytest.mark.parametrize(
+    ("card", "squeezed"),
+    [
+        ("mental-block", True),
+        ("brain-freeze", True),
+        ("clairvoyance", True),
+        ("second-wind", True),
+        ("telekinetic-slam", True),
+        ("psychic-jab", False),
+        ("mind-spike", False),
+        ("focus", False),
+    ],
+)
+def test_a_long_name_is_squeezed_clear_of_the_cost_circle(card, squeezed):
+    """The cost circle ends at x 28.5: a name is drawn within NAME_ROOM centred at NAME_X, and
+    one that would be wider (12-character names too) is squeezed to exactly that room."""
+    name = _name_text(card)
+    assert float(name.attrs["x"]) - NAME_ROOM / 2 > 28.5 + 2
+    assert float(name.attrs["x"]) + NAME_ROOM / 2 < 118.5 - 2
+    if squeezed:
+        assert name.attrs["textLength"] == str(NAME_ROOM)
+        assert name.attrs["lengthAdjust"] == "spacingAndGlyphs"
+    else:
+        assert "textLength" not in name.attrs and name_width(CARDS[card].name) <= NAME_ROOM
 
 
 def test_a_card_back_shows_nothing_of_any_card():
@@ -160,27 +211,27 @@ def test_playing_suspends_the_card_on_the_visible_stack_and_hands_off_for_a_resp
     line = tree.find_all(data_role="opportunity")[0].text()
     assert "Ada's Telekinetic Slam is suspended" in line
     (pass_button,) = tree.find_all(data_cmd="pass")
-    assert pass_button.text() == "Pass: Ada may still respond"
+    assert pass_button.text() == "Pass (Ada can still answer)"
     # Bo answers with an Impulse in Ada's turn: a response on the stack
     play(s, "feedback")
     tree = take(s, 0)
     assert faces(tree.find_all(data_role="stack")[0]) == ["telekinetic-slam", "feedback"]
-    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: Bo may still respond"
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass (Bo can still answer)"
     s.handle({"cmd": "pass"})
     tree = take(s, 1)
-    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: Feedback resolves"
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass (Feedback resolves)"
     s.handle({"cmd": "pass"})  # Feedback resolves; Bo holds Opportunity again
     assert s.viewer == 1 and "Feedback resolves" in s.message
-    assert s.render().find_all(data_cmd="pass")[0].text() == "Pass: Ada may still respond"
+    assert s.render().find_all(data_cmd="pass")[0].text() == "Pass (Ada can still answer)"
 
 
 def test_the_pass_button_says_when_it_ends_the_phase_and_the_turn():
     s = session()
     tree = s.render()
-    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: end your Active phase"
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass (end your Active phase)"
     s.handle({"cmd": "pass"})
     tree = take(s, 1)
-    assert tree.find_all(data_cmd="pass")[0].text() == "Pass: Ada's turn ends"
+    assert tree.find_all(data_cmd="pass")[0].text() == "Pass (Ada's turn ends)"
     s.handle({"cmd": "pass"})
     take(s, 1)  # Bo's own turn now: he refreshed and drew
     view = s.table.view(1)
@@ -248,6 +299,29 @@ def test_commands_without_a_card_or_out_of_place_only_explain():
 
 
 # -- mulligans, damage, discards -------------------------------------------------------------
+
+
+def test_the_mulligan_status_names_both_players_in_their_order():
+    """The first player decides first (the engine's order), and every screen says who is next."""
+    s = session(keep=False)
+    tree = take(s, 0)
+    (status,) = tree.find_all(data_role="status")
+    assert status.text() == "Ada keeps the opening hand or takes a mulligan; then Bo decides."
+    s.handle({"cmd": "mulligan"})  # still Ada's decision: the same words
+    (status,) = s.render().find_all(data_role="status")
+    assert status.text() == "Ada keeps the opening hand or takes a mulligan; then Bo decides."
+    s.handle({"cmd": "keep"})
+    tree = take(s, 1)  # only Bo is left to decide: his name alone
+    (status,) = tree.find_all(data_role="status")
+    assert status.text() == "Bo keeps the opening hand or takes a mulligan."
+
+
+def test_the_mulligan_status_when_the_second_seat_goes_first():
+    table = stacked_table((deck_with(A_HEAD), deck_with(B_HEAD)), first=1)
+    s = PlaySession(table, EspeersScreen())
+    tree = take(s, 1)
+    (status,) = tree.find_all(data_role="status")
+    assert status.text() == "Bo keeps the opening hand or takes a mulligan; then Ada decides."
 
 
 def test_the_mulligan_prompt_says_what_it_costs():
@@ -323,8 +397,8 @@ def test_a_right_guess_discards_the_barrier_and_says_so():
     assert view["players"][0]["barrier"] is None and view["players"][0]["spent"] == 2
 
 
-def test_the_final_table_opens_both_hands():
-    s = session()
+def finish(s: PlaySession) -> Node:
+    """Bo is down to 1 PSI; Ada's Telekinetic Slam resolves and wins. The tree at the end."""
     s.table.match._states[-1] = _with(s.table.match.state, 1, pool=1, spent=0)
     play(s, "telekinetic-slam")
     take(s, 1)
@@ -333,10 +407,90 @@ def test_the_final_table_opens_both_hands():
     s.handle({"cmd": "pass"})
     result = s.table.match.result()
     assert result is not None and result.winners == {0}
-    tree = s.render()
+    return s.render()
+
+
+def deck_cells(tree: Node) -> list[str]:
+    (final,) = tree.find_all(data_role="final")
+    rows = [n for n in final.walk() if isinstance(n, Node) and n.tag == "tr"][1:]
+    return [row.children[1].text() for row in rows]
+
+
+def test_the_final_table_opens_both_hands():
+    tree = finish(session())
     (final,) = tree.find_all(data_role="final")
     assert "Onslaught" not in final.text()  # the decks were stacked: their own lists
     assert "Mind Spike" in final.text() and "Mental Block" in final.text()
+    # the decks built from the set-up's card counts: named by what they are
+    assert deck_cells(tree) == ["a deck of their own (30 cards)"] * 2
+
+
+MINDWALL = deck_list(STARTER_DECKS["mindwall"]["cards"])
+ONSLAUGHT_HEAD = ["telekinetic-slam", "mind-spike", "psychic-jab", "focus", "echo-blast"]
+
+
+def table_declaring(decks: list, orders: tuple[list[str], list[str]]) -> Table:
+    """Like stacked_table, with the set-up declaring `decks` (starter ids or "sealed")."""
+    seed = seed_with_first(0)
+    table = Table.new(espeers, config(decks), seed, (0, 1))
+    places = deck_order({"cards": list(range(DECK_SIZE)), "seed": PRIVATE_SEED}, seed, 0)
+    for seat, order in enumerate(orders):
+        cards = [""] * DECK_SIZE
+        for position, place in enumerate(places):
+            cards[place] = order[position]
+        table.stores[seat].commit("deck", {"cards": cards, "seed": PRIVATE_SEED}, replace=True)
+    return table
+
+
+def onslaught_order() -> list[str]:
+    rest = deck_list(STARTER_DECKS["onslaught"]["cards"])
+    for card in ONSLAUGHT_HEAD:
+        rest.remove(card)
+    return ONSLAUGHT_HEAD + ["overload"] + [c for c in rest if c != "overload"] + ["overload"]
+
+
+def test_the_final_table_names_sealed_decks_once_they_are_opened():
+    """Online both decks are "sealed" in the set-up: the opened lists say which deck it was."""
+    own = deck_with(B_HEAD)
+    table = table_declaring(["sealed", "sealed"], (onslaught_order(), own))
+    s = PlaySession(table, EspeersScreen())
+    for seat in (0, 1):
+        take(s, seat)
+        s.handle({"cmd": "keep"})
+    take(s, 0)
+    assert deck_cells(finish(s)) == ["Onslaught", "a deck of their own (30 cards)"]
+
+
+def test_the_final_table_keeps_the_starter_deck_the_set_up_names():
+    table = table_declaring(["onslaught", "mindwall"], (onslaught_order(), MINDWALL))
+    s = PlaySession(table, EspeersScreen())
+    for seat in (0, 1):
+        take(s, seat)
+        s.handle({"cmd": "keep"})
+    take(s, 0)
+    assert deck_cells(finish(s)) == ["Onslaught", "Mindwall"]
+
+
+def test_a_deck_is_named_from_what_is_known_of_it():
+    onslaught = STARTER_DECKS["onslaught"]["name"]
+    assert deck_name("onslaught") == onslaught
+    assert deck_name(dict(STARTER_DECKS["mindwall"]["cards"])) == "Mindwall"
+    assert deck_name("sealed", {"cards": MINDWALL[::-1], "seed": PRIVATE_SEED}) == "Mindwall"
+    mine = {"cards": deck_with(A_HEAD), "seed": PRIVATE_SEED}
+    assert deck_name("sealed", mine) == "a deck of their own (30 cards)"
+    assert deck_name({"mind-spike": 3, "focus": 0}) == "a deck of their own (3 cards)"
+    assert deck_name("sealed") == "a sealed deck, not opened yet"
+
+
+def test_nobody_holds_opportunity_once_the_game_is_over():
+    tree = finish(session())
+    assert not tree.find_all(data_role="opportunity")
+    assert "holds Opportunity" not in tree.text()
+    assert not any(
+        "opportunity" in n.attrs.get("class", "").split()
+        for n in tree.walk()
+        if isinstance(n, Node)
+    )
 
 
 def _with(state, seat, **changes):

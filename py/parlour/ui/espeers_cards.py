@@ -16,7 +16,24 @@ from parlour.ui.zener_art import symbol_use
 
 WIDTH, HEIGHT = 120, 168
 TEXT_CHARS = 19  # characters per line of rules text at the card's text size
-NAME_FIT = 12  # longer names are squeezed to fit the band
+NAME_X, NAME_ROOM = 73, 82  # the name is centred right of the cost circle, in 82 units (32–114)
+NAME_SIZE = 12  # the name's font size (parlour.css: .card-art .name)
+# The advance of each character in the card's bold type, in ems, rounded up (DejaVu Sans Bold,
+# the widest of the fonts the page asks for): enough to tell whether a name needs squeezing.
+CHAR_EMS = {
+    ch: em
+    for em, chars in (
+        (0.35, " ijl'.,"),
+        (0.49, "frtIJ-"),
+        (0.6, "csz"),
+        (0.69, "aekovxyEFLT"),
+        (0.73, "bdghnpquPSYZ"),
+        (0.78, "ABCKRVX"),
+        (0.85, "DGHNOQU"),
+        (1.1, "mwMW"),
+    )
+    for ch in chars
+}
 
 CYCLE_TEXT = {
     None: "no cycling ability",
@@ -43,10 +60,16 @@ def card_label(card: str) -> str:
     )
 
 
+def name_width(name: str) -> float:
+    """About how wide `name` is drawn in the band, in card units (never much less than it is)."""
+    return NAME_SIZE * sum(CHAR_EMS.get(ch, 0.85) for ch in name)
+
+
 def _name(info) -> Node:
-    attrs = {"x": "71", "y": "17.5", "class": "name", "text-anchor": "middle"}
-    if len(info.name) > NAME_FIT:
-        attrs.update({"textLength": "82", "lengthAdjust": "spacingAndGlyphs"})
+    """The name in the band, squeezed to fit when it would reach the cost circle or the edge."""
+    attrs = {"x": str(NAME_X), "y": "17.5", "class": "name", "text-anchor": "middle"}
+    if name_width(info.name) > NAME_ROOM:
+        attrs.update({"textLength": str(NAME_ROOM), "lengthAdjust": "spacingAndGlyphs"})
     return s("text", attrs, info.name)
 
 

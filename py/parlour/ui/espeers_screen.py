@@ -8,11 +8,13 @@ engine's sentence (`play_problem`, `barrier_problem`, `attack_problem`).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS
 from parlour.games.espeers.rules import (
+    DECK_LABEL,
     HAND,
     AssignDamage,
     BarrierAttack,
@@ -43,10 +45,24 @@ class EspeersSelection:
     discard: list[int] = field(default_factory=list)  # slots chosen to discard at the end
 
 
-def deck_name(choice: object) -> str:
+def deck_name(choice: object, opened: object = None) -> str:
+    """The deck a seat played, for the final table. `choice` is the set-up's word for it (a
+    starter's id, card counts from the deck builder, or "sealed" online); `opened` is the seat's
+    opened deck secret ({"cards": [...], ...}) once this device knows it."""
     if isinstance(choice, str) and choice in STARTER_DECKS:
         return STARTER_DECKS[choice]["name"]
-    return "their own deck"
+    cards = opened.get("cards") if isinstance(opened, dict) else None
+    if isinstance(cards, list):
+        counts = Counter(c for c in cards if isinstance(c, str))
+    elif isinstance(choice, dict):
+        counts = Counter({c: n for c, n in choice.items() if isinstance(n, int) and n > 0})
+    else:
+        return "a sealed deck, not opened yet"
+    for starter in STARTER_DECKS.values():
+        if +Counter(starter["cards"]) == +counts:
+            return starter["name"]
+    size = sum(counts.values())
+    return f"a deck of their own ({size} card{'s' if size != 1 else ''})"
 
 
 class EspeersScreen:
@@ -71,10 +87,22 @@ class EspeersScreen:
                 "discard": f"{who} discards down to six cards.",
             }.get(pending["kind"], f"Waiting for {who}.")
         if view["phase"] == "mulligan":
-            return f"{names[view['to_move'][0]]} keeps the opening hand or takes a mulligan."
+            return self._mulligan_status(view, names)
         holder = names[view["opportunity"]]
         active = names[view["active"]]
         return f"Turn {view['turn']} · {active}'s Active phase · {holder} holds Opportunity."
+
+    def _mulligan_status(self, view: dict, names: list[str]) -> str:
+        """The opening hands are decided one after the other, the first player first (the one
+        Active in turn 1): while that player decides, say who comes next."""
+        deciding = view["to_move"]
+        if len(deciding) != 1:
+            return "Both players: keep your opening hand or take a mulligan."
+        seat = deciding[0]
+        words = f"{names[seat]} keeps the opening hand or takes a mulligan"
+        if seat == view["active"]:
+            return f"{words}; then {names[1 - seat]} decides."
+        return f"{words}."
 
     def seat_line(self, view: dict, seat: int) -> str:
         p = view["players"][seat]
@@ -100,7 +128,7 @@ class EspeersScreen:
         badges = [
             h("span", {"class": "badge active"}, "Active") if view["active"] == seat else None,
             h("span", {"class": "badge opportunity"}, "Opportunity")
-            if view["opportunity"] == seat and view["phase"] == "active"
+            if view["opportunity"] == seat and _in_play(view)
             else None,
             h("span", {"class": "badge shield"}, f"prevents next {p['shield']}")
             if p["shield"]
@@ -141,7 +169,8 @@ class EspeersScreen:
             )
         card = view["me"]["barrier_card"] if mine else None
         art = card_face(card, "small") if card in CARDS else card_back("small")
-        caption = f"Barrier · {barrier['points']} PSI"
+        # on a phone the label takes two lines, "Barrier ·" over "2 PSI"
+        points = h("span", {"class": "barrier-psi"}, f"{barrier['points']} PSI")
         hint = (
             f"Your barrier: {CARDS[card].name} ({CARDS[card].symbol}), face down to your opponent."
             if card in CARDS
@@ -151,7 +180,7 @@ class EspeersScreen:
             "div",
             {"class": "zone barrier", "data-role": "barrier", "title": hint},
             art,
-            h("span", {"class": "zone-label"}, caption),
+            h("span", {"class": "zone-label"}, "Barrier · ", points),
         )
 
     def _stack(self, session: PlaySession, view: dict) -> Node:
@@ -164,7 +193,10 @@ class EspeersScreen:
                 h(
                     "span",
                     {"class": "stack-owner"},
-                    f"{names[item['owner']]}'s" + (" · countered" if item["countered"] else ""),
+                    f"{names[item['owner']]}'s",
+                    h("span", {"class": "countered-word"}, " countered")  # its own line
+                    if item["countered"]
+                    else None,
                 ),
             )
             for item in view["stack"]
@@ -180,7 +212,7 @@ class EspeersScreen:
         )
         holder = view["opportunity"]
         waiting = ""
-        if view["phase"] == "active" and view["pending"] is None:
+        if _in_play(view) and view["pending"] is None:
             mine = holder == session.viewer
             waiting = self._lead(view, holder) if mine else f"{names[holder]} holds Opportunity."
         return h(
@@ -208,7 +240,8 @@ class EspeersScreen:
         return h(
             "button",
             {"class": "button primary pass", "data-cmd": "pass", "type": "button"},
-            pass_meaning(state, session.viewer),
+            "Pass ",
+            h("span", {"class": "pass-effect"}, f"({pass_effect(state, session.viewer)})"),
         )
 
     def _hand(self, session: PlaySession, view: dict) -> Node:
@@ -463,12 +496,13 @@ class EspeersScreen:
         for seat in (0, 1):
             store = session.store_of(seat)
             hand = session.game.hand_of(state, seat, store) if store else []
+            opened = store.value(DECK_LABEL) if store is not None and DECK_LABEL in store else None
             rows.append(
                 h(
                     "tr",
                     None,
                     h("th", {"scope": "row"}, state.name(seat)),
-                    h("td", None, deck_name(decks[seat])),
+                    h("td", None, deck_name(decks[seat], opened)),
                     h("td", None, str(state.players[seat].psi)),
                     h("td", None, ", ".join(CARDS[c].name for c in hand) or "—"),
                 )
@@ -565,6 +599,20 @@ class EspeersScreen:
 
 
 # -- small pieces ------------------------------------------------------------------------------
+
+
+def _in_play(view: dict) -> bool:
+    """Opportunity means something: the Active phase of a game not yet over."""
+    return view["phase"] == "active" and view.get("outcome") is None
+
+
+def pass_effect(state: EspeersState, seat: int) -> str:
+    """What passing leads to, for the Pass button ("Pass (Bo can still answer)"): the engine's
+    words, said as what the other player can still do."""
+    meaning = pass_meaning(state, seat).removeprefix("Pass: ")
+    return meaning.replace(" may still respond", " can still answer").replace(
+        " may still act", " can still act"
+    )
 
 
 def _int(text: object) -> int | None:

@@ -3,6 +3,11 @@
 The public board (everyone's status, every cypher's Value, the full history) is what the paper
 play sheet shares at the table. A seat's own cypher and its notes appear in its own view only.
 Legality is the engine's `guess_problem`; this module just collects digits and a target.
+
+A seat's notes (`PlaySession.notes_of(seat)`, saved with the game) hold one grid per other seat,
+under that seat's number as a string ("2" -> {"pos:digit": mark}), and under NOTES_TARGET whose
+grid is on screen: chosen with the notes panel's own buttons, any time, and kept across moves
+(the guess's selection is reset after every move).
 """
 
 from __future__ import annotations
@@ -21,12 +26,27 @@ if TYPE_CHECKING:
 NOTE_CYCLE = ("", "out", "maybe", "sure")
 NOTE_SIGN = {"": "", "out": "✕", "maybe": "?", "sure": "✓"}
 NOTE_WORD = {"": "no note", "out": "ruled out", "maybe": "possible", "sure": "certain"}
+NOTES_TARGET = "target"  # in a seat's notes: the seat whose cypher its notes grid is about
+
+# The guesses table's columns: (full header, short header for a phone or None).
+HISTORY_HEAD = (
+    ("Guess", None),
+    ("Correct", "C"),
+    ("Spotted", "S"),
+    ("Value", "V"),
+    ("Change", "±"),
+)
 
 
 @dataclass
 class PsiSelection:
     digits: str = ""
     target: int | None = None
+
+
+def _number(text: str) -> int | None:
+    """A seat or position number from an event's string (ASCII digits only), else None."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 4 else None
 
 
 def _signed(change: int) -> str:
@@ -106,34 +126,64 @@ class PsiScreen:
         )
 
     def _history_table(self, view: dict) -> Node:
+        """Every guess, newest first. On a phone (CSS, max-width 30rem) the guesser and target
+        share one column ("Bo → Ada") and the number columns get one-letter headers, so the
+        table fits 360 px without scrolling sideways; the full headers stay for screen readers."""
         names = [s["name"] for s in view["seats"]]
         rows = [
             h(
                 "tr",
                 {"data-step": r["step"]},
-                h("td", None, names[r["guesser"]]),
-                h("td", None, names[r["target"]]),
+                h("td", {"class": "wide"}, names[r["guesser"]]),
+                h("td", {"class": "wide"}, names[r["target"]]),
+                h("td", {"class": "narrow who"}, f"{names[r['guesser']]} → {names[r['target']]}"),
                 h("td", {"class": "digits"}, r["digits"]),
-                h("td", None, str(r["correct"])),
-                h("td", None, str(r["spotted"])),
-                h("td", None, str(r["value"])),
-                h("td", {"class": "change"}, _signed(r["change"])),
+                h("td", {"data-col": "correct"}, str(r["correct"])),
+                h("td", {"data-col": "spotted"}, str(r["spotted"])),
+                h("td", {"data-col": "value"}, str(r["value"])),
+                h("td", {"class": "change", "data-col": "change"}, _signed(r["change"])),
             )
             for r in reversed(view["history"])
         ]
-        head = ("Guesser", "Target", "Guess", "Correct", "Spotted", "Value", "Change")
+        head = [
+            h("th", {"scope": "col", "class": "wide"}, "Guesser"),
+            h("th", {"scope": "col", "class": "wide"}, "Target"),
+            h("th", {"scope": "col", "class": "narrow who"}, "Guesser → Target"),
+            *(self._header(full, short) for full, short in HISTORY_HEAD),
+        ]
         return h(
             "div",
             {"class": "history-wrap"},
             h(
                 "table",
                 {"class": "psi-history", "aria-label": "Every guess and answer, newest first"},
-                h("caption", None, "Guesses, newest first"),
-                h("thead", None, h("tr", None, *(h("th", {"scope": "col"}, c) for c in head))),
+                h(
+                    "caption",
+                    None,
+                    "Guesses, newest first",
+                    h(
+                        "span",
+                        {"class": "narrow key", "aria-hidden": "true"},
+                        " · C correct, S spotted, V Value, ± change",
+                    ),
+                ),
+                h("thead", None, h("tr", None, *head)),
                 h("tbody", {"data-role": "history"}, *rows),
             )
             if rows
             else h("p", {"class": "hint"}, "No guesses yet."),
+        )
+
+    def _header(self, full: str, short: str | None) -> Node:
+        """A column header; with a short form, both are there and the CSS shows one per width
+        (the full word stays readable to screen readers, the letter is for the eye only)."""
+        if short is None:
+            return h("th", {"scope": "col"}, full)
+        return h(
+            "th",
+            {"scope": "col", "title": full, "abbr": full},
+            h("span", {"class": "long"}, full),
+            h("span", {"class": "short", "aria-hidden": "true"}, short),
         )
 
     # -- the controls beside the board ---------------------------------------------------
@@ -151,15 +201,16 @@ class PsiScreen:
                 self._own_cypher(me),
                 waiting_tree(names, choosing, "to choose a cypher"),
             )
-        acting = session.viewer in view["to_move"]
-        parts = [
-            self._own_cypher(me),
-            self._guess_entry(session, view)
-            if acting
-            else waiting_tree(names, view["to_move"], "to guess"),
-            self._notes(session, view),
-        ]
-        return h("div", {"class": "psi-controls"}, *parts)
+        if session.viewer in view["to_move"]:
+            turn: Node | None = self._guess_entry(session, view)
+        elif view["to_move"]:
+            turn = waiting_tree(names, view["to_move"], "to guess")
+        else:
+            turn = None  # the end (online, a device keeps showing its seat's view)
+        # the notes are there on and off turn: deducing goes on while others guess
+        return h(
+            "div", {"class": "psi-controls"}, self._own_cypher(me), turn, self._notes(session, view)
+        )
 
     def _own_cypher(self, me: dict) -> Node:
         return h(
@@ -264,18 +315,47 @@ class PsiScreen:
             *self._pad(sel.digits, view["length"], "guess", "Guess"),
         )
 
+    def notes_target(self, session: PlaySession, view_seats: list[dict], me: int) -> int | None:
+        """Whose cypher the viewer's notes grid is about: the seat chosen in the notes panel
+        (kept in the viewer's notes, so it survives moves and reloads), else the first other
+        seat still unguessed, else the first other seat."""
+        others = [s for s in range(len(view_seats)) if s != me]
+        chosen = session.notes_of(me).get(NOTES_TARGET)
+        if isinstance(chosen, int) and not isinstance(chosen, bool) and chosen in others:
+            return chosen
+        open_ = [s for s in others if not view_seats[s]["guessed"]]
+        return (open_ or others or [None])[0]
+
     def _notes(self, session: PlaySession, view: dict) -> Node | None:
-        sel: PsiSelection = session.selection
         viewer = session.viewer
-        if sel.target is None or viewer is None:
-            return h(
-                "section",
-                {"class": "controls notes"},
-                h("h3", None, "Your notes"),
-                h("p", {"class": "hint"}, "Choose a target to see your notes on their cypher."),
-            )
-        grid = session.notes_of(viewer).get(str(sel.target), {})
-        name = view["seats"][sel.target]["name"]
+        if viewer is None:
+            return None
+        target = self.notes_target(session, view["seats"], viewer)
+        if target is None:
+            return None
+        grid = session.notes_of(viewer).get(str(target), {})
+        if not isinstance(grid, dict):
+            grid = {}
+        name = view["seats"][target]["name"]
+        chooser = h(
+            "div",
+            {"class": "choice notes-for", "role": "group", "aria-label": "Notes on whose cypher"},
+            *(
+                h(
+                    "button",
+                    {
+                        "class": "button small",
+                        "data-cmd": "notes-target",
+                        "data-seat": str(s),
+                        "aria-pressed": "true" if s == target else "false",
+                        "type": "button",
+                    },
+                    info["name"],
+                )
+                for s, info in enumerate(view["seats"])
+                if s != viewer
+            ),
+        )
         head = h(
             "tr", None, h("th", None, ""), *(h("th", {"scope": "col"}, str(d)) for d in range(10))
         )
@@ -284,6 +364,7 @@ class PsiScreen:
             cells = []
             for d in range(10):
                 mark = grid.get(f"{pos}:{d}", "")
+                mark = mark if mark in NOTE_SIGN else ""
                 cells.append(
                     h(
                         "td",
@@ -291,7 +372,7 @@ class PsiScreen:
                         h(
                             "button",
                             {
-                                "class": f"note {mark}",
+                                "class": f"note {mark}".strip(),
                                 "data-cmd": "note",
                                 "data-note": f"{pos}:{d}",
                                 "type": "button",
@@ -304,8 +385,14 @@ class PsiScreen:
             rows.append(h("tr", None, h("th", {"scope": "row"}, f"#{pos + 1}"), *cells))
         return h(
             "section",
-            {"class": "controls notes", "aria-label": f"Your notes on {name}'s cypher"},
+            {
+                "class": "controls notes",
+                "data-role": "notes",
+                "data-target": str(target),
+                "aria-label": f"Your notes on {name}'s cypher",
+            },
             h("h3", None, f"Notes on {name}'s cypher"),
+            chooser,
             h(
                 "div",
                 {"class": "notes-wrap"},
@@ -382,8 +469,11 @@ class PsiScreen:
         elif cmd == "erase":
             sel.digits = sel.digits[:-1]
         elif cmd == "target":
-            seat = event.get("seat", "")
-            sel.target = int(seat) if seat.isdigit() else None
+            sel.target = _number(event.get("seat", ""))
+            # the notes follow the cypher being guessed (they can be switched back any time)
+            self._choose_notes_target(session, sel.target)
+        elif cmd == "notes-target":
+            self._choose_notes_target(session, _number(event.get("seat", "")))
         elif cmd == "note":
             self._cycle_note(session, event.get("note", ""))
         elif cmd == "seal-cypher":
@@ -398,12 +488,29 @@ class PsiScreen:
             else:
                 session.act(Guess(sel.target, sel.digits))
 
-    def _cycle_note(self, session: PlaySession, key: str) -> None:
-        sel: PsiSelection = session.selection
-        if sel.target is None or session.viewer is None:
+    def _choose_notes_target(self, session: PlaySession, target: int | None) -> None:
+        viewer = session.viewer
+        state: PsiState = session.table.state
+        if viewer is None or target is None or target == viewer or not 0 <= target < state.seats:
             return
-        grid = session.notes_of(session.viewer).setdefault(str(sel.target), {})
+        session.notes_of(viewer)[NOTES_TARGET] = target
+
+    def _cycle_note(self, session: PlaySession, key: str) -> None:
+        viewer = session.viewer
+        state: PsiState = session.table.state
+        if viewer is None or state.setting_up:
+            return
+        target = self.notes_target(session, [{"guessed": g} for g in state.guessed], viewer)
+        pos, _, digit = (_number(part) for part in key.partition(":"))
+        if target is None or pos is None or digit is None or pos >= state.length or digit > 9:
+            return
+        key = f"{pos}:{digit}"
+        notes = session.notes_of(viewer)
+        grid = notes.get(str(target))
+        if not isinstance(grid, dict):
+            grid = notes[str(target)] = {}
         now = grid.get(key, "")
+        now = now if now in NOTE_CYCLE else ""
         nxt = NOTE_CYCLE[(NOTE_CYCLE.index(now) + 1) % len(NOTE_CYCLE)]
         if nxt:
             grid[key] = nxt

@@ -31,6 +31,7 @@ from parlour.games.telepathic.rules import (
     TeleState,
     next_performer,
 )
+from parlour.ui.play import waiting_tree
 from parlour.ui.tree import Node, h, s
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ ARROWS = {
     "swap-halves": "⇵",
 }
 SETS_WORDS = {"columns": "columns A–D", "rows": "rows 1–4", "quadrants": "the four quadrants"}
+# Shapes are counted ("three stars"); colours describe ("three blue").
+PLURALS = {"circle": "circles", "triangle": "triangles", "cross": "crosses", "star": "stars"}
+CONDITION_ORDER = ("win", "lose")
+COMPASS_TITLE = "N↑: north is the top of the grid (row 1); the card acts that way round."
 
 
 @dataclass
@@ -69,6 +74,16 @@ class TeleSelection:
 
 def _label(tile: list | tuple) -> str:
     return f"{tile[0]} {tile[1]}"
+
+
+def in_a_line(card: str) -> str:
+    """A condition card in words: "three stars in a line", "three blue in a line"."""
+    return f"three {PLURALS.get(card, card)} in a line"
+
+
+def partner_in_team(seat: int) -> int:
+    """Teams: seats 1 and 3 play against 2 and 4 (0 and 2 against 1 and 3 counted from 0)."""
+    return (seat + 2) % 4
 
 
 class TeleScreen:
@@ -110,7 +125,7 @@ class TeleScreen:
             who = names[view["active"]]
             if view["must_announce"]:
                 return f"Every action card is used: {who} must make the Announcement."
-            return f"{who} hands an action card to a partner."
+            return f"{who} hands an action card to {names[view['receiver']]}."
         if phase == "perform":
             return f"{names[view['performer']]} chooses where the card acts."
         if phase == "window":
@@ -125,7 +140,16 @@ class TeleScreen:
             return "director"
         kind = roles[0][0]
         cards = " + ".join(which for _, which in roles)
-        return f"{kind} · {cards}"
+        line = f"{kind} · {cards}"
+        if view["arrangement"] != "teams":
+            return line
+        me = view.get("me", {}).get("seat")
+        partner = view["seats"][partner_in_team(seat)]["name"]
+        if me is not None and seat == partner_in_team(me):
+            return f"your partner · {line}"
+        if me is not None and seat % 2 != me % 2:
+            return f"other team, with {partner} · {line}"
+        return f"team with {partner} · {line}"
 
     # -- the grid -------------------------------------------------------------------------
 
@@ -233,22 +257,63 @@ class TeleScreen:
                 attrs["class"] += " handed"
             cards.append(h("button", attrs, *card_face(card_id)))
         deck = f"{view['deck']} in the deck" if view["mode"] != "first" else "first game"
+        compass = any(c and CARDS_BY_ID[c].sets != "quadrants" for c in view["row"])
         return h(
             "section",
             {"class": "card-row", "aria-label": "Face-up action cards"},
             h("div", {"class": "cards"}, *cards),
-            h("p", {"class": "hint"}, f"Action cards · {deck} · {view['used']} used"),
+            h(
+                "p",
+                {"class": "hint"},
+                f"Action cards · {deck} · {view['used']} used",
+                h("span", {"class": "compass-key"}, " · N↑: north is the top of the grid")
+                if compass
+                else None,
+            ),
         )
 
     # -- the controls ---------------------------------------------------------------------
 
     def controls(self, session: PlaySession, view: dict) -> Node | None:
-        return h(
-            "div",
-            {"class": "tele-controls"},
-            self._my_cards(view),
-            self._turn_controls(session, view),
-        )
+        if session.table.match.result() is not None:  # online, a device keeps its seat's view
+            return h("div", {"class": "tele-controls"}, self._my_cards(view))
+        # What to do now comes first: on a phone the side panel sits below the grid.
+        turn = self._turn_controls(session, view) or self._waiting(session, view)
+        return h("div", {"class": "tele-controls"}, turn, self._my_cards(view))
+
+    def _waiting(self, session: PlaySession, view: dict) -> Node | None:
+        """While other seats act (online: each device shows its own seat throughout). A pair's
+        waiting partner may still make the Announcement."""
+        names = [seat["name"] for seat in view["seats"]]
+        waiting = [s for s in view["to_move"] if s != session.viewer]
+        if not waiting:
+            return None
+        phase = view["phase"]
+        if phase == "hand" and view["must_announce"]:
+            doing = "to make the Announcement"
+        elif phase == "hand":
+            receiver = view["receiver"]
+            whom = "you" if receiver == session.viewer else names[receiver]
+            doing = f"to hand an action card to {whom}"
+        else:
+            doing = {
+                "setup": "to seal their condition cards",
+                "perform": "to choose where the card acts",
+                "check": "to check their lose condition",
+                "window": "to announce or play on",
+                "respond": "to answer the Announcement",
+                "reveal": "to open their condition cards",
+            }.get(phase, "to act")
+        panel = waiting_tree(names, waiting, doing)
+        if session.game.announcement_shape(session.table.state, session.viewer):
+            panel.children.append(
+                h(
+                    "button",
+                    {"class": "button", "data-cmd": "announce-open", "type": "button"},
+                    "Make the Announcement",
+                )
+            )
+        return panel
 
     def _my_cards(self, view: dict) -> Node:
         me = view["me"]
@@ -261,9 +326,9 @@ class TeleScreen:
             items.append(
                 h(
                     "li",
-                    {"class": f"condition {which}", "data-role": f"my-{which}"},
+                    {"class": f"condition {which}", "data-role": f"my-{which}", "data-card": card},
                     h("strong", None, "Win: " if which == "win" else "Lose: "),
-                    f"three {card} in a line{met}",
+                    f"{in_a_line(card)}{met}",
                 )
             )
         body = (
@@ -448,7 +513,11 @@ class TeleScreen:
             if not state.roles(seat):
                 text = "director"
             else:
-                text = ", ".join(f"{w}: {c}" for w, c in (cards or {}).items()) or "not opened"
+                cards = cards or {}
+                text = (
+                    ", ".join(f"{w}: {cards[w]}" for w in CONDITION_ORDER if w in cards)
+                    or "not opened"
+                )
             rows.append(
                 h("tr", None, h("th", {"scope": "row"}, state.name(seat)), h("td", None, text))
             )
@@ -509,12 +578,14 @@ class TeleScreen:
 def card_face(card_id: str) -> list[Node]:
     """An action card as drawn: its arrow, its name, which sets it offers, its compass rose."""
     card = CARDS_BY_ID[card_id]
+    sets, which = SETS_WORDS[card.sets].rsplit(" ", 1)
     return [
         h("span", {"class": "card-arrow", "aria-hidden": "true"}, ARROWS[card.effect]),
         h("span", {"class": "card-name"}, card.name),
-        h("span", {"class": "card-sets"}, SETS_WORDS[card.sets]),
+        # "columns A–D" never breaks at the dash on a narrow card
+        h("span", {"class": "card-sets"}, f"{sets} ", h("span", {"class": "range"}, which)),
         # Quadrant cards have no compass rose; the others always point north.
-        h("span", {"class": "compass", "aria-hidden": "true"}, "N↑")
+        h("span", {"class": "compass", "aria-hidden": "true", "title": COMPASS_TITLE}, "N↑")
         if card.sets != "quadrants"
         else None,
     ]
