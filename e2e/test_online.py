@@ -121,7 +121,19 @@ class OnlineGame:
                 self.guests[seat] = Device(self.browser, self.site, self.watches)
                 self.invite(seat)
         for device in self.devices:
-            device.page.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
+            try:
+                device.page.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
+            except Exception:
+                self.explain()
+                raise
+
+    def explain(self) -> None:
+        """On a stall, say what every device shows, so a failure in CI explains itself."""
+        for number, device in enumerate(self.devices):
+            shown = device.page.evaluate(
+                "(document.querySelector('#online') || document.body).innerText.slice(0, 800)"
+            )
+            print(f"--- device {number} at {device.page.url[:60]}:\n{shown}")
 
     def invite(self, seat: int) -> None:
         host, guest = self.host.page, self.guests[seat].page

@@ -519,3 +519,29 @@ def test_espeers_decks_brought_online_stay_sealed_until_the_end():
     for _, _, text in net.traffic:
         if "neural-storm" in text and json.loads(text)["t"] not in ("entries", "propose"):
             assert json.loads(text)["t"] == "openings"
+
+
+def test_a_guest_whose_hello_was_lost_greets_the_host_again():
+    """A hello that never arrived (dropped by the page before the channel's open event, once)
+    must not leave a guest connected and never welcomed: it says hello again after 3 s."""
+    config = MatchConfig("esp", "m-online-hello-01", ("Ada", "Bo"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0)
+    net = MemoryNet(host)
+    lost = []
+
+    def drop_first_hello(sender, to, text):
+        if sender != "host" and '"t":"hello"' in text and not lost:
+            lost.append(text)
+            return None
+        return text
+
+    net.tamper = drop_first_hello
+    guest = OnlineSession.guest(0.0)
+    net.connect(1, guest)
+    assert lost and guest.config is None and host.table is None
+    net.tick(1.0)
+    net.tick(1.0)
+    assert guest.config is None  # not yet: 3 s
+    net.tick(1.0)
+    assert guest.phase is Phase.PLAY and host.phase is Phase.PLAY
+    same_everywhere(net)

@@ -51,6 +51,7 @@ FORMAT_VERSION = 1
 LOST_AFTER = 5.0  # seconds without a word from a peer: it is lost
 PING_EVERY = 1.0
 HOST = "host"
+HELLO_AGAIN = 3.0  # seconds a guest waits for the welcome before greeting the host again
 DEFAULT_REVEAL_LIMIT = 120
 MAX_NOTICES = 30
 
@@ -77,6 +78,7 @@ class Link:
     rtt: float | None = None
     welcomed: bool = False  # a guest's: the host's welcome came on this connection
     opened: float = 0.0  # when this connection opened
+    hello_at: float = 0.0  # a guest's: when it last said hello on it
 
 
 def seat_peer(seat: int) -> str:
@@ -294,7 +296,11 @@ class OnlineSession:
         link.welcomed, link.opened = False, now
         self.revision += 1
         if not self.is_host:
-            self._send(link, "hello", resume=self._resume())
+            self._hello(link)
+
+    def _hello(self, link: Link) -> None:
+        link.hello_at = self.now
+        self._send(link, "hello", resume=self._resume())
 
     def closed(self, peer: str, now: float) -> None:
         self.now = now
@@ -841,6 +847,8 @@ class OnlineSession:
                 continue
             if now - link.heard > LOST_AFTER:
                 self._lose(link)
+            elif not self.is_host and not link.welcomed and now - link.hello_at >= HELLO_AGAIN:
+                self._hello(link)  # no welcome yet: say hello again (the host answers any)
             elif now - link.sent >= PING_EVERY:
                 self._send(link, "ping", at=int(now * 1000) % 2**31)
         if self.is_host:
