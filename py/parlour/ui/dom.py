@@ -1,7 +1,11 @@
 """The one adapter from a pure tree to real DOM elements (browser only).
 
-SVG elements are made with createElementNS (pyscript.web makes HTML only); text is set with
-createTextNode, never parsed as HTML, so names and peer text cannot become markup.
+A tree becomes DOM in one call: its HTML (`tree.to_html`) is given to the container's
+innerHTML. Building it node by node cost one call across the Python-JavaScript bridge per
+element and per attribute, about a thousand for a Psi Squad sheet, most of a move's time.
+Every text and attribute value is escaped by `to_html`, so a name or a peer's text is parsed
+back as exactly that text and can never become markup (tests/ui/test_tree_html.py); the HTML
+parser makes SVG elements inside <svg> itself, with their camelCase names and attributes.
 """
 
 from __future__ import annotations
@@ -9,25 +13,12 @@ from __future__ import annotations
 from pyodide.ffi import jsnull
 from pyscript import document
 
-from parlour.ui.tree import SVG_NS, Node
+from parlour.ui.tree import Node, to_html
 
 
 def value(x):
     """A JS result as Python: JavaScript's null arrives as `jsnull`, which becomes None."""
     return None if x is None or x is jsnull else x
-
-
-def build(node: Node | str):
-    if isinstance(node, str):
-        return document.createTextNode(node)
-    element = (
-        document.createElementNS(SVG_NS, node.tag) if node.svg else document.createElement(node.tag)
-    )
-    for name, value in node.attrs.items():
-        element.setAttribute(name, value)
-    for child in node.children:
-        element.appendChild(build(child))
-    return element
 
 
 def focus_key(element) -> str | None:
@@ -47,7 +38,7 @@ def render(container, node: Node) -> None:
     """Replace the container's content with `node`, keeping keyboard focus where it was."""
     active = value(document.activeElement)
     key = focus_key(active) if active is not None and container.contains(active) else None
-    container.replaceChildren(build(node))
+    container.innerHTML = to_html(node)
     target = value(container.querySelector(key)) if key else None
     if target is None:
         target = value(container.querySelector("[autofocus]"))
