@@ -9,14 +9,16 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import engine, online, startup
+from bench import click, engine, online, startup
 from e2e.harness import SiteServer, chromium_launch_args
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--loads", type=int, default=9, help="page loads of each kind")
-    parser.add_argument("--only", choices=["engine", "startup", "online"], help="run one part")
+    parser.add_argument(
+        "--only", choices=["engine", "startup", "online", "click"], help="run one part"
+    )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
     if args.only in (None, "engine"):
@@ -27,11 +29,14 @@ def main() -> int:
     with SiteServer() as site, sync_playwright() as p:
         browser = p.chromium.launch(**chromium_launch_args())
         print(f"Chromium {browser.version}")
-        if args.only != "online":
+        if args.only in (None, "startup"):
             for line in startup.run(browser, site.url, args.loads):
                 print(line)
-        if args.only != "startup":
+        if args.only in (None, "online"):
             for line in online.run(browser, site.url):
+                print(line)
+        if args.only in (None, "click"):
+            for line in click.run(browser, site.url):
                 print(line)
         browser.close()
     return 0
