@@ -8,7 +8,6 @@ work before this runs; a "#start-<game>" link clicked early just waits until Pyt
 from __future__ import annotations
 
 import json
-import secrets
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -164,6 +163,8 @@ def new_table(game_id: str, names: tuple[str, ...], variant: dict | None = None)
     from parlour.match.table import Table, new_match_id
 
     config = MatchConfig(game_id, new_match_id(), names, variant or {})
+    import secrets  # here, not at start-up: it brings random, hmac and hashlib
+
     return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
 
 
