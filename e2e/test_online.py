@@ -434,7 +434,10 @@ def test_telepathic_online_partners(browser, site):
             timeout=STEP_TIMEOUT_MS
         )
         game.invite(0)
-        assert game.host.steps() == steps and game.synced() == steps
+        # nothing lost, and one log: a device's automatic step (a "play on") may come on top
+        assert game.synced() >= steps
+        host_log, guest_log = game.host.saved().match, game.guests[0].saved().match
+        assert host_log.entries[steps - 1].hash == guest_log.entries[steps - 1].hash
         game.play_to_the_end(decide)
         game.check_end()
         game.check_traffic()
