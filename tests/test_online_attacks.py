@@ -190,6 +190,16 @@ def test_the_last_locker_cannot_copy_another_recipients_card():
 # -- the host relays openings and verdicts ------------------------------------------------------
 
 
+def frame_bo_to_cy(sender, to, text):
+    """The host changes one nonce in Bo's openings on their way to Cy."""
+    data = json.loads(text)
+    if data["t"] == "openings" and to == seat_peer(2) and data["seat"] == 1:
+        first = data["openings"][0]
+        first["nonce"] = ("0" if first["nonce"][0] != "0" else "1") + first["nonce"][1:]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return text
+
+
 LIMIT_FRAME = (
     "trust model limit (docs/online.md): a guest hears other guests only through the host, and "
     "nothing binds a message to the device that wrote it; Cy's result says so instead"
@@ -208,15 +218,7 @@ def test_the_host_cannot_frame_an_honest_guest_by_changing_its_openings_on_the_w
     way to Bo as well, so Bo never learns of it.)"""
     net, _screens = three_devices("m-attack-frame-1")
 
-    def frame(sender, to, text):
-        data = json.loads(text)
-        if data["t"] == "openings" and to == seat_peer(2) and data["seat"] == 1:
-            first = data["openings"][0]
-            first["nonce"] = ("0" if first["nonce"][0] != "0" else "1") + first["nonce"][1:]
-            return json.dumps(data, sort_keys=True, separators=(",", ":"))
-        return text
-
-    net.tamper = frame
+    net.tamper = frame_bo_to_cy
     play_out(net)
     net.tick(1.0)
     assert net.guests[1].audit_result == Verified() and net.host.audit_result == Verified()
@@ -502,15 +504,7 @@ def test_a_guest_framed_by_the_host_is_shown_how_to_tell():
 
     net, _screens = three_devices("m-attack-frame-2")
 
-    def frame(sender, to, text):
-        data = json.loads(text)
-        if data["t"] == "openings" and to == seat_peer(2) and data["seat"] == 1:
-            first = data["openings"][0]
-            first["nonce"] = ("0" if first["nonce"][0] != "0" else "1") + first["nonce"][1:]
-            return json.dumps(data, sort_keys=True, separators=(",", ":"))
-        return text
-
-    net.tamper = frame
+    net.tamper = frame_bo_to_cy
     play_out(net)
     net.tick(1.0)
     cy = net.guests[2]

@@ -84,8 +84,8 @@ def test_a_device_with_one_seat_never_hands_off_and_follows_the_other_device():
     assert "connected" in bar.text() and "on this device" in bar.text()
 
 
-def test_an_online_game_ends_with_every_device_s_verdict():
-    net, ada, bo = game_over_the_network()
+def play_to_the_end(net, ada: PlaySession, bo: PlaySession) -> None:
+    """Both seal, then each guesses the other's cypher until the game is over."""
     type_cypher(bo, "222", "seal-cypher")
     type_cypher(ada, "111", "seal-cypher")
     net.flush()
@@ -99,6 +99,11 @@ def test_an_online_game_ends_with_every_device_s_verdict():
             net.flush()
     ada.refresh()
     bo.refresh()
+
+
+def test_an_online_game_ends_with_every_device_s_verdict():
+    net, ada, bo = game_over_the_network()
+    play_to_the_end(net, ada, bo)
     for session in (ada, bo):
         tree = session.render()
         (result,) = tree.find_all(data_role="result")
@@ -172,17 +177,7 @@ def test_i_have_an_invite_asks_for_it_without_an_error_and_a_bad_one_says_why():
 
 def test_the_host_can_play_again_from_the_result_and_a_guest_is_told_who_can():
     net, ada, bo = game_over_the_network()
-    type_cypher(bo, "222", "seal-cypher")
-    type_cypher(ada, "111", "seal-cypher")
-    net.flush()
-    for session, target, guess in ((ada, "1", "222"), (bo, "0", "111")) * 2:
-        session.refresh()
-        if session.to_act() is not None and not session.table.match.result():
-            session.handle({"cmd": "target", "seat": target})
-            type_cypher(session, guess, "guess")
-            net.flush()
-    ada.refresh()
-    bo.refresh()
+    play_to_the_end(net, ada, bo)
     (button,) = ada.render().find_all(data_cmd="play-again")
     assert "disabled" not in button.attrs and button.text() == "Play again"
     (line,) = bo.render().find_all(data_role="play-again-note")
@@ -239,16 +234,7 @@ def test_a_click_that_is_not_a_move_leaves_the_last_move_in_sight():
 
 def test_online_the_board_stays_this_seat_s_way_round_after_the_end():
     net, ada, bo = game_over_the_network()
-    type_cypher(bo, "222", "seal-cypher")
-    type_cypher(ada, "111", "seal-cypher")
-    net.flush()
-    for session, target, guess in ((ada, "1", "222"), (bo, "0", "111")) * 2:
-        session.refresh()
-        if session.to_act() is not None and not session.table.match.result():
-            session.handle({"cmd": "target", "seat": target})
-            type_cypher(session, guess, "guess")
-            net.flush()
-    bo.refresh()
+    play_to_the_end(net, ada, bo)
     assert bo.table.match.result() is not None and bo.viewer == 1
     assert "222" in to_html(bo.render())  # Bo's own cypher still shown as his
 

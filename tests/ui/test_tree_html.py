@@ -28,7 +28,8 @@ from parlour.ui.tree import Node, h, to_html
 from tests.test_conformance import SETUPS, free_choices
 
 # Elements that may hold only phrasing content: a block inside one is moved out by the parser.
-PHRASING_ONLY = {
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+PHRASING_ONLY = HEADINGS | {
     "p",
     "span",
     "strong",
@@ -39,19 +40,13 @@ PHRASING_ONLY = {
     "label",
     "button",
     "a",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
     "caption",
     "summary",
     "abbr",
     "code",
     "kbd",
 }
-BLOCK = {
+BLOCK = HEADINGS | {
     "div",
     "p",
     "ul",
@@ -66,12 +61,6 @@ BLOCK = {
     "table",
     "form",
     "fieldset",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
     "dl",
     "details",
     "figure",
