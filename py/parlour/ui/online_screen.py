@@ -244,6 +244,8 @@ def guest_join(
     title = f"Joining a game of {GAME_NAMES[known]}" if known in GAME_NAMES else "Joining a game"
     parts: list[Node | None] = [h("h2", None, title)]
     connected = session is not None and session.links["host"].state == "connected"
+    # ESPEERS: the deck must be chosen before the host connects, so it is step 1
+    deck_first = bool(decks and answer) and known == "espeers" and not connected
     if tab and not error:
         parts.append(
             h(
@@ -287,9 +289,8 @@ def guest_join(
     elif not answer:
         parts.append(h("p", {"role": "status"}, "Making your answer code…"))
     else:
-        connected = session is not None and session.links["host"].state == "connected"
-        first = deck_first = bool(decks) and known == "espeers" and not connected
-        if deck_first:  # it must be chosen before the host connects: step 1
+        first = int(deck_first)
+        if deck_first:
             parts += [h("h4", None, "1. Choose your deck"), _deck_choice(decks, deck, sure=True)]
         parts += [
             h("h4", None, f"{1 + first}. Send this answer code back to the host"),
@@ -308,12 +309,11 @@ def guest_join(
             parts.append(h("p", {"class": "error", "role": "alert"}, error))
     brings_deck = known == "espeers" or known not in GAME_NAMES
     read = bool(answer) or tab  # the invite is read: its game is known (or it names none)
-    placed = bool(answer) and known == "espeers" and not connected  # already step 1 above
     if (
         decks
         and brings_deck
         and read
-        and not placed
+        and not deck_first
         and (session is None or session.config is None)
     ):
         parts.append(_deck_choice(decks, deck, sure=known == "espeers"))
@@ -402,6 +402,12 @@ def bar_notice(session: OnlineSession) -> str:
     return last if session.now - session.notice_at < keep else ""
 
 
+def _host_names(session: OnlineSession) -> str:
+    """On a guest: the names of the seats the host's device plays ("" before the welcome)."""
+    link = session.links.get("host")  # a guest's one link (match.online.HOST)
+    return " and ".join(session.name(s) for s in link.seats) if link is not None else ""
+
+
 def _host_lost(session: OnlineSession) -> Node | None:
     """A guest without its host can do one thing: get a new invite. Say so, and who from."""
     link = session.links.get("host")  # a guest's one link (match.online.HOST)
@@ -409,11 +415,11 @@ def _host_lost(session: OnlineSession) -> Node | None:
         return None
     if session.phase.value not in ("seed", "play", "end") or session.audit_result is not None:
         return None
-    host = " and ".join(session.name(s) for s in link.seats) or "the host"
     return h(
         "p",
         {"class": "online-next", "data-role": "host-lost", "role": "alert"},
-        f"Not connected to the host's device. Your game is saved on this device: ask {host} "
+        f"Not connected to the host's device. Your game is saved on this device: ask "
+        f"{_host_names(session) or 'the host'} "
         "for a new invite and open it here, and the game carries on where it stopped.",
     )
 
@@ -472,12 +478,10 @@ def play_again_note(session: OnlineSession) -> Node | None:
     if session.is_host:
         why = _play_again_blocked(session)
         return h("p", {"class": "hint", "data-role": "play-again-note"}, why) if why else None
-    host = session.links.get("host")
-    who = " and ".join(session.name(s) for s in host.seats) if host and host.seats else ""
     return h(
         "p",
         {"class": "hint", "data-role": "play-again-note"},
-        f"{who or 'The host'} can start another game with everyone here.",
+        f"{_host_names(session) or 'The host'} can start another game with everyone here.",
     )
 
 
