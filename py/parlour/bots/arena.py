@@ -1,0 +1,235 @@
+"""The arena: seeded games between bots under CPython, for strength figures.
+
+    PYTHONPATH=py python -m parlour.bots.arena --game esp --seats 2 --a hard --b random \
+        --games 200 --seed 1 [--variant key=value ...] [--a-seats K]
+
+prints one JSON line: games, wins per side, draws, mean think time per side. Side `a` takes
+`--a-seats` seats (one by default), side `b` the others; the seats of side `a` rotate from game
+to game, so every side plays every seat. A draw, or a win shared by both sides, counts half to
+each. In a cooperative game (Telepathic) every seat plays side `a`'s level unless `--b` is given
+with `--a-seats`, and the line reports the shared wins.
+
+The arena is its own small table: it deals, seals and applies through the game's interface,
+exactly as a device does, and each bot sees only `base.knowledge_of` its seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.bots.base import Bot, knowledge_of
+from parlour.bots.registry import bot_for
+from parlour.fair.commit import Context
+from parlour.fair.encoding import Json
+from parlour.fair.rng import Rng
+from parlour.fair.store import PrivateStore
+from parlour.games import GAMES
+from parlour.games.base import Game, Outcome, Setup, Termination
+
+MAX_STEPS = 4000
+NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+
+
+@dataclass
+class Played:
+    """One finished game: its outcome (None if it hung), its states and log, and think times."""
+
+    outcome: Outcome | None
+    states: list[Any]
+    log: list[tuple[int, Json]]
+    think: dict[int, list[float]] = field(default_factory=dict)
+
+
+def deal(game: Game, setup: Setup) -> dict[int, PrivateStore]:
+    stores = {s: PrivateStore(Context(setup.match_id, s)) for s in range(setup.seats)}
+    for seat, values in game.deal(setup, list(range(setup.seats))).items():
+        for label, value in values.items():
+            stores[seat].commit(label, value)
+    return stores
+
+
+def play(
+    game: Game,
+    setup: Setup,
+    seed: bytes,
+    bots: Mapping[int, Bot],
+    on_step: Callable[[Any, int, Any], None] | None = None,
+) -> Played:
+    """A whole game: automatic steps taken for every seat, every decision by that seat's bot.
+    Optional steps (a seat that is not to move but may act, such as a Telepathic partner's
+    Announcement) are offered to their bots first, at every step."""
+    stores = deal(game, setup)
+    states = [game.initial_state(setup, seed)]
+    log: list[tuple[int, Json]] = []
+    think: dict[int, list[float]] = {s: [] for s in bots}
+    rng = Rng(b"arena" + seed)
+    for _ in range(MAX_STEPS):
+        state = states[-1]
+        if game.result(state) is not None:
+            return Played(game.result(state), states, log, think)
+        seat, choice = _next(game, states, log, stores, bots, think, rng)
+        action = game.seal(state, seat, choice, stores[seat])
+        new_state = game.apply(state, seat, action)
+        if on_step is not None:
+            on_step(state, seat, action)
+        states.append(new_state)
+        log.append((seat, game.action_to_json(action)))
+    return Played(None, states, log, think)
+
+
+def _next(game, states, log, stores, bots, think, rng) -> tuple[int, Any]:
+    state = states[-1]
+    moving = sorted(game.to_move(state))
+    for seat in moving:
+        auto = game.auto_action(state, seat, stores[seat])
+        if auto is not None:
+            return seat, auto
+    for seat in sorted(set(bots) - set(moving)):
+        if game.legal_actions(state, seat, stores[seat]):
+            choice = _ask(game, states, log, stores, bots, think, rng, seat)
+            if choice is not None:
+                return seat, choice
+    seat = moving[0]
+    choice = _ask(game, states, log, stores, bots, think, rng, seat)
+    if choice is None:
+        raise AssertionError(f"the bot of seat {seat} declined a step the game waits on")
+    return seat, choice
+
+
+def _ask(game, states, log, stores, bots, think, rng, seat) -> Any:
+    knowledge = knowledge_of(game, states, log, seat, stores[seat])
+    started = time.perf_counter()
+    choice = bots[seat](knowledge, rng.read(32))
+    think[seat].append(time.perf_counter() - started)
+    return choice
+
+
+# -- a tournament ---------------------------------------------------------------------------
+
+
+def sides_for(index: int, seats: int, a_seats: int) -> list[str]:
+    """Which side plays each seat in game `index`: side a's seats rotate around the table."""
+    return ["a" if (seat - index) % seats < a_seats else "b" for seat in range(seats)]
+
+
+def tournament(
+    game_id: str,
+    seats: int,
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    variant: dict[str, Json] | None = None,
+    a_seats: int = 1,
+) -> dict[str, Any]:
+    game = GAMES[game_id]
+    bot_a, bot_b = bot_for(game_id, a), bot_for(game_id, b)
+    wins = {"a": 0.0, "b": 0.0}
+    draws = hung = losses = 0
+    think: dict[str, list[float]] = {"a": [], "b": []}
+    steps = 0
+    for index in range(games):
+        side = sides_for(index, seats, a_seats)
+        bots = {s: bot_a if side[s] == "a" else bot_b for s in range(seats)}
+        match_seed = Rng(f"arena:{seed}:{index}".encode()).read(32)
+        setup = Setup(f"m-arena-{seed}-{index}", NAMES[:seats], dict(variant or {}))
+        played = play(game, setup, match_seed, bots)
+        for s, times in played.think.items():
+            think[side[s]].extend(times)
+        steps += len(played.log)
+        outcome = played.outcome
+        if outcome is None:
+            hung += 1
+            continue
+        won = {side[s] for s in outcome.winners}
+        if outcome.termination is Termination.DRAW or won == {"a", "b"}:
+            draws += 1
+            wins["a"] += 0.5
+            wins["b"] += 0.5
+        elif won:
+            wins[won.pop()] += 1
+        else:
+            losses += 1
+    return {
+        "game": game_id,
+        "seats": seats,
+        "variant": variant or {},
+        "a": a,
+        "b": b,
+        "a_seats": a_seats,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "hung": hung,
+        "mean_steps": round(steps / max(1, games), 1),
+        "think_ms": {k: _ms(v) for k, v in think.items()},
+    }
+
+
+def _ms(times: list[float]) -> dict[str, float]:
+    if not times:
+        return {"mean": 0.0, "median": 0.0, "p95": 0.0, "max": 0.0}
+    ordered = sorted(times)
+    return {
+        "mean": round(1000 * sum(ordered) / len(ordered), 2),
+        "median": round(1000 * ordered[len(ordered) // 2], 2),
+        "p95": round(1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 2),
+        "max": round(1000 * ordered[-1], 2),
+    }
+
+
+def parse_variant(items: list[str]) -> dict[str, Json]:
+    """`key=value` pairs: digits become numbers, commas make lists."""
+    variant: dict[str, Json] = {}
+    for item in items:
+        key, _, raw = item.partition("=")
+        parts = raw.split(",")
+        values: list[Json] = [int(p) if p.isdigit() else p for p in parts]
+        variant[key] = values if len(values) > 1 else values[0]
+    return variant
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m parlour.bots.arena", description=__doc__)
+    parser.add_argument("--game", required=True, choices=sorted(GAMES))
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--a", default="medium")
+    parser.add_argument("--b", default="random")
+    parser.add_argument("--a-seats", type=int, default=1)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", action="append", default=[])
+    parser.add_argument("--solver", action="store_true", help="Psi Squad: the cypher solver")
+    parser.add_argument("--digits", type=int, default=4)
+    parser.add_argument("--cyphers", default="all")
+    parser.add_argument("--level", default="hard", help="the solver's level")
+    args = parser.parse_args(argv)
+    if args.solver:
+        from parlour.bots.psi_squad import solver_report  # type: ignore[attr-defined]
+
+        report = solver_report(args.digits, args.cyphers, args.level, args.seed)
+    else:
+        report = tournament(
+            args.game,
+            args.seats,
+            args.a,
+            args.b,
+            args.games,
+            args.seed,
+            parse_variant(args.variant),
+            args.a_seats,
+        )
+    json.dump(report, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
