@@ -14,6 +14,7 @@ from dataclasses import replace
 import pytest
 
 from parlour.bots import espeers_scripted
+from parlour.fair import sra
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Termination
@@ -472,7 +473,7 @@ def test_a_false_unlock_in_a_shared_deal_is_named_by_the_audit():
     def lie(sender, to, text):
         data = json.loads(text)
         if data["t"] == "deal-unlock" and sender == seat_peer(1) and data["seat"] == 1:
-            data["value"] = format(int(data["value"], 16) ** 2 % 2**64 + 2, "x")
+            data["value"] = format(pow(int(data["value"], 16), 2, sra.P), "x")  # a square
             return json.dumps(data, sort_keys=True, separators=(",", ":"))
         return text
 
@@ -490,6 +491,34 @@ def test_a_false_unlock_in_a_shared_deal_is_named_by_the_audit():
     # Ada's card came out of Bo's false unlock as no card at all: her device says so at once.
     assert host.table is None and host.phase is Phase.ABORTED
     assert "came out as no card: a lock was false" in notices(host)
+
+
+def test_a_deal_value_that_is_not_a_square_is_refused_on_arrival_naming_its_sender():
+    """Issue 13, point 2: a lock with one card multiplied by -1 (a non-square) would tag that
+    card through the public transcript. Every device refuses it when it arrives, naming Bo."""
+
+    def tag(sender, to, text):
+        data = json.loads(text)
+        if data["t"] == "deal-lock" and sender == seat_peer(1) and data["seat"] == 1:
+            values = data["values"]
+            values[0] = format(sra.P - int(values[0], 16), "x")
+            return json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return text
+
+    config = MatchConfig(
+        "telepathic",
+        "m-online-sra-02",
+        ("Ada", "Bo", "Cy", "Di"),
+        {"arrangement": "four", "mode": "first"},
+    )
+    host = OnlineSession.host(GAMES["telepathic"], config, (0,), 0.0)
+    net = MemoryNet(host)
+    net.tamper = tag
+    for seat in (1, 2, 3):
+        net.connect(seat, OnlineSession.guest(0.0))
+    assert host.table is None
+    assert "Bo sent a deal value that is not a card's" in notices(host)
+    assert not any(b["seat"] == 1 for t, b in host.seed_log if t == "deal-lock")
 
 
 def test_espeers_decks_brought_online_stay_sealed_until_the_end():

@@ -10,11 +10,16 @@ from parlour.fair import sra
 
 DECK = ("blue", "orange", "green", "purple")
 NAMES = ("Ada", "Bo", "Cy", "Di")
+MATCH, LABEL = "m-sra-test-01", "colour"
+
+
+def encoded(size=len(DECK), match_id=MATCH, label=LABEL):
+    return sra.encodings(size, match_id, label)
 
 
 def deal(seats=(0, 1), keys=None):
     keys = keys or {s: sra.new_exponent() for s in seats}
-    locks, deck = [], [sra.encode(i) for i in range(len(DECK))]
+    locks, deck = [], encoded()
     for seat in seats:
         deck = sra.lock(deck, keys[seat])
         locks.append(tuple(deck))
@@ -30,7 +35,7 @@ def deal(seats=(0, 1), keys=None):
     cards = {}
     for j, owner in enumerate(seats):
         value = unlocks[j][-1] if unlocks[j] else deck[j]
-        cards[owner] = DECK[sra.read(sra.unlock(value, keys[owner]), len(DECK))]
+        cards[owner] = DECK[sra.read(sra.unlock(value, keys[owner]), len(DECK), MATCH, LABEL)]
     return record, keys, cards
 
 
@@ -39,38 +44,140 @@ def test_each_recipient_reads_a_different_card_and_the_replay_agrees(seats):
     for _ in range(5):
         record, keys, cards = deal(seats)
         assert len(set(cards.values())) == len(seats)
-        sra.check_deal(record, keys, cards, NAMES)
+        sra.check_deal(record, keys, cards, NAMES, MATCH, LABEL)
         assert sra.record_from_json(sra.record_to_json(record)) == record
 
 
 def test_the_cards_are_not_readable_from_the_public_record():
     record, _keys, _cards = deal()
-    encoded = {sra.encode(i) for i in range(len(DECK))}
     public = {v for row in record.locks for v in row} | {v for row in record.unlocks for v in row}
-    assert not public & encoded  # every public number still carries at least one lock
+    assert not public & set(encoded())  # every public number still carries at least one lock
 
 
 def test_a_lock_that_is_an_inverse_undoes_the_lock():
     k = sra.new_exponent()
-    assert sra.unlock(pow(sra.encode(2), k, sra.P), k) == sra.encode(2)
+    card = sra.encode(2, MATCH, LABEL)
+    assert sra.unlock(pow(card, k, sra.P), k) == card
 
 
 def test_a_false_step_or_a_false_card_is_named():
     record, keys, cards = deal()
     other = next(c for c in DECK if c != cards[1])
     with pytest.raises(CommitmentMismatch, match="Bo holds a card they were not dealt"):
-        sra.check_deal(record, keys, {**cards, 1: other}, NAMES)
+        sra.check_deal(record, keys, {**cards, 1: other}, NAMES, MATCH, LABEL)
     lie = sra.DealRecord(
         record.deck, record.seats, record.locks, ((record.unlocks[0][0] + 1,), record.unlocks[1])
     )
     with pytest.raises(CommitmentMismatch, match="Bo unlocked Ada's card falsely"):
-        sra.check_deal(lie, keys, cards, NAMES)
+        sra.check_deal(lie, keys, cards, NAMES, MATCH, LABEL)
     with pytest.raises(CommitmentMismatch, match="Ada locked the shared deck falsely"):
-        sra.check_deal(record, {**keys, 0: sra.new_exponent()}, cards, NAMES)
-    sra.check_deal(record, {0: keys[0]}, {0: cards[0]}, NAMES)  # a withheld lock: unchecked
+        sra.check_deal(record, {**keys, 0: sra.new_exponent()}, cards, NAMES, MATCH, LABEL)
+    # a withheld lock: unchecked
+    sra.check_deal(record, {0: keys[0]}, {0: cards[0]}, NAMES, MATCH, LABEL)
 
 
 @pytest.mark.parametrize("bad", ["", "xyz", "0", "1", format(sra.P, "x"), 5, "f" * 401])
 def test_a_number_out_of_the_group_is_refused(bad):
     with pytest.raises(MalformedInput):
         sra.number(bad)
+
+
+# -- no relation between cards' numbers (issue 13, point 1) ----------------------------------------
+
+
+def relations(values):
+    """Every multiplicative relation of the kinds an observer would try, among `values`:
+    x^a = y^b for small a, b (squares, cubes...), x*y = z, x*y = z*w and x/y = z/w."""
+    found = []
+    index = {v: i for i, v in enumerate(values)}
+    n = len(values)
+    for i, x in enumerate(values):
+        for a in range(1, 5):
+            xa = pow(x, a, sra.P)
+            for j, y in enumerate(values):
+                for b in range(1, 5):
+                    if i != j and xa == pow(y, b, sra.P):
+                        found.append(("power", i, a, j, b))
+    products = {}
+    for i in range(n):
+        for j in range(i, n):
+            p = values[i] * values[j] % sra.P
+            if p in index and index[p] not in (i, j):
+                found.append(("product", i, j, index[p]))
+            for pair in products.get(p, []):
+                found.append(("two products", pair, (i, j)))
+            products.setdefault(p, []).append((i, j))
+    return found
+
+
+def test_no_relation_is_known_between_the_numbers_of_a_deck():
+    """The old numbering, (i + 2)^2, had card 2 = card 0 squared (16 = 4^2): a relation that
+    survives every lock. The new numbers have none of the kinds an observer would look for,
+    within a deal, across the two deals of a game, and across matches (the products cover
+    ratios: x/y = z/w is x*w = z*y)."""
+    old = [pow(i + 2, 2, sra.P) for i in range(4)]
+    assert relations(old)  # the test sees the relation it is for
+    assert relations(encoded(16)) == []
+    both = (
+        encoded(4, MATCH, "colour")
+        + encoded(4, MATCH, "shape")
+        + encoded(4, "m-other-01", "colour")
+    )
+    assert len(set(both)) == 12
+    assert relations(both) == []
+
+
+def test_the_square_test_agrees_with_eulers_criterion():
+    samples = [*encoded(8), sra.P - 1, 2, 3, sra.P - 4, *(pow(7, e, sra.P) for e in range(1, 12))]
+    for v in samples:
+        assert sra.is_square(v) == (pow(v, sra.Q, sra.P) == 1)
+    assert not sra.is_square(0) and not sra.is_square(sra.P)
+
+
+def test_every_card_number_is_a_square_and_bound_to_its_match_and_deal():
+    assert all(sra.is_square(v) for v in encoded(16))
+    assert encoded(4, MATCH, "colour") != encoded(4, MATCH, "shape")
+    assert encoded(4, MATCH, "colour") != encoded(4, "m-other-01", "colour")
+    assert encoded(4) == encoded(4)  # every device numbers the cards alike
+
+
+def square_pairs(row):
+    """The passive attack of the review: values x of a locked row with x^2 also in the row."""
+    values = set(row)
+    return [x for x in row if pow(x, 2, sra.P) in values]
+
+
+def test_a_locked_row_shows_no_relation_to_anyone_holding_the_transcript():
+    """The review's observer found, in every locked row, the x with x^2 also in the row (cards
+    0 and 2 of the old numbering). Over many deals, nothing of the kind is found now, and no
+    locked row carries any relation at all."""
+    for _ in range(6):
+        record, _keys, _cards = deal((0, 1, 2))
+        for row in record.locks:
+            assert square_pairs(row) == []
+            assert relations(list(row)) == []
+
+
+def test_the_old_numbering_let_an_observer_pick_cards_out_of_a_locked_row():
+    """Why the numbering changed: with (i + 2)^2 every locked row gives cards 0 and 2 away."""
+    old = [pow(i + 2, 2, sra.P) for i in range(4)]
+    k = sra.new_exponent()
+    row = [pow(v, k, sra.P) for v in old]
+    assert square_pairs(row) == [row[0]]  # the observer finds card 0 (and card 2 is its square)
+
+
+# -- every deal value must be a square (issue 13, point 2) -----------------------------------------
+
+
+def test_a_value_that_is_not_a_square_is_refused():
+    """A lock times -1 is a non-square: a tag its sender could follow to the recipient."""
+    record, _keys, _cards = deal()
+    tagged = (sra.P - record.locks[0][1]) % sra.P
+    assert not sra.is_square(tagged)
+    with pytest.raises(MalformedInput, match="not a square"):
+        sra.element(format(tagged, "x"))
+    data = sra.record_to_json(record)
+    data["locks"][0][1] = format(tagged, "x")
+    with pytest.raises(MalformedInput, match="not a square"):
+        sra.record_from_json(data)
+    assert sra.element(format(record.locks[0][1], "x")) == record.locks[0][1]

@@ -4,23 +4,35 @@ When two seats on two devices must each draw a different card from the same smal
 Telepathic colour cards, say), neither device may deal both: it would see the other's card. This
 is the commutative-encryption deal of Shamir, Rivest and Adleman ("mental poker"):
 
-1. The deck's cards are encoded as numbers that are squares modulo a safe prime p.
+1. The deck's cards are encoded as squares modulo a safe prime p: card i of the deal labelled L
+   in match M is H(M, L, i)^2, where H is SHA-256 stretched to the size of p. Nobody knows a
+   multiplicative relation between two such numbers (as they would for (i + 2)^2, where card 2
+   is card 0 squared): a relation survives every lock, and would let anyone holding the public
+   transcript pick cards out of a locked row.
 2. Each recipient in turn raises every number to its own secret exponent k (odd, below p - 1)
    and shuffles them with a private permutation: after everyone, the deck is locked by all the
    exponents and in an order nobody knows.
 3. Recipient j takes locked card j. Every other recipient in turn removes its lock from that card
    (raises it to its inverse exponent) and publishes the result; the recipient removes its own
    lock last, in private, and reads its card.
-Exponentiation commutes, so the locks come off in any order. Everything sent is public; at the end
-every recipient opens its exponent (committed before the deal began) and anyone can replay the
-deal and check every step and every card claimed (`check_deal`). Working with squares avoids the
-one thing that would leak (whether a locked number is a square).
+Exponentiation commutes, so the locks come off in any order. Everything sent is public. Each
+exponent is committed in its owner's store before its first lock, and that commitment is
+published with the seat's seed commitment, before the seed is drawn (only one odd exponent
+below p - 1 maps a locked row onto the next, so the transcript binds it as well); at
+the end every recipient opens its exponent and anyone can replay the deal and check every step
+and every card claimed (`check_deal`).
+
+Working with squares keeps the one thing a power map would leak, whether a number is a square,
+the same for every card. So every value a seat sends is checked to be a square on arrival
+(`is_square`): a non-square would be a tag (a card multiplied by -1) that its sender could
+follow through the public transcript to its recipient.
 
 The group is the 1536-bit MODP group of RFC 3526 (a safe prime).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -37,11 +49,54 @@ P = int(
     16,
 )
 ORDER = P - 1
+Q = ORDER // 2  # prime: the squares modulo P are the subgroup of order Q
+ENCODING_TAG = b"psi-parlour/sra-card/2"
+_BLOCKS = (P.bit_length() + 64) // 256 + 1  # SHA-256 blocks: 64 bits more than P, so H mod P is even
 
 
-def encode(index: int) -> int:
-    """Card number `index` of a deck as a square modulo P (never 0 or 1)."""
-    return pow(index + 2, 2, P)
+def encode(index: int, match_id: str, label: str) -> int:
+    """Card number `index` of the deal `label` in match `match_id`, as a square modulo P.
+
+    The square of a hash of the three, stretched to the size of P: no product, power or ratio
+    of two cards' numbers is known to be another's, in this deal or across deals."""
+    stem = b"".join(
+        len(part).to_bytes(4, "big") + part
+        for part in (ENCODING_TAG, match_id.encode(), label.encode(), str(index).encode())
+    )
+    stretched = b"".join(
+        hashlib.sha256(stem + block.to_bytes(4, "big")).digest() for block in range(_BLOCKS)
+    )
+    value = pow(int.from_bytes(stretched, "big") % P, 2, P)
+    if value in (0, 1):  # a chance of about 2^-1535; a card's number must still be usable
+        raise ValueError("that card's number is degenerate")
+    return value
+
+
+def encodings(size: int, match_id: str, label: str) -> list[int]:
+    """The numbers of a whole deck, in card order."""
+    return [encode(i, match_id, label) for i in range(size)]
+
+
+def is_square(value: int) -> bool:
+    """Is `value` (0 < value < P) in the subgroup of squares modulo P? P is prime, so this is
+    its Legendre symbol, computed as a Jacobi symbol by quadratic reciprocity: a hundred times
+    quicker than Euler's criterion, value^Q mod P, a full-size power (tests check they agree)."""
+    return 0 < value < P and _jacobi(value, P) == 1
+
+
+def _jacobi(a: int, n: int) -> int:
+    result = 1
+    a %= n
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                result = -result
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a %= n
+    return result if n == 1 else 0
 
 
 def new_exponent() -> int:
@@ -69,10 +124,10 @@ def unlock(value: int, k: int) -> int:
     return pow(value, unlock_exponent(k), P)
 
 
-def read(value: int, deck_size: int) -> int | None:
+def read(value: int, deck_size: int, match_id: str, label: str) -> int | None:
     """The card index a fully unlocked value stands for, or None."""
-    for index in range(deck_size):
-        if encode(index) == value:
+    for index, number in enumerate(encodings(deck_size, match_id, label)):
+        if number == value:
             return index
     return None
 
@@ -93,13 +148,19 @@ class DealRecord:
 
 
 def check_deal(
-    record: DealRecord, exponents: dict[int, int], claimed: dict[int, str], names: Sequence[str]
+    record: DealRecord,
+    exponents: dict[int, int],
+    claimed: dict[int, str],
+    names: Sequence[str],
+    match_id: str,
+    label: str,
 ) -> None:
-    """Replay a deal with the opened exponents; name the first seat whose step or card is false.
+    """Replay the deal `label` of match `match_id` with the opened exponents; name the first
+    seat whose step or card is false.
 
     `exponents` and `claimed` may lack a seat that did not open (its steps are then unchecked)."""
     n = len(record.seats)
-    previous = [encode(i) for i in range(len(record.deck))]
+    previous = encodings(len(record.deck), match_id, label)
     for r, seat in enumerate(record.seats):
         k = exponents.get(seat)
         locked = record.locks[r]
@@ -121,7 +182,7 @@ def check_deal(
         k = exponents.get(seat)
         if k is None or seat not in claimed:
             continue
-        index = read(unlock(value, k), len(record.deck))
+        index = read(unlock(value, k), len(record.deck), match_id, label)
         if index is None or record.deck[index] != claimed[seat]:
             raise CommitmentMismatch(f"{names[seat]} holds a card they were not dealt.", seat)
 
@@ -136,7 +197,7 @@ def record_to_json(record: DealRecord) -> dict:
 
 
 def record_from_json(data: object) -> DealRecord:
-    """A transcript from a set-up: every number a hex residue below P, every row the right size."""
+    """A transcript from a set-up: every number a square below P, every row the right size."""
     if not isinstance(data, dict) or set(data) != {"deck", "seats", "locks", "unlocks"}:
         raise MalformedInput("A shared deal's record is not in its form.")
     deck, seats = data["deck"], data["seats"]
@@ -166,6 +227,14 @@ def number(text: object) -> int:
     return value
 
 
+def element(text: object) -> int:
+    """A deal value as sent: a number (`number`) that is also a square modulo P."""
+    value = number(text)
+    if not is_square(value):
+        raise MalformedInput("A shared deal's number is not a square, as every card's must be.")
+    return value
+
+
 def _rows(raw: object, count: int, size: int) -> tuple[tuple[int, ...], ...]:
     if not isinstance(raw, list) or len(raw) != count:
         raise MalformedInput("A shared deal's record has the wrong number of steps.")
@@ -173,5 +242,5 @@ def _rows(raw: object, count: int, size: int) -> tuple[tuple[int, ...], ...]:
     for row in raw:
         if not isinstance(row, list) or len(row) != size:
             raise MalformedInput("A shared deal's step has the wrong number of cards.")
-        rows.append(tuple(number(v) for v in row))
+        rows.append(tuple(element(v) for v in row))
     return tuple(rows)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from parlour.errors import ProtocolError
+from parlour.errors import MalformedInput, ProtocolError
 from parlour.fair import sra
 from parlour.fair.store import PrivateStore
 from parlour.games.base import SharedDeal
@@ -52,9 +52,10 @@ class Progress:
 class Dealing:
     """Every shared deal of a game, as one device sees and takes part in it."""
 
-    def __init__(self, deals: list[SharedDeal], names: tuple[str, ...]) -> None:
+    def __init__(self, deals: list[SharedDeal], names: tuple[str, ...], match_id: str) -> None:
         self.progress = {d.label: Progress(d) for d in deals}
         self.names = names
+        self.match_id = match_id  # a deal's cards are numbered for this match and its label
 
     # -- taking part ---------------------------------------------------------------------
 
@@ -65,7 +66,9 @@ class Dealing:
             for r, seat in enumerate(p.deal.seats):
                 if seat in stores and r not in p.locks and all(q in p.locks for q in range(r)):
                     before = (
-                        p.locks[r - 1] if r else [sra.encode(i) for i in range(len(p.deal.cards))]
+                        p.locks[r - 1]
+                        if r
+                        else sra.encodings(len(p.deal.cards), self.match_id, label)
                     )
                     values = sra.lock(before, self._key(stores, seat, label))
                     body = {
@@ -104,7 +107,10 @@ class Dealing:
                     return None
                 value = chain[-1] if chain else p.locks[len(p.deal.seats) - 1][j]
                 index = sra.read(
-                    sra.unlock(value, self._key(stores, seat, label)), len(p.deal.cards)
+                    sra.unlock(value, self._key(stores, seat, label)),
+                    len(p.deal.cards),
+                    self.match_id,
+                    label,
                 )
                 if index is None:
                     raise ProtocolError(
@@ -147,7 +153,7 @@ class Dealing:
         values = body["values"]
         if not isinstance(values, list) or len(values) != len(p.deal.cards):
             raise ProtocolError("A locked deck came with the wrong number of cards.")
-        deck = tuple(sra.number(v) for v in values)
+        deck = tuple(self._element(body["seat"], v) for v in values)
         self._check_distinct(body["seat"], deck)
         if r in p.locks:
             if p.locks[r] != deck:
@@ -159,6 +165,19 @@ class Dealing:
             raise ProtocolError(f"{self.names[body['seat']]} locked the deck before their turn.")
         p.locks[r] = deck
         return True
+
+    def _element(self, seat: int, text: object) -> int:
+        """A value `seat` sent: a number in the group and a square, as every honest lock and
+        unlock of a card is. A non-square would tag a card its sender could follow through the
+        public transcript (and strip again when unlocking)."""
+        try:
+            return sra.element(text)
+        except MalformedInput as problem:
+            raise ProtocolError(
+                f"{self.names[seat]} sent a deal value that is not a card's: "
+                f"{problem.sentence} Refused.",
+                seat,
+            ) from None
 
     def _check_distinct(self, seat: int, deck: tuple[int, ...]) -> None:
         """An honest lock maps distinct cards to distinct values (a power map is one to one):
@@ -175,7 +194,7 @@ class Dealing:
         if not p.locked() or not 0 <= j < len(p.deal.seats):
             raise ProtocolError(f"{self.names[seat]} unlocked a card before the deck was locked.")
         chain, others = p.unlocks.setdefault(j, []), p.others(j)
-        value = sra.number(body["value"])
+        value = self._element(seat, body["value"])
         if seat in others and others.index(seat) < len(chain):
             if chain[others.index(seat)] != value:
                 raise ProtocolError(f"{self.names[seat]} unlocked a card twice, differently.")

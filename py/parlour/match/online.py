@@ -162,7 +162,7 @@ class OnlineSession:
         self.stores = {s: PrivateStore(Context(config.match_id, s)) for s in local}
         deals = game.shared_deals(config.setup())
         new_locks(deals, self.stores)
-        self.dealing = Dealing(deals, config.seats)
+        self.dealing = Dealing(deals, config.seats, config.match_id)
         self._advance_deals()
 
     def _advance_deals(self) -> None:
@@ -931,7 +931,9 @@ class OnlineSession:
                 nonce=bytes.fromhex(nonce),
             )
         session.dealing = Dealing(
-            session.game.shared_deals(session.config.setup()), session.config.seats
+            session.game.shared_deals(session.config.setup()),
+            session.config.seats,
+            session.config.match_id,
         )
         for type_, body in data["seed_log"]:
             if type_ == "deal-lock":

@@ -673,7 +673,9 @@ class Telepathic(Game[TeleState, Action]):
                 for (kind, which) in final.roles(seat)
                 if kind == label and (card := cards.get(seat, {}).get(which)) is not None
             }
-            sra.check_deal(record, exponents, claimed, final.setup.seat_names)
+            sra.check_deal(
+                record, exponents, claimed, final.setup.seat_names, final.setup.match_id, label
+            )
 
     def _check_dealing(self, final: TeleState, cards: Mapping[int, Mapping[str, str]]) -> None:
         """Cards come from one deck per kind: no two seats can hold the same card."""
