@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,18 +24,23 @@ from parlour.match.wire import MAX_DEPTH, SHAPES, VERSION, decode
 from tests.test_online import device, over, play, start
 
 FIELDS = sorted({name for shape in SHAPES.values() for name in shape})
+# Every code point, lone surrogates included (st.text leaves them out by default, and a lone
+# "\ud800" is valid JSON that once ended in a UnicodeEncodeError), and the odd ones besides.
+ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=30) | st.sampled_from(
+    ["\ud800", "a\udfffb", "\udbff\udc00", "\x00", "\u2028", "\ufeff", "\U0010ffff"]
+)
 SCALARS = (
     st.none()
     | st.booleans()
     | st.integers(-2, 9)  # seats, steps and counts that pass the wire's checks but not the game's
     | st.integers(-(2**40), 2**40)
-    | st.text(max_size=30)
+    | ANY_TEXT
 )
 JSON = st.recursive(
     SCALARS,
     lambda inner: (
         st.lists(inner, max_size=4)
-        | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), inner, max_size=4)
+        | st.dictionaries(st.sampled_from(FIELDS) | ANY_TEXT, inner, max_size=4)
     ),
     max_leaves=12,
 )
@@ -97,7 +103,12 @@ def _numbered(net, to_host: bool, data: dict) -> str:
 
 
 @FUZZ
-@given(st.text(max_size=200) | st.binary(max_size=50).map(lambda b: b.decode("latin-1")))
+@given(
+    st.text(max_size=200)
+    | st.text(st.characters(exclude_categories=()), max_size=200)
+    | st.binary(max_size=50).map(lambda b: b.decode("latin-1"))
+    | ANY_TEXT.map(lambda t: json.dumps({"v": 1, "t": "reject", "n": 1, "reason": t}))
+)
 def test_decode_refuses_any_text_with_a_sentence_and_nothing_else(text):
     try:
         decode(text)
@@ -212,3 +223,53 @@ def test_every_kind_of_message_before_the_welcome_or_the_hello_is_refused_withou
         assert small.host.match.step == step, kind
         if kind != "hello":  # a hello is always answered (a resume from elsewhere starts at 0)
             assert small.host.notices[-1].startswith("Refused"), kind
+
+
+LONE = "\ud800"
+
+
+def test_a_lone_surrogate_is_refused_with_a_sentence_everywhere():
+    """Issue 13, point 5: one character, valid JSON, used to raise UnicodeEncodeError out of
+    wire.decode, OnlineSession.receive, Match.loads and Match.from_json."""
+    from parlour.match.match import Match
+    from parlour.match.table import Table
+
+    for body in (
+        {"t": "reject", "reason": LONE},
+        {"t": "propose", "seat": 1, "action": {"type": "guess", "digits": LONE}},
+        {"t": "verdict", "seat": 1, "verdict": "cheat", "text": "x" + LONE},
+        {"t": "propose", "seat": 1, "action": {LONE: 1}},
+    ):
+        text = json.dumps({"v": 1, "n": 1, **body})
+        try:
+            decode(text)
+        except MalformedInput as error:
+            assert "lone surrogate" in error.sentence
+        else:
+            raise AssertionError("a lone surrogate got through")
+    net = start("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, match_id="m-fuzz-lone-1")
+    play(net, seed=b"lone", steps=4, to_the_end=False)
+    host, guest = net.host, net.guests[1]
+    before = host.match.head()
+    text = json.dumps({"v": 1, "t": "propose", "n": 999, "seat": 1, "action": LONE})
+    host.receive(seat_peer(1), text, net.now)  # refused, nothing changes, no exception
+    guest.receive(HOST, text.replace("propose", "reject"), net.now)
+    assert host.match.head() == before
+    assert "lone surrogate" in host.notices[-1]
+    saved = host.match.to_json()
+    saved["config"]["seats"][0] = "A" + LONE
+    for load in (Match.from_json, lambda d: Match.loads(json.dumps(d))):
+        try:
+            load(saved)
+        except MalformedInput as error:
+            assert error.sentence
+        else:
+            raise AssertionError("a save with a lone surrogate loaded")
+    table = host.table.to_json()
+    table["match"]["log"][0]["action"] = {"digits": LONE}
+    with pytest.raises(MalformedInput):
+        Table.from_json(table)
+    session = host.to_json()
+    session["pending"] = {"0": LONE}
+    with pytest.raises(MalformedInput):
+        OnlineSession.from_json(session, net.now)

@@ -38,16 +38,45 @@ def _check_canonical(value: Json, depth: int = 0) -> None:
     raise MalformedInput(f"A {type(value).__name__} cannot be written as canonical JSON.")
 
 
+NOT_TEXT = (
+    "That holds a character that is not one (half of a pair of UTF-16 surrogates, alone): "
+    "it cannot be written down, so it was refused."
+)
+
+
+def utf8(text: str) -> bytes:
+    """`text` as UTF-8; a lone surrogate (valid in JSON's "\\ud800", not in UTF-8) is
+    malformed input, never a UnicodeEncodeError out of a hash."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedInput(NOT_TEXT) from None
+
+
+def check_text(value: object, depth: int = 0) -> None:
+    """Refuse any text in a parsed JSON value (keys included) that UTF-8 cannot write: checked
+    where input comes in (a message, a save), before anything reads it."""
+    if isinstance(value, str):
+        utf8(value)
+    elif isinstance(value, dict) and depth < 64:
+        for key, item in value.items():
+            check_text(key, depth + 1)
+            check_text(item, depth + 1)
+    elif isinstance(value, list) and depth < 64:
+        for item in value:
+            check_text(item, depth + 1)
+
+
 def canonical_json(value: Json) -> bytes:
     """The one byte string that stands for `value` in every hash."""
     _check_canonical(value)
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return text.encode("utf-8")
+    return utf8(text)
 
 
 def field(data: bytes | str) -> bytes:
     """One length-prefixed field."""
-    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    raw = utf8(data) if isinstance(data, str) else bytes(data)
     return len(raw).to_bytes(4, "big") + raw
 
 

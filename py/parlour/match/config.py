@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
-from parlour.fair.encoding import Json, canonical_json
+from parlour.fair.encoding import Json, canonical_json, check_text
 from parlour.fair.sra import record_from_json
 from parlour.games.base import Setup
 
@@ -20,7 +20,8 @@ def clean_name(name: object, fallback: str) -> str:
     """A seat name as shown to everyone: trimmed, single-spaced, short; text only, never HTML."""
     if not isinstance(name, str):
         return fallback
-    text = " ".join(name.split())[:MAX_NAME]
+    whole = name.encode("utf-8", "surrogatepass").decode("utf-8", "ignore")  # no lone halves
+    text = " ".join(whole.split())[:MAX_NAME]
     return text or fallback
 
 
@@ -56,6 +57,7 @@ class MatchConfig:
     @classmethod
     def from_json(cls, data: object) -> MatchConfig:
         keys = {"game", "match_id", "seats", "variant"}
+        check_text(data)
         if not isinstance(data, dict) or not keys <= set(data) <= keys | {"dealt", "shared"}:
             raise MalformedInput("That match set-up is not in a form Psi Parlour reads.")
         game, match_id, seats, variant = (data[k] for k in ("game", "match_id", "seats", "variant"))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.errors import IllegalAction, MalformedInput, ParlourError
+from parlour.fair.encoding import check_text
 from parlour.games import game_by_id
 from parlour.games.base import Game, Outcome, Termination
 from parlour.match.config import MatchConfig
@@ -188,6 +189,7 @@ class Match:
     @classmethod
     def from_json(cls, data: object, games: dict[str, Game] | None = None) -> Match:
         """Rebuild a match by replaying its log: every entry is checked as if it were new."""
+        check_text(data)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise MalformedInput("That is not a saved Psi Parlour game.")
         if data.get("version") != FORMAT_VERSION:

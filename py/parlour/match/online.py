@@ -34,6 +34,7 @@ from typing import Any
 
 from parlour.errors import IllegalAction, MalformedInput, ParlourError, ProtocolError
 from parlour.fair.commit import Context, Opening
+from parlour.fair.encoding import check_text
 from parlour.fair.joint import JointRandomness
 from parlour.fair.store import PrivateStore
 from parlour.games import game_by_id
@@ -905,6 +906,7 @@ class OnlineSession:
     def from_json(cls, data: object, now: float) -> OnlineSession:
         """A saved session, every connection lost: a guest waits for a new invite; a host makes
         new invites. Everything is checked again as it is rebuilt."""
+        check_text(data)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise MalformedInput("That is not a saved online game.")
         if data.get("version") != FORMAT_VERSION or data.get("role") not in ("host", "guest"):

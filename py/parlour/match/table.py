@@ -13,6 +13,7 @@ from typing import Any
 
 from parlour.errors import MalformedInput, ParlourError
 from parlour.fair.commit import Context, Opening, commitment_of
+from parlour.fair.encoding import check_text
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game
 from parlour.match.config import MatchConfig
@@ -125,6 +126,7 @@ class Table:
 
     @classmethod
     def from_json(cls, data: object, games: dict[str, Game] | None = None) -> Table:
+        check_text(data)
         if not isinstance(data, dict) or not isinstance(data.get("stores"), dict):
             raise MalformedInput("That saved table is damaged.")
         match = Match.from_json(data.get("match"), games)

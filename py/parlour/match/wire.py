@@ -18,7 +18,7 @@ from typing import Any
 
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
-from parlour.fair.encoding import canonical_json
+from parlour.fair.encoding import canonical_json, check_text
 
 VERSION = 1
 MAX_MESSAGE_BYTES = 65_536
@@ -174,7 +174,7 @@ def decode(text: object) -> Message:
     """Check everything about a received message's form; never trust what is inside first."""
     if not isinstance(text, str):
         raise MalformedInput("A message that was not text arrived and was ignored.")
-    size = len(text.encode("utf-8"))
+    size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         raise MalformedInput(
             f"A message of {-(-size // 1024)} KB arrived; the limit is "
@@ -188,6 +188,12 @@ def decode(text: object) -> Message:
         data = json.loads(text)
     except ValueError:
         raise MalformedInput("A message that is not valid JSON arrived and was ignored.") from None
+    try:
+        check_text(data)
+    except MalformedInput:
+        raise MalformedInput(
+            "A message holding a character that is not one (a lone surrogate) was ignored."
+        ) from None
     if not isinstance(data, dict) or not {"v", "t", "n"} <= set(data):
         raise MalformedInput("A message without a version, type and number was ignored.")
     if data["v"] != VERSION:
