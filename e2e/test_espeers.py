@@ -228,7 +228,7 @@ def test_a_refused_click_reads_as_a_sentence(page, site, watch):
     duel.start(site.url)
     duel.past_the_mulligans()
     seat = duel.take_device_if_asked()
-    duel.click("pass")  # Opportunity goes over to the other player, in this seat's turn
+    duel.click("pass")  # this seat's Active phase ends: the other player's last Opportunity
     other = duel.take_device_if_asked()
     assert other != seat
     pk = [c for c in duel.faces("[data-role=hand]") if CARDS[c].kind == "PK"]

@@ -185,13 +185,14 @@ def run_audit(table: Table, opened: dict | None = None):
 
 
 def end_turn(table: Table) -> None:
-    """The Active player passes, then the other player passes: the turn ends (after discarding
-    down to six, the first cards in sorted order, when the hand is larger)."""
+    """The Active player passes (its Active phase ends), discards down to six when the hand is
+    larger (the first cards in sorted order), then the other player passes its last
+    Opportunity: the turn ends."""
     active = table.state.active
     act(table, active, Pass())
-    act(table, 1 - active, Pass())
     if table.state.pending is not None and table.state.pending.kind == "discard":
         act(table, active, table.legal(active)[0])
+    act(table, 1 - active, Pass())
     assert table.state.active != active
 
 
@@ -949,16 +950,18 @@ def test_barriers_only_in_your_own_active_phase_with_nothing_on_the_stack():
 
 def test_after_a_barrier_the_opponent_gets_opportunity_once_more_before_the_turn_ends():
     table = barrier_table()
-    act(table, 0, Pass())
-    act(table, 1, Play("focus"))  # an Impulse in Ada's turn
+    act(table, 0, Play("feedback"))
+    act(table, 1, Play("focus"))  # an Impulse in Ada's turn, in answer to hers
     act(table, 0, Pass())
     act(table, 1, Pass())  # Focus resolves: Bo holds Opportunity
-    act(table, 1, Pass())  # Bo has passed; Ada holds Opportunity, nothing on the stack
-    assert table.state.passes == 1 and table.state.opportunity == 0
+    act(table, 1, Pass())
+    act(table, 0, Pass())  # Feedback resolves: Ada holds Opportunity, nothing on the stack
+    assert table.state.stack == () and table.state.opportunity == 0
     act(table, 0, PlaceBarrier("mind-spike"))
     act(table, 1, Predict(None))
     act(table, 0, Pass())  # Ada ends her turn: Bo has Opportunity once more
     assert table.state.turn == 1 and espeers.to_move(table.state) == {1}
+    assert table.state.phase == "end"
     act(table, 1, Play("second-wind"))
     act(table, 0, Pass())
     act(table, 1, Pass())  # Second Wind resolves: Bo holds Opportunity
@@ -973,18 +976,17 @@ def test_after_a_barrier_attack_the_opponent_gets_opportunity_once_more():
     table = barrier_down()
     end_turn(table)
     assert (table.state.turn, table.state.active) == (3, 0)
-    act(table, 0, Pass())
-    act(table, 1, Play("second-wind"))
-    act(table, 0, Pass())
-    act(table, 1, Pass())
-    act(table, 1, Pass())  # Bo has passed; Ada holds Opportunity, nothing on the stack
-    assert table.state.passes == 1 and table.state.opportunity == 0
     attack = next(a for a in table.legal(0) if isinstance(a, BarrierAttack))
     act(table, 0, attack)
     assert psi(table.state, 1) == (9, 0)
     act(table, 0, Pass())
     assert table.state.turn == 3 and espeers.to_move(table.state) == {1}
+    act(table, 1, Play("second-wind"))  # Bo's last Opportunity: an Impulse
+    act(table, 0, Pass())
+    act(table, 1, Pass())  # Second Wind resolves: Bo holds Opportunity
     act(table, 1, Pass())
+    assert table.state.turn == 3 and espeers.to_move(table.state) == {0}
+    act(table, 0, Pass())
     assert table.state.turn == 4
     assert run_audit(table) == Verified()
 
@@ -1080,13 +1082,14 @@ def test_a_barrier_attack_only_in_a_later_active_phase():
     )
     assert attack not in table.legal(0)
     end_turn(table)
-    act(table, 1, Pass())  # Ada holds Opportunity in Bo's turn
+    act(table, 1, Pass())  # Bo's Active phase ends
+    (discard, *_) = table.legal(1)  # Bo drew his seventh card: he discards first
+    act(table, 1, discard)
+    assert espeers.to_move(table.state) == {0}  # Ada's last Opportunity in Bo's turn
     assert refused(table, 0, attack) == (
         "A barrier attacks in your own Active phase, with nothing on the stack."
     )
     act(table, 0, Pass())
-    (discard, *_) = table.legal(1)  # Bo drew his seventh card
-    act(table, 1, discard)
     assert table.state.turn == 3 and table.state.active == 0
     assert attack in table.legal(0)
     assert psi(table.state, 0) == (8, 0) and psi(table.state, 1) == (10, 0)
@@ -1251,8 +1254,7 @@ def test_discard_down_to_six_at_the_end_of_the_active_phase():
     act(table, 0, Cycle("feedback"))  # waves: 6 + 2 = 8 cards
     assert table.state.players[0].hand == 8 and psi(table.state, 0) == (8, 2)
     assert hand(table, 0) == sorted(head[2:] + order[6:10])
-    act(table, 0, Pass())
-    act(table, 1, Pass())
+    act(table, 0, Pass())  # the Active phase ends: Discard comes at once
     state = table.state
     assert state.pending.kind == "discard" and state.pending.amount == 2
     assert state.turn == 1 and espeers.to_move(state) == {0}
@@ -1274,6 +1276,10 @@ def test_discard_down_to_six_at_the_end_of_the_active_phase():
     # not cycling: no regain, no draw
     assert state.players[0].hand == 6 and psi(state, 0) == (8, 2)
     assert state.players[0].discard == ("quick-recall", "feedback", "mind-spike", "focus")
+    # then End: Bo's last Opportunity, and the turn ends when he passes
+    assert (state.turn, state.active, state.pending, state.opportunity) == (1, 0, None, 1)
+    act(table, 1, Pass())
+    state = table.state
     assert (state.turn, state.active, state.pending) == (2, 1, None)
     assert sorted(hand(table, 0)) == sorted(["mind-spike", "focus", *order[6:10]])
     assert run_audit(table) == Verified()
@@ -1285,6 +1291,148 @@ def test_six_cards_need_no_discard():
     act(table, 1, Pass())
     assert table.state.pending is None and (table.state.turn, table.state.active) == (2, 1)
     assert table.state.players[0].hand == 6 and table.state.players[0].discard == ()
+
+
+# -- the end of a turn: Active, then Discard, then End (the opponent's last Opportunity) ------
+
+BARRIER_SENTENCE = "A barrier goes down in your own Active phase, with nothing on the stack."
+ATTACK_SENTENCE = "A barrier attacks in your own Active phase, with nothing on the stack."
+PK_OVER = "Your Active phase is over: PK cards are played only in your own Active phase."
+
+
+def pk_plays(legal: list) -> list:
+    return [a for a in legal if isinstance(a, Play) and CARDS[a.card].kind == "PK"]
+
+
+def test_passing_on_an_empty_stack_ends_the_active_phase():
+    table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
+    assert espeers.public_view(table.state)["phase"] == "active"
+    act(table, 0, Pass())
+    state = table.state
+    # six cards: nothing to discard; End: Bo holds Opportunity once more, still in turn 1
+    assert (state.phase, state.turn, state.active, state.opportunity) == ("end", 1, 0, 1)
+    assert espeers.public_view(state)["phase"] == "end" and espeers.to_move(state) == {1}
+    act(table, 1, Pass())
+    assert (table.state.phase, table.state.turn, table.state.active) == ("active", 2, 1)
+
+
+def test_end_of_turn_opponent_play_does_not_reopen_active_phase():
+    table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
+    act(table, 0, Pass())  # Ada's Active phase is over
+    act(table, 1, Play("focus"))  # Bo's last Opportunity: an Impulse, suspended
+    state = table.state
+    assert state.phase == "end" and espeers.to_move(state) == {0}
+    legal = table.legal(0)
+    # Ada may answer with an Impulse or a cycle; no PK, no barrier, no barrier attack
+    assert Play("null-field") in legal and Play("feedback") in legal
+    assert Cycle("mind-spike") in legal
+    assert pk_plays(legal) == []
+    assert not any(isinstance(a, (PlaceBarrier, BarrierAttack)) for a in legal)
+    assert refused(table, 0, Play("mind-spike")) == PK_OVER
+    assert espeers.play_problem(state, 0, "telekinetic-slam") == PK_OVER
+    assert espeers.barrier_problem(state, 0) == BARRIER_SENTENCE
+    act(table, 0, Pass())
+    act(table, 1, Pass())  # Focus resolves: Bo, its owner, holds Opportunity again
+    assert table.state.stack == () and espeers.to_move(table.state) == {1}
+    act(table, 1, Pass())  # Ada holds Opportunity, nothing on the stack: still no PK
+    state = table.state
+    assert (state.phase, state.turn, espeers.to_move(state)) == ("end", 1, {0})
+    assert pk_plays(table.legal(0)) == [] and refused(table, 0, Play("mind-spike")) == PK_OVER
+    assert espeers.barrier_problem(state, 0) == BARRIER_SENTENCE
+    act(table, 0, Pass())  # both passed in a row with nothing on the stack: the turn ends
+    assert (table.state.phase, table.state.turn, table.state.active) == ("active", 2, 1)
+    assert psi(table.state, 0) == (10, 0) and table.state.players[0].hand == 6
+    assert run_audit(table) == Verified()
+
+
+def test_end_of_turn_answers_resolve_as_usual_then_the_turn_ends():
+    table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
+    act(table, 0, Pass())
+    act(table, 1, Play("focus"))  # Bo 9/1
+    act(table, 0, Play("null-field"))  # Ada 9/1: counters Focus
+    act(table, 1, Pass())
+    act(table, 0, Pass())  # Null Field resolves: Ada, its owner, holds Opportunity
+    state = table.state
+    assert [(i.card, i.countered) for i in state.stack] == [("focus", True)]
+    assert (state.phase, state.opportunity, state.passes) == ("end", 0, 0)
+    act(table, 0, Pass())
+    act(table, 1, Pass())  # Focus resolves, countered: Bo holds Opportunity
+    assert table.state.stack == () and espeers.to_move(table.state) == {1}
+    assert table.state.players[1].hand == 5  # no draw from the countered Focus
+    act(table, 1, Pass())
+    assert table.state.turn == 1 and espeers.to_move(table.state) == {0}
+    act(table, 0, Pass())
+    state = table.state
+    assert (state.turn, state.active, state.phase) == (2, 1, "active")
+    assert psi(state, 0) == (9, 1) and psi(state, 1) == (10, 0)  # Bo refreshed
+    assert run_audit(table) == Verified()
+
+
+def test_discard_comes_before_the_last_opportunity():
+    table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
+    act(table, 0, Play("quick-recall"))
+    act(table, 1, Pass())
+    act(table, 0, Pass())  # Quick Recall resolves: 7 cards
+    assert table.state.players[0].hand == 7
+    act(table, 0, Pass())  # the Active phase ends: Discard, before Bo may act again
+    state = table.state
+    assert state.pending == Pending("discard", 0, 1) and state.phase == "discard"
+    assert espeers.to_move(state) == {0} and state.turn == 1
+    assert espeers.public_view(state)["phase"] == "discard"
+    assert refused(table, 1, Pass()) == "It is not Bo's move."
+    act(table, 0, Discard(("mind-spike",)))
+    state = table.state
+    # then End: Bo's last Opportunity
+    assert (state.phase, state.turn, state.opportunity, state.pending) == ("end", 1, 1, None)
+    assert state.players[0].hand == 6
+    act(table, 1, Pass())
+    assert (table.state.turn, table.state.active) == (2, 1)
+    assert run_audit(table) == Verified()
+
+
+def test_cards_drawn_in_the_end_window_wait_for_the_next_discard():
+    """The text discards only in the Discard phase: a hand that grows during End stays so."""
+    table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
+    act(table, 0, Pass())  # six cards: no discard
+    act(table, 1, Play("focus"))
+    act(table, 0, Cycle("feedback"))  # waves: Ada draws 2 in the End of her own turn
+    assert table.state.players[0].hand == 7
+    act(table, 0, Pass())
+    act(table, 1, Pass())  # Focus resolves
+    act(table, 1, Pass())
+    act(table, 0, Pass())  # the turn ends, with no second Discard
+    state = table.state
+    assert (state.turn, state.active, state.pending) == (2, 1, None)
+    assert state.players[0].hand == 7 and state.players[0].discard == ("feedback",)
+    end_turn(table)  # Bo's turn: Ada keeps her seven cards
+    assert table.state.turn == 3 and table.state.players[0].hand == 8  # and draws one
+    act(table, 0, Pass())  # her next Discard takes her down to six
+    assert table.state.pending == Pending("discard", 0, 2)
+    act(table, 0, table.legal(0)[0])
+    assert table.state.players[0].hand == 6 and table.state.phase == "end"
+    assert run_audit(table) == Verified()
+
+
+def test_end_of_turn_opponent_cycle_does_not_reopen_active_phase():
+    """Cycling keeps Opportunity; passing it then gives the Active player a say in End, with
+    Impulse cards and cycling only: no PK, no barrier attack."""
+    table = barrier_down()
+    end_turn(table)  # turn 3, Ada's: her barrier could attack in this Active phase
+    assert any(isinstance(a, BarrierAttack) for a in table.legal(0))
+    act(table, 0, Pass())  # she lets the Active phase end without attacking
+    act(table, 1, Cycle("mind-spike"))  # Bo cycles in End and keeps Opportunity
+    assert espeers.to_move(table.state) == {1} and table.state.passes == 0
+    act(table, 1, Pass())
+    state = table.state
+    assert (state.phase, state.turn, espeers.to_move(state)) == ("end", 3, {0})
+    legal = table.legal(0)
+    assert not any(isinstance(a, (BarrierAttack, PlaceBarrier)) for a in legal)
+    assert pk_plays(legal) == [] and any(isinstance(a, Cycle) for a in legal)
+    assert espeers.attack_problem(state, 0) == ATTACK_SENTENCE
+    act(table, 0, Pass())
+    assert (table.state.turn, table.state.active) == (4, 1)
+    assert table.state.players[0].barrier is not None
+    assert run_audit(table) == Verified()
 
 
 # -- the audit -------------------------------------------------------------------------------
@@ -1328,11 +1476,10 @@ def test_audit_catches_a_card_cycled_or_discarded_that_was_not_held():
     assert result == Cheat(1, 7, "Bo cycled Overload, which was not in their hand (move 7).")
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
     end_turn(table)  # moves 5 and 6: Bo draws his seventh card
-    act(table, 1, Pass())
-    act(table, 0, Pass())
-    cheat(table, 1, Discard(("overload",)))  # move 9
+    act(table, 1, Pass())  # move 7: Bo's Active phase ends, Discard follows at once
+    cheat(table, 1, Discard(("overload",)))  # move 8
     result = run_audit(table)
-    assert result == Cheat(1, 9, "Bo discarded Overload, which was not in their hand (move 9).")
+    assert result == Cheat(1, 8, "Bo discarded Overload, which was not in their hand (move 8).")
 
 
 def test_audit_catches_a_barrier_prediction_answered_falsely():

@@ -45,7 +45,9 @@ def test_play_cycle_and_the_passes():
     assert said(d, 0, Cycle("mind-spike")) == "Ada cycles Mind Spike (star): Ada regains 1 PSI."
     assert said(d, 0, Cycle("null-field")) == "Ada cycles Null Field (circle): nothing happens."
     assert pass_meaning(d.state, 0) == "Pass: end your Active phase"
-    assert said(d, 0, Pass()) == "Ada passes."
+    assert said(d, 0, Pass()) == (
+        "Ada passes: the Active phase ends, and Bo has a last Opportunity before the turn ends."
+    )
     d.do(0, Play("psychic-jab"))
     d.do(1, Pass())
     assert pass_meaning(d.state, 0) == "Pass: Psychic Jab resolves"
@@ -83,3 +85,16 @@ def test_damage_and_discards():
     assert said(d, 0, Discard(("mind-spike", "focus"))) == (
         "Ada discards Mind Spike and Focus to get down to six cards."
     )
+
+
+def test_the_pass_that_ends_the_active_phase_says_the_discard_comes_first():
+    d = duel(A_HEAD)
+    d.do(0, Play("quick-recall"))
+    d.do(1, Pass())
+    d.do(0, Pass())  # Quick Recall resolves: 7 cards
+    assert pass_meaning(d.state, 0) == "Pass: end your Active phase"
+    assert said(d, 0, Pass()) == "Ada passes: the Active phase ends, and Ada discards down to six."
+    d.do(0, Pass())
+    d.do(0, Discard(("mind-spike",)))
+    assert pass_meaning(d.state, 1) == "Pass: Ada's turn ends"
+    assert said(d, 1, Pass()) == "Bo passes: Ada's turn ends."

@@ -244,8 +244,10 @@ def test_nothing_to_do_while_the_other_seat_holds_opportunity_only_reading():
     take(s, 1)
     s.handle({"cmd": "pass"})
     take(s, 1)
-    s.handle({"cmd": "pass"})
-    tree = take(s, 0)  # Ada holds Opportunity in Bo's turn
+    s.handle({"cmd": "pass"})  # Bo's Active phase ends: he discards his seventh card first
+    s.handle({"cmd": "discard-pick", "slot": "0"})
+    s.handle({"cmd": "discard"})
+    tree = take(s, 0)  # Ada holds Opportunity in Bo's turn, its End
     click_card(s, "telekinetic-slam")
     tree = s.render()
     (actions,) = tree.find_all(data_role="card-actions")
@@ -365,9 +367,7 @@ def test_discarding_down_to_six_is_chosen_on_the_hand():
     s.handle({"cmd": "pass"})
     take(s, 0)
     s.handle({"cmd": "pass"})  # Quick Recall resolves: 7 cards
-    s.handle({"cmd": "pass"})
-    take(s, 1)
-    s.handle({"cmd": "pass"})
+    s.handle({"cmd": "pass"})  # the Active phase ends: Discard comes at once, still Ada's
     tree = take(s, 0)
     hand = s.table.view(0)["me"]["hand"]
     assert len(hand) == 7 and tree.find_all(data_cmd="discard-pick")
@@ -522,3 +522,54 @@ def test_a_played_card_is_the_one_the_engine_gets():
     assert s.game.parse_action(entry.action) == Play("mind-spike") and entry.seat == 0
     assert s.game.parse_action(s.table.match.entries[-2].action) == Mulligan(True)
     assert not isinstance(s.game.parse_action(entry.action), Pass)
+
+
+def test_the_end_of_the_turn_is_said_on_screen_and_offers_no_pk_and_no_barrier():
+    """Once Ada passes on an empty stack her Active phase is over: Bo's last Opportunity, and
+    whatever he starts there, is answered with Impulse cards and cycling only."""
+    over = "Your Active phase is over: PK cards are played only in your own Active phase."
+
+    def said(tree: Node) -> tuple[str, str, str]:
+        (status,) = tree.find_all(data_role="status")
+        (line,) = tree.find_all(data_role="opportunity")
+        (button,) = tree.find_all(data_cmd="pass")
+        return status.text(), line.text(), button.text()
+
+    s = session()
+    s.handle({"cmd": "pass"})  # six cards: nothing to discard
+    assert s.log_lines()[-1] == (
+        "Ada passes: the Active phase ends, and Bo has a last Opportunity before the turn ends."
+    )
+    assert said(take(s, 1)) == (
+        "Turn 1 · Bo's last Opportunity before Ada's turn ends.",
+        "Your last Opportunity before Ada's turn ends: play an Impulse, cycle, or pass.",
+        "Pass (Ada's turn ends)",
+    )
+    play(s, "focus")
+    assert said(take(s, 0)) == (
+        "Turn 1 · End of Ada's turn · Ada holds Opportunity.",
+        "Bo's Focus is suspended: answer it with an Impulse, cycle, or pass.",
+        "Pass (Bo can still answer)",
+    )
+    click_card(s, "mind-spike")
+    (actions,) = s.render().find_all(data_role="card-actions")
+    assert actions.find_all(data_cmd="cycle")
+    assert not actions.find_all(data_cmd="play") and not actions.find_all(data_cmd="barrier")
+    assert over in actions.text()
+    s.handle({"cmd": "play"})
+    assert s.message == over
+    s.handle({"cmd": "barrier"})
+    assert s.message == "A barrier goes down in your own Active phase, with nothing on the stack."
+    s.handle({"cmd": "pass"})
+    take(s, 1)
+    s.handle({"cmd": "pass"})  # Focus resolves: Bo holds Opportunity again
+    assert said(take(s, 1))[2] == "Pass (Ada can still act)"
+    s.handle({"cmd": "pass"})
+    assert said(take(s, 0)) == (
+        "Turn 1 · End of Ada's turn · Ada holds Opportunity.",
+        "The end of your turn, your Active phase over: play an Impulse, cycle, or pass.",
+        "Pass (end your turn)",
+    )
+    s.handle({"cmd": "pass"})
+    (status,) = take(s, 1).find_all(data_role="status")
+    assert status.text() == "Turn 2 · Bo's Active phase · Bo holds Opportunity."

@@ -27,7 +27,7 @@ from parlour.games.espeers.rules import (
     Play,
     Predict,
 )
-from parlour.games.espeers.words import describe, pass_meaning
+from parlour.games.espeers.words import describe, opportunity_lead, pass_meaning, turn_status
 from parlour.games.zener import SYMBOLS
 from parlour.ui.espeers_cards import card_back, card_face, card_label, cycle_text
 from parlour.ui.tree import Node, h, s
@@ -88,9 +88,7 @@ class EspeersScreen:
             }.get(pending["kind"], f"Waiting for {who}.")
         if view["phase"] == "mulligan":
             return self._mulligan_status(view, names)
-        holder = names[view["opportunity"]]
-        active = names[view["active"]]
-        return f"Turn {view['turn']} · {active}'s Active phase · {holder} holds Opportunity."
+        return turn_status(view)
 
     def _mulligan_status(self, view: dict, names: list[str]) -> str:
         """The opening hands are decided one after the other, the first player first (the one
@@ -214,7 +212,9 @@ class EspeersScreen:
         waiting = ""
         if _in_play(view) and view["pending"] is None:
             mine = holder == session.viewer
-            waiting = self._lead(view, holder) if mine else f"{names[holder]} holds Opportunity."
+            waiting = (
+                opportunity_lead(view, holder) if mine else f"{names[holder]} holds Opportunity."
+            )
         return h(
             "section",
             {"class": "stack-area", "aria-label": "The stack"},
@@ -452,17 +452,6 @@ class EspeersScreen:
             h("div", {"class": "choice"}, *buttons),
         )
 
-    def _lead(self, view: dict, seat: int) -> str:
-        """What holding Opportunity lets `seat` do now, in one line above the Pass button."""
-        stack = view["stack"]
-        if stack and stack[-1]["owner"] != seat:
-            top = CARDS[stack[-1]["card"]]
-            who = view["players"][1 - seat]["name"]
-            return f"{who}'s {top.name} is suspended: answer it with an Impulse, cycle, or pass."
-        if seat == view["active"]:
-            return "Your Active phase: play cards, cycle, lay or use a barrier, or pass."
-        return "You hold Opportunity in your opponent's turn: play an Impulse, cycle, or pass."
-
     def _barrier_controls(self, session: PlaySession, view: dict, legal: list) -> Node | None:
         me = view["me"]["seat"]
         barrier = view["players"][me]["barrier"]
@@ -602,8 +591,8 @@ class EspeersScreen:
 
 
 def _in_play(view: dict) -> bool:
-    """Opportunity means something: the Active phase of a game not yet over."""
-    return view["phase"] == "active" and view.get("outcome") is None
+    """Opportunity means something: the Active phase or the End of a turn, game not yet over."""
+    return view["phase"] in ("active", "end") and view.get("outcome") is None
 
 
 def pass_effect(state: EspeersState, seat: int) -> str:

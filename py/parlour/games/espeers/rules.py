@@ -184,7 +184,9 @@ class EspeersState:
     seed: bytes
     players: tuple[Player, Player]
     sealed: tuple[tuple[str, int] | None, ...] = (None, None)
-    phase: str = "setup"  # setup, mulligan, active, over
+    # setup, mulligan, then each turn: active (the Active phase), discard (down to six, when the
+    # hand is larger), end (the opponent's last Opportunity, and whatever it starts)
+    phase: str = "setup"
     first: int = 0
     active: int = 0
     opportunity: int = 0
@@ -212,6 +214,12 @@ def _set(state: EspeersState, seat: int, **changes: Any) -> EspeersState:
 
 def _event(state: EspeersState, seat: int, kind: str, detail: Any = None) -> EspeersState:
     return replace(state, events=(*state.events, (state.ply, seat, kind, detail)))
+
+
+def ends_active_phase(state: EspeersState, seat: int) -> bool:
+    """Whether a pass by `seat` now ends the Active phase: the Active player passes in it with
+    nothing suspended (Discard, then End, follow)."""
+    return state.phase == "active" and not state.stack and seat == state.active
 
 
 # -- the game ---------------------------------------------------------------------------------
@@ -377,13 +385,15 @@ class Espeers(Game[EspeersState, Action]):
             return "There is no such card."
         if info.kind == "PK" and seat != state.active:
             return "PK cards are played only in your own Active phase."
+        if info.kind == "PK" and state.phase != "active":
+            return "Your Active phase is over: PK cards are played only in your own Active phase."
         if info.cost > state.players[seat].pool:
             return f"{info.name} costs {info.cost} PSI; your Pool has {state.players[seat].pool}."
         return None
 
     def barrier_problem(self, state: EspeersState, seat: int) -> str | None:
         me = state.players[seat]
-        if seat != state.active or state.stack:
+        if seat != state.active or state.phase != "active" or state.stack:
             return "A barrier goes down in your own Active phase, with nothing on the stack."
         if me.barrier is not None:
             return "You already have a barrier."
@@ -395,7 +405,7 @@ class Espeers(Game[EspeersState, Action]):
 
     def attack_problem(self, state: EspeersState, seat: int) -> str | None:
         barrier = state.players[seat].barrier
-        if seat != state.active or state.stack:
+        if seat != state.active or state.phase != "active" or state.stack:
             return "A barrier attacks in your own Active phase, with nothing on the stack."
         if barrier is None:
             return "You have no barrier."
@@ -535,12 +545,17 @@ class Espeers(Game[EspeersState, Action]):
         return self._effect(state, seat, *ability)
 
     def _pass(self, state: EspeersState, seat: int, action: Pass) -> EspeersState:
+        """The Active player passing on an empty stack ends the Active phase (Discard, then End
+        follow); any other pass hands Opportunity over, and the second pass in a row resolves
+        the top card, or, in End with nothing on the stack, ends the turn."""
+        if ends_active_phase(state, seat):
+            return self._end_active(replace(state, passes=0))
         passes = state.passes + 1
         if passes < 2:
             return replace(state, passes=passes, opportunity=1 - seat)
         if state.stack:
             return self._resolve_top(replace(state, passes=0))
-        return self._end_active(replace(state, passes=0))
+        return self._next_turn(replace(state, passes=0))
 
     def _resolve_top(self, state: EspeersState) -> EspeersState:
         item = state.stack[-1]
@@ -729,14 +744,22 @@ class Espeers(Game[EspeersState, Action]):
             raise CommitmentMismatch(f"{state.name(seat)}'s barrier card is not a {guess}.", seat)
         return self._show_barrier(state, seat, action.opening)
 
-    # the end of the Active phase and the next turn
+    # the end of the Active phase, Discard, End and the next turn
 
     def _end_active(self, state: EspeersState) -> EspeersState:
+        """Discard down to six (when the hand is larger), then End."""
         seat = state.active
         extra = state.players[seat].hand - HAND
         if extra > 0:
-            return replace(state, pending=Pending("discard", seat, extra))
-        return self._next_turn(state)
+            return replace(state, phase="discard", pending=Pending("discard", seat, extra))
+        return self._begin_end(state)
+
+    def _begin_end(self, state: EspeersState) -> EspeersState:
+        """End: the Active player has declared the turn over (its pass counts as the first of two
+        in a row), so the opponent holds Opportunity once more; when both have passed in a row
+        with nothing on the stack, the turn ends. The hand is not checked again: cards drawn
+        now stay until the next Discard."""
+        return replace(state, phase="end", opportunity=1 - state.active, passes=1)
 
     def _discard(self, state: EspeersState, seat: int, action: Discard) -> EspeersState:
         me = state.players[seat]
@@ -746,14 +769,16 @@ class Espeers(Game[EspeersState, Action]):
         state = _set(state, seat, hand=HAND, discard=(*me.discard, *action.cards))
         for card in action.cards:
             state = _event(state, seat, "discard", card)
-        return self._next_turn(state)
+        return self._begin_end(state)
 
     def _next_turn(self, state: EspeersState) -> EspeersState:
         nxt = 1 - state.active
         state = _set(state, state.active, shield=0)
         p = state.players[nxt]
         state = _set(state, nxt, pool=p.pool + p.spent, spent=0, shield=0)  # Refresh
-        state = replace(state, active=nxt, opportunity=nxt, turn=state.turn + 1, passes=0)
+        state = replace(
+            state, phase="active", active=nxt, opportunity=nxt, turn=state.turn + 1, passes=0
+        )
         return self._draw(state, nxt, 1)  # Draw
 
     # -- results and views -------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""ESPEERS in words: each action as the sentence of the log and the hand-off screen (pure).
+"""ESPEERS in words: each action as the sentence of the log and the hand-off screen, and the
+phase of the turn as the status line says it (pure).
 
 Sentences say only what is public after the action: a card played, cycled or discarded, a
 barrier laid face down (never its card until it is shown), a prediction and its answer.
@@ -10,6 +11,7 @@ from typing import Any
 
 from parlour.games.espeers.cards import CARDS, CYCLING
 from parlour.games.espeers.rules import (
+    HAND,
     AnswerPrediction,
     AssignDamage,
     BarrierAttack,
@@ -22,6 +24,7 @@ from parlour.games.espeers.rules import (
     Play,
     Predict,
     RevealBarrier,
+    ends_active_phase,
 )
 
 CYCLE_WORDS = {
@@ -131,6 +134,14 @@ def _cycle(before: EspeersState, seat: int, card: str) -> str:
 
 def _pass(before: EspeersState, seat: int) -> str:
     name = before.name(seat)
+    if ends_active_phase(before, seat):
+        if before.players[seat].hand > HAND:
+            return f"{name} passes: the Active phase ends, and {name} discards down to six."
+        other = before.name(1 - seat)
+        return (
+            f"{name} passes: the Active phase ends, and {other} has a last Opportunity before "
+            "the turn ends."
+        )
     if before.passes == 0:
         return f"{name} passes."
     if before.stack:
@@ -140,24 +151,55 @@ def _pass(before: EspeersState, seat: int) -> str:
             return f"{name} passes: {info.name} resolves, countered, with no effect."
         effects = [effect_words(before, top.owner, verb, n) for verb, n in info.effects]
         return f"{name} passes: {info.name} resolves: {listed(effects)}."
-    active = before.name(before.active)
-    extra = before.players[before.active].hand - 6
-    if extra > 0:
-        return f"{name} passes: {active} discards down to six."
-    return f"{name} passes: {active}'s turn ends."
+    return f"{name} passes: {before.name(before.active)}'s turn ends."
 
 
 def pass_meaning(state: EspeersState, seat: int) -> str:
     """What pressing Pass would do now, for the label of the one Pass button."""
     other = state.name(1 - seat)
+    if ends_active_phase(state, seat):
+        return "Pass: end your Active phase"
     if state.passes == 0:
         if state.stack:
             return f"Pass: {other} may still respond"
-        if seat == state.active:
-            return "Pass: end your Active phase"
         return f"Pass: {other} may still act"
     if state.stack:
         return f"Pass: {CARDS[state.stack[-1].card].name} resolves"
     if seat == state.active:
         return "Pass: end your turn"
     return f"Pass: {state.name(state.active)}'s turn ends"
+
+
+# -- the phase, from the public view (the status line and the line above the Pass button) ----
+
+
+def turn_status(view: dict) -> str:
+    """The turn, its phase and who holds Opportunity."""
+    names = [p["name"] for p in view["players"]]
+    turn, active, holder = view["turn"], names[view["active"]], names[view["opportunity"]]
+    if view["phase"] == "discard":
+        return f"Turn {turn} · {active} discards down to six cards."
+    if view["phase"] == "end":
+        if view["opportunity"] != view["active"]:
+            return f"Turn {turn} · {holder}'s last Opportunity before {active}'s turn ends."
+        return f"Turn {turn} · End of {active}'s turn · {active} holds Opportunity."
+    return f"Turn {turn} · {active}'s Active phase · {holder} holds Opportunity."
+
+
+def opportunity_lead(view: dict, seat: int) -> str:
+    """What holding Opportunity lets `seat` do now, in one line."""
+    stack = view["stack"]
+    if stack and stack[-1]["owner"] != seat:
+        top = CARDS[stack[-1]["card"]]
+        who = view["players"][1 - seat]["name"]
+        return f"{who}'s {top.name} is suspended: answer it with an Impulse, cycle, or pass."
+    if view["phase"] == "end" and seat == view["active"]:
+        return "The end of your turn, your Active phase over: play an Impulse, cycle, or pass."
+    if view["phase"] == "end":
+        active = view["players"][view["active"]]["name"]
+        return (
+            f"Your last Opportunity before {active}'s turn ends: play an Impulse, cycle, or pass."
+        )
+    if seat == view["active"]:
+        return "Your Active phase: play cards, cycle, lay or use a barrier, or pass."
+    return "You hold Opportunity in your opponent's turn: play an Impulse, cycle, or pass."
