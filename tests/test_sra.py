@@ -13,7 +13,7 @@ NAMES = ("Ada", "Bo", "Cy", "Di")
 MATCH, LABEL = "m-sra-test-01", "colour"
 
 
-def encoded(size=len(DECK), match_id=MATCH, label=LABEL):
+def encoded(size=4, match_id=MATCH, label=LABEL):
     return sra.encodings(size, match_id, label)
 
 

@@ -51,7 +51,8 @@ P = int(
 ORDER = P - 1
 Q = ORDER // 2  # prime: the squares modulo P are the subgroup of order Q
 ENCODING_TAG = b"psi-parlour/sra-card/2"
-_BLOCKS = (P.bit_length() + 64) // 256 + 1  # SHA-256 blocks: 64 bits more than P, so H mod P is even
+# SHA-256 blocks for 64 bits more than P, so that H mod P is as good as uniform
+_BLOCKS = (P.bit_length() + 64) // 256 + 1
 
 
 def encode(index: int, match_id: str, label: str) -> int:
