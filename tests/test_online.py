@@ -177,7 +177,7 @@ def notices(dev: OnlineSession) -> str:
         (json.dumps({"v": 1, "t": "launch", "n": 99}), "unknown type 'launch'"),
         (json.dumps({"v": 1, "t": "ping", "n": 99}), "did not have the fields"),
         (json.dumps({"v": 1, "t": "ping", "n": 99, "at": -1}), "bad 'at'"),
-        (encode("propose", 99, seat="one", action={}), "bad 'seat'"),
+        (encode("propose", 99, seat="one", action={}, after=0), "bad 'seat'"),
         ("x" * (MAX_MESSAGE_BYTES + 1), "the limit is 64 KB"),
         (b"bytes", "not text"),
     ],
@@ -207,7 +207,11 @@ def test_a_move_out_of_turn_is_refused_with_the_engine_sentence():
     assert 0 in guest.game.to_move(state)
     place = guest.game.legal_actions(state, 0, None)[0]
     text = encode(
-        "propose", guest.links[HOST].n_out + 1, seat=1, action=guest.game.action_to_json(place)
+        "propose",
+        guest.links[HOST].n_out + 1,
+        seat=1,
+        action=guest.game.action_to_json(place),
+        after=0,
     )
     net.host.receive(seat_peer(1), text, net.now)
     net.flush()
@@ -221,7 +225,9 @@ def test_a_guest_cannot_move_for_another_seat():
     place = guest.game.legal_actions(guest.table.state, 0, None)[0]
     action = guest.game.action_to_json(place)
     net.host.receive(
-        seat_peer(1), encode("propose", guest.links[HOST].n_out + 1, seat=0, action=action), net.now
+        seat_peer(1),
+        encode("propose", guest.links[HOST].n_out + 1, seat=0, action=action, after=0),
+        net.now,
     )
     assert "claims to be Ada's but came from Bo's device: refused as forged" in notices(net.host)
     assert net.host.match.step == 0
@@ -281,7 +287,9 @@ def test_a_tampered_reveal_is_caught_at_once_and_shown():
     bad = host.game.action_to_json(replace(flip, opening=lie))
     step = host.match.step
     net.host.receive(
-        seat_peer(1), encode("propose", guest.links[HOST].n_out + 1, seat=1, action=bad), net.now
+        seat_peer(1),
+        encode("propose", guest.links[HOST].n_out + 1, seat=1, action=bad, after=host.match.step),
+        net.now,
     )
     net.flush()
     assert host.match.step == step

@@ -79,7 +79,8 @@ def test_a_guest_cannot_make_another_seat_forfeit():
     host, bo = net.host, net.guests[1]
     until_to_move(net, 1)
     assert bo.act(1, Guess(2, "000")).sent
-    bo._send(bo.links[HOST], "propose", seat=1, action={"forfeit": 2})  # a doctored page
+    doctored = {"forfeit": 2}  # a doctored page
+    bo._send(bo.links[HOST], "propose", seat=1, action=doctored, after=host.match.step)
     net.flush()
     outcome = host.match.result()
     assert outcome is None or outcome.termination is not Termination.FORFEIT, (

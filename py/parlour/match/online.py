@@ -107,7 +107,8 @@ class OnlineSession:
         self.dealt: dict[str, dict[str, str]] = {}
         self.table: Table | None = None
         self.pending: dict[int, Any] = {}  # a guest's moves sent and not yet in the log
-        self.pending_at: dict[int, float] = {}  # when each was sent
+        self.pending_at: dict[int, float] = {}  # when each was last sent
+        self.pending_after: dict[int, int] = {}  # the log step each was sealed after
         self.due_at: dict[int, float] = {}  # since when each local seat owes a step by itself
         self.outbox: list[tuple[str, str]] = []
         self.notices: list[str] = []
@@ -432,7 +433,9 @@ class OnlineSession:
             if self.local != (seat,):
                 raise ProtocolError("The host offered this device another seat than before.")
             self._resend_own_seed()
+            self._resend_pending()
             self._resend_own_verdict()
+            self.run_automatic()  # a step due while the host was away was never sent
         else:
             self.private = {seat: choices}
             self._begin(game, base, (seat,))
@@ -471,7 +474,8 @@ class OnlineSession:
     def _clear_match(self) -> None:
         """Forget one game's deal, seed, log, openings and verdicts; keep the connections."""
         self.stores, self.joint, self.dealing = {}, {}, None
-        self.seed_log, self.dealt, self.table, self.pending = [], {}, None, {}
+        self.seed_log, self.dealt, self.table = [], {}, None
+        self.pending, self.pending_at, self.pending_after = {}, {}, {}
         self.openings, self.audit_result, self.verdicts = {}, None, {}
         self.gathered_at = self.ended_at = None
         self.aborted = ""
@@ -484,6 +488,18 @@ class OnlineSession:
         for type_, body in self.seed_log:
             if body["seat"] in self.local:
                 self._send(self.links[HOST], type_, **body)
+
+    def _resend_pending(self) -> None:
+        """A returning guest sends its moves not yet in the log again: one lost with the old
+        connection would otherwise stay "on its way" for ever (and, if it was a required step,
+        let the host forfeit the seat for it). The host knows a move it already has (`after`),
+        and a move sent on this connection counts as sent for the forfeit check."""
+        if self.table is None:
+            return
+        for seat, action in sorted(self.pending.items()):
+            self.pending_at[seat] = self.now
+            after = self.pending_after.get(seat, self.match.step)
+            self._send(self.links[HOST], "propose", seat=seat, action=action, after=after)
 
     def _resend_own_verdict(self) -> None:
         """A returning guest's audit may have finished while it was away: say it again."""
@@ -646,10 +662,19 @@ class OnlineSession:
             raise ProtocolError(
                 "Only the host declares a forfeit, when a seat's time is up: refused as forged."
             )
+        if self._already_in_log(seat, message.body["action"], message.body["after"]):
+            return  # sent again after a reconnection, and it had arrived: nothing to do
         result = self.match.submit_json(seat, message.body["action"])
         if not result.ok:
             raise IllegalAction(result.reason or "That move is not allowed.")
         self._appended(result.entry)
+
+    def _already_in_log(self, seat: int, action: Any, after: int) -> bool:
+        """Is this proposal one the log took already, since the step it was sealed after?"""
+        entries = self.match.entries
+        if after > len(entries):
+            raise ProtocolError("A move arrived sealed after a step this game has not reached.")
+        return any(e.seat == seat and e.action == action for e in entries[after:])
 
     def _appended(self, entry: LogEntry) -> None:
         """A new entry in the host's log: to every guest, then whatever follows by itself."""
@@ -693,16 +718,17 @@ class OnlineSession:
                         "never made: refused as forged."
                     )
                 match.receive(raw)
-                self.pending.pop(entry.seat, None)
-                self.pending_at.pop(entry.seat, None)
+                self._settled(entry.seat)
         finally:
             self._changed()
 
     def _check_forfeit(self, seat: int, link: Link) -> None:
         """A host may forfeit a seat that held up a step past the time allowed. This device
-        takes its steps the moment they are due, so on a connection that stayed open the host
-        cannot be right if the step was sent, or if the time is not up by this device's clock
-        (less a little for the way). After a reconnection the device cannot tell: it accepts."""
+        takes its steps the moment they are due and sends a step still on its way again on
+        every new connection, so the host cannot be right if the step was sent on the connection
+        it has, or if the time is not up by this device's clock since the step fell due on it
+        (less a little for the way). A step that fell due while this device was away, and was
+        never sent, was stalled on: the device accepts."""
         name = self.name(seat)
         if seat in self.pending and self.pending_at.get(seat, -1.0) >= link.opened:
             raise ProtocolError(
@@ -719,7 +745,14 @@ class OnlineSession:
     def _on_reject(self, link: Link, message: Message) -> None:
         self._notice(f"{self._who(link).capitalize()} refused: {message.body['reason']}")
         if not self.is_host:
-            self.pending.clear()  # the player may try again
+            for seat in list(self.pending):
+                self._settled(seat)  # the player may try again
+
+    def _settled(self, seat: int) -> None:
+        """A move of `seat` is no longer on its way: in the log, or refused."""
+        self.pending.pop(seat, None)
+        self.pending_at.pop(seat, None)
+        self.pending_after.pop(seat, None)
 
     def act(self, seat: int, choice: Any) -> Submitted:
         """A player on this device acts for `seat` (as `Table.act`; a guest's move is sent)."""
@@ -749,7 +782,10 @@ class OnlineSession:
             return Submitted(reason="That choice cannot be made now.")
         action_json = self.game.action_to_json(action)
         self.pending[seat], self.pending_at[seat] = action_json, self.now
-        self._send(self.links[HOST], "propose", seat=seat, action=action_json)
+        self.pending_after[seat] = self.match.step
+        self._send(
+            self.links[HOST], "propose", seat=seat, action=action_json, after=self.match.step
+        )
         self.revision += 1
         return Submitted(sent=True)
 
@@ -897,6 +933,7 @@ class OnlineSession:
             "match": self.match.to_json() if self.match else None,
             "stores": {str(s): store.to_json() for s, store in self.stores.items()},
             "pending": {str(s): a for s, a in self.pending.items()},
+            "pending_after": {str(s): n for s, n in self.pending_after.items()},
             "openings": {str(s): [o.to_json() for o in ops] for s, ops in self.openings.items()},
             "verdicts": {str(s): list(v) for s, v in self.verdicts.items()},
             "private": {str(s): dict(v) for s, v in self.private.items()},  # never sent
@@ -959,6 +996,10 @@ class OnlineSession:
             match = Match.from_json(data["match"])
             session.table = Table(match, session.stores)
         session.pending = {int(s): a for s, a in data["pending"].items()}
+        after = data.get("pending_after", {})
+        session.pending_after = {
+            int(s): int(n) for s, n in after.items() if int(s) in session.pending
+        }
         session.openings = {
             int(s): [Opening.from_json(o) for o in ops] for s, ops in data["openings"].items()
         }

@@ -150,7 +150,7 @@ SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
     "seed-reveal": {"seat": _seat, "opening": _opening},
     "deal-lock": {"label": _label, "seat": _seat, "values": _numbers},
     "deal-unlock": {"label": _label, "seat": _seat, "card": _seat, "value": _number},
-    "propose": {"seat": _seat, "action": _json},
+    "propose": {"seat": _seat, "action": _json, "after": _count},
     "entries": {"entries": _entries},
     "reject": {"reason": _text},
     "openings": {"seat": _seat, "openings": _openings},
