@@ -406,7 +406,11 @@ def test_a_seat_that_stalls_on_a_required_reveal_forfeits():
     assert "Bo did not open" in host.audit_result.reason
 
 
-def test_a_seed_that_is_never_revealed_stops_the_game_from_starting():
+def test_a_seed_reveal_lost_after_every_commitment_forfeits_the_match_on_the_host():
+    """Issue 13, point 4 (this test used to expect the set-up simply to stop, which let the
+    last revealer see the seed and veto it for free): once every commitment is in, a seat whose
+    reveal does not come in time forfeits the match. Bo's reveals are lost on the way here, so
+    Bo's own device, which did reveal, refuses the host's word (see test_online_attacks)."""
     config = MatchConfig("esp", "m-online-seed-02", ("Ada", "Bo"))
     host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, reveal_limit=20)
     net = MemoryNet(host)
@@ -415,7 +419,25 @@ def test_a_seed_that_is_never_revealed_stops_the_game_from_starting():
     assert host.phase is Phase.SEED
     for _ in range(25):
         net.tick(1.0)
+    assert host.phase is Phase.FORFEIT
+    assert host.forfeit.termination is Termination.FORFEIT and host.forfeit.winners == {0}
+    assert "Bo did not reveal their part of the seed in time" in notices(host)
+    assert net.guests[1].phase is Phase.PLAY  # Bo's device has every reveal, its own included
+    assert "reveal was sent on time: refused as forged" in notices(net.guests[1])
+
+
+def test_a_stall_before_every_commitment_is_in_stops_the_set_up():
+    """Before every commitment is in nobody can know the seed, so a stall there is no veto:
+    the set-up stops, and nobody forfeits."""
+    config = MatchConfig("esp", "m-online-seed-03", ("Ada", "Bo"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, reveal_limit=20)
+    net = MemoryNet(host)
+    net.tamper = lambda s, t, text: None if '"t":"seed-' in text and s != "host" else text
+    net.connect(1, OnlineSession.guest(0.0))
+    for _ in range(25):
+        net.tick(1.0)
     assert host.phase is Phase.ABORTED and "Bo did not take part" in notices(host)
+    assert host.forfeit is None
 
 
 def test_every_device_binds_the_dealt_commitments_into_the_game():

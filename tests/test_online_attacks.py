@@ -516,3 +516,76 @@ def test_a_guest_framed_by_the_host_is_shown_how_to_tell():
     assert cy.verdicts[1][0] == "verified"  # Bo's own word, which the reader compares
     host_view = PlaySession(net.host.table, PsiScreen(), net.host).render()
     assert not host_view.find_all(data_audit="cheat")  # the host's own audit: verified
+
+
+# -- the seed: the last revealer cannot veto it for free (issue 13, point 4) ------------------
+
+
+def esp_three_cy_withholds(match_id: str, limit: int = 20) -> MemoryNet:
+    """ESP for three: Ada hosts, Bo and Cy are guests; Cy's device holds its reveal back once
+    every commitment is in (it could compute the seed then, and dislike it)."""
+    config = MatchConfig("esp", match_id, ("Ada", "Bo", "Cy"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, reveal_limit=limit)
+    net = MemoryNet(host)
+    cy = OnlineSession.guest(0.0)
+    cy._maybe_reveal = lambda: None  # a doctored page: never reveals
+    net.connect(1, OnlineSession.guest(0.0))
+    net.connect(2, cy)
+    assert all(dev.phase is Phase.SEED for dev in net.everyone())
+    return net
+
+
+def test_a_seat_that_withholds_its_seed_reveal_forfeits_the_match_everywhere():
+    net = esp_three_cy_withholds("m-attack-veto-1")
+    for _ in range(25):
+        net.tick(1.0)
+    for dev in net.everyone():
+        assert dev.phase is Phase.FORFEIT, notices(dev)
+        assert dev.forfeit.termination is Termination.FORFEIT
+        assert dev.forfeit.winners == {0, 1}
+        assert dev.forfeit.reason.startswith("Cy did not reveal their part of the seed")
+    saved = OnlineSession.from_json(json.loads(json.dumps(net.guests[1].to_json())), net.now)
+    assert saved.phase is Phase.FORFEIT and saved.forfeit == net.guests[1].forfeit
+
+
+def test_a_seed_forfeit_before_the_time_is_up_is_refused_by_a_guest():
+    net = esp_three_cy_withholds("m-attack-veto-2", limit=60)
+    net.tick(5.0)
+    bo = net.guests[1]
+    inject(bo, HOST, "seed-forfeit", seats=[2])
+    assert bo.phase is Phase.SEED
+    assert "before the time allowed was up: refused as forged" in notices(bo)
+
+
+def test_a_seed_forfeit_of_a_seat_that_revealed_is_refused():
+    net = esp_three_cy_withholds("m-attack-veto-3")
+    for _ in range(25):
+        net.tick(1.0)
+    bo = net.guests[1]
+    bo.forfeit = None  # as if this had not arrived: the host now names Bo, who revealed
+    inject(bo, HOST, "seed-forfeit", seats=[1])
+    assert bo.forfeit is None
+    assert "Bo's reveal was sent on time: refused as forged" in notices(bo)
+
+
+def test_a_seed_forfeit_before_every_commitment_is_refused():
+    config = MatchConfig("esp", "m-attack-veto-4", ("Ada", "Bo", "Cy"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, reveal_limit=20)
+    net = MemoryNet(host)
+    net.connect(1, OnlineSession.guest(0.0))  # Cy is not here yet: no commitment of Cy's
+    bo = net.guests[1]
+    net.tick(30.0)
+    inject(bo, HOST, "seed-forfeit", seats=[2])
+    assert bo.forfeit is None
+    assert "before every commitment was in: refused as forged" in notices(bo)
+
+
+def test_after_a_seed_forfeit_the_host_can_play_again():
+    net = esp_three_cy_withholds("m-attack-veto-5")
+    for _ in range(25):
+        net.tick(1.0)
+    net.guests[2]._maybe_reveal = OnlineSession._maybe_reveal.__get__(net.guests[2])  # repents
+    net.host.rematch("m-attack-veto-5b", net.now)
+    net.flush()
+    assert all(dev.phase is Phase.PLAY for dev in net.everyone())
+    assert len({dev.match.seed for dev in net.everyone()}) == 1

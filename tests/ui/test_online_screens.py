@@ -271,3 +271,21 @@ def test_an_espeers_guest_chooses_the_deck_first_then_sends_the_answer():
         "3. Wait for the host to paste it",
     ]
     assert len(tree.find_all(data_field="espeers-deck")) == 1
+
+
+def test_a_seed_forfeit_is_shown_as_a_result_with_play_again_on_the_host():
+    from parlour.ui.online_screen import forfeit_tree
+    from tests.test_online_attacks import esp_three_cy_withholds
+
+    net = esp_three_cy_withholds("m-online-ui-veto")
+    for _ in range(25):
+        net.tick(1.0)
+    host_view, guest_view = forfeit_tree(net.host), forfeit_tree(net.guests[1])
+    for tree in (host_view, guest_view):
+        (title,) = [n for n in tree.walk() if getattr(n, "tag", None) == "h2"]
+        assert title.text() == "Ada and Bo win!"
+        assert "Cy did not reveal their part of the seed in time" in tree.text()
+    (button,) = host_view.find_all(data_cmd="play-again")
+    assert not button.attrs.get("disabled")
+    assert not guest_view.find_all(data_cmd="play-again")
+    assert "can start another game" in guest_view.text()

@@ -187,9 +187,10 @@ class Game(ABC, Generic[S, A]):
         reveal the rules require)? Online, a seat that stalls on such a step forfeits."""
         return False
 
-    def forfeit_winners(self, state: S, seat: int, seats: int) -> frozenset[int]:
-        """Who wins when `seat` forfeits (stalled on a required step): everybody else."""
-        return frozenset(s for s in range(seats) if s != seat)
+    def forfeit_winners(self, setup: Setup, seat: int) -> frozenset[int]:
+        """Who wins when `seat` forfeits (stalled on a required step, in play or while the seed
+        is drawn, before any state exists): everybody else."""
+        return frozenset(s for s in range(setup.seats) if s != seat)
 
     def reveals(self, action: A) -> bool:
         """Does this action show hidden information? (Undo never goes back past one.)"""

@@ -156,7 +156,7 @@ class Match:
             raise IllegalAction(
                 f"{self.seat_name(seat)} is not holding up a required step, so cannot forfeit."
             )
-        winners = self.game.forfeit_winners(state, seat, len(self.config.seats))
+        winners = self.game.forfeit_winners(self.config.setup(), seat)
         return Outcome(
             Termination.FORFEIT,
             winners,

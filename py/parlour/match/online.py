@@ -38,7 +38,7 @@ from parlour.fair.encoding import check_text
 from parlour.fair.joint import JointRandomness
 from parlour.fair.store import PrivateStore
 from parlour.games import game_by_id
-from parlour.games.base import Game
+from parlour.games.base import Game, Outcome, Termination
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.dealing import Dealing, lock_label, new_locks
@@ -52,6 +52,7 @@ FORMAT_VERSION = 1
 LOST_AFTER = 5.0  # seconds without a word from a peer: it is lost
 PING_EVERY = 1.0
 HOST = "host"
+SLACK = 2.0  # seconds a guest allows for the way, when it checks the host's clock
 HELLO_AGAIN = 3.0  # seconds a guest waits for the welcome before greeting the host again
 DEFAULT_REVEAL_LIMIT = 120
 MAX_NOTICES = 30
@@ -62,6 +63,7 @@ class Phase(StrEnum):
     SEED = "seed"  # everyone is here: committing and revealing the seed
     PLAY = "play"
     END = "end"  # over: openings and the audit
+    FORFEIT = "forfeit"  # over before it began: a seat did not reveal its part of the seed
     ABORTED = "aborted"
 
 
@@ -115,6 +117,11 @@ class OnlineSession:
         self.notice_at = now  # when the latest notice was given
         self.changed_at = now
         self.gathered_at: float | None = None  # when every seat was first connected
+        self.committed_at: float | None = None  # when every seed commitment was in (our clock)
+        # A seat that did not reveal its part of the seed once every commitment was in (it may
+        # have computed the seed, and disliked it): the match is over, forfeited by that seat.
+        self.forfeit: Outcome | None = None
+        self._stalled: tuple[int, ...] = ()  # the seats that forfeited so
         self.ended_at: float | None = None
         self.openings: dict[int, list[Opening]] = {}
         self.audit_result: AuditResult | None = None
@@ -209,6 +216,8 @@ class OnlineSession:
 
     @property
     def phase(self) -> Phase:
+        if self.forfeit is not None:
+            return Phase.FORFEIT
         if self.aborted:
             return Phase.ABORTED
         if self.table is not None:
@@ -416,7 +425,7 @@ class OnlineSession:
         same = self.config is not None and self.config.match_id == base.match_id
         choices = dict(self.guest_choices)  # what the player chose on the join screen
         if self.config is not None and not same:
-            if link.welcomed:  # "Play again" on this connection: only once this game is over
+            if link.welcomed and self.forfeit is None:  # "Play again": once this game is over
                 if self.match is None or self.match.result() is None:
                     raise ProtocolError(
                         "The host started another game while this one is still on: refused."
@@ -449,7 +458,8 @@ class OnlineSession:
         self.now = now
         if not self.is_host:
             raise IllegalAction("Only the host can start another game.")
-        if self.match is None or self.match.result() is None or self.audit_result is None:
+        over = self.match is not None and self.match.result() is not None
+        if self.forfeit is None and (not over or self.audit_result is None):
             raise IllegalAction("Another game can start once this one is over and checked.")
         lost = [self._who(link) for link in self.links.values() if link.state != "connected"]
         if lost:
@@ -477,14 +487,13 @@ class OnlineSession:
         self.seed_log, self.dealt, self.table = [], {}, None
         self.pending, self.pending_at, self.pending_after = {}, {}, {}
         self.openings, self.audit_result, self.verdicts = {}, None, {}
-        self.gathered_at = self.ended_at = None
-        self.aborted = ""
+        self.gathered_at = self.ended_at = self.committed_at = None
+        self.aborted, self.forfeit = "", None
         self.revision += 1
 
     def _resend_own_seed(self) -> None:
-        """A returning guest sends its own seed messages again; the host knows duplicates."""
-        if self.table is not None:
-            return
+        """A returning guest sends its own seed messages again; the host knows duplicates.
+        (Even once its game has begun here: the host may still lack its reveal.)"""
         for type_, body in self.seed_log:
             if body["seat"] in self.local:
                 self._send(self.links[HOST], type_, **body)
@@ -594,6 +603,8 @@ class OnlineSession:
             return
         if not all(j.all_committed() for j in self.joint.values()):
             return
+        if self.committed_at is None:
+            self.committed_at = self.now
         for seat in self.local:
             if any(t == "seed-reveal" and b["seat"] == seat for t, b in self.seed_log):
                 continue
@@ -605,7 +616,7 @@ class OnlineSession:
     def _on_seed_reveal(self, link: Link, message: Message) -> None:
         body = message.body
         self._check_sender(link, body["seat"], "reveal")
-        if self.table is not None or body["seat"] in self.local:
+        if self.table is not None or self.forfeit is not None or body["seat"] in self.local:
             return
         try:
             fresh = self._take_reveal(body)
@@ -635,7 +646,7 @@ class OnlineSession:
         return True
 
     def _maybe_start(self) -> None:
-        if self.table is not None or not self.joint:
+        if self.table is not None or not self.joint or self.forfeit is not None:
             return
         joint = next(iter(self.joint.values()))
         if joint.missing_reveals():
@@ -648,6 +659,70 @@ class OnlineSession:
         self.changed_at = self.now
         self._notice("Everyone is here: the game begins.")
         self.run_automatic()
+
+    # -- a stall after every seed commitment: a forfeit, not a free second draw ------------
+
+    def _declare_seed_forfeit(self, seats: list[int]) -> None:
+        """The host: `seats` did not reveal in time once every commitment was in. Had the
+        set-up just stopped, the last to reveal could see the seed first and veto it for free."""
+        self.forfeit = self._seed_forfeit_outcome(seats)
+        self._notice(self.forfeit.reason)
+        self._broadcast("seed-forfeit", seats=seats)
+
+    def forfeit_seats(self) -> list[int]:
+        """The seats that forfeited while the seed was drawn (none, mostly)."""
+        return list(self._stalled) if self.forfeit is not None else []
+
+    def _seed_forfeit_outcome(self, seats: list[int]) -> Outcome:
+        self._stalled = tuple(seats)
+        setup = self.config.setup()
+        winners = set(range(len(self.config.seats))) - set(seats)
+        for seat in seats:
+            winners &= self.game.forfeit_winners(setup, seat)
+        who = " and ".join(self.name(s) for s in seats)
+        verb = "forfeits" if len(seats) == 1 else "forfeit"
+        return Outcome(
+            Termination.FORFEIT,
+            frozenset(winners),
+            f"{who} did not reveal their part of the seed in time, after every device had "
+            f"committed to its own, and {verb} the game.",
+        )
+
+    def _on_seed_forfeit(self, link: Link, message: Message) -> None:
+        """A guest checks the host's word before it takes it: every commitment in, the time
+        up by its own clock, and no reveal from those seats among what it has (its own is
+        sent again on every connection, so the host has it)."""
+        if self.is_host:
+            raise ProtocolError("Only the host declares a forfeit.")
+        seats = sorted(set(message.body["seats"]))
+        joint = next(iter(self.joint.values()), None)
+        if self.config is None or self.forfeit is not None:
+            return
+        if not seats or any(s >= len(self.config.seats) for s in seats):
+            raise ProtocolError("The host declared a forfeit of no seat in this game: refused.")
+        if joint is None or not joint.all_committed():
+            raise ProtocolError(
+                "The host declared a forfeit while the seed was drawn, before every commitment "
+                "was in: refused as forged."
+            )
+        revealed = {b["seat"] for t, b in self.seed_log if t == "seed-reveal"}
+        for seat in seats:
+            if seat in revealed:
+                raise ProtocolError(
+                    f"The host declared {self.name(seat)} forfeit for not revealing, but "
+                    f"{self.name(seat)}'s reveal {'was sent' if seat in self.local else 'came'} "
+                    "on time: refused as forged."
+                )
+        early = self.committed_at is not None and self.now - self.committed_at < (
+            self.limits["reveal"] - SLACK
+        )
+        if early:
+            raise ProtocolError(
+                "The host declared a forfeit while the seed was drawn before the time allowed "
+                "was up: refused as forged."
+            )
+        self.forfeit = self._seed_forfeit_outcome(seats)
+        self._notice(self.forfeit.reason)
 
     # -- the game ------------------------------------------------------------------------
 
@@ -893,15 +968,19 @@ class OnlineSession:
         elif self.ended_at is not None and now - self.ended_at > self.limits["reveal"]:
             self._maybe_audit(deadline_passed=True)
 
+    def _waited(self, since: float | None, limit: float) -> bool:
+        return since is not None and self.now - since > limit
+
     def _check_stalls(self, now: float) -> None:
         limit = self.limits["reveal"]
         phase = self.phase
-        if phase is Phase.SEED and self.gathered_at is not None and now - self.gathered_at > limit:
-            if self.joint:
-                joint = next(iter(self.joint.values()))
-                missing = joint.missing_commitments() or joint.missing_reveals()
-            else:
-                missing = self.dealing.waiting_for()
+        joint = next(iter(self.joint.values()), None)
+        if phase is Phase.SEED and joint is not None and joint.all_committed():
+            if self._waited(self.committed_at, limit):
+                self._declare_seed_forfeit(joint.missing_reveals())
+        elif phase is Phase.SEED and self._waited(self.gathered_at, limit):
+            # nobody could know the seed yet: stopping the set-up gives nobody a second draw
+            missing = joint.missing_commitments() if joint else self.dealing.waiting_for()
             names = ", ".join(self.name(s) for s in missing)
             self.aborted = f"{names} did not take part in drawing the seed in time."
             self._notice(f"{self.aborted} The game cannot start.")
@@ -937,6 +1016,7 @@ class OnlineSession:
             "openings": {str(s): [o.to_json() for o in ops] for s, ops in self.openings.items()},
             "verdicts": {str(s): list(v) for s, v in self.verdicts.items()},
             "private": {str(s): dict(v) for s, v in self.private.items()},  # never sent
+            "forfeit": self.forfeit_seats(),
         }
 
     @classmethod
@@ -992,6 +1072,8 @@ class OnlineSession:
                 session._take_reveal(body)
         if not session.joint:
             session._advance_deals()
+        if data.get("forfeit"):
+            session.forfeit = session._seed_forfeit_outcome(sorted(data["forfeit"]))
         if data["match"] is not None:
             match = Match.from_json(data["match"])
             session.table = Table(match, session.stores)

@@ -148,6 +148,7 @@ SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
     "welcome": {"config": _config, "seat": _seat, "limits": _limits, "host": _seats},
     "seed-commit": {"seat": _seat, "commitment": _hash, "dealt": _labels},
     "seed-reveal": {"seat": _seat, "opening": _opening},
+    "seed-forfeit": {"seats": _seats},
     "deal-lock": {"label": _label, "seat": _seat, "values": _numbers},
     "deal-unlock": {"label": _label, "seat": _seat, "card": _seat, "value": _number},
     "propose": {"seat": _seat, "action": _json, "after": _count},

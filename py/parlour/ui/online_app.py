@@ -29,6 +29,7 @@ from parlour.ui.online_screen import (
     Invite,
     bar_notice,
     elsewhere_tree,
+    forfeit_tree,
     guest_join,
     host_lobby,
     next_game_tree,
@@ -227,6 +228,9 @@ class Controller:
             dom.render(root, elsewhere_tree())
             return
         self.shown_notice = bar_notice(self.session)
+        if self.session.phase is Phase.FORFEIT:
+            dom.render(root, forfeit_tree(self.session))
+            return
         if self.play is not None and not self.joining:
             self.play.refresh()
             dom.render(root, self.play.render())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from parlour.ui.outcome import outcome_title
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
 
@@ -71,6 +72,8 @@ def lobby_line(session: OnlineSession) -> str:
     phase = session.phase.value
     if phase == "aborted":
         return session.aborted or "The game could not start."
+    if phase == "forfeit":
+        return session.forfeit.reason
     if phase == "seed":
         return "Everyone is here: drawing the seed together…"
     if phase in ("play", "end"):
@@ -467,7 +470,7 @@ def _play_again_blocked(session: OnlineSession) -> str:
     """Why the host cannot play again yet ("" when it can)."""
     if any(link.state != "connected" for link in session.links.values()):
         return "Everyone must be connected to play again."
-    if session.audit_result is None:
+    if session.audit_result is None and session.forfeit is None:
         return "Play again once every device has checked the game…"
     return ""
 
@@ -511,6 +514,33 @@ def next_game_tree(session: OnlineSession) -> Node:
         {"class": "online-lobby", "data-role": "next-game"},
         h("h2", None, f"Another game of {game}" if game else "Another game"),
         h("p", {"class": "lobby-line", "role": "status"}, lobby_line(session)),
+        notices_tree(session),
+    )
+
+
+def forfeit_tree(session: OnlineSession) -> Node:
+    """A seat did not reveal its part of the seed once every commitment was in: the match is
+    over before it began, forfeited by that seat (not a free second draw)."""
+    outcome = session.forfeit
+    return h(
+        "section",
+        {"class": "online-lobby", "data-role": "seed-forfeit"},
+        h("h2", None, outcome_title(outcome, session.config.seats)),
+        h("p", {"class": "lede", "role": "status"}, outcome.reason),
+        h(
+            "p",
+            None,
+            "Once every device had committed to its part of the seed, a device that held its "
+            "reveal back could have worked the seed out first and stopped the game if it did "
+            "not like it. So not revealing in time forfeits the game.",
+        ),
+        play_again_note(session),
+        h(
+            "div",
+            {"class": "actions"},
+            play_again_button(session),
+            h("a", {"class": "button", "href": "#home"}, "All games"),
+        ),
         notices_tree(session),
     )
 

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from parlour.errors import ParlourError
 from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
-from parlour.games.base import Termination
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import forfeited_seat
 from parlour.match.table import Table
 from parlour.ui.online_screen import online_bar, play_again_button, play_again_note, verdicts_tree
+from parlour.ui.outcome import outcome_title
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -381,14 +381,7 @@ class PlaySession:
         return frozenset(s for s in range(len(self.names)) if s not in near)
 
     def _result_tree(self, result: Any) -> Node:
-        winners = sorted(result.winners)
-        if winners:
-            title = " and ".join(self.names[s] for s in winners)
-            title += " win!" if len(winners) > 1 else " wins!"
-        elif result.termination is Termination.DRAW:
-            title = "A draw"
-        else:
-            title = "Nobody wins"
+        title = outcome_title(result, self.names)
         return h(
             "div",
             {"class": "overlay", "data-role": "result"},

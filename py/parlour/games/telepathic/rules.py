@@ -349,11 +349,11 @@ class Telepathic(Game[TeleState, Action]):
     def automatic(self, state: TeleState, seat: int) -> bool:
         return seat in self.to_move(state) and state.phase in ("setup", "check", "reveal")
 
-    def forfeit_winners(self, state: TeleState, seat: int, seats: int) -> frozenset[int]:
+    def forfeit_winners(self, setup: Setup, seat: int) -> frozenset[int]:
         """Partners win or lose together: a stall loses the game for its side; in teams the
         other team wins."""
-        if state.arrangement == "teams":
-            return frozenset(s for s in range(seats) if s % 2 != seat % 2)
+        if setup.variant.get("arrangement", "pair") == "teams":
+            return frozenset(s for s in range(setup.seats) if s % 2 != seat % 2)
         return frozenset()
 
     def auto_action(self, state: TeleState, seat: int, store: PrivateStore | None) -> Action | None:
