@@ -26,6 +26,11 @@ CHROMIUM_ARGS = [
 ]
 
 DEBIAN_CHROMIUM = "/usr/bin/chromium"
+CSP_WATCH = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
+});
+"""
 READY = "html[data-ready='true']"
 READY_TIMEOUT_MS = 60_000
 
@@ -72,6 +77,9 @@ class PageWatch:
     allowed_problems: list[str] = field(default_factory=list)
 
     def attach(self, page) -> None:
+        # Every Content-Security-Policy violation becomes a console error, so it fails the test
+        # (Chromium logs most of them itself; this catches the ones it reports only as events).
+        page.add_init_script(CSP_WATCH)
         page.on("request", lambda r: self.requests.append(r.url))
         page.on("console", self._on_console)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))

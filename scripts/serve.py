@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fnmatch
 import functools
 import os
 import sys
 import threading
+import tomllib
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -39,6 +41,25 @@ MIME_TYPES = {
 }
 
 _zip_lock = threading.Lock()
+NETLIFY = ROOT / "netlify.toml"
+
+
+@functools.cache
+def header_rules() -> list[tuple[str, dict[str, str]]]:
+    """netlify.toml's [[headers]] rules, in order: the one place the site's headers are written,
+    so the deploy and `make serve` (and the browser tests) send the same."""
+    config = tomllib.loads(NETLIFY.read_text())
+    return [(rule["for"], dict(rule["values"])) for rule in config.get("headers", [])]
+
+
+def headers_for(path: str) -> dict[str, str]:
+    """The headers Netlify sends for `path`: every matching rule, a later one overriding an
+    earlier one's header of the same name; pages without a cache rule are revalidated."""
+    headers = {"Cache-Control": "no-cache"}
+    for pattern, values in header_rules():
+        if fnmatch.fnmatchcase(path, pattern):
+            headers.update(values)
+    return headers
 
 
 class ParlourHandler(SimpleHTTPRequestHandler):
@@ -55,12 +76,10 @@ class ParlourHandler(SimpleHTTPRequestHandler):
         return super().send_head()
 
     def end_headers(self) -> None:
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Content-Security-Policy", "frame-ancestors *")
-        if "/assets/vendor/" in self.path:
-            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
-        else:
-            self.send_header("Cache-Control", "no-cache")
+        path = self.path.split("?")[0].split("#")[0]
+        for name, value in headers_for(path).items():
+            if name.lower() != "content-type":  # the type comes from MIME_TYPES, as sent already
+                self.send_header(name, value)
         super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - base signature

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scripts import build
-from scripts.serve import MIME_TYPES, make_server
+from scripts.serve import MIME_TYPES, headers_for, make_server
 
 ROOT = build.ROOT
 
@@ -108,7 +108,15 @@ def test_netlify_builds_like_make_serve_and_sends_the_right_headers():
     assert "scripts.build" in config["build"]["command"]
     assert "npm ci" in config["build"]["command"]
     headers = _netlify_headers()
-    assert headers["/*"]["Content-Security-Policy"] == "frame-ancestors *"
+    policy = headers["/*"]["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["default-src"] == "'self'"
+    assert directives["frame-ancestors"] == "*"  # blogs embed the page
+    assert directives["object-src"] == "'none'"
+    script = directives["script-src"].split()
+    assert "'self'" in script and "'unsafe-inline'" not in script
+    fetched = [v for k, v in directives.items() if k != "frame-ancestors"]
+    assert not any(src.startswith(("http", "*")) for v in fetched for src in v.split())
     assert headers["/*"]["X-Content-Type-Options"] == "nosniff"
     assert headers["/*.wasm"]["Content-Type"] == "application/wasm"
     assert headers["/assets/vendor/*"]["Cache-Control"] == "public, max-age=31536000, immutable"
@@ -120,3 +128,24 @@ def test_dist_holds_exactly_the_site(tmp_path: Path):
     assert {"index.html", "pyscript.toml", "py/main.py", "assets/build/parlour.zip"} <= files
     assert any(f.endswith("pyodide.asm.wasm") for f in files)
     assert not any(f.startswith(("node_modules", "tests", ".venv", "scripts")) for f in files)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/index.html", "/assets/early.js", "/assets/vendor/pyodide-314.0.7/pyodide.mjs"],
+)
+def test_make_serve_sends_netlifys_headers(server, path):
+    """One place for the headers: `make serve` reads netlify.toml, so the browser tests run
+    under the same Content-Security-Policy as the deploy."""
+    with urllib.request.urlopen(server + path) as response:
+        for name, value in headers_for(path).items():
+            if name != "Content-Type":
+                assert response.headers[name] == value, name
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_the_page_has_no_inline_script():
+    """The policy allows only the site's own script files."""
+    html = (ROOT / "index.html").read_text()
+    for tag in re.findall(r"<script\b[^>]*>", html):
+        assert "src=" in tag, tag
