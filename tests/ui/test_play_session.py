@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from parlour.games import GAMES
 from parlour.games.esp.rules import Flip, Place
 from parlour.games.zener import Symbol
@@ -156,3 +158,21 @@ def test_an_event_the_game_does_not_know_is_refused_in_words():
     s.handle({"cmd": "note", "note": "9:9"})
     s.handle({"cell": "not-a-cell"})
     assert s.table.match.step == 0
+
+
+def test_a_new_game_asks_before_it_replaces_a_game_in_progress():
+    """Issue 13, point 10: "New game" used to replace the saved game without a word."""
+    from parlour.ui.play import replace_game_tree, saved_summary
+
+    game = session()
+    saved = json.loads(json.dumps(game.to_json()))
+    assert saved_summary(saved) == {"names": ["Ada", "Bo"], "moves": 0}
+    tree = replace_game_tree("esp", "ESP", saved_summary(saved))
+    text = tree.text()
+    assert "Your game with Ada and Bo (not started yet) is saved on this device" in text
+    assert tree.find_all(data_cmd="replace-game") and tree.find_all(href="#play-esp")
+    del saved["summary"]  # a save from before summaries: read from the log
+    assert saved_summary(saved) == {"names": ["Ada", "Bo"], "moves": 0}
+    assert saved_summary(None) is None and saved_summary({"table": 3}) is None
+    over = {**game.to_json(), "summary": {"names": ["Ada"], "moves": 9, "over": True}}
+    assert saved_summary(over) is None  # a finished game is not asked about

@@ -44,10 +44,13 @@ def start() -> None:
     for game_id in SCREENS:
         root = _root(game_id)
         listen(root, "click", lambda event, g=game_id: on_click(g, event))
+        form = document.getElementById(f"new-{game_id}")
+        listen(form, "keydown", lambda event, g=game_id: on_setup_key(g, event))
+        listen(form, "input", on_setup_input)
         listen(
-            document.getElementById(f"new-{game_id}"),
-            "keydown",
-            lambda event, g=game_id: on_setup_key(g, event),
+            document.getElementById(f"start-{game_id}"),
+            "click",
+            lambda event, g=game_id: on_start_click(g, event),
         )
         _mark_resumable(game_id)
     listen(_builder_root(), "click", on_builder_click)
@@ -116,7 +119,18 @@ def _session(table: Table, game_id: str) -> PlaySession:
     return PlaySession(table, screen_for(game_id))
 
 
-def start_new(game_id: str) -> None:
+def start_new(game_id: str, confirmed: bool = False) -> None:
+    """The set-up form's "Start the game". A game in progress saved on this device is never
+    lost without the player saying so: first ask, in the start screen."""
+    if not confirmed:
+        from parlour.ui.online_screen import GAME_NAMES
+        from parlour.ui.play import replace_game_tree, saved_summary
+
+        summary = saved_summary(_saved_json(game_id))
+        if summary is not None:
+            section = document.getElementById(f"start-{game_id}")
+            dom.render(section, replace_game_tree(game_id, GAME_NAMES[game_id], summary))
+            return
     names = setup_names(game_id)
     table = new_table(game_id, names, setup_variant(game_id))
     sessions[game_id] = _session(table, game_id)
@@ -256,6 +270,22 @@ def on_setup_key(game_id: str, event) -> None:
         start_new(game_id)
 
 
+def on_setup_input(event) -> None:
+    """Say so when a typed or pasted name reaches the length a name keeps (the field's
+    maxlength cuts the rest without a word)."""
+    field = event.target
+    if value(field.getAttribute("data-seat-name")) is None:
+        return
+    form = field.closest("form, section")
+    full = any(
+        len(str(f.value)) >= int(f.getAttribute("maxlength") or 24)
+        for f in form.querySelectorAll("[data-seat-name]")
+    )
+    note = value(form.querySelector("[data-role=name-limit]"))
+    if note is not None:
+        note.hidden = not full
+
+
 def dispatch(game_id: str, data: dict) -> None:
     session = sessions.get(game_id)
     if session is None:
@@ -294,6 +324,21 @@ def save(game_id: str) -> None:
     else:
         window.localStorage.setItem(key, json.dumps(session.to_json()))
     _mark_resumable(game_id)
+
+
+def _saved_json(game_id: str) -> object:
+    raw = value(window.localStorage.getItem(STORAGE.format(game=game_id)))
+    try:
+        return json.loads(str(raw)) if raw is not None else None
+    except ValueError:
+        return None
+
+
+def on_start_click(game_id: str, event) -> None:
+    element = value(event.target.closest("[data-cmd=replace-game]"))
+    if element is not None:
+        sessions.pop(game_id, None)
+        start_new(game_id, confirmed=True)
 
 
 def resume(game_id: str) -> bool:

@@ -245,7 +245,10 @@ def guest_join(
     game, shown before the host's welcome says it for sure (an unknown word is not shown)."""
     known = session.config.game if session is not None and session.config else game
     title = f"Joining a game of {GAME_NAMES[known]}" if known in GAME_NAMES else "Joining a game"
-    parts: list[Node | None] = [h("h2", None, title)]
+    parts: list[Node | None] = [
+        h("a", {"class": "back", "href": "#home", "data-role": "home"}, "← All games"),
+        h("h2", None, title),
+    ]
     connected = session is not None and session.links["host"].state == "connected"
     # ESPEERS: the deck must be chosen before the host connects, so it is step 1
     deck_first = bool(decks and answer) and known == "espeers" and not connected
