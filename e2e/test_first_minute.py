@@ -1,0 +1,93 @@
+"""The first minute of a new player (issue 13, points 9 to 13), in a fresh browser profile."""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e.harness import READY, READY_TIMEOUT_MS
+
+GAMES = ("esp", "espeers", "telepathic", "psi-squad")
+
+
+def test_a_fresh_browser_offers_nothing_to_resume(browser, site):
+    """Resume, "Back to your online game" and the rules pages' "Back to your game" used to show
+    with nothing saved ([hidden] lost to the .button rule)."""
+    context = browser.new_context()  # a fresh profile: empty storage
+    page = context.new_page()
+    page.goto(site.url)
+    for when in ("before Python", "after"):
+        links = page.locator("[data-resume]")
+        assert links.count() >= 9
+        shown = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        visible = [h for i, h in enumerate(shown) if links.nth(i).is_visible()]
+        assert visible == [], f"{when}: {visible}"
+        page.goto(site.url + "#rules-esp")
+        assert not page.locator("#rules-esp [data-resume]").is_visible()
+        page.goto(site.url + "#home")
+        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    context.close()
+
+
+def test_a_new_game_asks_before_replacing_the_saved_one(app):
+    app.goto(app.url.split("#")[0] + "#new-esp")
+    app.fill("#new-esp [data-seat-name='0']", "Ada")
+    app.fill("#new-esp [data-seat-name='1']", "Bo")
+    app.click("#new-esp a[href='#start-esp']")
+    app.click("#play-esp [data-cmd=take-device]")
+    app.click("#play-esp [data-cmd=tray][data-symbol='star']")
+    app.click("#play-esp [data-cmd=face][data-face='up']")
+    app.click("#play-esp [data-cell='0,0']")
+    app.click("#play-esp [data-cmd=take-device]")  # Bo's turn
+    assert "star" in app.locator("#play-esp [data-role=log]").inner_text()
+    app.click("#play-esp a[href='#new-esp']")  # the play bar's "New game"
+    app.click("#new-esp a[href='#start-esp']")
+    ask = app.locator("#start-esp [data-role=replace-game]")
+    ask.wait_for()
+    assert "Your game with Ada and Bo (1 move in) is saved on this device" in ask.inner_text()
+    app.click("#start-esp a[href='#play-esp']")  # "Back to my game": nothing lost
+    assert "star" in app.locator("#play-esp [data-role=log]").inner_text()
+    app.click("#play-esp a[href='#new-esp']")
+    app.click("#new-esp a[href='#start-esp']")
+    app.click("#start-esp [data-cmd=replace-game]")
+    app.wait_for_function("location.hash === '#play-esp'")
+    app.click("#play-esp [data-cmd=take-device]")
+    assert app.locator("#play-esp [data-role=log]").count() == 0  # a fresh game, no moves
+
+
+@pytest.mark.parametrize("game", ["psi-squad", "telepathic"])
+def test_name_fields_have_room_and_say_when_a_name_is_cut(browser, site, game):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(site.url + f"#new-{game}")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    field = page.locator(f"#new-{game} [data-seat-name='0']")
+    assert field.bounding_box()["width"] >= 180, "the name field is squeezed"
+    note = page.locator(f"#new-{game} [data-role=name-limit]")
+    assert not note.is_visible()
+    field.fill("Maximiliana Wilhelmina von Ostergotland")
+    field.dispatch_event("input")
+    assert len(field.input_value()) == 24
+    assert note.is_visible() and "24 characters" in note.inner_text()
+    field.fill("Ada")
+    field.dispatch_event("input")
+    assert not note.is_visible()
+    context.close()
+
+
+def test_the_join_screen_has_a_way_home(app):
+    app.goto(app.url.split("#")[0] + "#join=not-an-invite")
+    home = app.locator("#online [data-role=join] a[href='#home']")
+    home.wait_for()
+    home.click()
+    assert app.locator("#home h1").is_visible()
+
+
+@pytest.mark.parametrize("screen", ["#new-esp", "#rules-telepathic", "#new-psi-squad"])
+def test_a_screen_opened_by_its_address_shows_the_header(browser, site, screen):
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.goto(site.url)
+    page.goto(site.url + screen)
+    assert page.evaluate("window.scrollY") == 0
+    assert page.locator(".masthead").is_visible()
+    context.close()
