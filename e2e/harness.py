@@ -31,7 +31,10 @@ document.addEventListener("securitypolicyviolation", (e) => {
   console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
 });
 """
-READY = "html[data-ready='true']"
+# The engines are loaded (the worker answers): what a test that plays means by "ready".
+READY = "html[data-engine='ready']"
+# The main thread answers clicks (MicroPython is up): well before the engines.
+UI_READY = "html[data-ready='true']"
 READY_TIMEOUT_MS = 60_000
 
 

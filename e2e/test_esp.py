@@ -224,7 +224,7 @@ def test_starting_before_python_is_ready_waits_with_progress_then_starts(page, s
     page.click("text=Start the game")
     wait = page.locator("#start-esp .boot-wait")
     assert wait.is_visible() and wait.locator(".progress-bar").is_visible()
-    assert page.locator("html").get_attribute("data-ready") is None
+    assert page.locator("html").get_attribute("data-engine") is None
     held.release()
     handoff = page.locator("#play-esp [data-role=handoff]")
     handoff.wait_for(timeout=READY_TIMEOUT_MS)

@@ -24,7 +24,7 @@ def test_home_is_usable_before_python_is_ready(page, site, watch):
     """Hold the wasm back: the home screen and rules must work meanwhile, then Python arrives."""
     held = hold_back_python(page)
     page.goto(site.url)
-    assert page.locator("html").get_attribute("data-ready") is None
+    assert page.locator("html").get_attribute("data-engine") is None
     assert page.get_by_text("Warming up the game engines").is_visible()
     page.get_by_role("link", name="Rules").first.click()
     assert page.locator("#rules-esp h2").inner_text() == "ESP"
@@ -79,7 +79,7 @@ def test_a_python_error_at_start_up_is_shown_on_the_page(page, site, watch):
     panel.wait_for(state="visible", timeout=READY_TIMEOUT_MS)
     assert "the crystal ball is cracked" in panel.locator("pre").inner_text()
     assert page.locator("html").get_attribute("data-boot") == "failed"
-    assert page.locator("html").get_attribute("data-ready") is None
+    assert page.locator("html").get_attribute("data-engine") is None
 
 
 WIDTHS = {"phone": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.harness import READY_TIMEOUT_MS, UI_READY
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent / "tests" / "vectors"
 
@@ -39,7 +39,7 @@ def test_pyodide_draws_exactly_like_cpython(page, site, watch):
         lambda route: route.fulfill(body=html, content_type="text/html; charset=utf-8"),
     )
     page.goto(site.url + "__vectors__.html")
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.wait_for_selector(UI_READY, state="attached", timeout=READY_TIMEOUT_MS)
     report = json.loads(page.locator("#out").inner_text())
     assert not report["python"].startswith("3.11"), "this should be the browser's Python"
     assert report["computed"] == vectors

@@ -1,19 +1,73 @@
-"""The page's Python entry point: start the app, or show in the page why it could not start."""
+"""The page's main thread (MicroPython): listeners up at once, the engines in a worker.
 
-import sys
-import traceback
+Clicks and keys become requests to the worker (`shell.bridge`); until the worker is ready they
+wait in order, and the page meanwhile works as plain HTML and CSS. See docs/two-threads.md.
+"""
 
-from pyscript import document
+import json
 
-sys.path.insert(0, "parlour.zip")  # zipimport: the package is read from the zip as it is
+from pyscript import document, window, workers
+from pyscript.ffi import create_proxy
 
-try:
-    from parlour.ui.app import start
+from shell import env
 
-    start()
-except Exception:
-    panel = document.getElementById("boot-error")
-    panel.querySelector("pre").textContent = traceback.format_exc()
-    panel.hidden = False
-    document.documentElement.dataset.boot = "failed"
-    raise
+env.document, env.window, env.proxy = document, window, create_proxy
+
+from shell import page as page_module  # noqa: E402
+from shell.bridge import Bridge  # noqa: E402
+from shell.links import Links  # noqa: E402
+
+TICK_MS = 500
+bridge = Bridge()
+bridge.links = Links(lambda event: bridge.request(dict(op="link", **event)))
+page = page_module.Page(bridge)
+_kept = []  # every proxy given to JS stays alive
+
+
+def listen(target, name, handler):
+    proxy = create_proxy(handler)
+    _kept.append(proxy)
+    target.addEventListener(name, proxy)
+
+
+def show_fault(trace, at_start=False):
+    window.console.error(trace)
+    if at_start:
+        panel = document.getElementById("boot-error")
+        panel.querySelector("pre").textContent = trace
+        panel.hidden = False
+        document.documentElement.dataset.boot = "failed"
+
+
+def tick():
+    if bridge.ticking:
+        bridge.request({"op": "tick"})
+
+
+async def start_engine():
+    worker = await workers["engine"]
+    bridge.on_error = show_fault
+    answer = await worker.call(json.dumps(page.start_request()))
+    effects = json.loads(str(answer))
+    if effects.get("error"):
+        show_fault(effects["error"], at_start=True)
+        return
+    bridge.apply(effects)
+    bridge.started(worker)
+    for element in document.querySelectorAll(".warming"):
+        element.classList.remove("warming")
+    document.documentElement.dataset.engine = "ready"
+
+
+listen(window, "hashchange", page.on_hash)
+listen(window, "storage", page.on_storage)
+listen(document, "click", page.on_click)
+listen(document, "change", page.on_change)
+listen(document, "keydown", page.on_key)
+listen(document, "input", page.on_input)
+window.setInterval(create_proxy(tick), TICK_MS)
+bridge.after_effects.append(page_module.mark_resumable)
+page_module.mark_resumable()
+bridge.request(page.route_request())  # the address the page opened at, first in line
+document.documentElement.dataset.ready = "true"
+env.spawn(start_engine())

@@ -26,7 +26,8 @@ PY_SOURCE = ROOT / "py"
 # module, the wasm, the standard library and the lock file it reads at start. PyScript: the core
 # and every chunk it imports, including its plugin stubs (py-editor, py-terminal, py-game), which it
 # imports at start. CodeMirror and xterm.js are imported only when an editor or terminal is
-# on the page, and MicroPython only for mpy scripts: those stay out.
+# on the page: those stay out. MicroPython runs the main thread (mpy scripts): its loader and
+# wasm, and PyScript's mpy chunk.
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -34,13 +35,18 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-PYSCRIPT_SKIP_PREFIXES = ("codemirror", "xterm", "mpy-")
+MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
+PYSCRIPT_SKIP_PREFIXES = ("codemirror", "xterm")
 
 
 def pinned_versions(root: Path = ROOT) -> dict[str, str]:
     """Return the exact runtime versions pinned in package.json (name -> version)."""
     deps = json.loads((root / "package.json").read_text())["dependencies"]
-    return {"pyodide": deps["pyodide"], "pyscript": deps["@pyscript/core"]}
+    return {
+        "pyodide": deps["pyodide"],
+        "pyscript": deps["@pyscript/core"],
+        "micropython": deps["@micropython/micropython-webassembly-pyscript"],
+    }
 
 
 def vendor_dirs(root: Path = ROOT) -> dict[str, Path]:
@@ -64,6 +70,15 @@ def _pyscript_files(dist: Path) -> list[Path]:
     )
 
 
+def _package_files(name: str, source: Path) -> list[Path]:
+    """The files of one npm package that the page needs."""
+    if name == "pyodide":
+        return [source / f for f in PYODIDE_FILES]
+    if name == "micropython":
+        return [source / f for f in MICROPYTHON_FILES]
+    return _pyscript_files(source / "dist")
+
+
 def vendor_runtime(root: Path = ROOT) -> list[Path]:
     """Copy the pinned runtime from node_modules into versioned folders; return the files copied."""
     versions = pinned_versions(root)
@@ -71,6 +86,7 @@ def vendor_runtime(root: Path = ROOT) -> list[Path]:
     sources = {
         "pyodide": root / "node_modules" / "pyodide",
         "pyscript": root / "node_modules" / "@pyscript" / "core",
+        "micropython": root / "node_modules" / "@micropython" / "micropython-webassembly-pyscript",
     }
     copied: list[Path] = []
     for name, source in sources.items():
@@ -80,11 +96,7 @@ def vendor_runtime(root: Path = ROOT) -> list[Path]:
                 f"node_modules has {name} {found}, package.json pins {versions[name]}: "
                 "run `npm ci`."
             )
-        files = (
-            [source / f for f in PYODIDE_FILES]
-            if name == "pyodide"
-            else _pyscript_files(source / "dist")
-        )
+        files = _package_files(name, source)
         target = targets[name]
         target.mkdir(parents=True, exist_ok=True)
         for f in files:
@@ -132,7 +144,8 @@ def build_app_zip(root: Path = ROOT) -> Path:
 
 
 # What a deployment publishes: the page, its config, the entry point and the assets.
-SITE_FILES = ("index.html", "pyscript.toml", "py/main.py")
+SITE_FILES = ("index.html", "pyscript.toml", "mpy.toml", "py/main.py", "py/worker.py")
+SITE_DIRS = ("assets", "py/shell")  # the vendored runtime and the app; the main thread's modules
 
 
 def assemble_dist(out: Path, root: Path = ROOT) -> Path:
@@ -143,7 +156,8 @@ def assemble_dist(out: Path, root: Path = ROOT) -> Path:
     for name in SITE_FILES:
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(root / name, out / name)
-    shutil.copytree(root / "assets", out / "assets")
+    for name in SITE_DIRS:
+        shutil.copytree(root / name, out / name, ignore=shutil.ignore_patterns("__pycache__"))
     return out
 
 

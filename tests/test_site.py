@@ -19,18 +19,24 @@ ROOT = build.ROOT
 
 def test_runtime_versions_are_exact_and_agree_everywhere():
     versions = build.pinned_versions()
-    assert versions == {"pyodide": "314.0.7", "pyscript": "0.7.31"}
+    assert versions == {"pyodide": "314.0.7", "pyscript": "0.7.31", "micropython": "1.27.0"}
     lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
     assert lock["node_modules/pyodide"]["version"] == versions["pyodide"]
     assert lock["node_modules/@pyscript/core"]["version"] == versions["pyscript"]
+    mpy = "node_modules/@micropython/micropython-webassembly-pyscript"
+    assert lock[mpy]["version"] == versions["micropython"]
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
     assert config["interpreter"] == f"./assets/vendor/pyodide-{versions['pyodide']}/pyodide.mjs"
+    main = tomllib.loads((ROOT / "mpy.toml").read_text())
+    assert main["interpreter"] == (
+        f"./assets/vendor/micropython-{versions['micropython']}/micropython.mjs"
+    )
     html = (ROOT / "index.html").read_text()
     assert f"./assets/vendor/pyscript-{versions['pyscript']}/core.js" in html
 
 
 def test_page_references_no_other_origin():
-    for name in ("index.html", "pyscript.toml", "assets/parlour.css"):
+    for name in ("index.html", "pyscript.toml", "mpy.toml", "assets/parlour.css"):
         text = (ROOT / name).read_text()
         assert not re.search(r"""(src|href|url|interpreter)\s*[=(]\s*["']?https?://""", text), name
 

@@ -22,7 +22,7 @@ from parlour.games.espeers.cards import (
 )
 from parlour.match.config import clean_name
 from parlour.ui.espeers_cards import card_face, card_label
-from parlour.ui.tree import Node, h, s
+from parlour.ui.tree import Node, fragment, h, s
 
 MAX_SAVED = 40
 KINDS = (
@@ -66,6 +66,16 @@ def deck_choices(saved: dict[str, dict[str, int]]) -> list[tuple[str, str]]:
         for deck_id, deck in STARTER_DECKS.items()
     ]
     return starters + [(f"saved:{name}", name) for name in sorted(saved)]
+
+
+def deck_options(saved: dict[str, dict[str, int]], chosen: str, default: str) -> Node:
+    """A set-up form's deck <select> content: the starters and the saved decks, with the
+    seat's choice kept if it is still there, else the seat's default."""
+    choices = deck_choices(saved)
+    keep = chosen if chosen in {v for v, _ in choices} else default
+    return fragment(
+        *(h("option", {"value": v, "selected": v == keep}, label) for v, label in choices)
+    )
 
 
 def resolve_choice(value: object, saved: dict[str, dict[str, int]]) -> str | dict[str, int] | None:

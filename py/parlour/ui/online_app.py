@@ -1,30 +1,28 @@
-"""Online play in the page (browser only): invites, joining, the transports and the heartbeat.
+"""Online play, as the worker runs it (pure): invites, joining, links, the heartbeat, saving.
 
-The pure `OnlineSession` decides everything; this module only carries text between it and the
-links (WebRTC or BroadcastChannel), ticks it twice a second, saves it after every change (so a
-reload loses nothing) and draws the lobby, the join screen or the game in `#online`.
+The pure `OnlineSession` decides everything about the game; this module carries text between it
+and the page's links. The links themselves (a WebRTC data channel, which exists only on the
+main thread, or a BroadcastChannel) live on the main thread, named by an id: this module asks
+for them as effects ("make an offer on link L3", "send this on L3") and hears of them as
+requests ("L3 opened", "L3 received ...", "the offer of L3 is made"). It ticks the session twice
+a second (the page's timer), saves it after every change, and draws the lobby, the join screen
+or the game in `#online`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
-import time
-
-from pyscript import document, window
-from pyscript.ffi import create_proxy
+from typing import TYPE_CHECKING, Any
 
 from parlour.errors import MalformedInput, ParlourError
 from parlour.games import GAMES
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.table import new_match_id
-from parlour.net.broadcast import TabLink, new_room
-from parlour.net.sdp import invite_link, parse_invite, stun_servers
-from parlour.net.webrtc import RtcLink
-from parlour.ui import app, dom
-from parlour.ui.dom import value
+from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
+from parlour.ui import setup_form
+from parlour.ui.app import ONLINE_LAST, ONLINE_SAVE, now, screen_for
 from parlour.ui.online_screen import (
     Invite,
     bar_notice,
@@ -37,107 +35,106 @@ from parlour.ui.online_screen import (
 )
 from parlour.ui.play import PlaySession
 
-SAVE = app.ONLINE_SAVE
-LAST_KEY = app.ONLINE_LAST  # the game saved last in this browser
-TAB_KEY = SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
-KEYS = SAVE + ":keys"
+if TYPE_CHECKING:
+    from parlour.ui.app import App
+
+ROOT = "#online .online-root"
+TAB_KEY = ONLINE_SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
+KEYS = ONLINE_SAVE + ":keys"
 KEEP = 8  # online games kept in this browser
 OWNER = ":owner"  # after a save key: the tab that plays that game now
 TAB = secrets.token_hex(6)  # this page load's name, for owning a save
-
-
-def remember(key: str) -> None:
-    """Mark `key` as this tab's game and the browser's latest; forget all but the last few."""
-    window.sessionStorage.setItem(TAB_KEY, key)
-    window.localStorage.setItem(LAST_KEY, key)
-    document.documentElement.dataset.onlineSave = key
-    try:
-        keys = json.loads(str(value(window.localStorage.getItem(KEYS)) or "[]"))
-    except ValueError:
-        keys = []
-    keys = [k for k in keys if isinstance(k, str) and k != key] + [key]
-    for old in keys[:-KEEP]:
-        window.localStorage.removeItem(old)
-    window.localStorage.setItem(KEYS, json.dumps(keys[-KEEP:]))
-
-
 STUN = "psi-parlour:stun"
-TICK_MS = 500
-controller: Controller | None = None
-_ticker = None
-_tasks: set = set()  # running coroutines, kept alive until they finish
-
-
-def spawn(coroutine) -> None:
-    task = asyncio.ensure_future(coroutine)
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
-
-
-def now() -> float:
-    return time.monotonic()
-
-
-def _root():
-    return document.querySelector("#online .online-root")
 
 
 class Candidate:
-    """One way a remote seat may connect (its WebRTC invite or its tab invite): the first that
-    opens becomes that seat's link, and the other is closed."""
+    """One way a remote seat may connect (its WebRTC invite or its tab invite), a link on the
+    main thread named `id`: the first that opens becomes that seat's link, the other closes."""
 
-    def __init__(self, ctl: Controller, peer: str, kind: str) -> None:
-        self.ctl, self.peer, self.kind = ctl, peer, kind
-        self.link = None
+    def __init__(self, peer: str, kind: str, link_id: str) -> None:
+        self.peer, self.kind, self.id = peer, kind, link_id
         self.open = False
 
-    def opened(self, peer: str) -> None:
-        if self.open:
-            return  # once: opening again would restart the numbering mid-conversation
-        self.open = True
-        self.ctl.adopt(self)
 
-    def received(self, peer: str, text) -> None:
-        if not self.open and self in self.ctl.candidates.get(peer, []):
-            # A message can be dispatched before the channel's open event: the channel is open
-            # all the same, and dropping this one would lose a guest's hello (no welcome, ever).
-            self.opened(peer)
-        if self.ctl.links.get(peer) is self.link:
-            if self.ctl.session.config is None:
-                self.ctl.session.guest_choices = _guest_choices()
-            self.ctl.session.receive(peer, str(text), now())
-            self.ctl.after()
-
-    def closed(self, peer: str) -> None:
-        self.ctl.link_closed(self)
-
-
-class Controller:
-    def __init__(self, session: OnlineSession) -> None:
+class OnlineController:
+    def __init__(self, app: App, session: OnlineSession) -> None:
+        self.app = app
         self.session = session
-        self.links: dict[str, object] = {}  # peer -> the link in use
+        self.links: dict[str, Candidate] = {}  # peer -> the candidate in use
         self.candidates: dict[str, list[Candidate]] = {}
         self.invites: dict[int, Invite] = {}
-        self.join = {"answer": "", "status": "waiting", "error": "", "tab": False, "game": ""}
+        self.join: dict[str, Any] = {
+            "answer": "",
+            "status": "waiting",
+            "error": "",
+            "tab": False,
+            "game": "",
+        }
         self.play: PlaySession | None = None
         self.notes: dict[int, dict] = {}
         self.drawn = -1
-        self.stun = _stun_setting()
+        self.stun = _stun_setting(app)
         self.joining = False  # a guest between opening an invite and being connected
         self.played = False  # a game was on screen: a new one in the making is "Play again"
         self.owned: str | None = None  # the save key this tab has claimed
         self.passive = False  # another tab took this game over: do nothing more
         self.shown_notice = ""  # the online bar's notice as last drawn
 
-    # -- transport events ----------------------------------------------------------------
+    @property
+    def effects(self) -> Any:
+        return self.app.effects
 
-    def adopt(self, candidate: Candidate) -> None:
+    # -- links on the main thread -----------------------------------------------------------
+
+    def new_candidate(self, peer: str, kind: str) -> Candidate:
+        candidate = Candidate(peer, kind, "L" + secrets.token_hex(4))
+        self.candidates.setdefault(peer, []).append(candidate)
+        return candidate
+
+    def close(self, candidate: Candidate) -> None:
+        self.effects.links.append({"do": "close", "link": candidate.id})
+
+    def find(self, link_id: object) -> Candidate | None:
+        for candidates in self.candidates.values():
+            for candidate in candidates:
+                if candidate.id == link_id:
+                    return candidate
+        return None
+
+    def on_link(self, event: dict[str, Any]) -> None:
+        """What a link on the main thread did: opened, received, closed, or finished making
+        an offer, an answer or taking an answer (or failed to)."""
+        if self.passive:
+            return
+        candidate = self.find(event.get("link"))
+        if candidate is None:
+            return
+        kind = event.get("event")
+        if kind == "opened":
+            self.opened(candidate)
+        elif kind == "received" and isinstance(event.get("text"), str):
+            self.received(candidate, event["text"])
+        elif kind == "closed":
+            self.link_closed(candidate)
+        elif kind == "offered":
+            self.offered(candidate, str(event.get("sdp", "")))
+        elif kind == "answered":
+            self.answered(str(event.get("sdp", "")))
+        elif kind == "accepted":
+            self.accepted(candidate)
+        elif kind == "failed":
+            self.failed(candidate, str(event.get("stage", "")))
+
+    def opened(self, candidate: Candidate) -> None:
+        if candidate.open:
+            return  # once: opening again would restart the numbering mid-conversation
+        candidate.open = True
         peer = candidate.peer
         for other in self.candidates.get(peer, []):
-            if other is not candidate and other.link is not None:
-                other.link.close()
+            if other is not candidate:
+                self.close(other)
         self.candidates[peer] = [candidate]
-        self.links[peer] = candidate.link
+        self.links[peer] = candidate
         if peer != HOST:
             self.invites[int(peer.removeprefix("seat-"))].status = "connected"
         else:
@@ -146,9 +143,21 @@ class Controller:
         self.session.opened(peer, now())
         self.after()
 
+    def received(self, candidate: Candidate, text: str) -> None:
+        if not candidate.open and candidate in self.candidates.get(candidate.peer, []):
+            # A message can be dispatched before the channel's open event: the channel is open
+            # all the same, and dropping this one would lose a guest's hello (no welcome, ever).
+            self.opened(candidate)
+        if self.links.get(candidate.peer) is candidate:
+            if self.session.config is None:  # the deck on the join screen goes with us
+                deck = self.join.get("deck") or next(iter(_deck_choices(self.app)), ("", ""))[0]
+                self.session.guest_choices = _guest_choices(self.app, deck)
+            self.session.receive(candidate.peer, text, now())
+            self.after()
+
     def link_closed(self, candidate: Candidate) -> None:
         peer = candidate.peer
-        if self.links.get(peer) is candidate.link:
+        if self.links.get(peer) is candidate:
             self.session.closed(peer, now())
         elif not candidate.open and peer != HOST:
             invite = self.invites.get(int(peer.removeprefix("seat-")))
@@ -162,15 +171,15 @@ class Controller:
     def after(self, redraw: bool = False) -> None:
         """After anything: send what the session has to say, save, redraw if it changed."""
         for peer, text in self.session.take_outbox():
-            link = self.links.get(peer)
-            if link is not None:
-                link.send(text)
+            candidate = self.links.get(peer)
+            if candidate is not None:
+                self.effects.send.append([candidate.id, text])
         if self.play is not None and self.play.table is not self.session.table:
             self.play, self.notes = None, {}  # another game began ("Play again")
         if self.play is None and self.session.table is not None:
             self.played = True
             self.play = PlaySession(
-                self.session.table, app.screen_for(self.session.game.id), self.session
+                self.session.table, screen_for(self.session.game.id), self.session
             )
             self.play.notes = self.notes
             self.play.banner = lambda: online_banner(self.session, self.invites)
@@ -184,20 +193,22 @@ class Controller:
         self.session.tick(now())
         self.after(redraw=bar_notice(self.session) != self.shown_notice)  # a notice expired
 
+    # -- saving: one tab plays a game at a time ----------------------------------------------
+
     def save(self) -> None:
         key = self.save_key()
+        storage = self.app.storage
         if key is None or self.passive:
             return  # a guest not yet welcomed has nothing to keep
         if key != self.owned:  # the newest tab to open a game plays it
-            window.localStorage.setItem(key + OWNER, TAB)
+            storage.set(key + OWNER, TAB)
             self.owned = key
-        elif value(window.localStorage.getItem(key + OWNER)) != TAB:
+        elif storage.get(key + OWNER) != TAB:
             self.let_go()
             return
         data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
-        remember(key)
-        window.localStorage.setItem(key, json.dumps(data))
-        app.mark_online_resumable()
+        remember(self.app, key)
+        storage.set(key, json.dumps(data))
 
     def save_key(self) -> str | None:
         """One save per game and seat: tabs of one browser (which share storage) playing one
@@ -206,52 +217,52 @@ class Controller:
         if config is None:
             return None
         seats = ",".join(str(s) for s in self.session.local)
-        return f"{SAVE}:{config.match_id}:{self.session.role}:{seats}"
+        return f"{ONLINE_SAVE}:{config.match_id}:{self.session.role}:{seats}"
 
     def let_go(self) -> None:
         """Another tab of this browser took this game over: close the links, stop saving."""
         self.passive = True
+        self.close_all()
+        self.draw()
+
+    def close_all(self) -> None:
         for candidates in self.candidates.values():
             for candidate in candidates:
-                if candidate.link is not None:
-                    candidate.link.close()
+                self.close(candidate)
         self.candidates.clear()
         self.links.clear()
-        self.draw()
 
     # -- drawing -------------------------------------------------------------------------
 
     def draw(self) -> None:
         self.drawn = self.session.revision
-        root = _root()
         if self.passive:
-            dom.render(root, elsewhere_tree())
+            self.effects.draw(ROOT, elsewhere_tree())
             return
         self.shown_notice = bar_notice(self.session)
         if self.session.phase is Phase.FORFEIT:
-            dom.render(root, forfeit_tree(self.session))
+            self.effects.draw(ROOT, forfeit_tree(self.session))
             return
         if self.play is not None and not self.joining:
             self.play.refresh()
-            dom.render(root, self.play.render())
-            app.scroll_log(root)
+            self.effects.draw(ROOT, self.play.render())
             return
         if self.played and not self.joining:
-            dom.render(root, next_game_tree(self.session))
+            self.effects.draw(ROOT, next_game_tree(self.session))
         elif self.session.is_host:
-            dom.render(root, host_lobby(self.session, self.invites))
+            self.effects.draw(ROOT, host_lobby(self.session, self.invites))
         else:
             j = self.join
-            dom.render(
-                root,
+            self.effects.draw(
+                ROOT,
                 guest_join(
                     self.session,
                     j["answer"],
                     j["status"],
                     j["error"],
                     tab=j["tab"],
-                    decks=_deck_choices(),
-                    deck=_chosen_deck(),
+                    decks=_deck_choices(self.app),
+                    deck=j.get("deck", ""),
                     game=j["game"],
                 ),
             )
@@ -261,89 +272,114 @@ class Controller:
     def invite_all(self) -> None:
         for link in self.session.links.values():
             if link.state != "connected":
-                spawn(self.make_invite(link.seats[0]))
+                self.make_invite(link.seats[0])
 
-    async def make_invite(self, seat: int) -> None:
+    def make_invite(self, seat: int) -> None:
+        """Two candidates for the seat: a WebRTC offer (made on the main thread, which says
+        when the code is ready) and a tab invite (a BroadcastChannel room, ready at once)."""
         peer = seat_peer(seat)
         for old in self.candidates.pop(peer, []):
-            if old.link is not None:
-                old.link.close()
-        invite = Invite(seat)
-        self.invites[seat] = invite
-        self.draw()
-        rtc = Candidate(self, peer, "rtc")
-        room = new_room()
-        tab = Candidate(self, peer, "tab")
-        tab.link = TabLink(peer, tab, room, hosting=True)
-        self.candidates[peer] = [rtc, tab]
-        try:
-            rtc.link = RtcLink(peer, rtc, self.stun)
-            code = await rtc.link.offer()
-        except Exception:  # the browser refused: say so, offer again
-            invite.status = "failed"
-            invite.error = "This browser could not make an invite (is WebRTC turned off?)."
-            self.draw()
-            return
-        base, game = str(window.location.href), self.session.config.game
-        invite.link = invite_link(base, code, game, tuple(self.stun))
-        invite.tab_link = invite_link(base, f"bc.{room}", game)
-        invite.status = "waiting"
+            self.close(old)
+        self.invites[seat] = invite = Invite(seat)
+        rtc = self.new_candidate(peer, "rtc")
+        tab = self.new_candidate(peer, "tab")
+        room = secrets.token_hex(8)
+        self.effects.links.append({"do": "tab", "link": tab.id, "room": room, "hosting": True})
+        self.effects.links.append({"do": "rtc-offer", "link": rtc.id, "stun": list(self.stun)})
+        invite.tab_link = invite_link(self.app.href, f"bc.{room}", self.session.config.game)
         self.draw()
 
-    async def accept(self, seat: int, code: str) -> None:
+    def offered(self, candidate: Candidate, sdp: str) -> None:
+        seat = int(candidate.peer.removeprefix("seat-"))
+        invite = self.invites.get(seat)
+        if invite is None or self.find(candidate.id) is None:
+            return
+        code = compress(sdp, OFFER)
+        invite.link = invite_link(self.app.href, code, self.session.config.game, tuple(self.stun))
+        if invite.status == "making":
+            invite.status = "waiting"
+        self.draw()
+
+    def failed(self, candidate: Candidate, stage: str) -> None:
+        if candidate.peer == HOST:
+            self.join.update(error="This invite could not be opened.", status="failed")
+        else:
+            invite = self.invites.get(int(candidate.peer.removeprefix("seat-")))
+            if invite is None:
+                return
+            if stage == "accept":
+                invite.error = (
+                    "That answer does not fit this invite: make a new invite and try again."
+                )
+            else:
+                invite.status = "failed"
+                invite.error = "This browser could not make an invite (is WebRTC turned off?)."
+        self.draw()
+
+    def accept(self, seat: int, code: str) -> None:
         invite = self.invites.get(seat)
         rtc = next((c for c in self.candidates.get(seat_peer(seat), []) if c.kind == "rtc"), None)
         if invite is None or rtc is None:
             return
         try:
-            await rtc.link.accept(code)
+            sdp = expand(code, ANSWER)
         except ParlourError as error:
             invite.error = error.sentence
-        except Exception:
-            invite.error = "That answer does not fit this invite: make a new invite and try again."
-        else:
-            invite.error = ""
-            if invite.status == "waiting":  # the channel may have opened already: keep that
-                invite.status = "connecting"
+            self.draw()
+            return
+        self.effects.links.append({"do": "rtc-accept", "link": rtc.id, "sdp": sdp})
+
+    def accepted(self, candidate: Candidate) -> None:
+        invite = self.invites.get(int(candidate.peer.removeprefix("seat-")))
+        if invite is None:
+            return
+        invite.error = ""
+        if invite.status == "waiting":  # the channel may have opened already: keep that
+            invite.status = "connecting"
         self.draw()
 
     # -- the guest's side ----------------------------------------------------------------
 
-    async def answer(self, code: str, stun: list[str], game: str = "") -> None:
+    def answer(self, code: str, stun: list[str], game: str = "") -> None:
         self.joining = True
         self.join.update(answer="", status="waiting", error="", tab=False, game=game)
         for old in self.candidates.pop(HOST, []):
-            if old.link is not None:
-                old.link.close()
+            self.close(old)
         if not code:  # "I have an invite" on the home screen: ask for it
             self.join["status"] = "paste"
             self.draw()
             return
-        candidate = Candidate(self, HOST, "tab" if code.startswith("bc.") else "rtc")
-        self.candidates[HOST] = [candidate]
-        if candidate.kind == "tab":
+        if code.startswith("bc."):
+            candidate = self.new_candidate(HOST, "tab")
             self.join.update(status="connecting", tab=True)
-            candidate.link = TabLink(HOST, candidate, code.removeprefix("bc."), hosting=False)
+            room = code.removeprefix("bc.")
+            self.effects.links.append(
+                {"do": "tab", "link": candidate.id, "room": room, "hosting": False}
+            )
             self.draw()
             return
         try:
             stun = stun_servers(stun)
-        except MalformedInput:
+            sdp = expand(code, OFFER)
+        except MalformedInput as problem:
+            broken_stun = "STUN" in problem.sentence
             self.join.update(
                 error="This invite names a STUN server that cannot be used: ask the host to "
-                "correct it in the set-up and send a new invite.",
+                "correct it in the set-up and send a new invite."
+                if broken_stun
+                else problem.sentence,
                 status="failed",
             )
             self.draw()
             return
+        candidate = self.new_candidate(HOST, "rtc")
+        self.effects.links.append(
+            {"do": "rtc-answer", "link": candidate.id, "sdp": sdp, "stun": stun or self.stun}
+        )
         self.draw()
-        try:
-            candidate.link = RtcLink(HOST, candidate, stun or self.stun)
-            self.join["answer"] = await candidate.link.answer(code)
-        except ParlourError as error:
-            self.join.update(error=error.sentence, status="failed")
-        except Exception:
-            self.join.update(error="This invite could not be opened.", status="failed")
+
+    def answered(self, sdp: str) -> None:
+        self.join["answer"] = compress(sdp, ANSWER)
         self.draw()
 
     def play_again(self) -> None:
@@ -358,132 +394,94 @@ class Controller:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def click(self, data: dict) -> None:
+    def on_click(self, data: dict[str, Any]) -> None:
+        if self.passive:
+            if data.get("cmd") == "take-over":
+                take_over(self.app)
+            return
+        self.click(data)
+
+    def click(self, data: dict[str, Any]) -> None:
         cmd = data.get("cmd")
-        fields = data.get("fields", {})
+        fields = data.get("fields", {}) if isinstance(data.get("fields"), dict) else {}
+        if "espeers-deck" in fields:  # the join screen's deck, read with every click
+            self.join["deck"] = str(fields["espeers-deck"])
+        seat = setup_form.whole(data.get("seat"), -1)
+        if cmd == "change":  # a field changed (the deck): nothing more to do
+            return
         if cmd == "play-again":
             self.play_again()
-            return
-        if cmd == "accept-answer" and data.get("seat", "").isdigit():
-            seat = int(data["seat"])
-            pasted, _, _ = parse_invite(fields.get(f"answer-{seat}", ""))  # a link pasted too
-            spawn(self.accept(seat, pasted))
-            return
-        if cmd == "new-invite" and data.get("seat", "").isdigit():
-            spawn(self.make_invite(int(data["seat"])))
-            return
-        if cmd == "use-invite":
-            code, stun, game = parse_invite(fields.get("invite", ""))
-            spawn(self.answer(code, stun, game))
-            return
-        if self.play is not None:
+        elif cmd == "accept-answer" and seat >= 0:
+            pasted, _, _ = parse_invite(str(fields.get(f"answer-{seat}", "")))  # a link too
+            self.accept(seat, pasted)
+        elif cmd == "new-invite" and seat >= 0:
+            self.make_invite(seat)
+        elif cmd == "use-invite":
+            code, stun, game = parse_invite(str(fields.get("invite", "")))
+            self.answer(code, stun, game)
+        elif self.play is not None:
             self.play.handle(data)
             self.after(redraw=True)
 
 
-# -- the page's entry points ------------------------------------------------------------------
+# -- the app's entry points ---------------------------------------------------------------------
 
 
-def _deck_choices() -> list[tuple[str, str]]:
+def remember(app: App, key: str) -> None:
+    """Mark `key` as this tab's game and the browser's latest; forget all but the last few."""
+    storage = app.storage
+    storage.set(TAB_KEY, key, area="session")
+    storage.set(ONLINE_LAST, key)
+    app.effects.attrs["online-save"] = key
+    try:
+        keys = json.loads(storage.get(KEYS) or "[]")
+    except ValueError:
+        keys = []
+    keys = [k for k in keys if isinstance(k, str) and k != key] + [key]
+    for old in keys[:-KEEP]:
+        storage.remove(old)
+    storage.set(KEYS, json.dumps(keys[-KEEP:]))
+
+
+def _deck_choices(app: App) -> list[tuple[str, str]]:
     from parlour.ui.espeers_decks import deck_choices, saved_decks
 
     return deck_choices(saved_decks(app.saved_decks_raw()))
 
 
-def _chosen_deck() -> str:
-    select = value(document.querySelector("#online [data-field=espeers-deck]"))
-    return str(select.value) if select is not None else ""
-
-
-def _guest_choices() -> dict:
+def _guest_choices(app: App, chosen: str) -> dict:
     """What the guest chose on the join screen for dealing: an ESPEERS deck."""
-    select = value(document.querySelector("#online [data-field=espeers-deck]"))
-    if select is None:
-        return {}
     from parlour.ui.espeers_decks import resolve_choice, saved_decks
 
-    choice = resolve_choice(_chosen_deck(), saved_decks(app.saved_decks_raw()))
+    choice = resolve_choice(chosen, saved_decks(app.saved_decks_raw()))
     return {"deck": choice} if choice is not None else {}
 
 
-def _stun_setting() -> list[str]:
-    raw = value(window.localStorage.getItem(STUN))
+def _stun_setting(app: App) -> list[str]:
+    raw = app.storage.get(STUN)
     try:
-        return stun_servers(str(raw).split(",")) if raw is not None else []
+        return stun_servers(raw.split(",")) if raw is not None else []
     except MalformedInput:  # saved by an older page that did not check
         return []
 
 
-COPIED, SELECTED = "Copied ✓", "Selected: copy it"
-
-
-async def _copy(button, text: str) -> None:
-    """Copy a code and say so on its button. Where the page may not write to the clipboard
-    (plain http on a LAN is no secure context), the text is left selected in its box instead,
-    for the player to copy."""
-    box = value(button.parentElement.querySelector("input"))
-    if box is not None:
-        box.select()
-    try:
-        await window.navigator.clipboard.writeText(text)
-        words = COPIED
-    except Exception:  # no clipboard here, or no permission
-        words = SELECTED
-    button.textContent = words
-    await asyncio.sleep(2.5)
-    button.textContent = "Copy"
-
-
-def _start_ticking() -> None:
-    """The heartbeat: twice a second, from the first online game of this page on."""
-    global _ticker
-    if _ticker is None:
-        _ticker = create_proxy(lambda: controller.tick() if controller else None)
-        window.setInterval(_ticker, TICK_MS)
-
-
-def on_click(event) -> None:
-    element = value(event.target.closest("[data-cmd],[data-cell]"))
-    if controller is None or element is None or element.hasAttribute("disabled"):
-        return
-    if controller.passive:
-        if str(element.getAttribute("data-cmd")) == "take-over":
-            take_over()
-        return
-    copy = value(element.getAttribute("data-copy"))
-    if copy is not None:
-        spawn(_copy(element, str(copy)))
-        return
-    controller.click({**app.event_data(element), "fields": app.fields_of(_root())})
-
-
-def on_key(event) -> None:
-    if controller is None or controller.play is None or controller.passive:
-        return
-    app.on_key(event, _root(), controller.click)
-
-
-def host_new(game_id: str) -> None:
+def host_new(app: App, game_id: str, form: object) -> None:
     """The set-up form's "Make the invites": a new online game hosted here."""
-    global controller
-    form = document.getElementById(f"new-{game_id}")
-    names = app.setup_names(game_id)
-    variant = app.setup_variant(game_id)
-    local = tuple(
-        int(box.getAttribute("data-here-seat"))
-        for box in form.querySelectorAll("input[data-here-seat]:checked")
-        if int(box.getAttribute("data-here-seat")) < len(names)
-    )
-    limit_field = value(form.querySelector("select[data-online-limit]"))
-    limit = int(limit_field.value) if limit_field is not None else 120
-    stun_field = value(form.querySelector("input[data-stun]"))
-    if stun_field is not None:
+    names = setup_form.seat_names(form)
+    variant = setup_form.variant(form)
+    decks = setup_form.deck_choices(form)
+    if decks:
+        variant["decks"] = app.chosen_decks(decks)
+    local = setup_form.here_seats(form, len(names))
+    limit = setup_form.online_limit(form)
+    stun_text = setup_form.stun_text(form)
+    if stun_text is not None:
         try:
-            stun = stun_servers(str(stun_field.value).split(","))
+            stun = stun_servers(stun_text.split(","))
         except MalformedInput as problem:
-            _refuse_setup(game_id, problem.sentence)
+            _refuse_setup(app, game_id, problem.sentence)
             return
-        window.localStorage.setItem(STUN, ",".join(stun))
+        app.storage.set(STUN, ",".join(stun))
     private = {}
     if game_id == "espeers":  # every player brings a deck the other does not see
         chosen = variant.get("decks", [])
@@ -495,88 +493,80 @@ def host_new(game_id: str) -> None:
             GAMES[game_id], config, local, now(), reveal_limit=limit, private=private
         )
     except ParlourError as problem:
-        _refuse_setup(game_id, problem.sentence)
+        _refuse_setup(app, game_id, problem.sentence)
         return
-    _refuse_setup(game_id, "")  # nothing wrong: clear an earlier sentence
-    _replace(Controller(session))
+    _refuse_setup(app, game_id, "")  # nothing wrong: clear an earlier sentence
+    controller = _replace(app, OnlineController(app, session))
     controller.invite_all()
     controller.after()
     app.go("#online")
 
 
-def _refuse_setup(game_id: str, sentence: str) -> None:
+def _refuse_setup(app: App, game_id: str, sentence: str) -> None:
     """Say under the set-up form's online part why no invites were made (or clear it)."""
-    error = value(document.querySelector(f"#new-{game_id} [data-role=online-error]"))
-    if error is not None:
-        error.textContent = sentence
+    app.effects.text.append([f"#new-{game_id} [data-role=online-error]", sentence])
     if sentence:
         app.go(f"#new-{game_id}")
 
 
-def guest_new(fragment: str) -> None:
+def guest_new(app: App, fragment: str) -> None:
     """An invite opened: `#join=<code>` (WebRTC) or `#join=bc.<room>` (another tab)."""
     code, stun, game = parse_invite(fragment)
-    if controller is None or controller.session.is_host:
-        saved = _saved()
+    if app.online is None or app.online.session.is_host:
+        saved = _saved(app)
         if saved is not None and not saved[0].is_host:
-            _replace(Controller(saved[0]), saved[1])
+            _replace(app, OnlineController(app, saved[0]), saved[1])
         else:
-            _replace(Controller(OnlineSession.guest(now())))
-    spawn(controller.answer(code, stun, game))
+            _replace(app, OnlineController(app, OnlineSession.guest(now())))
+    app.online.answer(code, stun, game)
     app.go("#online")
 
 
-def show() -> None:
+def show(app: App) -> None:
     """`#online`: the game in progress here, or the one saved before a reload."""
-    global controller
-    if controller is None:
-        saved = _saved()
+    if app.online is None:
+        saved = _saved(app)
         if saved is None:
             app.go("#home")
             return
         session, notes = saved
-        _replace(Controller(session), notes)
+        _replace(app, OnlineController(app, session), notes)
         if session.is_host and session.phase in (Phase.LOBBY, Phase.SEED, Phase.PLAY):
-            controller.invite_all()
-    controller.after(redraw=True)
+            app.online.invite_all()
+    app.online.after(redraw=True)
 
 
-def take_over() -> None:
+def take_over(app: App) -> None:
     """ "Play it here instead": this tab takes its game back from the tab that has it, from
     what that tab saved; the other tab lets go at its next save."""
-    global controller
-    key = controller.owned if controller is not None else None
+    key = app.online.owned if app.online is not None else None
     if key is not None:
-        window.sessionStorage.setItem(TAB_KEY, key)
-    controller = None
-    show()
+        app.storage.set(TAB_KEY, key, area="session")
+    app.online = None
+    show(app)
 
 
-def _saved() -> tuple[OnlineSession, dict] | None:
+def _saved(app: App) -> tuple[OnlineSession, dict] | None:
     """The online game saved in this browser, with the seat's private notes; None if none."""
-    key = value(window.sessionStorage.getItem(TAB_KEY)) or value(
-        window.localStorage.getItem(LAST_KEY)
-    )
-    raw = value(window.localStorage.getItem(str(key))) if key is not None else None
+    storage = app.storage
+    key = storage.get(TAB_KEY, area="session") or storage.get(ONLINE_LAST)
+    raw = storage.get(key) if key is not None else None
     if raw is None:
         return None
     try:
-        data = json.loads(str(raw))
+        data = json.loads(raw)
         session = OnlineSession.from_json(data["session"], now())
         notes = {int(k): v for k, v in data.get("notes", {}).items() if isinstance(v, dict)}
     except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
-        window.localStorage.removeItem(str(key))
+        storage.remove(key)
         return None
     return session, notes
 
 
-def _replace(new: Controller, notes: dict | None = None) -> None:
-    global controller
-    if controller is not None:
-        for candidates in controller.candidates.values():
-            for candidate in candidates:
-                if candidate.link is not None:
-                    candidate.link.close()
-    controller = new
+def _replace(app: App, new: OnlineController, notes: dict | None = None) -> OnlineController:
+    if app.online is not None:
+        app.online.close_all()
+    app.online = new
     new.notes = notes or {}
-    _start_ticking()
+    app.effects.ticking = True
+    return new

@@ -1,9 +1,9 @@
 """A pure description of DOM: (tag, attributes, children), built by plain functions of a view.
 
 Why: screens and boards are then testable in CPython (what would be in the DOM is inspectable,
-which is how the tests prove no secret of another seat is there), and exactly one small adapter
-(`ui.dom`) turns a tree into real elements. Text is always text: the adapter sets textContent,
-and `to_html` escapes, so a player's name can never become markup.
+which is how the tests prove no secret of another seat is there). A tree crosses to the page as
+its HTML (`to_html`), which the page's main thread gives to a region's innerHTML. Text is always
+text: `to_html` escapes every text and attribute, so a player's name can never become markup.
 """
 
 from __future__ import annotations
@@ -80,6 +80,11 @@ def s(tag: str, attrs: dict[str, object] | None = None, *children: object) -> No
     return node
 
 
+def fragment(*children: object) -> Node:
+    """Children with no element around them: the content of a region (a <select>'s options)."""
+    return Node("", {}, _children(children))
+
+
 VOID = {"br", "hr", "img", "input", "meta", "link"}
 
 
@@ -87,6 +92,8 @@ def to_html(node: Node | str) -> str:
     """Serialise a tree (for tests and for inspecting what a seat's DOM would hold)."""
     if isinstance(node, str):
         return escape(node, quote=False)
+    if not node.tag:
+        return "".join(to_html(c) for c in node.children)
     attrs = "".join(f' {k}="{escape(v)}"' for k, v in node.attrs.items())
     if node.tag in VOID:
         return f"<{node.tag}{attrs}>"

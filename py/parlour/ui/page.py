@@ -1,0 +1,75 @@
+"""What the worker asks the page to do, as data (pure): the one shape that crosses back.
+
+The engines, sessions and screens run in a worker, which has no DOM, no storage and no data
+channels. Every call from the page's main thread returns one `Effects`: HTML for regions of the
+page, storage writes, an address to go to, texts to send over links, link operations to run.
+The main thread applies them in order and does nothing else (docs/two-threads.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.ui.tree import Node, to_html
+
+
+class Effects:
+    """The effects of one call, in the JSON form the main thread reads."""
+
+    def __init__(self) -> None:
+        self.render: list[list[str]] = []  # [selector, html]: the region's new content
+        self.local: dict[str, str | None] = {}  # localStorage writes (None removes)
+        self.session: dict[str, str | None] = {}  # sessionStorage writes
+        self.go: str | None = None  # replace the address's #fragment
+        self.send: list[list[str]] = []  # [link id, text]
+        self.links: list[dict[str, Any]] = []  # link operations (make an offer, close, ...)
+        self.focus: str | None = None  # a selector to give the keyboard focus to
+        self.attrs: dict[str, str | None] = {}  # <html data-*> values (None removes)
+        self.ticking: bool | None = None  # whether the main thread should tick twice a second
+        self.text: list[list[str]] = []  # [selector, text]: a plain text to set
+
+    def draw(self, selector: str, tree: Node) -> None:
+        """Replace a region's content; a later draw of the same region wins."""
+        html = to_html(tree)
+        self.render = [r for r in self.render if r[0] != selector] + [[selector, html]]
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name in ("render", "local", "session", "send", "links", "attrs", "text"):
+            if getattr(self, name):
+                data[name] = getattr(self, name)
+        for name in ("go", "focus", "ticking"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        return data
+
+
+class Storage:
+    """The worker's copy of the page's storage, kept in step with the real one: the page sends
+    it all at start (and every change another tab makes), the worker's writes go back as
+    effects. `local` is the browser's localStorage, `tab` this tab's sessionStorage."""
+
+    def __init__(self, local: dict[str, str], tab: dict[str, str]) -> None:
+        self.values = {"local": dict(local), "session": dict(tab)}
+        self.effects = Effects()
+
+    def get(self, key: str, area: str = "local") -> str | None:
+        return self.values[area].get(key)
+
+    def set(self, key: str, value: str | None, area: str = "local") -> None:
+        if value is None:
+            self.values[area].pop(key, None)
+        else:
+            self.values[area][key] = value
+        writes = self.effects.local if area == "local" else self.effects.session
+        writes[key] = value
+
+    def remove(self, key: str, area: str = "local") -> None:
+        self.set(key, None, area)
+
+    def changed_elsewhere(self, key: str, value: str | None) -> None:
+        """Another tab wrote localStorage (the page's `storage` event): no effect to send."""
+        if value is None:
+            self.values["local"].pop(key, None)
+        else:
+            self.values["local"][key] = value

@@ -1,0 +1,106 @@
+"""A set-up form as the page sends it (pure): its fields as plain records, read into a match.
+
+The set-up forms are plain HTML, usable before any Python runs. When a game starts, the page's
+main thread sends the form's fields as they stand (`Field` records: tag, type, name, value,
+checked, placeholder and the data-* attributes); these functions read the seats, names and
+variant from them, so the main thread knows nothing of games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.match.config import clean_name
+
+Field = dict[str, Any]
+
+
+def _fields(form: object) -> list[Field]:
+    if not isinstance(form, list):
+        return []
+    return [f for f in form if isinstance(f, dict) and isinstance(f.get("data", {}), dict)]
+
+
+def _data(field: Field, name: str) -> str | None:
+    found = field.get("data", {}).get(name)
+    return found if isinstance(found, str) else None
+
+
+def _text(field: Field, name: str) -> str:
+    found = field.get(name)
+    return found if isinstance(found, str) else ""
+
+
+def whole(text: object, default: int) -> int:
+    """A whole number typed or chosen in the page ("3"), else `default`. Only ASCII digits:
+    "²".isdigit() is true, and int("²") raises."""
+    if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) < 10:
+        return int(text)
+    return default
+
+
+def seat_count(form: object, default: int = 2) -> int:
+    """The seats chosen: a "-seats" radio, or the chosen option's data-seats (an arrangement)."""
+    fields = _fields(form)
+    for field in fields:
+        if field.get("checked") and _data(field, "seats") is not None:
+            return whole(_data(field, "seats"), default)
+    for field in fields:
+        if field.get("checked") and _text(field, "name").endswith("-seats"):
+            return whole(_text(field, "value"), default)
+    return default
+
+
+def seat_names(form: object) -> tuple[str, ...]:
+    """The names typed, one per seat chosen; an empty field plays under its placeholder."""
+    by_seat = {whole(_data(f, "seat-name"), -1): f for f in _fields(form) if _data(f, "seat-name")}
+    names = []
+    for seat in range(seat_count(form)):
+        field = by_seat.get(seat)
+        fallback = _text(field, "placeholder") if field else ""
+        names.append(
+            clean_name(_text(field, "value") if field else "", fallback or f"Seat {seat + 1}")
+        )
+    return tuple(names)
+
+
+def variant(form: object) -> dict[str, Any]:
+    """The variant options: checked inputs carrying data-variant, and the decks chosen."""
+    chosen: dict[str, Any] = {}
+    for field in _fields(form):
+        key = _data(field, "variant")
+        if key is not None and field.get("checked"):
+            text = _text(field, "value")
+            chosen[key] = whole(text, -1) if whole(text, -1) >= 0 else text
+    return chosen
+
+
+def deck_choices(form: object) -> list[tuple[str, str]]:
+    """The ESPEERS deck selects, in seat order: (value chosen, data-default)."""
+    decks = [f for f in _fields(form) if _data(f, "deck-seat") is not None]
+    decks.sort(key=lambda f: whole(_data(f, "deck-seat"), 0))
+    return [(_text(f, "value"), _data(f, "default") or "") for f in decks]
+
+
+def here_seats(form: object, seats: int) -> tuple[int, ...]:
+    """Online: the seats ticked as played on this device."""
+    ticked = (
+        whole(_data(f, "here-seat"), -1)
+        for f in _fields(form)
+        if _data(f, "here-seat") is not None and f.get("checked")
+    )
+    return tuple(s for s in ticked if 0 <= s < seats)
+
+
+def online_limit(form: object, default: int = 120) -> int:
+    for field in _fields(form):
+        if _data(field, "online-limit") is not None:
+            return whole(_text(field, "value"), default)
+    return default
+
+
+def stun_text(form: object) -> str | None:
+    for field in _fields(form):
+        if _data(field, "stun") is not None:
+            return _text(field, "value")
+    return None

@@ -1,0 +1,101 @@
+"""The main thread's side of the worker: requests out, effects in, nothing lost before it starts.
+
+Every request is a plain dict, sent as JSON to the worker's one exported function `call`, which
+answers with the effects as JSON. Requests made before the worker is ready (the engines take
+seconds to load; the page answers clicks in a fraction of that) wait in order and go out the
+moment it is, each once. Effects are applied in the order the requests were made.
+"""
+
+import json
+
+from shell import dom, env
+
+STORAGE_PREFIX = "psi-parlour:"
+
+
+class Bridge:
+    def __init__(self, links=None):
+        self.worker = None
+        self.waiting = []  # requests made before the worker was ready, in order
+        self.links = links
+        self.ticking = False
+        self.on_error = None  # shows a fault the worker reported
+        self.after_effects = []  # callables run after each set of effects (resume links...)
+
+    @property
+    def ready(self):
+        return self.worker is not None
+
+    def request(self, data):
+        """Send `data` to the worker (or keep it until the worker is ready)."""
+        if self.worker is None:
+            self.waiting.append(data)
+            return
+        env.spawn(self._call(data))
+
+    def started(self, worker):
+        """The worker is ready: send what waited, in order, each once."""
+        self.worker = worker
+        waiting, self.waiting = self.waiting, []
+        for data in waiting:
+            env.spawn(self._call(data))
+
+    async def _call(self, data):
+        answer = await self.worker.call(json.dumps(data))
+        self.apply(json.loads(str(answer)))
+
+    def apply(self, effects):
+        """Do what the worker asked, in a fixed order: storage first (a save must not wait on
+        drawing), then links, drawing, the address, focus."""
+        storage_write(env.window.localStorage, effects.get("local", {}))
+        storage_write(env.window.sessionStorage, effects.get("session", {}))
+        if self.links is not None:
+            for operation in effects.get("links", []):
+                self.links.run(operation)
+            for link_id, text in effects.get("send", []):
+                self.links.send(link_id, text)
+        document = env.document
+        for selector, html in effects.get("render", []):
+            container = dom.value(document.querySelector(selector))
+            if container is not None:
+                dom.render(container, html)
+        for selector, text in effects.get("text", []):
+            element = dom.value(document.querySelector(selector))
+            if element is not None:
+                element.textContent = text
+        root = document.documentElement
+        for name, value in effects.get("attrs", {}).items():
+            if value is None:
+                root.removeAttribute("data-" + name)
+            else:
+                root.setAttribute("data-" + name, value)
+        if "ticking" in effects:
+            self.ticking = bool(effects["ticking"])
+        if effects.get("focus"):
+            target = dom.value(document.querySelector(effects["focus"]))
+            if target is not None:
+                target.focus()
+        if effects.get("go"):
+            env.window.location.replace(effects["go"])
+        for hook in self.after_effects:
+            hook()
+        if effects.get("error") and self.on_error is not None:
+            self.on_error(effects["error"])
+
+
+def storage_write(area, writes):
+    for key, value in writes.items():
+        if value is None:
+            area.removeItem(key)
+        else:
+            area.setItem(key, value)
+
+
+def storage_snapshot(area):
+    """This site's keys of a storage area, for the worker's copy."""
+    values = {}
+    for i in range(int(area.length)):
+        key = str(area.key(i))
+        if key.startswith(STORAGE_PREFIX):
+            values[key] = str(area.getItem(key))
+    return values

@@ -1,0 +1,90 @@
+"""Reading the DOM into plain data, and writing the worker's HTML into regions."""
+
+from shell import env
+
+FOCUS_ATTRS = ("data-cell", "data-symbol", "data-cmd", "data-slot", "data-card", "data-name")
+
+
+def value(x):
+    """A JS result as Python: null and undefined become None."""
+    if x is None or type(x).__name__ == "JsUndefined" or repr(x) == "<undefined>":
+        return None
+    return x
+
+
+def quote(text):
+    return str(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def focus_key(element):
+    """A stable name for the focused control, to give focus back after a re-render."""
+    if value(element) is None or not hasattr(element, "getAttribute"):
+        return None
+    parts = []
+    for attr in FOCUS_ATTRS:
+        found = value(element.getAttribute(attr))
+        if found:
+            parts.append("[" + attr + '="' + quote(found) + '"]')
+    return "".join(parts) or None
+
+
+def render(container, html):
+    """Replace a region's content with the worker's HTML, keeping keyboard focus where it was
+    (or moving it to an [autofocus] control), and the region's log scrolled to its newest."""
+    active = value(env.document.activeElement)
+    key = focus_key(active) if active is not None and container.contains(active) else None
+    container.innerHTML = html
+    target = value(container.querySelector(key)) if key else None
+    if target is None:
+        target = value(container.querySelector("[autofocus]"))
+    if target is not None:
+        target.focus()
+    log = value(container.querySelector("[data-role=log]"))
+    if log is not None:
+        log.scrollTop = log.scrollHeight
+
+
+def data_of(element):
+    """Every data-* attribute of an element, without the prefix ("data-cell" -> "cell")."""
+    data = {}
+    attributes = element.attributes
+    for i in range(int(attributes.length)):
+        attribute = attributes.item(i)
+        name = str(attribute.name)
+        if name.startswith("data-"):
+            data[name[5:]] = str(attribute.value)
+    return data
+
+
+def fields_of(root):
+    """What the player typed or chose in a screen's own fields (`data-field`)."""
+    fields = {}
+    for el in root.querySelectorAll("[data-field]"):
+        fields[str(el.getAttribute("data-field"))] = str(getattr(el, "value", ""))
+    return fields
+
+
+def form_fields(form):
+    """A set-up form as plain records, for the worker to read seats, names and variant from."""
+    records = []
+    if form is None:
+        return records
+    for el in form.querySelectorAll("input, select, textarea"):
+        records.append(
+            {
+                "tag": str(el.tagName).lower(),
+                "type": str(getattr(el, "type", "") or ""),
+                "name": str(getattr(el, "name", "") or ""),
+                "value": str(getattr(el, "value", "")),
+                "checked": bool(getattr(el, "checked", False)),
+                "placeholder": str(value(el.getAttribute("placeholder")) or ""),
+                "data": data_of(el),
+            }
+        )
+    return records
+
+
+def closest(element, selector):
+    if element is None or not hasattr(element, "closest"):
+        return None
+    return value(element.closest(selector))

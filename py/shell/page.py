@@ -1,0 +1,211 @@
+"""The page's listeners (main thread): events become requests, and a few things that need no
+Python game code at all are done right here (copying a code, arrow keys along a row of cards,
+the note on a name's length, which saved games can be resumed)."""
+
+import asyncio
+
+from shell import dom, env
+from shell.bridge import storage_snapshot
+
+GAMES = ("esp", "espeers", "psi-squad", "telepathic")
+TYPED_KEYS = ("Backspace", "Enter", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+ARROWS = {"ArrowLeft": -1, "ArrowUp": -1, "ArrowRight": 1, "ArrowDown": 1}
+TYPING_TAGS = ("INPUT", "TEXTAREA", "SELECT")
+COPIED, SELECTED = "Copied \u2713", "Selected: copy it"
+# The regions the worker draws into, and the name a click there goes by.
+REGIONS = [("#online .online-root", "online"), ("#decks-espeers .builder-root", "builder")]
+REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
+REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
+
+
+class Page:
+    def __init__(self, bridge):
+        self.bridge = bridge
+
+    # -- routes ----------------------------------------------------------------------
+
+    def route_request(self):
+        """The address as a request: the set-up form of the screen goes with it, as it
+        stands (a game started before the worker is ready starts with what was typed)."""
+        hash_ = str(env.window.location.hash)
+        request = {"op": "route", "hash": hash_, "href": str(env.window.location.href)}
+        for prefix in ("#new-", "#start-", "#host-"):
+            if hash_.startswith(prefix):
+                form = dom.value(env.document.getElementById("new-" + hash_[len(prefix) :]))
+                request["form"] = dom.form_fields(form)
+        return request
+
+    def on_hash(self, _event=None):
+        self.bridge.request(self.route_request())
+
+    # -- clicks ----------------------------------------------------------------------
+
+    def region_of(self, element):
+        for selector, name in REGIONS:
+            root = dom.closest(element, selector)
+            if root is not None:
+                return root, name
+        return None, None
+
+    def on_click(self, event):
+        target = event.target
+        root, region = self.region_of(target)
+        if root is None:
+            return
+        element = dom.closest(target, "[data-cmd],[data-cell]")
+        if element is None or element.hasAttribute("disabled"):
+            return
+        copy = dom.value(element.getAttribute("data-copy"))
+        if copy is not None:
+            env.spawn(copy_code(element, str(copy)))
+            return
+        data = dom.data_of(element)
+        data["fields"] = dom.fields_of(root)
+        self.send({"op": "click", "region": region, "data": data}, element)
+
+    def on_change(self, event):
+        """A field a screen reads later (the guest's deck) changed: the worker keeps it."""
+        root, region = self.region_of(event.target)
+        if root is not None and region == "online":
+            self.send(
+                {
+                    "op": "click",
+                    "region": region,
+                    "data": {"cmd": "change", "fields": dom.fields_of(root)},
+                }
+            )
+
+    def send(self, request, element=None):
+        """A request, with a visible "warming up" on what was clicked while the engines load."""
+        if not self.bridge.ready and element is not None:
+            element.classList.add("warming")
+        self.bridge.request(request)
+
+    # -- keys ------------------------------------------------------------------------
+
+    def on_key(self, event):
+        key, element = str(event.key), event.target
+        form = dom.closest(element, "section.setup")
+        if form is not None and key == "Enter" and str(element.tagName) == "INPUT":
+            event.preventDefault()  # Enter in a set-up field starts the game
+            env.window.location.hash = "#start-" + str(form.id)[4:]
+            return
+        if key in ARROWS and roving(element, ARROWS[key]):
+            event.preventDefault()
+            return
+        region = self.key_region()
+        if region is None:
+            return
+        cell = (
+            dom.value(element.getAttribute("data-cell"))
+            if hasattr(element, "getAttribute")
+            else None
+        )
+        if cell is None:
+            tag = str(getattr(element, "tagName", ""))
+            if key not in TYPED_KEYS or tag in TYPING_TAGS:
+                return
+            if key == "Enter" and tag in ("BUTTON", "A"):
+                return  # Enter on a button or link is that control's own click
+            event.preventDefault()
+            self.send({"op": "key", "region": region, "key": key})
+            return
+        if key in ("Enter", " ") or key.startswith("Arrow"):
+            event.preventDefault()
+            request = {"op": "key", "region": region, "key": key, "cell": str(cell)}
+            if key.startswith("Arrow"):
+                root, _ = self.region_of(element)
+                request["cells"] = [
+                    str(el.getAttribute("data-cell")) for el in root.querySelectorAll("[data-cell]")
+                ]
+            self.send(request)
+
+    def key_region(self):
+        hash_ = str(env.window.location.hash)
+        if hash_ == "#online":
+            return "online"
+        for game in GAMES:
+            if hash_ == "#play-" + game:
+                return "play:" + game
+        return None
+
+    # -- things done here ------------------------------------------------------------
+
+    def on_input(self, event):
+        """Say so when a typed or pasted name reaches the length a name keeps (the field's
+        maxlength cuts the rest without a word)."""
+        field = event.target
+        if dom.value(field.getAttribute("data-seat-name")) is None:
+            return
+        form = dom.closest(field, "section")
+        full = False
+        for f in form.querySelectorAll("[data-seat-name]"):
+            if len(str(f.value)) >= int(str(f.getAttribute("maxlength") or "24")):
+                full = True
+        note = dom.value(form.querySelector("[data-role=name-limit]"))
+        if note is not None:
+            note.hidden = not full
+
+    def on_storage(self, event):
+        """Another tab changed this site's storage: the worker's copy follows."""
+        key = dom.value(event.key)
+        if key is not None and str(key).startswith("psi-parlour:"):
+            value = dom.value(event.newValue)
+            self.bridge.request(
+                {"op": "storage", "key": str(key), "value": None if value is None else str(value)}
+            )
+        mark_resumable()
+
+    def start_request(self):
+        window = env.window
+        return {
+            "op": "start",
+            "local": storage_snapshot(window.localStorage),
+            "session": storage_snapshot(window.sessionStorage),
+        }
+
+
+def roving(element, step):
+    """Arrow keys move the focus along a row of controls (`data-roving`), e.g. a hand of cards;
+    Tab then leaves the row in one step."""
+    group = dom.closest(element, "[data-roving]")
+    if group is None:
+        return False
+    items = list(group.querySelectorAll("button"))
+    index = None
+    for i, item in enumerate(items):
+        if item.isSameNode(element):
+            index = i
+    if index is None or not 0 <= index + step < len(items):
+        return True
+    items[index].setAttribute("tabindex", "-1")
+    items[index + step].setAttribute("tabindex", "0")
+    items[index + step].focus()
+    return True
+
+
+def mark_resumable():
+    """Show a Resume link only while there is a game saved to go back to: [data-resume-key]
+    names the saved game's key; [data-resume-last] a key that names it."""
+    storage = env.window.localStorage
+    for link in env.document.querySelectorAll("[data-resume-key]"):
+        link.hidden = dom.value(storage.getItem(str(link.getAttribute("data-resume-key")))) is None
+    for link in env.document.querySelectorAll("[data-resume-last]"):
+        last = dom.value(storage.getItem(str(link.getAttribute("data-resume-last"))))
+        link.hidden = last is None or dom.value(storage.getItem(str(last))) is None
+
+
+async def copy_code(button, text):
+    """Copy a code and say so on its button. Where the page may not write to the clipboard
+    (plain http on a LAN is no secure context), the code is left selected in its box."""
+    box = dom.value(button.parentElement.querySelector("input"))
+    if box is not None:
+        box.select()
+    try:
+        await env.window.navigator.clipboard.writeText(text)
+        words = COPIED
+    except Exception:
+        words = SELECTED
+    button.textContent = words
+    await asyncio.sleep(2.5)
+    button.textContent = "Copy"
