@@ -12,7 +12,10 @@ import threading
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from e2e.settle import install
 from scripts.serve import make_server
+
+install()  # every test action waits for the page's answer (e2e/settle.py)
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -16,13 +16,13 @@ def test_a_fresh_browser_offers_nothing_to_resume(browser, site):
     page = context.new_page()
     page.goto(site.url)
     for when in ("before Python", "after"):
-        links = page.locator("[data-resume]")
+        links = page.locator("[data-resume-key], [data-resume-last]")
         assert links.count() >= 9
         shown = [links.nth(i).get_attribute("href") for i in range(links.count())]
         visible = [h for i, h in enumerate(shown) if links.nth(i).is_visible()]
         assert visible == [], f"{when}: {visible}"
         page.goto(site.url + "#rules-esp")
-        assert not page.locator("#rules-esp [data-resume]").is_visible()
+        assert not page.locator("#rules-esp [data-resume-key]").is_visible()
         page.goto(site.url + "#home")
         page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     context.close()

@@ -60,10 +60,7 @@ def _broken_app_zip() -> bytes:
     with zipfile.ZipFile(buffer, "w") as zf:
         zf.writestr("parlour/__init__.py", "")
         zf.writestr("parlour/ui/__init__.py", "")
-        zf.writestr(
-            "parlour/ui/app.py",
-            "def start():\n    raise RuntimeError('the crystal ball is cracked')\n",
-        )
+        zf.writestr("parlour/ui/app.py", "raise RuntimeError('the crystal ball is cracked')\n")
     return buffer.getvalue()
 
 

@@ -469,6 +469,7 @@ def test_the_invite_and_join_screens_on_a_phone(browser, site, screenshots, sche
     other = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
     guest = other.new_page()
     guest.goto(link.get_attribute("value"))
+    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     guest.locator("[data-role=answer]").wait_for(timeout=STEP_TIMEOUT_MS)
     guest.screenshot(path=screenshots / f"online-phone-{scheme}-join.png", full_page=True)
     assert guest.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
@@ -540,6 +541,7 @@ def test_two_tabs_of_one_browser_play_over_a_broadcast_channel(browser, site):
     tab_link.wait_for(timeout=STEP_TIMEOUT_MS)
     guest = context.new_page()
     guest.goto(tab_link.get_attribute("href"))
+    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     for page in (host, guest):
         page.locator(f"{ROOT} .play").wait_for(timeout=STEP_TIMEOUT_MS)
     assert host.locator(".online-bar [data-seat='1'] .chip.connected").count() == 1

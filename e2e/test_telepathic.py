@@ -41,6 +41,9 @@ class TelePage:
         for seat, name in enumerate(self.names):
             page.fill(f"#new-telepathic [data-seat-name='{seat}']", name)
         page.click("#new-telepathic >> text=Start the game")
+        replace = page.locator("#start-telepathic [data-cmd=replace-game]")
+        if replace.count():  # the game before is still saved: the page asks first
+            replace.click()
         self.cards, self.viewer = {}, None
 
     # -- reading the page -------------------------------------------------------------------

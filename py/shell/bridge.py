@@ -21,6 +21,7 @@ class Bridge:
         self.ticking = False
         self.on_error = None  # shows a fault the worker reported
         self.after_effects = []  # callables run after each set of effects (resume links...)
+        self.in_flight = 0
 
     @property
     def ready(self):
@@ -28,6 +29,7 @@ class Bridge:
 
     def request(self, data):
         """Send `data` to the worker (or keep it until the worker is ready)."""
+        self.pending(1)
         if self.worker is None:
             self.waiting.append(data)
             return
@@ -41,8 +43,21 @@ class Bridge:
             env.spawn(self._call(data))
 
     async def _call(self, data):
-        answer = await self.worker.call(json.dumps(data))
-        self.apply(json.loads(str(answer)))
+        try:
+            answer = await self.worker.call(json.dumps(data))
+            self.apply(json.loads(str(answer)))
+        finally:
+            self.pending(-1)
+
+    def pending(self, change):
+        """How many requests are on their way, as <html data-pending> (absent when none): the
+        browser tests wait for it to go before they look at the page."""
+        self.in_flight += change
+        root = env.document.documentElement
+        if self.in_flight > 0:
+            root.setAttribute("data-pending", str(self.in_flight))
+        else:
+            root.removeAttribute("data-pending")
 
     def apply(self, effects):
         """Do what the worker asked, in a fixed order: storage first (a save must not wait on

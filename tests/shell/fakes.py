@@ -1,0 +1,372 @@
+"""Small fakes of the browser objects the main thread uses, for its tests under MicroPython.
+
+Elements with attributes, children and a selector matcher good for the selectors the page code
+uses (tag, #id, .class, [attr], [attr=value], [attr="value"], descendants, commas); storage;
+a window whose BroadcastChannels talk to each other; a worker that records what it is asked.
+"""
+
+
+class Attribute:
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+
+
+class Attributes:
+    def __init__(self, element):
+        self.element = element
+
+    @property
+    def length(self):
+        return len(self.element.attrs)
+
+    def item(self, i):
+        name = list(self.element.attrs)[i]
+        return Attribute(name, self.element.attrs[name])
+
+
+class ClassList:
+    def __init__(self, element):
+        self.element = element
+
+    def _names(self):
+        return self.element.attrs.get("class", "").split()
+
+    def add(self, name):
+        if name not in self._names():
+            self.element.attrs["class"] = " ".join(self._names() + [name])
+
+    def remove(self, name):
+        self.element.attrs["class"] = " ".join(n for n in self._names() if n != name)
+
+    def contains(self, name):
+        return name in self._names()
+
+
+def _compound(text):
+    """'a#b.c[d=e]' -> (tag, id, classes, [(attr, value or None)])."""
+    tag, ident, classes, attrs = "", "", [], []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "[":
+            end = text.index("]", i)
+            body = text[i + 1 : end]
+            if "=" in body:
+                name, value = body.split("=", 1)
+                attrs.append((name, value.strip("'\"")))
+            else:
+                attrs.append((body, None))
+            i = end + 1
+            continue
+        j = i + 1
+        while j < len(text) and text[j] not in "#.[":
+            j += 1
+        part = text[i:j] if c not in "#." else text[i + 1 : j]
+        if c == "#":
+            ident = part
+        elif c == ".":
+            classes.append(part)
+        else:
+            tag = part
+        i = j
+    return tag, ident, classes, attrs
+
+
+def _matches_compound(element, compound):
+    tag, ident, classes, attrs = compound
+    if tag and element.tagName.lower() != tag.lower():
+        return False
+    if ident and element.attrs.get("id") != ident:
+        return False
+    names = element.attrs.get("class", "").split()
+    if any(c not in names for c in classes):
+        return False
+    for name, value in attrs:
+        if name not in element.attrs or (value is not None and element.attrs[name] != value):
+            return False
+    return True
+
+
+def _split(text, separator):
+    """Split at `separator` outside [brackets] (an attribute value may hold commas, spaces)."""
+    parts, depth, current = [], 0, ""
+    for c in text:
+        depth += (c == "[") - (c == "]")
+        if c == separator and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += c
+    parts.append(current)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def matches(element, selector):
+    for alternative in _split(selector, ","):
+        parts = [_compound(p) for p in _split(alternative, " ")]
+        if not parts or not _matches_compound(element, parts[-1]):
+            continue
+        node, wanted = element.parent, parts[:-1]
+        while wanted and node is not None:
+            if _matches_compound(node, wanted[-1]):
+                wanted = wanted[:-1]
+            node = node.parent
+        if not wanted:
+            return True
+    return False
+
+
+class Element:
+    def __init__(self, tag, attrs=None, children=(), value=""):
+        self.tagName = tag.upper()
+        self.attrs = dict(attrs or {})
+        self.children = []
+        self.parent = None
+        self.value = value
+        self._html = ""
+        self.parse = None  # a test's stand-in for the HTML parser: html -> new children
+        self.textContent = ""
+        self.hidden = False
+        self.focused = False
+        self.scrollTop = 0
+        self.scrollHeight = 100
+        self.selected = False
+        self.attributes = Attributes(self)
+        self.classList = ClassList(self)
+        for child in children:
+            self.append(child)
+
+    @property
+    def innerHTML(self):
+        return self._html
+
+    @innerHTML.setter
+    def innerHTML(self, html):
+        self._html = html
+        if self.parse is not None:
+            self.children = []
+            for child in self.parse(html):
+                self.append(child)
+
+    def append(self, child):
+        child.parent = self
+        self.children.append(child)
+        return child
+
+    @property
+    def id(self):
+        return self.attrs.get("id", "")
+
+    def getAttribute(self, name):
+        return self.attrs.get(name)
+
+    def setAttribute(self, name, value):
+        self.attrs[name] = value
+
+    def removeAttribute(self, name):
+        self.attrs.pop(name, None)
+
+    def hasAttribute(self, name):
+        return name in self.attrs
+
+    def walk(self):
+        for child in self.children:
+            yield child
+            yield from child.walk()
+
+    def querySelectorAll(self, selector):
+        return [e for e in self.walk() if matches(e, selector)]
+
+    def querySelector(self, selector):
+        found = self.querySelectorAll(selector)
+        return found[0] if found else None
+
+    def closest(self, selector):
+        node = self
+        while node is not None:
+            if matches(node, selector):
+                return node
+            node = node.parent
+        return None
+
+    def contains(self, other):
+        node = other
+        while node is not None:
+            if node is self:
+                return True
+            node = node.parent
+        return False
+
+    def isSameNode(self, other):
+        return self is other
+
+    def focus(self):
+        self.focused = True
+        DOCUMENT_STATE["active"] = self
+
+    def select(self):
+        self.selected = True
+
+    @property
+    def parentElement(self):
+        return self.parent
+
+
+class Input(Element):
+    def __init__(self, attrs=None, value="", checked=False, kind="text"):
+        super().__init__("input", attrs, (), value)
+        self.checked = checked
+        self.type = kind
+        self.name = (attrs or {}).get("name", "")
+
+
+class Select(Element):
+    """A <select> has a value but no `checked` (reading it raises, as in MicroPython's proxy)."""
+
+    def __init__(self, attrs=None, value=""):
+        super().__init__("select", attrs, (), value)
+        self.type = "select-one"
+        self.name = ""
+
+
+DOCUMENT_STATE = {"active": None}
+
+
+class Document:
+    def __init__(self, body):
+        self.documentElement = Element("html", {}, [body])
+        self.body = body
+
+    @property
+    def activeElement(self):
+        return DOCUMENT_STATE["active"]
+
+    def querySelector(self, selector):
+        return self.documentElement.querySelector(selector)
+
+    def querySelectorAll(self, selector):
+        return self.documentElement.querySelectorAll(selector)
+
+    def getElementById(self, ident):
+        return self.querySelector("#" + ident)
+
+
+class Storage:
+    def __init__(self, values=None):
+        self.values = dict(values or {})
+
+    @property
+    def length(self):
+        return len(self.values)
+
+    def key(self, i):
+        return list(self.values)[i]
+
+    def getItem(self, key):
+        return self.values.get(key)
+
+    def setItem(self, key, value):
+        self.values[key] = value
+
+    def removeItem(self, key):
+        self.values.pop(key, None)
+
+
+class Location:
+    def __init__(self, hash_="#home"):
+        self.hash = hash_
+        self.href = "http://127.0.0.1:8000/" + hash_
+        self.replaced = []
+
+    def replace(self, hash_):
+        self.replaced.append(hash_)
+        self.hash = hash_
+
+
+class Bus:
+    """BroadcastChannels of one browser: every channel of a name hears every other."""
+
+    def __init__(self):
+        self.channels = []
+        self.queue = []
+
+    def deliver(self):
+        while self.queue:
+            sender, name, data = self.queue.pop(0)
+            for channel in self.channels:
+                if channel is not sender and channel.name == name and channel.onmessage:
+                    channel.onmessage(Event(data=data))
+
+
+class Event:
+    def __init__(self, **fields):
+        for key, value in fields.items():
+            setattr(self, key, value)
+        self.prevented = False
+
+    def preventDefault(self):
+        self.prevented = True
+
+
+class BroadcastChannel:
+    bus = None
+
+    def __init__(self, name):
+        self.name = name
+        self.onmessage = None
+        self.closed = False
+        BroadcastChannel.bus.channels.append(self)
+
+    @classmethod
+    def new(cls, name):
+        return cls(name)
+
+    def postMessage(self, data):
+        BroadcastChannel.bus.queue.append((self, self.name, data))
+
+    def close(self):
+        self.closed = True
+        BroadcastChannel.bus.channels.remove(self)
+
+
+class Crypto:
+    def __init__(self):
+        self.n = 0
+
+    def randomUUID(self):
+        self.n += 1
+        return "uuid-" + str(self.n)
+
+
+class Window:
+    def __init__(self, document, local=None, session=None, hash_="#home"):
+        self.document = document
+        self.localStorage = Storage(local)
+        self.sessionStorage = Storage(session)
+        self.location = Location(hash_)
+        self.crypto = Crypto()
+        BroadcastChannel.bus = Bus()
+        self.BroadcastChannel = BroadcastChannel
+
+
+class Worker:
+    """The worker's one function, answering with canned effects and recording the requests."""
+
+    def __init__(self, answer=None):
+        self.requests = []
+        self.answer = answer or (lambda request: {})
+
+    async def call(self, text):
+        import json
+
+        request = json.loads(text)
+        self.requests.append(request)
+        return json.dumps(self.answer(request))
+
+
+def install(document, window):
+    """Point the shell's env at fakes."""
+    from shell import env
+
+    env.document, env.window = document, window
+    DOCUMENT_STATE["active"] = None

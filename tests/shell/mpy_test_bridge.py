@@ -1,0 +1,87 @@
+"""shell.bridge under MicroPython: nothing asked before the worker is ready is lost or doubled,
+effects are applied in order, and <html data-pending> says when the page is still answering."""
+
+import asyncio
+
+from fakes import Document, Element, Window, Worker, install
+
+from shell.bridge import Bridge, storage_snapshot
+
+
+def page():
+    body = Element("body")
+    body.append(Element("div", {"id": "play-esp"})).append(Element("div", {"class": "play-root"}))
+    document = Document(body)
+    window = Window(document, local={"psi-parlour:x": "1", "other": "2"})
+    install(document, window)
+    return document, window
+
+
+async def settle():
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+async def test_requests_made_before_the_worker_is_ready_go_out_in_order_once():
+    document, _ = page()
+    bridge = Bridge()
+    bridge.request({"op": "route", "hash": "#new-esp"})
+    bridge.request({"op": "route", "hash": "#start-esp"})
+    assert document.documentElement.getAttribute("data-pending") == "2"
+    worker = Worker()
+    bridge.started(worker)
+    await settle()
+    assert [r["hash"] for r in worker.requests] == ["#new-esp", "#start-esp"]
+    bridge.started(worker)  # a second start sends nothing again
+    await settle()
+    assert len(worker.requests) == 2
+    assert not document.documentElement.hasAttribute("data-pending")
+
+
+async def test_effects_are_applied_storage_links_drawing_address():
+    document, window = page()
+    sent = []
+
+    class Links:
+        def run(self, operation):
+            sent.append(("run", operation["do"]))
+
+        def send(self, link_id, text):
+            sent.append(("send", link_id, text))
+
+    bridge = Bridge(Links())
+    answer = {
+        "local": {"psi-parlour:x": None, "psi-parlour:y": "2"},
+        "session": {"psi-parlour:t": "k"},
+        "links": [{"do": "close", "link": "L1"}],
+        "send": [["L2", "hello"]],
+        "render": [["#play-esp .play-root", "<p>board</p>"]],
+        "attrs": {"online-save": "k"},
+        "go": "#play-esp",
+        "ticking": True,
+    }
+    bridge.started(Worker(lambda request: answer))
+    bridge.request({"op": "click"})
+    await settle()
+    assert window.localStorage.values == {"other": "2", "psi-parlour:y": "2"}
+    assert window.sessionStorage.values == {"psi-parlour:t": "k"}
+    assert sent == [("run", "close"), ("send", "L2", "hello")]
+    assert document.querySelector("#play-esp .play-root").innerHTML == "<p>board</p>"
+    assert document.documentElement.getAttribute("data-online-save") == "k"
+    assert window.location.replaced == ["#play-esp"] and bridge.ticking
+
+
+async def test_a_fault_in_the_worker_is_shown_not_swallowed():
+    page()
+    faults = []
+    bridge = Bridge()
+    bridge.on_error = faults.append
+    bridge.started(Worker(lambda request: {"error": "Traceback: boom"}))
+    bridge.request({"op": "click"})
+    await settle()
+    assert faults == ["Traceback: boom"]
+
+
+def test_storage_snapshot_takes_this_sites_keys_only():
+    _, window = page()
+    assert storage_snapshot(window.localStorage) == {"psi-parlour:x": "1"}

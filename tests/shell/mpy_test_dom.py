@@ -1,0 +1,74 @@
+"""shell.dom under MicroPython: reading elements and forms, drawing regions with focus kept."""
+
+from fakes import Document, Element, Input, Select, Window, install
+
+from shell import dom
+
+
+def page():
+    body = Element("body")
+    document = Document(body)
+    install(document, Window(document))
+    return document, body
+
+
+def test_focus_key_names_a_control_by_its_data():
+    button = Element("button", {"data-cmd": "tray", "data-symbol": 'st"ar'})
+    assert dom.focus_key(button) == '[data-symbol="st\\"ar"][data-cmd="tray"]'
+    assert dom.focus_key(Element("p")) is None
+    assert dom.focus_key(None) is None
+
+
+def test_data_of_reads_every_data_attribute_without_its_prefix():
+    cell = Element("g", {"data-cell": "0,1", "class": "x", "data-cmd": "flip"})
+    assert dom.data_of(cell) == {"cell": "0,1", "cmd": "flip"}
+
+
+def test_form_fields_reads_inputs_and_selects_as_records():
+    form = Element("section", {"id": "new-esp"})
+    form.append(Input({"name": "esp-seats", "value": "2"}, value="2", checked=True, kind="radio"))
+    form.append(Input({"data-seat-name": "0", "placeholder": "Light"}, value="Ada"))
+    form.append(Select({"data-deck-seat": "0", "data-default": "starter:a"}, value="starter:b"))
+    records = dom.form_fields(form)
+    assert records[0]["checked"] is True and records[0]["name"] == "esp-seats"
+    ada = records[1]
+    assert (ada["tag"], ada["type"], ada["value"], ada["checked"]) == (
+        "input",
+        "text",
+        "Ada",
+        False,
+    )
+    assert ada["placeholder"] == "Light" and ada["data"] == {"seat-name": "0"}
+    assert records[2]["checked"] is False and records[2]["value"] == "starter:b"
+    assert records[2]["data"] == {"deck-seat": "0", "default": "starter:a"}
+    assert dom.form_fields(None) == []
+
+
+def test_render_keeps_the_focus_on_the_same_control_and_scrolls_the_log():
+    _document, body = page()
+    region = body.append(Element("div", {"class": "play-root"}))
+    old = region.append(Element("button", {"data-cmd": "undo"}))
+    old.focus()
+    new = Element("button", {"data-cmd": "undo"})
+    log = Element("ol", {"data-role": "log"})
+    region.parse = lambda html: [new, log]  # stands in for the browser's HTML parser
+    dom.render(region, "<button data-cmd=undo></button><ol data-role=log></ol>")
+    assert region.innerHTML.startswith("<button")
+    assert new.focused
+    assert log.scrollTop == log.scrollHeight
+
+
+def test_render_focuses_an_autofocus_control_when_nothing_was_focused():
+    _document, body = page()
+    region = body.append(Element("div"))
+    button = Element("button", {"autofocus": ""})
+    region.parse = lambda html: [button]
+    dom.render(region, "<button autofocus></button>")
+    assert button.focused
+
+
+def test_fields_of_reads_a_screens_own_fields():
+    root = Element("div")
+    root.append(Input({"data-field": "invite"}, value="abc"))
+    root.append(Select({"data-field": "espeers-deck"}, value="starter:x"))
+    assert dom.fields_of(root) == {"invite": "abc", "espeers-deck": "starter:x"}

@@ -1,0 +1,137 @@
+"""shell.page under MicroPython: events become the right requests, and what needs no worker is
+done on the spot (Enter in a set-up field, arrows along a row, which games can be resumed)."""
+
+from fakes import Document, Element, Event, Input, Window, install
+
+from shell.page import Page, mark_resumable, roving
+
+
+class Recorder:
+    def __init__(self, ready=True):
+        self.requests = []
+        self.ready = ready
+
+    def request(self, data):
+        self.requests.append(data)
+
+
+def build(hash_="#play-esp", local=None):
+    body = Element("body")
+    setup = body.append(Element("section", {"id": "new-esp", "class": "screen setup"}))
+    setup.append(
+        Input({"data-seat-name": "0", "placeholder": "Light", "maxlength": "24"}, value="Ada")
+    )
+    setup.append(Element("p", {"data-role": "name-limit"}))
+    play = body.append(Element("section", {"id": "play-esp"}))
+    root = play.append(Element("div", {"class": "play-root"}))
+    root.append(Input({"data-field": "guess"}, value="12"))
+    board = root.append(Element("svg"))
+    board.append(Element("g", {"data-cell": "0,0"}))
+    board.append(Element("g", {"data-cell": "1,0"}))
+    root.append(Element("button", {"data-cmd": "undo", "disabled": ""}))
+    hand = root.append(Element("div", {"data-roving": ""}))
+    for card in ("a", "b", "c"):
+        hand.append(Element("button", {"data-cmd": "play", "data-card": card}))
+    links = body.append(Element("nav"))
+    links.append(Element("a", {"data-resume-key": "psi-parlour:esp:pass-and-play"}))
+    links.append(Element("a", {"data-resume-last": "psi-parlour:online:last"}))
+    document = Document(body)
+    window = Window(document, local=local, hash_=hash_)
+    install(document, window)
+    return document, window, root
+
+
+def test_a_click_on_a_play_screen_is_a_request_with_the_screens_fields():
+    _document, _, root = build()
+    bridge = Recorder()
+    cell = root.querySelector("[data-cell='1,0']")
+    Page(bridge).on_click(Event(target=cell))
+    assert bridge.requests == [
+        {"op": "click", "region": "play:esp", "data": {"cell": "1,0", "fields": {"guess": "12"}}}
+    ]
+
+
+def test_a_disabled_control_or_a_click_elsewhere_asks_nothing():
+    document, _, root = build()
+    bridge = Recorder()
+    Page(bridge).on_click(Event(target=root.querySelector("[data-cmd=undo]")))
+    Page(bridge).on_click(Event(target=document.body))
+    assert bridge.requests == []
+
+
+def test_a_click_before_the_engines_are_ready_is_kept_and_shows_warming_up():
+    _document, _, root = build()
+    bridge = Recorder(ready=False)
+    cell = root.querySelector("[data-cell='0,0']")
+    Page(bridge).on_click(Event(target=cell))
+    assert cell.classList.contains("warming")
+    assert len(bridge.requests) == 1
+
+
+def test_the_address_goes_with_its_set_up_form():
+    _, window, _ = build("#start-esp")
+    request = Page(Recorder()).route_request()
+    assert request["op"] == "route" and request["hash"] == "#start-esp"
+    assert request["form"][0]["value"] == "Ada"
+    window.location.hash = "#rules-esp"
+    assert "form" not in Page(Recorder()).route_request()
+
+
+def test_keys_on_a_play_screen():
+    document, window, root = build()
+    bridge = Recorder()
+    page = Page(bridge)
+    page.on_key(Event(key="7", target=document.body))
+    enter = Event(key="Enter", target=root.querySelector("[data-cell='0,0']"))
+    page.on_key(enter)
+    arrow = Event(key="ArrowRight", target=root.querySelector("[data-cell='0,0']"))
+    page.on_key(arrow)
+    assert bridge.requests[0] == {"op": "key", "region": "play:esp", "key": "7"}
+    assert bridge.requests[1] == {"op": "key", "region": "play:esp", "key": "Enter", "cell": "0,0"}
+    assert bridge.requests[2]["cells"] == ["0,0", "1,0"] and enter.prevented
+    page.on_key(Event(key="5", target=root.querySelector("[data-field=guess]")))  # typing
+    assert len(bridge.requests) == 3
+    window.location.hash = "#rules-esp"
+    page.on_key(Event(key="7", target=document.body))
+    assert len(bridge.requests) == 3
+
+
+def test_enter_in_a_set_up_field_starts_the_game():
+    document, window, _ = build("#new-esp")
+    event = Event(key="Enter", target=document.querySelector("[data-seat-name='0']"))
+    Page(Recorder()).on_key(event)
+    assert window.location.hash == "#start-esp" and event.prevented
+
+
+def test_arrows_move_along_a_row_of_cards():
+    _, _, root = build()
+    a, b, c = root.querySelectorAll("[data-roving] button")
+    assert roving(a, 1) and b.focused and b.getAttribute("tabindex") == "0"
+    assert roving(c, 1)  # the end of the row: handled, nothing moves
+    assert not roving(root.querySelector("[data-cell='0,0']"), 1)
+
+
+def test_resume_links_show_only_with_a_saved_game():
+    document, window, _ = build(local={})
+    mark_resumable()
+    game, online = document.querySelectorAll("nav a")
+    assert game.hidden and online.hidden
+    window.localStorage.setItem("psi-parlour:esp:pass-and-play", "{}")
+    window.localStorage.setItem("psi-parlour:online:last", "psi-parlour:online:m1")
+    mark_resumable()
+    assert not game.hidden and online.hidden  # the last online game's save is gone
+    window.localStorage.setItem("psi-parlour:online:m1", "{}")
+    mark_resumable()
+    assert not online.hidden
+
+
+def test_a_name_at_its_limit_says_so():
+    document, _, _ = build("#new-esp")
+    field = document.querySelector("[data-seat-name='0']")
+    note = document.querySelector("[data-role=name-limit]")
+    field.value = "x" * 24
+    Page(Recorder()).on_input(Event(target=field))
+    assert not note.hidden
+    field.value = "Ada"
+    Page(Recorder()).on_input(Event(target=field))
+    assert note.hidden
