@@ -549,12 +549,17 @@ def test_a_seat_that_withholds_its_seed_reveal_forfeits_the_match_everywhere():
 
 
 def test_a_seed_forfeit_before_the_time_is_up_is_refused_by_a_guest():
+    """Bo does not take the host's word early; once the time is up by Bo's own clock and Cy's
+    reveal still has not come, Bo takes it."""
     net = esp_three_cy_withholds("m-attack-veto-2", limit=60)
     net.tick(5.0)
     bo = net.guests[1]
     inject(bo, HOST, "seed-forfeit", seats=[2])
     assert bo.phase is Phase.SEED
-    assert "before the time allowed was up: refused as forged" in notices(bo)
+    assert "before the time allowed was up by this device's clock: not taken" in notices(bo)
+    for _ in range(60):
+        net.tick(1.0)
+    assert bo.phase is Phase.FORFEIT and bo.forfeit.winners == {0, 1}
 
 
 def test_a_seed_forfeit_of_a_seat_that_revealed_is_refused():
@@ -589,3 +594,158 @@ def test_after_a_seed_forfeit_the_host_can_play_again():
     net.flush()
     assert all(dev.phase is Phase.PLAY for dev in net.everyone())
     assert len({dev.match.seed for dev in net.everyone()}) == 1
+
+
+def test_a_seat_that_sees_the_seed_and_leaves_instead_of_stalling_still_forfeits():
+    """Review of issue 13: the host declared a seed forfeit only while everyone was connected,
+    so closing the tab after seeing the others' reveals was a free veto."""
+    for seats in (2, 3):
+        names = ("Ada", "Bo", "Cy")[:seats]
+        config = MatchConfig("esp", f"m-attack-leave-{seats}", names)
+        host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, reveal_limit=20)
+        net = MemoryNet(host)
+        staller = OnlineSession.guest(0.0)
+        staller._maybe_reveal = lambda: None
+        for seat in range(1, seats - 1):
+            net.connect(seat, OnlineSession.guest(0.0))
+        net.connect(seats - 1, staller)
+        net.drop(seats - 1)  # it has seen the others' reveals: it leaves
+        for _ in range(25):
+            net.tick(1.0)
+        assert host.phase is Phase.FORFEIT and host.forfeit_seats() == [seats - 1]
+        for seat, guest in net.guests.items():
+            if seat != seats - 1:
+                assert guest.phase is Phase.FORFEIT
+
+
+def test_a_host_that_withholds_its_own_reveal_is_declared_forfeit_by_its_guests():
+    """Review of issue 13: the host gets every guest's reveal before it must send its own, and
+    only the host declared forfeits, so a host could see the seed and veto it for free. Each
+    guest now keeps its own clock for the host's seats."""
+    config = MatchConfig("esp", "m-attack-host-veto", ("Ada", "Bo", "Cy"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, reveal_limit=20)
+    host._maybe_reveal = lambda: host._note_committed()  # a doctored host page
+    host._check_stalls = lambda now: None
+    net = MemoryNet(host)
+    net.connect(1, OnlineSession.guest(0.0))
+    net.connect(2, OnlineSession.guest(0.0))
+    assert host.joint[0].missing_reveals() == [0]  # it could work the seed out now
+    for _ in range(25):
+        net.tick(1.0)
+    for guest in net.guests.values():
+        assert guest.phase is Phase.FORFEIT
+        assert guest.forfeit.winners == {1, 2}
+        assert guest.forfeit.reason.startswith("Ada did not reveal")
+
+
+def test_a_seed_forfeit_lost_in_a_drop_is_replayed_to_the_returning_guest():
+    net = esp_three_cy_withholds("m-attack-veto-lost")
+    bo = net.guests[1]
+    net.tamper = lambda s, t, text: None if t == "seat-1" and kind(text) == "seed-forfeit" else text
+    for _ in range(22):
+        net.tick(1.0)
+    assert net.host.phase is Phase.FORFEIT and bo.phase is not Phase.FORFEIT
+    net.tamper = None
+    net.drop(1)
+    net.tick(10.0)
+    net.connect(1, bo)
+    assert bo.phase is Phase.FORFEIT and bo.forfeit == net.host.forfeit
+
+
+def test_a_later_welcome_cannot_shorten_the_time_allowed():
+    net = esp_three_cy_withholds("m-attack-limit", limit=600)
+    bo = net.guests[1]
+    net.tick(3.0)
+    net.drop(1)
+    net.tick(6.0)
+
+    def low_limit(sender, to, text):
+        data = json.loads(text)
+        if to == seat_peer(1) and data["t"] == "welcome":
+            data["limits"] = {"reveal": 0}
+            return json.dumps(data)
+        return text
+
+    net.tamper = low_limit
+    net.connect(1, bo)
+    net.host._declare_seed_forfeit([2])  # 9 s into a 600 s limit
+    net.flush()
+    assert bo.limits == {"reveal": 600} and bo.phase is Phase.SEED
+
+
+def test_a_reject_does_not_erase_that_a_step_was_sent():
+    """Review of issue 13: a host that answered Bo's seal with any `reject` wiped Bo's record of
+    having sent it, and Bo then accepted the host's stall forfeit. Now Bo sends the step again
+    at its next tick and refuses the forfeit."""
+    config = MatchConfig("espeers", "m-attack-reject", ("Ada", "Bo"))
+    host = OnlineSession.host(GAMES["espeers"], config, (0,), 0.0, reveal_limit=30)
+    net = MemoryNet(host)
+
+    def eat_seal(sender, to, text):
+        if sender == seat_peer(1) and kind(text) == "propose":
+            link = host.links[seat_peer(1)]
+            host._send(link, "reject", reason="That move is not allowed.")
+            link.n_in += 1
+            return None
+        return text
+
+    net.tamper = eat_seal
+    net.connect(1, OnlineSession.guest(0.0))
+    bo = net.guests[1]
+    for _ in range(31):
+        net.tick(1.0)
+    assert host.match.result().termination is Termination.FORFEIT
+    assert bo.match.result() is None
+    assert "this device sent that step at once: refused as forged" in notices(bo)
+
+
+def test_an_even_lock_is_named_as_a_cheat_not_a_crash():
+    """Review of issue 13: an even exponent locks the squares too, but has no inverse modulo
+    P - 1; opened at the end, it crashed every device's audit. Now it is a false lock."""
+    honest_new, honest_inverse = sra.new_exponent, sra.unlock_exponent
+
+    def inverse(k):  # the doctored page takes its own even lock off modulo Q
+        return pow(k, -1, sra.Q) if k % 2 == 0 else honest_inverse(k)
+
+    class EvenLock(OnlineSession):
+        def _begin(self, game, config, local):
+            sra.new_exponent = lambda: honest_new() - 1  # even, below the order
+            try:
+                super()._begin(game, config, local)
+            finally:
+                sra.new_exponent = honest_new
+
+    config = MatchConfig(
+        "telepathic", "m-attack-even", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}
+    )
+    sra.unlock_exponent = inverse
+    try:
+        net = MemoryNet(OnlineSession.host(GAMES["telepathic"], config, (0,), 0.0))
+        net.connect(1, EvenLock.guest(0.0))
+        net.connect(2, OnlineSession.guest(0.0))
+        net.connect(3, OnlineSession.guest(0.0))
+    finally:
+        sra.unlock_exponent = honest_inverse
+    play(net, seed=b"even")
+    net.tick(1.0)
+    for dev in net.everyone():
+        assert isinstance(dev.audit_result, Cheat) and dev.audit_result.seat == 1
+        assert "not a lock this deal allows" in dev.audit_result.reason
+
+
+def test_odd_digits_and_deep_nesting_are_refused_not_crashes():
+    """Review of issue 13: "²".isdigit() is true and int("²") raises; a save of 200,000
+    brackets ended in a RecursionError."""
+    from parlour.errors import MalformedInput
+    from parlour.match.match import Match
+
+    net = start("esp", ("Ada", "Bo"), match_id="m-attack-digits")
+    saved = net.host.match.to_json()
+    saved["config"]["dealt"] = {"²": {"tile:0": "0" * 64}}
+    with pytest.raises(MalformedInput):
+        Match.from_json(saved)
+    with pytest.raises(MalformedInput, match="nests deeper"):
+        Match.loads("[" * 200_000)
+    bo = net.guests[1]
+    inject(bo, HOST, "status", links={"²": "lost"})
+    assert "bad 'links'" in notices(bo)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -65,6 +66,36 @@ def check_text(value: object, depth: int = 0) -> None:
     elif isinstance(value, list) and depth < 64:
         for item in value:
             check_text(item, depth + 1)
+
+
+MAX_DEPTH = 24  # nesting of arrays and objects in anything we read: real data nests 8 at most
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Nesting deeper than `limit`, checked before parsing: Python's JSON parser (and
+    canonical_json after it) recurse once per level, so a run of brackets well within any size
+    limit would end in a RecursionError (in Pyodide, a blown stack)."""
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > limit:
+            return True
+    return False
+
+
+def parse_json(text: str, what: str) -> Json:
+    """JSON read from outside (a save, a file, a link), refused as malformed with a sentence
+    naming `what` if it is not JSON, nests too deep, or holds a character that is not one."""
+    if too_deep(text):
+        raise MalformedInput(f"{what} nests deeper than {MAX_DEPTH} levels.")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise MalformedInput(f"{what} is not valid JSON.") from None
+    check_text(data)
+    return data
 
 
 def canonical_json(value: Json) -> bytes:

@@ -108,6 +108,12 @@ def new_exponent() -> int:
             return k
 
 
+def is_exponent(k: object) -> bool:
+    """A lock as `new_exponent` makes them: odd, 1 < k < P - 1, invertible modulo P - 1. (An
+    even one locks the squares as well, but has no inverse modulo P - 1: refused, not a crash.)"""
+    return type(k) is int and 1 < k < ORDER and k % 2 == 1 and k % Q != 0
+
+
 def unlock_exponent(k: int) -> int:
     return pow(k, -1, ORDER)
 
@@ -161,6 +167,13 @@ def check_deal(
 
     `exponents` and `claimed` may lack a seat that did not open (its steps are then unchecked)."""
     n = len(record.seats)
+    for seat, k in exponents.items():
+        if not is_exponent(k):
+            raise CommitmentMismatch(
+                f"{names[seat]}'s lock on the shared deck is not a lock this deal allows "
+                "(an exponent must be odd and below the group's order).",
+                seat,
+            )
     previous = encodings(len(record.deck), match_id, label)
     for r, seat in enumerate(record.seats):
         k = exponents.get(seat)

@@ -10,6 +10,7 @@ from parlour.fair.commit import is_commitment
 from parlour.fair.encoding import Json, canonical_json, check_text
 from parlour.fair.sra import record_from_json
 from parlour.games.base import Setup
+from parlour.numbers import whole
 
 MAX_SEATS = 8
 MAX_NAME = 24
@@ -89,9 +90,8 @@ class MatchConfig:
 
 def _is_dealt(dealt: object, seats: int) -> bool:
     return isinstance(dealt, dict) and all(
-        isinstance(seat, str)
-        and seat.isdigit()
-        and int(seat) < seats
+        whole(seat) is not None
+        and whole(seat) < seats
         and isinstance(labels, dict)
         and 0 < len(labels) <= 8
         and all(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.errors import IllegalAction, MalformedInput, ParlourError
-from parlour.fair.encoding import check_text
+from parlour.fair.encoding import check_text, parse_json
 from parlour.games import game_by_id
 from parlour.games.base import Game, Outcome, Termination
 from parlour.match.config import MatchConfig
@@ -214,8 +214,4 @@ class Match:
     def loads(cls, text: str, games: dict[str, Game] | None = None) -> Match:
         if not isinstance(text, str) or len(text) > MAX_SAVED_BYTES:
             raise MalformedInput("That saved game is too large.")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise MalformedInput("That saved game is not valid JSON.") from None
-        return cls.from_json(data, games)
+        return cls.from_json(parse_json(text, "That saved game"), games)

@@ -111,6 +111,9 @@ class OnlineSession:
         self.pending: dict[int, Any] = {}  # a guest's moves sent and not yet in the log
         self.pending_at: dict[int, float] = {}  # when each was last sent
         self.pending_after: dict[int, int] = {}  # the log step each was sealed after
+        # when a step of each local seat was last sent, kept after a refusal: the host's word
+        # "that seat stalled" is checked against it
+        self.sent_at: dict[int, float] = {}
         self.due_at: dict[int, float] = {}  # since when each local seat owes a step by itself
         self.outbox: list[tuple[str, str]] = []
         self.notices: list[str] = []
@@ -122,6 +125,7 @@ class OnlineSession:
         # have computed the seed, and disliked it): the match is over, forfeited by that seat.
         self.forfeit: Outcome | None = None
         self._stalled: tuple[int, ...] = ()  # the seats that forfeited so
+        self.claimed: list[int] = []  # a guest's: seats the host said forfeit, not yet sure
         self.ended_at: float | None = None
         self.openings: dict[int, list[Opening]] = {}
         self.audit_result: AuditResult | None = None
@@ -384,6 +388,8 @@ class OnlineSession:
         )
         for type_, body in self.seed_log:
             self._send(link, type_, **body)
+        if self.forfeit is not None:
+            self._send(link, "seed-forfeit", seats=self.forfeit_seats())
         if self.table is not None:
             self._send_entries(link, self._resume_step(seat, message.body["resume"]))
             for owner, openings in sorted(self.openings.items()):
@@ -437,7 +443,8 @@ class OnlineSession:
                 choices = dict(self.private.get(self.local[0], choices))  # the same deck
             self._clear_match()  # another game than the one saved here: start clean
         link.seats, link.welcomed = host_seats, True
-        self.limits = dict(body["limits"])
+        if not same:  # the time allowed is the match's: a later welcome cannot shorten it
+            self.limits = dict(body["limits"])
         if same:
             if self.local != (seat,):
                 raise ProtocolError("The host offered this device another seat than before.")
@@ -486,6 +493,7 @@ class OnlineSession:
         self.stores, self.joint, self.dealing = {}, {}, None
         self.seed_log, self.dealt, self.table = [], {}, None
         self.pending, self.pending_at, self.pending_after = {}, {}, {}
+        self.sent_at, self.claimed = {}, []
         self.openings, self.audit_result, self.verdicts = {}, None, {}
         self.gathered_at = self.ended_at = self.committed_at = None
         self.aborted, self.forfeit = "", None
@@ -506,7 +514,7 @@ class OnlineSession:
         if self.table is None:
             return
         for seat, action in sorted(self.pending.items()):
-            self.pending_at[seat] = self.now
+            self.pending_at[seat] = self.sent_at[seat] = self.now
             after = self.pending_after.get(seat, self.match.step)
             self._send(self.links[HOST], "propose", seat=seat, action=action, after=after)
 
@@ -562,7 +570,13 @@ class OnlineSession:
         if body["dealt"]:
             self.dealt[str(seat)] = dict(body["dealt"])
         self.revision += 1
+        self._note_committed()
         return True
+
+    def _note_committed(self) -> None:
+        """The reveals' clock starts when every commitment is in, on this device."""
+        if self.committed_at is None and any(j.all_committed() for j in self.joint.values()):
+            self.committed_at = self.now
 
     def _dealt_labels(self, seat: int) -> set[str]:
         """What `seat` must commit to before the seed: its dealt values and its locks on shared
@@ -603,8 +617,7 @@ class OnlineSession:
             return
         if not all(j.all_committed() for j in self.joint.values()):
             return
-        if self.committed_at is None:
-            self.committed_at = self.now
+        self._note_committed()
         for seat in self.local:
             if any(t == "seed-reveal" and b["seat"] == seat for t, b in self.seed_log):
                 continue
@@ -705,7 +718,7 @@ class OnlineSession:
                 "The host declared a forfeit while the seed was drawn, before every commitment "
                 "was in: refused as forged."
             )
-        revealed = {b["seat"] for t, b in self.seed_log if t == "seed-reveal"}
+        revealed = self._revealed()
         for seat in seats:
             if seat in revealed:
                 raise ProtocolError(
@@ -713,16 +726,55 @@ class OnlineSession:
                     f"{self.name(seat)}'s reveal {'was sent' if seat in self.local else 'came'} "
                     "on time: refused as forged."
                 )
-        early = self.committed_at is not None and self.now - self.committed_at < (
-            self.limits["reveal"] - SLACK
-        )
-        if early:
+        if not self._seed_time_up():
+            self.claimed = seats  # taken once the time is up here too, if no reveal comes
             raise ProtocolError(
                 "The host declared a forfeit while the seed was drawn before the time allowed "
-                "was up: refused as forged."
+                "was up by this device's clock: not taken (yet)."
             )
+        self._take_seed_forfeit(seats)
+
+    def _revealed(self) -> set[int]:
+        return {b["seat"] for t, b in self.seed_log if t == "seed-reveal"}
+
+    def _seed_time_up(self, since: float | None = None) -> bool:
+        """Is the time allowed for the reveals up by this device's clock (less a little for
+        the way)? Counted from when every commitment was in here, or from `since`, if later."""
+        start = self.committed_at
+        if start is None:
+            return False
+        if since is not None:
+            start = max(start, since)
+        return self.now - start >= self.limits["reveal"] - SLACK
+
+    def _take_seed_forfeit(self, seats: list[int]) -> None:
         self.forfeit = self._seed_forfeit_outcome(seats)
+        self.claimed = []
         self._notice(self.forfeit.reason)
+
+    def _watch_the_seed(self) -> None:
+        """A guest's own seed clock. The host's seats reveal through the host only, and only
+        the host declares forfeits: so a guest declares the host's seats forfeit itself when
+        their reveals have not come in the time allowed, counted while it was connected to the
+        host (a host that stalled could otherwise see the seed and veto it for free). And a
+        forfeit the host declared too early for this device's clock is taken once it is up
+        here too, if the reveals still have not come."""
+        joint = next(iter(self.joint.values()), None)
+        if self.table is not None or self.forfeit is not None or joint is None:
+            return
+        if not joint.all_committed():
+            return
+        revealed = self._revealed()
+        if self.claimed and self._seed_time_up():
+            if revealed & set(self.claimed):
+                self.claimed = []  # the reveal came after all: the host was wrong
+            else:
+                self._take_seed_forfeit(self.claimed)
+                return
+        host = self.links[HOST]
+        missing = [s for s in host.seats if s not in revealed]
+        if missing and host.state == "connected" and self._seed_time_up(since=host.opened):
+            self._take_seed_forfeit(missing)
 
     # -- the game ------------------------------------------------------------------------
 
@@ -805,13 +857,17 @@ class OnlineSession:
         (less a little for the way). A step that fell due while this device was away, and was
         never sent, was stalled on: the device accepts."""
         name = self.name(seat)
-        if seat in self.pending and self.pending_at.get(seat, -1.0) >= link.opened:
+        sent, due = self.sent_at.get(seat), self.due_at.get(seat)
+        if sent is not None and sent >= link.opened and (due is None or sent >= due):
             raise ProtocolError(
                 f"The host declared {name} forfeit, but this device sent that step at once: "
                 "refused as forged."
             )
-        due = self.due_at.get(seat)
-        if due is not None and due >= link.opened and self.now - due < self.limits["reveal"] - 2:
+        if (
+            due is not None
+            and due >= link.opened
+            and self.now - due < self.limits["reveal"] - SLACK
+        ):
             raise ProtocolError(
                 f"The host declared {name} forfeit before the time allowed was up: refused as "
                 "forged."
@@ -857,7 +913,7 @@ class OnlineSession:
             return Submitted(reason="That choice cannot be made now.")
         action_json = self.game.action_to_json(action)
         self.pending[seat], self.pending_at[seat] = action_json, self.now
-        self.pending_after[seat] = self.match.step
+        self.pending_after[seat], self.sent_at[seat] = self.match.step, self.now
         self._send(
             self.links[HOST], "propose", seat=seat, action=action_json, after=self.match.step
         )
@@ -965,7 +1021,10 @@ class OnlineSession:
                 self._send(link, "ping", at=int(now * 1000) % 2**31)
         if self.is_host:
             self._check_stalls(now)
-        elif self.ended_at is not None and now - self.ended_at > self.limits["reveal"]:
+            return
+        self._watch_the_seed()
+        self.run_automatic()  # a step the host refused (or never had) is sent again
+        if self.ended_at is not None and now - self.ended_at > self.limits["reveal"]:
             self._maybe_audit(deadline_passed=True)
 
     def _waited(self, since: float | None, limit: float) -> bool:
@@ -975,7 +1034,10 @@ class OnlineSession:
         limit = self.limits["reveal"]
         phase = self.phase
         joint = next(iter(self.joint.values()), None)
-        if phase is Phase.SEED and joint is not None and joint.all_committed():
+        seeding = self.table is None and self.forfeit is None and not self.aborted
+        if seeding and joint is not None and joint.all_committed():
+            # connected or not: a seat that saw the others' reveals and then left, instead of
+            # stalling, must not get a free second draw either
             if self._waited(self.committed_at, limit):
                 self._declare_seed_forfeit(joint.missing_reveals())
         elif phase is Phase.SEED and self._waited(self.gathered_at, limit):
@@ -1070,6 +1132,8 @@ class OnlineSession:
         for type_, body in data["seed_log"]:
             if type_ == "seed-reveal":
                 session._take_reveal(body)
+        if any(j.all_committed() for j in session.joint.values()):
+            session.committed_at = now  # the clock of the reveals starts again: never early
         if not session.joint:
             session._advance_deals()
         if data.get("forfeit"):

@@ -11,23 +11,20 @@ is that move legal, does that reveal match) is `OnlineSession`'s and the engine'
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
-from parlour.fair.encoding import canonical_json, check_text
+from parlour.fair.encoding import MAX_DEPTH, canonical_json, check_text, too_deep
+from parlour.numbers import whole
 
 VERSION = 1
 MAX_MESSAGE_BYTES = 65_536
 MAX_ENTRIES = 64  # log entries in one message (a resync sends several)
 MAX_TEXT = 400
 MAX_SEATS = 8
-MAX_DEPTH = 24  # nesting of arrays and objects: the deepest real message has about 8
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
 
 
 @dataclass(frozen=True)
@@ -120,7 +117,7 @@ def _links(v: object) -> bool:
     return (
         isinstance(v, dict)
         and len(v) <= MAX_SEATS
-        and all(k.isdigit() and v[k] in LINK_STATES for k in v)
+        and all(whole(k) is not None and v[k] in LINK_STATES for k in v)
     )
 
 
@@ -181,7 +178,7 @@ def decode(text: object) -> Message:
             f"A message of {-(-size // 1024)} KB arrived; the limit is "
             f"{MAX_MESSAGE_BYTES // 1024} KB. It was ignored."
         )
-    if _too_deep(text):
+    if too_deep(text):
         raise MalformedInput(
             f"A message nested more than {MAX_DEPTH} levels deep arrived and was ignored."
         )
@@ -217,15 +214,3 @@ def decode(text: object) -> Message:
         if not check(body[key]):
             raise MalformedInput(f"A {kind!r} message had a bad {key!r}; it was ignored.")
     return Message(kind, n, body)
-
-
-def _too_deep(text: str) -> bool:
-    """Nesting deeper than any real message: checked before parsing, because Python's JSON
-    parser (and canonical_json after it) recurse once per level, and a 64 KB message of nothing
-    but brackets would otherwise end in a RecursionError, or in Pyodide a blown stack."""
-    depth = 0
-    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
-        depth += 1 if bracket.group() in "[{" else -1
-        if depth > MAX_DEPTH:
-            return True
-    return False

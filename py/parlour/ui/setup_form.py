@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.match.config import clean_name
+from parlour.numbers import whole_or
 
 Field = dict[str, Any]
 
@@ -32,11 +33,8 @@ def _text(field: Field, name: str) -> str:
 
 
 def whole(text: object, default: int) -> int:
-    """A whole number typed or chosen in the page ("3"), else `default`. Only ASCII digits:
-    "²".isdigit() is true, and int("²") raises."""
-    if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) < 10:
-        return int(text)
-    return default
+    """A whole number typed or chosen in the page ("3"), else `default` (`parlour.numbers`)."""
+    return whole_or(text, default)
 
 
 def seat_count(form: object, default: int = 2) -> int:
