@@ -4,17 +4,25 @@ Clicks and keys become requests to the worker (`shell.bridge`); until the worker
 wait in order, and the page meanwhile works as plain HTML and CSS. See docs/two-threads.md.
 """
 
+import asyncio
 import json
 
-from pyscript import document, window, workers
-from pyscript.ffi import create_proxy
+import js
+from jsffi import create_proxy  # MicroPython's own, without importing all of pyscript
+from polyscript import workers
 
 from shell import env
 
+document, window = js.document, js.window
 env.document, env.window, env.proxy = document, window, create_proxy
+await asyncio.sleep(0)  # noqa: F704 - each import its own task: no long task on the main thread
 
 from shell import page as page_module  # noqa: E402
+
+await asyncio.sleep(0)  # noqa: F704
 from shell.bridge import Bridge  # noqa: E402
+
+await asyncio.sleep(0)  # noqa: F704
 from shell.links import Links  # noqa: E402
 
 TICK_MS = 500
@@ -45,7 +53,7 @@ def tick():
 
 
 async def start_engine():
-    worker = await workers["engine"]
+    worker = await js.Reflect.get(workers, "engine")
     bridge.on_error = show_fault
     answer = await worker.call(json.dumps(page.start_request()))
     effects = json.loads(str(answer))

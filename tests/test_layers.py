@@ -38,11 +38,11 @@ def test_every_layer_exists():
         assert (PACKAGE / layer / "__init__.py").exists(), layer
 
 
-def test_pure_modules_never_import_the_browser():
+def test_the_package_never_touches_the_browser():
+    """Everything in parlour runs in the worker (or under CPython): no module of it imports
+    pyscript, js or pyodide, so none can reach a DOM, and all of it is tested here."""
     offenders = []
     for path in PACKAGE.rglob("*.py"):
-        if _layer_of(path) in parlour.BROWSER_LAYERS:
-            continue
         bad = {name for name in _imports(path) if name.split(".")[0] in BROWSER_MODULES}
         if bad:
             offenders.append(f"{path.relative_to(PACKAGE)} imports {sorted(bad)}")
@@ -78,3 +78,38 @@ def test_game_logic_never_uses_the_random_module():
         if "random" in {n.split(".")[0] for n in _imports(path)}
     ]
     assert offenders == []
+
+
+SHELL = PACKAGE.parent / "shell"
+ENTRY_POINTS = {"main": PACKAGE.parent / "main.py", "worker": PACKAGE.parent / "worker.py"}
+
+
+def test_the_main_thread_imports_no_engine():
+    """py/shell/ and py/main.py run on MicroPython on the main thread: the DOM, events, storage
+    and data channels, and nothing of the games (no parlour module at all)."""
+    offenders = []
+    for path in [*SHELL.glob("*.py"), ENTRY_POINTS["main"]]:
+        for name in _imports(path):
+            if name.split(".")[0] == "parlour" or name.split(".")[0] not in MAIN_THREAD_IMPORTS:
+                offenders.append(f"{path.name} imports {name}")
+    assert offenders == []
+
+
+# What MicroPython on the main thread has and what the shell may use.
+MAIN_THREAD_IMPORTS = {"shell", "json", "asyncio", "js", "jsffi", "polyscript"}
+
+
+def test_the_worker_entry_point_touches_no_dom():
+    """py/worker.py only exports the app's one function; it imports no browser module."""
+    names = _imports(ENTRY_POINTS["worker"])
+    assert not {n.split(".")[0] for n in names} & BROWSER_MODULES
+    assert "parlour.ui.app" in names
+
+
+def test_the_shell_is_what_the_page_loads():
+    """Every main-thread module is listed in mpy.toml's [files], and nothing else is."""
+    import tomllib
+
+    config = tomllib.loads((PACKAGE.parent.parent / "mpy.toml").read_text())
+    listed = {Path(src).name for src in config["files"]}
+    assert listed == {p.name for p in SHELL.glob("*.py")}
