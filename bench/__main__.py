@@ -9,7 +9,8 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import click, engine, online, startup
+from bench import click, engine, longtasks, online, startup
+from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
 
@@ -17,7 +18,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--loads", type=int, default=9, help="page loads of each kind")
     parser.add_argument(
-        "--only", choices=["engine", "startup", "online", "click"], help="run one part"
+        "--only",
+        choices=["engine", "startup", "online", "click", "longtasks"],
+        help="run one part",
+    )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        help="a git revision of earlier code to compare online moves with, interleaved",
     )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
@@ -33,7 +41,15 @@ def main() -> int:
             for line in startup.run(browser, site.url, args.loads):
                 print(line)
         if args.only in (None, "online"):
-            for line in online.run(browser, site.url):
+            if args.baseline:
+                with SiteServer(baseline_checkout(args.baseline)) as old:
+                    lines = online.run(browser, site.url, old.url)
+            else:
+                lines = online.run(browser, site.url)
+            for line in lines:
+                print(line)
+        if args.only in (None, "longtasks"):
+            for line in longtasks.run(browser, site.url):
                 print(line)
         if args.only in (None, "click"):
             for line in click.run(browser, site.url):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import statistics
 
-from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.harness import READY, READY_TIMEOUT_MS, UI_READY
 
 SAMPLES = 20
 CONNECTS = 4
@@ -77,10 +77,10 @@ def bare(browser) -> tuple[float, list[float]]:
     return connect, latencies
 
 
-def _open_game(browser, url: str):
+def _open_game(browser, url: str, ready: str = READY):
     a, b, host, guest = _pair(browser)
     host.goto(url + "#new-psi-squad")
-    host.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    host.wait_for_selector(ready, state="attached", timeout=READY_TIMEOUT_MS)
     host.check("input[name='psi-squad-seats'][value='2']")
     host.check("input[name='psi-squad-length'][value='3']")
     host.click("#new-psi-squad .online-setup summary")
@@ -88,7 +88,7 @@ def _open_game(browser, url: str):
     link = host.locator("[data-role=invite-1]")
     link.wait_for()
     guest.goto(link.get_attribute("value"))
-    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    guest.wait_for_selector(ready, state="attached", timeout=READY_TIMEOUT_MS)
     answer = guest.locator("[data-role=answer]")
     answer.wait_for()
     host.fill("[data-field=answer-1]", answer.get_attribute("value"))
@@ -110,10 +110,12 @@ def _type(page, digits: str, cmd: str) -> None:
         page.click(f"#online [data-cmd={cmd}]")
 
 
-def app(browser, url: str) -> tuple[list[float], list[float]]:
+def app(
+    browser, url: str, ready: str = READY, connects_wanted: int = CONNECTS
+) -> tuple[list[float], list[float]]:
     connects, latencies = [], []
-    for attempt in range(CONNECTS):
-        a, b, host, guest, connect = _open_game(browser, url)
+    for attempt in range(connects_wanted):
+        a, b, host, guest, connect = _open_game(browser, url, ready)
         connects.append(connect)
         if attempt:
             a.close()
@@ -154,13 +156,21 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def run(browser, url: str) -> list[str]:
+def run(browser, url: str, baseline_url: str | None = None) -> list[str]:
     bare_connect, bare_moves = bare(browser)
-    connects, moves = app(browser, url)
+    if baseline_url is None:
+        connects, moves = app(browser, url)
+    else:  # this code and the earlier code, interleaved: the machine's noise falls on both
+        connects, moves, old_moves = [], [], []
+        for _ in range(2):
+            c, m = app(browser, url, connects_wanted=2)
+            connects, moves = connects + c, moves + m
+            _, m = app(browser, baseline_url, ready=UI_READY, connects_wanted=1)
+            old_moves += m
     bare_median = max(1.0, statistics.median(bare_moves))
     app_median = statistics.median(moves)
     connect = statistics.median(connects)
-    return [
+    lines = [
         f"online (2 isolated contexts, WebRTC on loopback; {len(moves)} moves, "
         f"{len(connects)} connections)",
         f"  bare data channel: message to the other page, median {bare_median:5.1f} ms,"
@@ -170,3 +180,12 @@ def run(browser, url: str) -> list[str]:
         f"  app: answer pasted to connected and playing, median {connect:5.0f} ms,"
         f" p95 {_p95(connects):5.0f} ms   ratio to bare: {connect / max(1, bare_connect):5.1f}",
     ]
+    if baseline_url is not None:
+        old = statistics.median(old_moves)
+        change = (app_median / bare_median) / (old / bare_median)
+        lines.append(
+            f"  earlier code, interleaved: move median {old:5.0f} ms, ratio to bare"
+            f" {old / bare_median:5.1f}; this code / earlier: {change:4.2f}"
+            f"   budget 1.25: {'ok' if change <= 1.25 else 'OVER'}"
+        )
+    return lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 from e2e.settle import install
@@ -34,6 +35,13 @@ document.addEventListener("securitypolicyviolation", (e) => {
   console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
 });
 """
+# Every main-thread task over 50 ms, from navigation on, told to the watcher as a console line
+# (a page's own record would be lost when a test closes it).
+LONG_TASKS = """
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) console.debug(`parlour-longtask ${e.duration}`);
+}).observe({type: "longtask", buffered: true});
+"""
 # The engines are loaded (the worker answers): what a test that plays means by "ready".
 READY = "html[data-engine='ready']"
 # The main thread answers clicks (MicroPython is up): well before the engines.
@@ -55,8 +63,8 @@ def chromium_launch_args() -> dict:
 class SiteServer:
     """The project's own static server on a free loopback port, in a background thread."""
 
-    def __init__(self) -> None:
-        self.httpd = make_server(0, quiet=True)
+    def __init__(self, root=None) -> None:
+        self.httpd = make_server(0, quiet=True) if root is None else make_server(0, True, root=root)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
@@ -81,17 +89,25 @@ class PageWatch:
     requests: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     allowed_problems: list[str] = field(default_factory=list)
+    long_tasks: list[float] = field(default_factory=list)  # main-thread tasks over 50 ms
+    everyone: ClassVar[list[PageWatch]] = []  # every watcher made, for the bench to read
+
+    def __post_init__(self) -> None:
+        PageWatch.everyone.append(self)
 
     def attach(self, page) -> None:
         # Every Content-Security-Policy violation becomes a console error, so it fails the test
         # (Chromium logs most of them itself; this catches the ones it reports only as events).
         page.add_init_script(CSP_WATCH)
+        page.add_init_script(LONG_TASKS)
         page.on("request", lambda r: self.requests.append(r.url))
         page.on("console", self._on_console)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
 
     def _on_console(self, message) -> None:
-        if message.type in ("error", "warning"):
+        if message.text.startswith("parlour-longtask "):
+            self.long_tasks.append(float(message.text.split()[1]))
+        elif message.type in ("error", "warning"):
             self.problems.append(f"console {message.type}: {message.text}")
 
     def foreign_requests(self) -> list[str]:

@@ -15,14 +15,22 @@ from shell import env
 
 document, window = js.document, js.window
 env.document, env.window, env.proxy = document, window, create_proxy
-await asyncio.sleep(0)  # noqa: F704 - each import its own task: no long task on the main thread
+
+
+async def next_task():
+    """Let the browser run its next task (asyncio.sleep(0) would resume in a microtask, still
+    inside the same long task; a sleep of a millisecond is a timer, a task of its own)."""
+    await asyncio.sleep(0.001)
+
+
+await next_task()  # noqa: F704 - the interpreter's start was one task; each import is its own
 
 from shell import page as page_module  # noqa: E402
 
-await asyncio.sleep(0)  # noqa: F704
+await next_task()  # noqa: F704
 from shell.bridge import Bridge  # noqa: E402
 
-await asyncio.sleep(0)  # noqa: F704
+await next_task()  # noqa: F704
 from shell.links import Links  # noqa: E402
 
 TICK_MS = 500

@@ -99,9 +99,12 @@ class ParlourServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(port: int = 0, host: str = "127.0.0.1", quiet: bool = False) -> ParlourServer:
-    """A server bound to host:port (0 picks a free port), serving the project root."""
-    handler = functools.partial(ParlourHandler, directory=str(ROOT))
+def make_server(
+    port: int = 0, host: str = "127.0.0.1", quiet: bool = False, root: Path = ROOT
+) -> ParlourServer:
+    """A server bound to host:port (0 picks a free port), serving the project root (or another
+    checkout's, for the bench's comparison with earlier code)."""
+    handler = functools.partial(ParlourHandler, directory=str(root))
     server = ParlourServer((host, port), handler)
     server.quiet = quiet
     return server

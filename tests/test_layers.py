@@ -107,9 +107,9 @@ def test_the_worker_entry_point_touches_no_dom():
 
 
 def test_the_shell_is_what_the_page_loads():
-    """Every main-thread module is listed in mpy.toml's [files], and nothing else is."""
-    import tomllib
+    """Every main-thread module is listed in mpy.json's files, and nothing else is."""
+    import json
 
-    config = tomllib.loads((PACKAGE.parent.parent / "mpy.toml").read_text())
+    config = json.loads((PACKAGE.parent.parent / "mpy.json").read_text())
     listed = {Path(src).name for src in config["files"]}
     assert listed == {p.name for p in SHELL.glob("*.py")}

@@ -27,7 +27,7 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
     assert lock[mpy]["version"] == versions["micropython"]
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
     assert config["interpreter"] == f"./assets/vendor/pyodide-{versions['pyodide']}/pyodide.mjs"
-    main = tomllib.loads((ROOT / "mpy.toml").read_text())
+    main = json.loads((ROOT / "mpy.json").read_text())
     assert main["interpreter"] == (
         f"./assets/vendor/micropython-{versions['micropython']}/micropython.mjs"
     )
@@ -36,7 +36,7 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
 
 
 def test_page_references_no_other_origin():
-    for name in ("index.html", "pyscript.toml", "mpy.toml", "assets/parlour.css"):
+    for name in ("index.html", "pyscript.toml", "mpy.json", "assets/parlour.css"):
         text = (ROOT / name).read_text()
         assert not re.search(r"""(src|href|url|interpreter)\s*[=(]\s*["']?https?://""", text), name
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.match.config import clean_name
 from parlour.numbers import whole_or
 
 Field = dict[str, Any]
@@ -51,6 +50,8 @@ def seat_count(form: object, default: int = 2) -> int:
 
 def seat_names(form: object) -> tuple[str, ...]:
     """The names typed, one per seat chosen; an empty field plays under its placeholder."""
+    from parlour.match.config import clean_name  # here: it brings the engines, not wanted at start
+
     by_seat = {whole(_data(f, "seat-name"), -1): f for f in _fields(form) if _data(f, "seat-name")}
     names = []
     for seat in range(seat_count(form)):
