@@ -25,9 +25,11 @@ lint: venv
 	$(VPY) -m ruff check .
 	$(VPY) -m ruff format --check .
 
-## bench: start-up and engine figures, each against a baseline measured in the same run
+## bench: start-up and engine figures, each against a baseline measured in the same run;
+## online moves are also compared with BASELINE (earlier code, served from a git worktree)
+BASELINE ?= abc5c49
 bench: venv runtime
-	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" PYTHONPATH=py $(VPY) -m bench
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" PYTHONPATH=py $(VPY) -m bench --baseline $(BASELINE)
 
 runtime: node_modules/.package-lock.json
 	$(PYTHON) -m scripts.build

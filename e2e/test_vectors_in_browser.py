@@ -16,7 +16,7 @@ RUNNER = """<!doctype html>
 <body><pre id="out"></pre>
 <script type="application/json" id="vectors">{vectors}</script>
 <script type="application/json" id="source">{source}</script>
-<script type="py" config="./pyscript.toml">
+<script type="py" config="./pyscript.json">
 import json, sys
 from pyscript import document
 sys.path.insert(0, "parlour.zip")  # as py/main.py does

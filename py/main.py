@@ -8,8 +8,7 @@ import asyncio
 import json
 
 import js
-from jsffi import create_proxy  # MicroPython's own, without importing all of pyscript
-from polyscript import workers
+from jsffi import create_proxy  # MicroPython's own
 
 from shell import env
 
@@ -61,7 +60,11 @@ def tick():
 
 
 async def start_engine():
-    worker = await js.Reflect.get(workers, "engine")
+    try:
+        worker = await window.parlourEngine  # assets/main-thread.js starts the worker
+    except Exception as error:  # whatever stopped it, the page says so
+        show_fault(str(error), at_start=True)
+        return
     bridge.on_error = show_fault
     answer = await worker.call(json.dumps(page.start_request()))
     effects = json.loads(str(answer))

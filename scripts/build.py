@@ -144,7 +144,7 @@ def build_app_zip(root: Path = ROOT) -> Path:
 
 
 # What a deployment publishes: the page, its config, the entry point and the assets.
-SITE_FILES = ("index.html", "pyscript.toml", "mpy.json", "py/main.py", "py/worker.py")
+SITE_FILES = ("index.html", "pyscript.json", "mpy.json", "py/main.py", "py/worker.py")
 SITE_DIRS = ("assets", "py/shell")  # the vendored runtime and the app; the main thread's modules
 
 

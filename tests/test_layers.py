@@ -96,7 +96,7 @@ def test_the_main_thread_imports_no_engine():
 
 
 # What MicroPython on the main thread has and what the shell may use.
-MAIN_THREAD_IMPORTS = {"shell", "json", "asyncio", "js", "jsffi", "polyscript"}
+MAIN_THREAD_IMPORTS = {"shell", "json", "asyncio", "js", "jsffi"}
 
 
 def test_the_worker_entry_point_touches_no_dom():

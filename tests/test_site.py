@@ -25,18 +25,19 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
     assert lock["node_modules/@pyscript/core"]["version"] == versions["pyscript"]
     mpy = "node_modules/@micropython/micropython-webassembly-pyscript"
     assert lock[mpy]["version"] == versions["micropython"]
-    config = tomllib.loads((ROOT / "pyscript.toml").read_text())
+    config = json.loads((ROOT / "pyscript.json").read_text())
     assert config["interpreter"] == f"./assets/vendor/pyodide-{versions['pyodide']}/pyodide.mjs"
     main = json.loads((ROOT / "mpy.json").read_text())
     assert main["interpreter"] == (
         f"./assets/vendor/micropython-{versions['micropython']}/micropython.mjs"
     )
-    html = (ROOT / "index.html").read_text()
-    assert f"./assets/vendor/pyscript-{versions['pyscript']}/core.js" in html
+    loader = (ROOT / "assets" / "main-thread.js").read_text()
+    assert f"./assets/vendor/pyscript-{versions['pyscript']}/core.js" in loader
 
 
 def test_page_references_no_other_origin():
-    for name in ("index.html", "pyscript.toml", "mpy.json", "assets/parlour.css"):
+    pages = ("index.html", "pyscript.json", "mpy.json", "assets/parlour.css")
+    for name in (*pages, "assets/main-thread.js"):
         text = (ROOT / name).read_text()
         assert not re.search(r"""(src|href|url|interpreter)\s*[=(]\s*["']?https?://""", text), name
 
@@ -71,7 +72,7 @@ def server():
     ("path", "content_type"),
     [
         ("/index.html", "text/html"),
-        ("/pyscript.toml", "application/toml"),
+        ("/pyscript.json", "application/json"),
         ("/assets/parlour.css", "text/css"),
         ("/assets/zener.svg", "image/svg+xml"),
         ("/assets/vendor/pyodide-314.0.7/pyodide.asm.wasm", "application/wasm"),
@@ -131,7 +132,7 @@ def test_netlify_builds_like_make_serve_and_sends_the_right_headers():
 def test_dist_holds_exactly_the_site(tmp_path: Path):
     out = build.assemble_dist(tmp_path / "dist")
     files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
-    assert {"index.html", "pyscript.toml", "py/main.py", "assets/build/parlour.zip"} <= files
+    assert {"index.html", "pyscript.json", "py/main.py", "assets/build/parlour.zip"} <= files
     assert any(f.endswith("pyodide.asm.wasm") for f in files)
     assert not any(f.startswith(("node_modules", "tests", ".venv", "scripts")) for f in files)
 
