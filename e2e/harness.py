@@ -64,7 +64,7 @@ class SiteServer:
     """The project's own static server on a free loopback port, in a background thread."""
 
     def __init__(self, root=None) -> None:
-        self.httpd = make_server(0, quiet=True) if root is None else make_server(0, True, root=root)
+        self.httpd = make_server(0, quiet=True, **({} if root is None else {"root": root}))
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property

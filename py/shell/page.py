@@ -186,13 +186,15 @@ def roving(element, step):
 
 def mark_resumable():
     """Show a Resume link only while there is a game saved to go back to: [data-resume-key]
-    names the saved game's key; [data-resume-last] a key that names it."""
+    names the saved game's key; [data-resume-last] a key that names it. Only the keys are read
+    (a saved game is a long text, and this runs after every answer of the worker)."""
     storage = env.window.localStorage
+    saved = set(str(storage.key(i)) for i in range(int(storage.length)))
     for link in env.document.querySelectorAll("[data-resume-key]"):
-        link.hidden = dom.value(storage.getItem(str(link.getAttribute("data-resume-key")))) is None
+        link.hidden = str(link.getAttribute("data-resume-key")) not in saved
     for link in env.document.querySelectorAll("[data-resume-last]"):
         last = dom.value(storage.getItem(str(link.getAttribute("data-resume-last"))))
-        link.hidden = last is None or dom.value(storage.getItem(str(last))) is None
+        link.hidden = last is None or str(last) not in saved
 
 
 async def copy_code(button, text):
