@@ -24,6 +24,7 @@ const text = async (url) => {
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+// The error panel, for a fault while either Python starts (main.py reports the worker's).
 function showFault(error) {
   console.error(error);
   const panel = document.getElementById("boot-error");
@@ -48,6 +49,7 @@ window.parlourEngine = (async () => {
   return worker.sync;
 })();
 window.parlourEngine.catch(showFault);
+window.parlourFault = showFault;
 
 async function writeModules(micropython, files) {
   const sources = await Promise.all(Object.keys(files).map(text));

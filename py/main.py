@@ -46,12 +46,10 @@ def listen(target, name, handler):
 
 
 def show_fault(trace, at_start=False):
-    window.console.error(trace)
     if at_start:
-        panel = document.getElementById("boot-error")
-        panel.querySelector("pre").textContent = trace
-        panel.hidden = False
-        document.documentElement.dataset.boot = "failed"
+        window.parlourFault(trace)  # the loader's error panel (assets/main-thread.js)
+    else:
+        window.console.error(trace)
 
 
 def tick():
@@ -62,8 +60,7 @@ def tick():
 async def start_engine():
     try:
         worker = await window.parlourEngine  # assets/main-thread.js starts the worker
-    except Exception as error:  # whatever stopped it, the page says so
-        show_fault(str(error), at_start=True)
+    except Exception:  # the loader has shown it in the error panel already
         return
     bridge.on_error = show_fault
     answer = await worker.call(json.dumps(page.start_request()))
