@@ -55,8 +55,14 @@ CENTRE = """async ([selector, after]) => {
   await new Promise((resolve) => setTimeout(resolve, after - performance.now()));
   const element = document.querySelector(selector);  // the parser is past it by then
   element.scrollIntoView({block: "center"});
-  const box = element.getBoundingClientRect();
-  return [box.left + box.width / 2, box.top + box.height / 2];
+  // The page may still be settling (styles, the header): aim where the element is now and
+  // the point really hits it, as a person's pointer would.
+  for (;;) {
+    const box = element.getBoundingClientRect();
+    const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+    if (element.contains(document.elementFromPoint(x, y))) return [x, y];
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
 }"""
 
 
