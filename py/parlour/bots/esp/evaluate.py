@@ -31,6 +31,7 @@ from parlour.bots.esp.model import (
 
 WIN = 100000.0
 DELTA_CACHE_SIZE = 200000
+WINDOW_CACHE_SIZE = 200000
 LINE_OFFSETS = tuple(k * a for a in LINE_AXES for k in (-4, -3, -2, -1, 1, 2, 3, 4))
 
 
@@ -59,12 +60,15 @@ class Judge:
         self.zero = ((0.0,) * seats, None, False)
         self.done = ((0.0,) * seats, None, True)  # a complete set (the game is over)
         self.deltas: dict[tuple, tuple] = {}
+        self.rows: dict[tuple, tuple] = {}
 
     def window(self, codes: tuple[int, ...]) -> tuple:
         """(worth per seat, hot, complete) for a window's five codes; hot is (index, symbol)
         or None; complete says the five make a set."""
         found = self.cache.get(codes)
         if found is None:
+            if len(self.cache) > WINDOW_CACHE_SIZE:
+                self.cache.clear()
             found = self.cache[codes] = self._window(codes)
         return found
 
@@ -137,21 +141,56 @@ class Judge:
         return found
 
     def _delta(self, lines: tuple[int, ...], old: int, new: int) -> tuple:
+        rows = self.rows
+        change = None
+        complete = False
+        for i in (0, 8, 16):
+            key = (lines[i : i + 8], old, new)
+            found = rows.get(key)
+            if found is None:
+                if len(rows) > DELTA_CACHE_SIZE:
+                    rows.clear()
+                found = rows[key] = self._row(key[0], old, new)
+            if found[1]:
+                complete = True
+            if change is None:
+                change = found[0]
+            else:
+                change = tuple([x + y for x, y in zip(change, found[0], strict=True)])
+        return (change, complete)
+
+    def _row(self, row8: tuple[int, ...], old: int, new: int) -> tuple:
+        """(change of worth per seat, completes) along one axis: the five windows through
+        the cell, whose row is `row8` (-4..-1, 1..4)."""
         change = [0.0] * self.seats
         complete = False
         window = self.window
-        for ai in range(3):
-            row = lines[8 * ai : 8 * ai + 4] + (old,) + lines[8 * ai + 4 : 8 * ai + 8]
-            for k in range(LENGTH):
-                codes = row[4 - k : 9 - k]
-                before = window(codes)
-                after = window(codes[:k] + (new,) + codes[k + 1 :])
-                if after[2]:
-                    complete = True
-                bv, av = before[0], after[0]
-                for s in range(self.seats):
-                    change[s] += av[s] - bv[s]
+        row = row8[:4] + (old,) + row8[4:]
+        for k in range(LENGTH):
+            codes = row[4 - k : 9 - k]
+            if not any(codes[:k]) and not any(codes[k + 1 :]):
+                continue  # nothing else in this window: worth nothing either way
+            before = window(codes)
+            after = window(codes[:k] + (new,) + codes[k + 1 :])
+            if after[2]:
+                complete = True
+            bv, av = before[0], after[0]
+            for s in range(self.seats):
+                change[s] += av[s] - bv[s]
         return (tuple(change), complete)
+
+
+JUDGES: dict[tuple[int, Weights], Judge] = {}
+
+
+def judge_for(seats: int, weights: Weights) -> Judge:
+    """One judge per seat count and weights, kept between decisions (its memos are what make
+    it fast; they are pure functions of a window's contents, so keeping them changes nothing
+    but speed)."""
+    judge = JUDGES.get((seats, weights))
+    if judge is None:
+        judge = JUDGES[(seats, weights)] = Judge(seats, weights)
+    return judge
 
 
 class Tracker:
@@ -169,24 +208,28 @@ class Tracker:
         self._refresh(list(self.codes), [])
 
     def _refresh(self, cells: list[int], log: list) -> None:
+        """Re-judge the windows through `cells` (which just changed), logging old values."""
         codes, windows, hot, total = self.codes, self.windows, self.hot, self.total
-        judge = self.judge
+        window = self.judge.window
         seats = range(self.pos.seats)
-        done = set()
+        g = codes.get
+        done = set() if len(cells) > 1 else None
         for cell in cells:
-            for ai in range(3):
+            for ai in (0, 1, 2):
                 a = LINE_AXES[ai]
-                for k in range(LENGTH):
+                row = (
+                    g(cell - 4 * a, 0), g(cell - 3 * a, 0), g(cell - 2 * a, 0),
+                    g(cell - a, 0), g(cell, 0), g(cell + a, 0),
+                    g(cell + 2 * a, 0), g(cell + 3 * a, 0), g(cell + 4 * a, 0),
+                )  # fmt: skip
+                for k in (0, 1, 2, 3, 4):
                     start = cell - k * a
                     wid = start * 4 + ai
-                    if wid in done:
-                        continue
-                    done.add(wid)
-                    g = codes.get
-                    new = judge.window(
-                        (g(start, 0), g(start + a, 0), g(start + 2 * a, 0),
-                         g(start + 3 * a, 0), g(start + 4 * a, 0))
-                    )  # fmt: skip
+                    if done is not None:
+                        if wid in done:
+                            continue
+                        done.add(wid)
+                    new = window(row[4 - k : 9 - k])
                     old = windows.get(wid)
                     if old is new:
                         continue
@@ -202,8 +245,7 @@ class Tracker:
                         total[s] += nv[s]
                     windows[wid] = new
                     if new[1] is not None:
-                        i, symbol = new[1]
-                        hot[wid] = (start + i * a, symbol)
+                        hot[wid] = (start + new[1][0] * a, new[1][1])
 
     def play(self, action: tuple) -> tuple:
         pos = self.pos

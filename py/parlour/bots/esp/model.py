@@ -23,7 +23,7 @@ from typing import Any
 from parlour.games.esp.hexgrid import AXES, DIRECTIONS
 from parlour.games.zener import SYMBOLS
 
-STRIDE = 1 << 12
+STRIDE = 1 << 16
 HALF = STRIDE >> 1
 DIRS: tuple[int, ...] = tuple(dq * STRIDE + dr for dq, dr in DIRECTIONS)
 LINE_AXES: tuple[int, ...] = tuple(dq * STRIDE + dr for dq, dr in AXES)

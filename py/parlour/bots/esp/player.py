@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.bots.base import SeatKnowledge
-from parlour.bots.esp.evaluate import WIN, Judge, Tracker, Weights
+from parlour.bots.esp.evaluate import WIN, Tracker, Weights, judge_for
 from parlour.bots.esp.model import (
     FLIP,
     MOVE,
@@ -64,7 +64,7 @@ def answer_draw(knowledge: SeatKnowledge, seed: bytes, level: Level) -> AnswerDr
     """Accept a draw when the position looks worse for this seat than for the others."""
     seen = Seen(knowledge.view)
     rng = Prng(seed)
-    judge = Judge(seen.seats, level.weights)
+    judge = judge_for(seen.seats, level.weights)
     score = 0.0
     for _ in range(max(1, level.worlds)):
         score += Tracker(seen.determinise(rng), judge).score(seen.seat)
@@ -118,7 +118,7 @@ class Bot:
         self.rng = Prng(seed)
         self.seen = Seen(knowledge.view)
         self.me = self.seen.seat
-        self.judge = Judge(self.seen.seats, level.weights)
+        self.judge = judge_for(self.seen.seats, level.weights)
 
     def choose(self) -> Any:
         seen, level = self.seen, self.level
