@@ -32,6 +32,9 @@ from parlour.bots.esp.model import (
 WIN = 100000.0
 DELTA_CACHE_SIZE = 200000
 WINDOW_CACHE_SIZE = 200000
+# A play (with what a search does around it) costs about fifty one-ply estimates (measured
+# under CPython: about 125 and 2.5 microseconds).
+PLAY_WORK = 50
 LINE_OFFSETS = tuple(k * a for a in LINE_AXES for k in (-4, -3, -2, -1, 1, 2, 3, 4))
 
 
@@ -44,6 +47,12 @@ class Weights:
     possible: float = 0.25  # a window the seat could still win, against one it owns for sure
     frozen: float = 0.3  # a face-down tile whose owner would lose the window by flipping it
     others: float = 1.0  # how much the other seats' worth weighs against one's own
+    four: float = 3.0  # a window the seat owns, four symbol-up and an empty cell
+    three: float = 3.0  # three symbol-up, the seat's own fitting face-down tile, an empty cell
+    locked: float = 30.0  # four symbol-up tiles and the seat's own face-down fifth that fits
+    lock: float = 25.0  # the seat to move can make such a window (or another seat, twice)
+    double: float = 20.0  # a seat not to move that could complete winning sets on two cells
+    single: float = 1.0  # ... on one cell (the seat to move must answer it)
 
 
 def code_of(owner: int, symbol: int, up: bool) -> int:
@@ -63,8 +72,10 @@ class Judge:
         self.rows: dict[tuple, tuple] = {}
 
     def window(self, codes: tuple[int, ...]) -> tuple:
-        """(worth per seat, hot, complete) for a window's five codes; hot is (index, symbol)
-        or None; complete says the five make a set."""
+        """(worth per seat, mark, complete) for a window's five codes. The mark is None or
+        (index, symbol, kind): kind 0, the window is hot (the symbol on that cell completes
+        it); kind 1, it can be locked (three up, a face-down tile, and that symbol placed up on
+        that empty cell). Complete says the five make a set."""
         found = self.cache.get(codes)
         if found is None:
             if len(self.cache) > WINDOW_CACHE_SIZE:
@@ -107,7 +118,11 @@ class Judge:
         if ups == LENGTH - 1:
             missing = ((1 << KINDS) - 1) & ~up_mask
             symbol = missing.bit_length() - 1
-            hot = (empty_at, symbol) if empties else (downs[0][0], symbol)
+            hot = (empty_at, symbol, 0) if empties else (downs[0][0], symbol, 0)
+        elif ups == LENGTH - 2 and len(downs) == 1:
+            # Three up, a face-down tile, one empty cell: its owner can lock it (see `locks`).
+            missing = ((1 << KINDS) - 1) & ~up_mask & ~down_mask
+            hot = (empty_at, missing.bit_length() - 1, 1)
         if ups + len(downs) < 2:
             return ((0.0,) * seats, hot, False)
         worth = w.base ** (ups + w.down * len(downs) - LENGTH + 1)
@@ -122,10 +137,18 @@ class Judge:
             else:
                 values.append(0.0)
                 continue
-            for _, owner, _ in downs:
-                if owner != s and share == 1.0:
-                    share *= w.frozen
-            values.append(worth * share)
+            value = worth
+            if share == 1.0:
+                if downs and any(owner != s for _, owner, _ in downs):
+                    share = w.frozen
+                elif hot is not None:
+                    if hot[2] == 0:
+                        # Four up: the fifth cell completes it (by a flip of its own tile:
+                        # locked, nobody can stop that while placing).
+                        value = w.locked if downs else w.four
+                    else:
+                        value = w.three  # three up, its own face-down tile, one cell to fill
+            values.append(value * share)
         return (tuple(values), hot, False)
 
 
@@ -201,15 +224,18 @@ class Tracker:
         self.judge = judge
         self.codes: dict[int, int] = {}
         self.windows: dict[int, tuple] = {}
-        self.hot: dict[int, tuple[int, int]] = {}
+        self.hot: dict[int, tuple[int, int]] = {}  # window -> (cell, symbol) completing it
+        self.warm: dict[int, tuple[int, int]] = {}  # window -> (cell, symbol) locking it
         self.total = [0.0] * pos.seats
+        self.work = 0  # what a search has spent, in one-ply estimates (a play costs PLAY_WORK)
         for tile, cell in enumerate(pos.at):
             self.codes[cell] = code_of(pos.owner[tile], pos.symbol[tile], pos.up[tile])
         self._refresh(list(self.codes), [])
 
     def _refresh(self, cells: list[int], log: list) -> None:
         """Re-judge the windows through `cells` (which just changed), logging old values."""
-        codes, windows, hot, total = self.codes, self.windows, self.hot, self.total
+        codes, windows, total = self.codes, self.windows, self.total
+        marks = (self.hot, self.warm)
         window = self.judge.window
         seats = range(self.pos.seats)
         g = codes.get
@@ -239,16 +265,18 @@ class Tracker:
                         for s in seats:
                             total[s] -= ov[s]
                         if old[1] is not None:
-                            del hot[wid]
+                            del marks[old[1][2]][wid]
                     nv = new[0]
                     for s in seats:
                         total[s] += nv[s]
                     windows[wid] = new
-                    if new[1] is not None:
-                        hot[wid] = (start + new[1][0] * a, new[1][1])
+                    mark = new[1]
+                    if mark is not None:
+                        marks[mark[2]][wid] = (start + mark[0] * a, mark[1])
 
     def play(self, action: tuple) -> tuple:
         pos = self.pos
+        self.work += PLAY_WORK
         record, changed = pos.play(action)
         kind = action[0]
         log: list = []
@@ -274,7 +302,8 @@ class Tracker:
             self.codes[changed] = code_of(pos.owner[tile], pos.symbol[tile], False)
         elif kind == MOVE:
             self.codes[record[4]] = self.codes.pop(changed)
-        windows, hot, total = self.windows, self.hot, self.total
+        windows, total = self.windows, self.total
+        marks = (self.hot, self.warm)
         seats = range(pos.seats)
         a_of = LINE_AXES
         for wid, old in reversed(log):
@@ -283,7 +312,7 @@ class Tracker:
             for s in seats:
                 total[s] -= nv[s]
             if new[1] is not None:
-                del hot[wid]
+                del marks[new[1][2]][wid]
             if old is None:
                 del windows[wid]
             else:
@@ -294,8 +323,8 @@ class Tracker:
                 if old[1] is not None:
                     ai = wid & 3
                     start = (wid - ai) // 4
-                    i, symbol = old[1]
-                    hot[wid] = (start + i * a_of[ai], symbol)
+                    i, symbol, kind = old[1]
+                    marks[kind][wid] = (start + i * a_of[ai], symbol)
         pos.undo(record)
 
     # -- judging -------------------------------------------------------------------------
@@ -305,6 +334,111 @@ class Tracker:
         total = self.total
         others = sum(total) - total[seat]
         return total[seat] - self.judge.weights.others * others
+
+    def _majority(self, window: list[int], skip: int, seat: int) -> bool:
+        """Would `seat` win a set on `window` if its own tile went on `skip`?"""
+        board, owner = self.pos.board, self.pos.owner
+        counts = [0] * self.pos.seats
+        for c in window:
+            if c != skip:
+                counts[owner[board[c]]] += 1
+        counts[seat] += 1
+        return counts[seat] >= max(counts)
+
+    def completions(self, seat: int) -> set[int]:
+        """The cells on which `seat` could complete, by one action if it were its turn, a set
+        it would win (judged on the window alone)."""
+        if not self.hot:
+            return set()
+        pos = self.pos
+        board, owner, up, symbol = pos.board, pos.owner, pos.up, pos.symbol
+        placing = pos.placing
+        cells: set[int] = set()
+        for wid, (x, s) in self.hot.items():
+            if x in cells:
+                continue
+            ai = wid & 3
+            a = LINE_AXES[ai]
+            start = (wid - ai) >> 2
+            window = [start + i * a for i in range(LENGTH)]
+            if not self._majority(window, x, seat):
+                continue
+            t = board.get(x)
+            if t is not None:
+                if not placing and owner[t] == seat and not pos.pinned(x):
+                    cells.add(x)
+            elif placing:
+                if pos.pool[seat][s] and pos.placed[seat] < TILES_PER_SEAT and pos.can_place(x):
+                    cells.add(x)
+            else:
+                for step in DIRS:
+                    if x - step not in board:
+                        continue
+                    y = x - step - step
+                    found = False
+                    while y in board:
+                        t = board[y]
+                        if (
+                            owner[t] == seat
+                            and up[t]
+                            and symbol[t] == s
+                            and y not in window
+                            and not pos.pinned(y)
+                        ):
+                            found = True
+                            break
+                        y -= step
+                    if found:
+                        cells.add(x)
+                        break
+        return cells
+
+    def locks(self, seat: int) -> set[int]:
+        """While placing: on how many cells `seat` could place a symbol-up tile that makes a
+        window of four symbol-up tiles and its own fitting face-down tile, a set it would win
+        by flipping once flips are allowed, which nobody can block while tiles are placed."""
+        pos = self.pos
+        if not self.warm or not pos.placing or pos.placed[seat] >= TILES_PER_SEAT:
+            return set()
+        board, owner = pos.board, pos.owner
+        cells: set[int] = set()
+        for wid, (x, s) in self.warm.items():
+            if x in cells or not pos.pool[seat][s]:
+                continue
+            ai = wid & 3
+            a = LINE_AXES[ai]
+            start = (wid - ai) >> 2
+            window = [start + i * a for i in range(LENGTH)]
+            downs = [c for c in window if c != x and not pos.up[board[c]]]
+            if owner[board[downs[0]]] != seat or not self._majority(window, x, seat):
+                continue
+            if pos.can_place(x):
+                cells.add(x)
+        return cells
+
+    def leaf(self, me: int) -> float:
+        """The judgement of a quiet position (its mover has no winning action): the window
+        worth; a lock the mover can make; the threats of the seats not to move (two cells
+        cannot both be blocked)."""
+        value = self.score(me)
+        if not self.hot and not self.warm:
+            return value
+        w = self.judge.weights
+        mover = self.pos.to_move
+        others = w.others
+        if self.warm and self.locks(mover):
+            value += w.lock if mover == me else -w.lock * others
+        for seat in range(self.pos.seats):
+            if seat == mover:
+                continue
+            n = len(self.completions(seat))
+            bonus = w.double if n >= 2 else w.single if n else 0.0
+            if self.warm:
+                k = len(self.locks(seat))
+                bonus += w.lock if k >= 2 else w.single if k else 0.0
+            if bonus:
+                value += bonus if seat == me else -bonus * others
+        return value
 
     def winning_action(self, seat: int) -> tuple | None:
         """An action of `seat` (assumed to move now) that completes a set it wins, if any."""
@@ -409,6 +543,7 @@ class Tracker:
                 out.append((est, action, complete))
         if not out:
             return [(base, PASS_ACTION, False)]
+        self.work += len(out)
         out.sort(key=_first, reverse=mover == me)
         return out
 

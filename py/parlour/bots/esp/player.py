@@ -39,13 +39,14 @@ class Level:
     root_width: int  # root actions searched beyond the one-ply look
     width: int  # actions kept at each node below the root
     noise: float = 0.0  # random spread added to root values (in window units)
+    budget: int = 1 << 40  # work (see `Tracker.work`) after which no other world is searched
     weights: Weights = field(default_factory=Weights)
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level(worlds=1, depth=1, root_width=6, width=1, noise=4.0),
-    "medium": Level(worlds=3, depth=2, root_width=10, width=8),
-    "hard": Level(worlds=6, depth=3, root_width=10, width=8),
+    "medium": Level(worlds=3, depth=2, root_width=10, width=8, budget=80_000),
+    "hard": Level(worlds=6, depth=3, root_width=10, width=8, budget=160_000),
 }
 
 
@@ -57,7 +58,10 @@ def choose(knowledge: SeatKnowledge, seed: bytes, level: str = "medium") -> Any:
         return answer_draw(knowledge, seed, LEVELS[level])
     if len(legal) == 1:
         return legal[0]
-    return Bot(knowledge, seed, LEVELS[level]).choose()
+    bot = Bot(knowledge, seed, LEVELS[level])
+    choice = bot.choose()
+    LAST["work"] = bot.work
+    return choice
 
 
 def answer_draw(knowledge: SeatKnowledge, seed: bytes, level: Level) -> AnswerDraw:
@@ -111,7 +115,12 @@ def drawn_keys(knowledge: SeatKnowledge) -> frozenset[int]:
     return frozenset(k for k, c in counts.items() if c >= 2)
 
 
+LAST: dict[str, int] = {}  # the work of the last decision (for measurements)
+
+
 class Bot:
+    work = 0
+
     def __init__(self, knowledge: SeatKnowledge, seed: bytes, level: Level) -> None:
         self.knowledge = knowledge
         self.level = level
@@ -142,13 +151,21 @@ class Bot:
                 totals[a] += search.after(a, 0) if complete else est
         ranked = sorted(actions, key=lambda a: -totals[a])[: level.root_width]
         if level.depth > 0:
+            # World by world, every candidate; once the work budget is spent, the worlds
+            # searched so far decide (always at least one), so the time stays bounded.
             totals = {a: 0.0 for a in ranked}
+            done = 0
             for search in searches:
                 best = -WIN - 1
                 for a in ranked:
                     v = search.root_value(a, level.depth, best - 200.0)
                     totals[a] += v
                     best = max(best, v)
+                done += 1
+                if sum(s.tracker.work for s in searches) >= level.budget:
+                    break
+            searches = searches[:done]
+        self.work = sum(s.tracker.work for s in searches)
         noise = level.noise
         scored = [
             (totals[a] / len(searches) + noise * self.rng.random(), self.rng.random(), a)
