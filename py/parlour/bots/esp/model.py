@@ -17,6 +17,7 @@ sampling them (`determinise`) before it searches.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,6 +36,8 @@ LENGTH = 5
 ALL_KINDS = (1 << KINDS) - 1
 
 PLACE, FLIP, MOVE, PASS = range(4)
+# How much a window of 2, 3 or 4 symbol-up tiles says about the symbol hidden beside them.
+FIT_WORTH = (0.0, 0.0, 0.5, 2.0, 8.0)
 PASS_ACTION = (PASS,)
 
 # Outcomes of `Position.winners` after a set: the seats that win (empty for none).
@@ -446,7 +449,17 @@ class Seen:
     """What a seat knows of the board, read from its view: tiles in placement order, with the
     symbols it can see (its own face-down ones included) and None where it cannot."""
 
-    __slots__ = ("seats", "seat", "tiles", "hidden_pools", "tray", "to_move", "placing")
+    __slots__ = (
+        "seats",
+        "seat",
+        "tiles",
+        "hidden_pools",
+        "tray",
+        "to_move",
+        "placing",
+        "ups",
+        "occupied",
+    )
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.seats = len(view["seats"])
@@ -478,6 +491,8 @@ class Seen:
         to_move = view["to_move"]
         self.to_move: int = to_move[0] if to_move else self.seat
         self.placing = view["stage"] == "placement"
+        self.ups: dict[int, tuple[int, int]] | None = None  # for `fits`, made when needed
+        self.occupied: dict[int, int] = {}
 
     def unknown(self) -> list[int]:
         """Indices (in `tiles`) of the face-down tiles of other seats."""
@@ -516,21 +531,79 @@ class Seen:
             s = (s + 1) % KINDS
         return pool
 
-    def determinise(self, rng) -> Position:
-        """A position with every unseen symbol drawn: each other seat's unshown symbols are
-        shuffled, the first go under its face-down tiles, the rest stay in its hand."""
+    def determinise(self, rng, belief: float = 0.0) -> Position:
+        """A position with every unseen symbol drawn from each other seat's unshown symbols:
+        face-down tiles first (in a random order), the rest stay in its hand.
+
+        With `belief` > 0 a symbol is drawn for a face-down tile in proportion to its copies
+        left times exp(belief * fit), where fit says how well it suits the lines of symbol-up
+        tiles through that cell (a player hides a symbol that fits its lines)."""
         guesses: dict[int, int] = {}
         pools: dict[int, list[int]] = {}
         for seat in range(self.seats):
             if seat == self.seat:
                 continue
-            bag = [s for s in range(KINDS) for _ in range(self.hidden_pools[seat][s])]
-            rng.shuffle(bag)
+            counts = list(self.hidden_pools[seat])
             mine = [i for i, t in enumerate(self.tiles) if t[1] == seat and t[2] is None]
-            for i, s in zip(mine, bag, strict=False):
+            rng.shuffle(mine)
+            for i in mine:
+                weights = [float(c) for c in counts]
+                if belief > 0.0:
+                    fits = self.fits(self.tiles[i][0], seat)
+                    top = max(fits[s] for s in range(KINDS) if counts[s])
+                    weights = [w * math.exp(belief * (f - top)) for w, f in zip(weights, fits)]
+                pick = rng.random() * sum(weights)
+                s = max(s for s in range(KINDS) if counts[s])  # (rounding: the last one)
+                for t in range(KINDS):
+                    if counts[t] and pick < weights[t]:
+                        s = t
+                        break
+                    pick -= weights[t]
                 guesses[i] = s
-            pool = [0] * KINDS
-            for s in bag[len(mine) :]:
-                pool[s] += 1
-            pools[seat] = pool
+                counts[s] -= 1
+            pools[seat] = counts
         return self.position(guesses, pools)
+
+    def fits(self, cell: int, owner: int) -> list[float]:
+        """For each symbol, how well it would suit the lines through `cell` for `owner`: the
+        windows whose symbol-up tiles (of different symbols, none of them this one) the owner
+        could win, weighted by how many there are."""
+        if self.ups is None:
+            self.ups = {t[0]: (t[1], t[2]) for t in self.tiles if t[3]}
+            self.occupied = {t[0]: t[1] for t in self.tiles}
+        ups, occupied = self.ups, self.occupied
+        fits = [0.0] * KINDS
+        for a in LINE_AXES:
+            for k in range(LENGTH):
+                start = cell - k * a
+                mask = 0
+                n = 0
+                mine = 0
+                others = 0
+                dead = False
+                for j in range(LENGTH):
+                    c = start + j * a
+                    if c == cell:
+                        continue
+                    who = occupied.get(c)
+                    if who is None:
+                        continue
+                    if who == owner:
+                        mine += 1
+                    else:
+                        others += 1
+                    up = ups.get(c)
+                    if up is not None:
+                        bit = 1 << up[1]
+                        if mask & bit:
+                            dead = True
+                            break
+                        mask |= bit
+                        n += 1
+                if dead or n < 2 or mine < others:
+                    continue
+                worth = FIT_WORTH[n]
+                for s in range(KINDS):
+                    if not mask >> s & 1:
+                        fits[s] += worth
+        return fits

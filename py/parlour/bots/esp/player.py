@@ -39,6 +39,7 @@ class Level:
     root_width: int  # root actions searched beyond the one-ply look
     width: int  # actions kept at each node below the root
     noise: float = 0.0  # random spread added to root values (in window units)
+    belief: float = 0.0  # how far face-down symbols are drawn to fit their lines (see model)
     budget: int = 1 << 40  # work (see `Tracker.work`) after which no other world is searched
     weights: Weights = field(default_factory=Weights)
 
@@ -142,7 +143,10 @@ class Bot:
         if win is not None and win in by_action:
             return by_action[win]
         drawn = drawn_keys(self.knowledge) if not seen.placing else frozenset()
-        worlds = [Tracker(seen.determinise(self.rng), self.judge) for _ in range(level.worlds)]
+        worlds = [
+            Tracker(seen.determinise(self.rng, level.belief), self.judge)
+            for _ in range(level.worlds)
+        ]
         searches = [Search(t, self.me, level.width, drawn) for t in worlds]
         # One-ply look in every world, then the best few searched deeper.
         totals = {a: 0.0 for a in actions}
