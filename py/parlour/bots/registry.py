@@ -6,13 +6,16 @@ players) exist for measuring strength in the arena.
 
 from __future__ import annotations
 
-from parlour.bots import random_bot
+from parlour.bots import esp, random_bot
 from parlour.bots.base import LEVELS, Bot
 from parlour.errors import MalformedInput
 
 BOTS: dict[tuple[str, str], Bot] = {}
 for _game in ("esp", "espeers", "psi-squad", "telepathic"):
     BOTS[(_game, "random")] = random_bot.choose
+BOTS[("esp", "easy")] = esp.easy
+BOTS[("esp", "medium")] = esp.medium
+BOTS[("esp", "hard")] = esp.hard
 
 
 def bot_for(game: str, level: str) -> Bot:
