@@ -6,13 +6,18 @@ players) exist for measuring strength in the arena.
 
 from __future__ import annotations
 
-from parlour.bots import random_bot
+from parlour.bots import espeers, random_bot
+from parlour.bots.espeers.reference import scripted as espeers_scripted
 from parlour.bots.base import LEVELS, Bot
 from parlour.errors import MalformedInput
 
 BOTS: dict[tuple[str, str], Bot] = {}
 for _game in ("esp", "espeers", "psi-squad", "telepathic"):
     BOTS[(_game, "random")] = random_bot.choose
+BOTS[("espeers", "easy")] = espeers.easy
+BOTS[("espeers", "medium")] = espeers.medium
+BOTS[("espeers", "hard")] = espeers.hard
+BOTS[("espeers", "scripted")] = espeers_scripted
 
 
 def bot_for(game: str, level: str) -> Bot:
