@@ -7,8 +7,8 @@ players) exist for measuring strength in the arena.
 from __future__ import annotations
 
 from parlour.bots import espeers, random_bot
-from parlour.bots.espeers.reference import scripted as espeers_scripted
 from parlour.bots.base import LEVELS, Bot
+from parlour.bots.espeers.reference import scripted as espeers_scripted
 from parlour.errors import MalformedInput
 
 BOTS: dict[tuple[str, str], Bot] = {}

@@ -106,10 +106,10 @@ def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Any:
     if isinstance(first, Mulligan):
         return mulligan(belief, legal, spec, seed_int(seed))
     by_model = {to_model(a): a for a in legal}
+    hint = policy.choose(belief.sample(rng), rng)
     if not spec.search:
-        world = belief.sample(rng)
-        return by_model.get(policy.choose(world, rng), legal[0])
-    candidates = prune(belief, list(by_model))
+        return by_model.get(hint, legal[0])
+    candidates = prune(belief, list(by_model), hint)
     if len(candidates) == 1:
         return by_model[candidates[0]]
     worlds: dict[int, World] = {}
@@ -120,7 +120,7 @@ def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Any:
             worlds[i] = belief.sample(Fast(base ^ (i * 0x2545F4914F6CDD1D)))
         return worlds[i]
 
-    choice = best_action(world, candidates, knowledge.seat, spec.playouts, base)
+    choice = best_action(world, candidates, knowledge.seat, spec.playouts, base, prior=hint)
     return by_model[choice]
 
 
@@ -136,43 +136,53 @@ def my_deck(knowledge: SeatKnowledge) -> list[str]:
 # -- pruning: actions that cannot help are not searched ---------------------------------------
 
 
-def prune(belief: Belief, actions: list[tuple]) -> list[tuple]:
-    """Drop actions that never help (cycling a circle, regaining with nothing Spent, a counter
-    or a prevention with nothing to answer) and keep three barrier cards and six discards."""
+def prune(belief: Belief, actions: list[tuple], hint: tuple | None = None) -> list[tuple]:
+    """The actions worth searching: drop those that never help (cycling a circle, regaining
+    with nothing Spent, a counter with nothing to counter, a prevention in one's own turn), keep
+    the two least useful cards for each kind of cycling and for a barrier, and six discards.
+    `hint` (the rule-of-thumb choice) is always kept."""
     if actions[0][0] == DISCARD:
-        return sorted(actions, key=lambda a: (sum(policy.value(c) for c in a[1]), a[1]))[:6]
+        ranked = sorted(actions, key=lambda a: (sum(policy.value(c) for c in a[1]), a[1]))[:6]
+        return ranked + ([hint] if hint in actions and hint not in ranked else [])
     view, me = belief.view, belief.seat
     spent = view["players"][me]["spent"]
     active = view["active"] == me
     stack = view["stack"]
-    out, barriers = [], []
+    answerable = bool(stack) and stack[-1]["owner"] != me and not stack[-1]["countered"]
+    out, barriers, draws, regains = [], [], [], []
     for action in actions:
         kind = action[0]
         if kind == CYCLE:
             effect = CYCLE_EFFECT[action[1]]
             if effect is None or (effect[0] == "regain" and spent == 0):
                 continue
-        elif kind == PLAY:
-            card = action[1]
-            if card == "null-field" and not stack:
-                continue  # nothing to counter
-            if card == "mental-block" and active:
-                continue  # nobody can damage the active player
-            if card == "second-wind" and spent == 0:
-                continue
-        elif kind == BARRIER:
+            (draws if effect[0] == "draw" else regains).append(action)
+            continue
+        if kind == BARRIER:
             barriers.append(action)
             continue
+        if kind == PLAY:
+            card = action[1]
+            if card in ("null-field", "psychic-rebuke") and not answerable:
+                continue  # nothing of theirs to counter
+            if card in ("mental-block", "feedback") and active:
+                continue  # nobody can damage the active player
+            if card in ("second-wind",) and spent == 0:
+                continue
         out.append(action)
-    return out + barrier_choices(barriers)
+    for group in (draws, regains, barriers):
+        out += least_useful_first(group)[:2]
+    if hint is not None and hint in actions and hint not in out:
+        out.append(hint)
+    return out or actions[:1]
 
 
-def barrier_choices(barriers: list[tuple]) -> list[tuple]:
-    """Up to three cards to put under a barrier: the least useful card of each symbol."""
+def least_useful_first(group: list[tuple]) -> list[tuple]:
+    """One action per symbol, the least useful card first."""
     best: dict[str, tuple] = {}
-    for action in sorted(barriers, key=lambda a: (policy.value(a[1]), a[1])):
+    for action in sorted(group, key=lambda a: (policy.value(a[1]), a[1])):
         best.setdefault(SYMBOL[action[1]], action)
-    return sorted(best.values(), key=lambda a: (policy.value(a[1]), a[1]))[:3]
+    return sorted(best.values(), key=lambda a: (policy.value(a[1]), a[1]))
 
 
 # -- the decisions that are not searched ---------------------------------------------------

@@ -20,10 +20,14 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from parlour.bots.espeers.model import SYMBOL, World
+from parlour.bots.espeers.model import BARRIER_PSI, COST, DAMAGE, IS_PK, SYMBOL, World
 from parlour.games.espeers.cards import STARTER_DECKS, deck_list
 
 KNOWN_PHASES = ("setup", "mulligan", "active", "over")
+TRIES = 6  # samples of their hand, at most, before one that lets a PK through is accepted anyway
+# Each answer held and affordable makes letting a PK through this likely (a person may keep a
+# counter for a bigger threat, so not never).
+ANSWERS = (("null-field", 0.35), ("psychic-rebuke", 0.6), ("mental-block", 0.6), ("feedback", 0.7))
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Belief:
     passes: int
     new_end: bool
     ending: bool
+    declined: tuple[tuple[int, int], ...] = ()  # (their Pool, damage) of PKs they let through
 
     def sample(self, rng) -> World:
         """One complete world consistent with the seat's knowledge. `rng` has `below(n)`."""
@@ -75,9 +80,23 @@ class Belief:
             )
             w.bar[them] = cards.pop(at) if cards else "mind-spike"
         size = players[them]["hand"]
+        for _ in range(TRIES):  # a hand that would have answered what they let through is rarer
+            if rng.below(1 << 20) < (1 << 20) * self.plausibility(cards[:size]):
+                break
+            shuffle(cards, rng)
         w.hand[them] = cards[:size]
         w.deck[them] = cards[size : size + players[them]["deck"]]
         return w
+
+    def plausibility(self, hand: list[str]) -> float:
+        """How likely the opponent, holding `hand`, was to let through the PK cards it let
+        through this turn (1 when it holds no answer it could pay for)."""
+        odds = 1.0
+        for pool, _damage in self.declined:
+            for card, keep in ANSWERS:
+                if card in hand and COST[card] <= pool:
+                    odds *= keep
+        return odds
 
 
 def shuffle(items: list, rng) -> None:
@@ -155,6 +174,7 @@ def believe(
         their_unseen=unseen,
         not_symbols=frozenset(wrong_predictions(history, them) if p["barrier"] else ()),
         passes=passes_of(view, history),
+        declined=declined(view, history, seat),
         new_end=view["phase"] not in KNOWN_PHASES,
         ending=view["phase"] not in KNOWN_PHASES,
     )
@@ -171,6 +191,33 @@ def passes_of(view: Mapping[str, Any], history: Sequence[Any]) -> int:
     before = last.before
     same = len(before["stack"]) == len(view["stack"]) and before["turn"] == view["turn"]
     return 1 if same and last.seat != view["opportunity"] else 0
+
+
+def declined(view: Mapping[str, Any], history: Sequence[Any], me: int) -> tuple:
+    """The PK cards of mine the opponent let through since it last drew (so every card in its
+    hand now was in it then): its Pool then and the damage that would have reached it."""
+    them = 1 - me
+    deck = view["players"][them]["deck"]
+    out = []
+    for index in range(len(history) - 1, max(-1, len(history) - 60), -1):
+        step = history[index]
+        before = step.before
+        p = before["players"][them]
+        if p["deck"] != deck or before["phase"] != "active":
+            break
+        action = step.action if isinstance(step.action, dict) else {}
+        stack = before["stack"]
+        if step.seat != them or action.get("type") != "pass" or not stack:
+            continue
+        top = stack[-1]
+        if top["owner"] != me or top["countered"] or not IS_PK.get(top["card"], False):
+            continue
+        damage = DAMAGE[top["card"]] - p["shield"]
+        if p["barrier"] is not None:
+            damage -= BARRIER_PSI
+        if damage >= 2 and p["pool"] >= 1:
+            out.append((p["pool"], damage))
+    return tuple(out)
 
 
 def wrong_predictions(history: Sequence[Any], owner: int) -> set[str]:
