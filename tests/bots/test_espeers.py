@@ -322,11 +322,7 @@ def test_another_barrier_card_changes_nothing(small_hard):
     hand = game.hand_of(g.states[placed], them, g.stores[them])
     predicted = {e[3][0] for e in g.state.events if e[2] == "answer"}
     original = g.choices[placed][1].card
-    others = [
-        c
-        for c in sorted(set(hand))
-        if c != original and policy.SYMBOL[c] not in predicted
-    ]
+    others = [c for c in sorted(set(hand)) if c != original and policy.SYMBOL[c] not in predicted]
     assert others
     b = Game(g.setup, g.seed, dict(g.stores))
     b.stores[them] = PrivateStore(Context(g.setup.match_id, them))

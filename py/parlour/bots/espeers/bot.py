@@ -228,11 +228,8 @@ def mulligan(belief: Belief, legal: list, spec: Level, seed: int) -> Any:
         w.deck[me] = cards[6:]
         w.hand[me] = cards[:6]
 
-    choice = best_action(
-        world, [(0, True), (0, False)], me, spec.mulligan_playouts, seed, apply
-    )
+    choice = best_action(world, [(0, True), (0, False)], me, spec.mulligan_playouts, seed, apply)
     return Mulligan(choice[1])
-
 
 
 def hash_cards(cards: list[str]) -> int:

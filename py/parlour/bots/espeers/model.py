@@ -160,7 +160,7 @@ class World:
         pending = self.pending
         if pending is not None:
             self.pending = None
-            pkind, seat, amount = pending
+            seat = pending[1]
             if kind == PREDICT:
                 symbol = action[1]
                 if symbol is not None and SYMBOL[self.bar[1 - seat]] == symbol:

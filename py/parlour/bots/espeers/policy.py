@@ -31,7 +31,6 @@ from parlour.bots.espeers.model import (
     PASS_ACTION,
     PLAY,
     PREDICT,
-    PREVENTS,
     SYMBOL,
     World,
 )
@@ -105,7 +104,7 @@ def choose(w: World, rng) -> tuple:
 
 def respond(w: World, seat: int, top: list) -> tuple:
     """The opponent's card is on top of the stack and `seat` may answer it."""
-    owner, card, countered = top
+    _, card, countered = top
     if countered:
         return PASS_ACTION
     hand, pool = w.hand[seat], w.pool[seat]
@@ -136,9 +135,11 @@ def main_phase(w: World, seat: int) -> tuple:
     """`seat`'s own Active phase with an empty stack."""
     other = 1 - seat
     hand, pool, spent = w.hand[seat], w.pool[seat], w.spent[seat]
-    if w.bar[seat] is not None and w.bturn[seat] < w.turn:
-        if (pool >= BARRIER_PSI and hand) or w.psi(other) <= 1 or w.bar[other] is not None:
-            return ATTACK_ACTION
+    can_attack = w.bar[seat] is not None and w.bturn[seat] < w.turn
+    if can_attack and (
+        (pool >= BARRIER_PSI and hand) or w.psi(other) <= 1 or w.bar[other] is not None
+    ):
+        return ATTACK_ACTION
     pks = [c for c in hand if IS_PK[c]]
     payable = [c for c in pks if COST[c] <= pool]
     if (
@@ -190,8 +191,3 @@ def draw_or_pass(w: World, seat: int) -> tuple:
         if waves:
             return (CYCLE, waves[0])
     return PASS_ACTION
-
-
-def plain(card: str) -> bool:
-    """A card with no prevention and no counter (for the scripted comparison)."""
-    return not PREVENTS[card] and card not in COUNTERS

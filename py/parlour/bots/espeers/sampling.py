@@ -75,9 +75,7 @@ class Belief:
         shuffle(cards, rng)
         del cards[self.their_unseen :]  # a deck of their own: a random part of the mix
         if players[them]["barrier"] is not None:
-            at = next(
-                (i for i, c in enumerate(cards) if SYMBOL[c] not in self.not_symbols), 0
-            )
+            at = next((i for i, c in enumerate(cards) if SYMBOL[c] not in self.not_symbols), 0)
             w.bar[them] = cards.pop(at) if cards else "mind-spike"
         size = players[them]["hand"]
         for _ in range(TRIES):  # a hand that would have answered what they let through is rarer
