@@ -19,7 +19,7 @@ from parlour.bots.base import SeatKnowledge, knowledge_of
 from parlour.bots.espeers import bot as espeers_bot
 from parlour.bots.espeers import policy
 from parlour.bots.espeers.bot import LEVELS, Level, to_model
-from parlour.bots.espeers.model import World
+from parlour.bots.espeers.model import DISCARD, PASS, PLAY, World
 from parlour.bots.espeers.reference import public_stand_in
 from parlour.bots.espeers.sampling import believe
 from parlour.bots.espeers.search import Fast
@@ -161,6 +161,42 @@ def test_every_choice_is_legal(small_hard, index, a, b):
     g = new_game(index, DECKS[index % 2])
     play(g, {0: bot_for("espeers", a), 1: bot_for("espeers", b)})
     assert game.result(g.state) is not None
+
+
+# A deck of a player's own (online it may be sealed: the bot cannot tell it from the view).
+CUSTOM = {
+    "neural-storm": 3,
+    "overload": 3,
+    "echo-blast": 3,
+    "mind-drain": 3,
+    "focus": 3,
+    "clairvoyance": 3,
+    "feedback": 3,
+    "psychic-rebuke": 3,
+    "quick-recall": 3,
+    "mind-spike": 3,
+}
+
+
+def test_a_deck_of_their_own_is_sampled_from_the_pool(small_hard):
+    seen = []
+
+    def check(g, seat, knowledge):
+        if knowledge.view["phase"] == "active" and seat == 1:
+            belief = believe(seat, knowledge.view, CUSTOM_LIST, knowledge.history)
+            w = belief.sample(Fast(len(g.states)))
+            them = knowledge.view["players"][0]
+            assert len(w.hand[0]) == them["hand"] and len(w.deck[0]) == them["deck"]
+            seen.append(len(belief.their_pools))
+        return False
+
+    g = new_game(9, [CUSTOM, "mindwall"])
+    play(g, {0: bot_for("espeers", "easy"), 1: bot_for("espeers", "hard")}, stop=check)
+    assert game.result(g.state) is not None
+    assert seen and seen[-1] == 1  # no starter deck holds what it showed: the mixed pool
+
+
+CUSTOM_LIST = resolve_deck("mindwall")
 
 
 def test_a_seat_not_to_move_declines():
@@ -422,11 +458,12 @@ def test_sampled_worlds_are_consistent_with_the_view():
 
     def check(g, seat, knowledge):
         nonlocal checked
-        if g.state.phase != "active" or checked > 40:
-            return checked > 40
+        if g.state.phase != "active" or checked > 80:
+            return checked > 80
         view = knowledge.view
         deck = g.stores[seat].value(DECK_LABEL)["cards"]
         belief = believe(seat, view, deck, knowledge.history)
+        assert belief.passes == g.state.passes  # worked out from the public history
         w = belief.sample(Fast(len(g.states)))
         for s in (0, 1):
             p = view["players"][s]
@@ -486,3 +523,25 @@ def test_medium_beats_random():
 def test_the_bot_module_is_light_to_import():
     """Nothing heavy at import: the card tables only."""
     assert isinstance(espeers_bot.LEVELS["medium"].playouts, int)
+
+
+def test_the_model_can_follow_the_announced_end_of_turn():
+    """The coming rule: once the active player passes on an empty stack its Active phase is
+    over (discard down to six), then the opponent has a last Opportunity (no PK for the active
+    player any more), then the turn ends."""
+    w = World()
+    w.new_end = True
+    w.hand = [["mind-spike"] * 7, ["mind-drain", "psychic-jab"]]
+    w.deck = [["focus"] * 10, ["focus"] * 10]
+    w.step((PASS,))
+    assert w.pending == ("discard", 0, 1)
+    w.step((DISCARD, ("mind-spike",)))
+    assert (w.ending, w.opp, w.active) == (True, 1, 0)
+    assert (PLAY, "psychic-jab") not in w.legal()  # not their turn either
+    w.step((PLAY, "mind-drain"))
+    assert w.opp == 0 and all(a[0] != PLAY for a in w.legal())  # no PK any more
+    w.step((PASS,))
+    w.step((PASS,))  # the drain resolves; its owner has Opportunity again
+    assert (w.pool[0], w.spent[0], w.opp, w.turn) == (8, 2, 1, 1)
+    w.step((PASS,))  # the last Opportunity declined: the turn ends
+    assert (w.active, w.turn, w.ending, len(w.hand[1])) == (1, 2, False, 2)

@@ -57,6 +57,9 @@ VALUE = {
     "clairvoyance": 1.9,
 }
 DRAWERS = ("quick-recall", "focus", "clairvoyance")
+# Waves cards cycle for two cards, worth more than these (Neural Storm costs 5 and one Null
+# Field answers it).
+CYCLE_FOR_CARDS = ("mind-drain", "feedback", "neural-storm")
 
 
 def value(card: str) -> float:
@@ -106,7 +109,7 @@ def respond(w: World, seat: int, top: list) -> tuple:
     """The opponent's card is on top of the stack and `seat` may answer it."""
     _, card, countered = top
     if countered:
-        return PASS_ACTION
+        return spare(w, seat)
     hand, pool = w.hand[seat], w.pool[seat]
     if IS_PK[card]:
         hurt = threat(w, seat, DAMAGE[card])
@@ -121,13 +124,25 @@ def respond(w: World, seat: int, top: list) -> tuple:
                     return (PLAY, answer)
         if hurt >= 1 and "clairvoyance" in hand and pool >= 1:
             return (PLAY, "clairvoyance")
-        return PASS_ACTION
+        return spare(w, seat)
     if card in COUNTERS and len(w.stack) >= 2:
         below = w.stack[-2]
         if below[0] == seat and not below[2] and (IS_PK[below[1]] or value(below[1]) >= 2.5):
             for answer in ("null-field", "psychic-rebuke"):
                 if answer in hand and COST[answer] <= pool:
                     return (PLAY, answer)
+    return spare(w, seat)
+
+
+def spare(w: World, seat: int) -> tuple:
+    """Nothing to answer: turn a weak waves card into two new ones, or Focus when it is free."""
+    hand = w.hand[seat]
+    if len(w.deck[seat]) > 6:
+        for card in CYCLE_FOR_CARDS:
+            if card in hand:
+                return (CYCLE, card)
+    if "focus" in hand and w.pool[seat] >= 1 and w.spent[seat] >= 1 and len(w.deck[seat]) > 6:
+        return (PLAY, "focus")
     return PASS_ACTION
 
 
@@ -142,6 +157,11 @@ def main_phase(w: World, seat: int) -> tuple:
         return ATTACK_ACTION
     pks = [c for c in hand if IS_PK[c]]
     payable = [c for c in pks if COST[c] <= pool]
+    if len(w.deck[seat]) > 6:
+        if "feedback" in hand:
+            return (CYCLE, "feedback")
+        if "neural-storm" in hand and w.pool[other] >= 1:
+            return (CYCLE, "neural-storm")
     if (
         "mind-drain" in hand
         and w.pool[other] >= 1
@@ -167,8 +187,14 @@ def main_phase(w: World, seat: int) -> tuple:
         stuck = min(COST[c] for c in pks)
         if regains and pool + min(spent, 2) >= stuck:
             return (CYCLE, min(regains, key=lambda c: (value(c), c)))
-    if w.bar[seat] is None and pool >= BARRIER_PSI and len(hand) >= 2:
-        return (BARRIER, least_useful(hand))
+    attackers = sum(1 for c in hand if IS_PK[c])
+    if (
+        w.bar[seat] is None
+        and pool >= BARRIER_PSI
+        and len(hand) >= 2
+        and 2 * attackers >= len(hand)
+    ):
+        return (BARRIER, least_useful(hand))  # (a hand of answers has no card to spare)
     return draw_or_pass(w, seat)
 
 
@@ -178,7 +204,8 @@ def off_turn(w: World, seat: int) -> tuple:
     hand, pool = w.hand[seat], w.pool[seat]
     if "mind-drain" in hand and pool >= COST["mind-drain"] and w.pool[other] >= 1:
         return (PLAY, "mind-drain")
-    return draw_or_pass(w, seat)
+    action = spare(w, seat)
+    return draw_or_pass(w, seat) if action == PASS_ACTION else action
 
 
 def draw_or_pass(w: World, seat: int) -> tuple:
