@@ -59,7 +59,7 @@ class Level:
 LEVELS = {
     "easy": Level(search=False, playouts=0, mulligan_playouts=0),
     "medium": Level(search=True, playouts=160, mulligan_playouts=120),
-    "hard": Level(search=True, playouts=640, mulligan_playouts=400),
+    "hard": Level(search=True, playouts=640, mulligan_playouts=240),
 }
 
 
