@@ -1,7 +1,8 @@
 """The ESPEERS bot levels: what each does with a seat's knowledge.
 
 - easy: the rule-of-thumb player (`policy.py`) on one sampled world, so it sees only its own
-  hand; it names a random symbol at a barrier and keeps any opening hand.
+  hand; it lets half of the opponent's cards through unanswered (at random), names a random
+  symbol at a barrier and keeps any opening hand.
 - medium and hard: determinised flat Monte Carlo (`search.py`) over the sensible legal actions,
   with the rule-of-thumb player finishing every playout; hard has about four times the playouts.
   Both name the likeliest symbol at a barrier and decide a mulligan by playouts too.
@@ -108,6 +109,10 @@ def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Any:
     by_model = {to_model(a): a for a in legal}
     hint = policy.choose(belief.sample(rng), rng)
     if not spec.search:
+        stack = knowledge.view["stack"]
+        theirs = bool(stack) and stack[-1]["owner"] != knowledge.seat
+        if theirs and (PASS,) in by_model and rng.below(2) == 0:
+            return by_model[(PASS,)]  # easy misses half the chances to answer a card
         return by_model.get(hint, legal[0])
     candidates = prune(belief, list(by_model), hint)
     if len(candidates) == 1:
