@@ -1,0 +1,220 @@
+"""A quick rule-of-thumb ESPEERS player on a `World`: the search's rollouts and the easy level.
+
+It reads only what the seat to move may know in a real game (its own hand, the public counts and
+the stack), with one exception kept honest: predicting a barrier's symbol, it names the symbol of
+a random card among the opponent's unseen cards, which is a draw from the same belief a seat has.
+
+Its habits: take damage from Spent (the Pool is what answers with), answer a PK that would hurt
+with a counter or a prevention, counter a counter aimed at a card worth saving; in its own Active
+phase attack with the barrier (then put a fresh one down), drain the opponent's Pool before
+attacking, pop a barrier with a 1-damage card, then play the biggest PK it can pay for, put a
+barrier down with its least useful card, free PSI with Second Wind or a star/square cycle when a
+PK is stuck, and draw with what is left.
+"""
+
+from __future__ import annotations
+
+from parlour.bots.espeers.model import (
+    ASSIGN,
+    ATTACK_ACTION,
+    BARRIER,
+    BARRIER_PSI,
+    COST,
+    COUNTERS,
+    CYCLE,
+    CYCLE_EFFECT,
+    DAMAGE,
+    DISCARD,
+    DRAINS,
+    HAND,
+    IS_PK,
+    PASS_ACTION,
+    PLAY,
+    PREDICT,
+    SYMBOL,
+    World,
+)
+
+# How much a card is worth keeping in hand, roughly (discard and barrier choices).
+VALUE = {
+    "neural-storm": 3.6,
+    "overload": 3.6,
+    "telekinetic-slam": 3.3,
+    "brain-freeze": 3.0,
+    "thought-leech": 3.1,
+    "psychic-jab": 2.7,
+    "echo-blast": 2.3,
+    "sapping-strike": 2.0,
+    "mind-spike": 1.7,
+    "null-field": 2.9,
+    "psychic-rebuke": 2.6,
+    "mental-block": 2.7,
+    "feedback": 2.3,
+    "mind-drain": 1.6,
+    "quick-recall": 2.0,
+    "second-wind": 1.4,
+    "focus": 1.8,
+    "clairvoyance": 1.9,
+}
+DRAWERS = ("quick-recall", "focus", "clairvoyance")
+# Waves cards cycle for two cards, worth more than these (Neural Storm costs 5 and one Null
+# Field answers it).
+CYCLE_FOR_CARDS = ("mind-drain", "feedback", "neural-storm")
+
+
+def value(card: str) -> float:
+    return VALUE.get(card, 2.0)
+
+
+def least_useful(hand: list[str]) -> str:
+    return min(hand, key=lambda c: (value(c), c))
+
+
+def threat(w: World, seat: int, damage: int) -> int:
+    """The damage that would reach `seat`'s PSI after its shield and barrier."""
+    left = damage - w.shield[seat]
+    if left <= 0:
+        return 0
+    if w.bar[seat] is not None:
+        left -= min(BARRIER_PSI, left)
+    return left
+
+
+def choose(w: World, rng) -> tuple:
+    """The rule-of-thumb action for the seat to move. `rng` has `below(n)`."""
+    pending = w.pending
+    if pending is not None:
+        kind, seat, amount = pending
+        if kind == "assign":
+            from_spent = min(amount, w.spent[seat])
+            return (ASSIGN, amount - from_spent, from_spent)
+        if kind == "predict":
+            unseen = w.hand[1 - seat] + w.deck[1 - seat]
+            return (PREDICT, SYMBOL[unseen[rng.below(len(unseen))]] if unseen else None)
+        hand = sorted(w.hand[seat], key=lambda c: (value(c), c))
+        return (DISCARD, tuple(sorted(hand[:amount])))
+    seat = w.opp
+    stack = w.stack
+    if stack:
+        top = stack[-1]
+        if top[0] != seat:
+            return respond(w, seat, top)
+        return PASS_ACTION  # my own card on top: let it resolve
+    if seat == w.active and not w.ending:
+        return main_phase(w, seat)
+    return off_turn(w, seat)
+
+
+def respond(w: World, seat: int, top: list) -> tuple:
+    """The opponent's card is on top of the stack and `seat` may answer it."""
+    _, card, countered = top
+    if countered:
+        return spare(w, seat)
+    hand, pool = w.hand[seat], w.pool[seat]
+    if IS_PK[card]:
+        hurt = threat(w, seat, DAMAGE[card])
+        lethal = hurt >= w.psi(seat)
+        if hurt >= 2 or lethal or DAMAGE[card] >= 3:
+            for answer in ("null-field", "psychic-rebuke"):
+                if answer in hand and COST[answer] <= pool:
+                    return (PLAY, answer)
+        if hurt >= 2 or lethal:
+            for answer in ("mental-block", "feedback", "clairvoyance"):
+                if answer in hand and COST[answer] <= pool:
+                    return (PLAY, answer)
+        if hurt >= 1 and "clairvoyance" in hand and pool >= 1:
+            return (PLAY, "clairvoyance")
+        return spare(w, seat)
+    if card in COUNTERS and len(w.stack) >= 2:
+        below = w.stack[-2]
+        if below[0] == seat and not below[2] and (IS_PK[below[1]] or value(below[1]) >= 2.5):
+            for answer in ("null-field", "psychic-rebuke"):
+                if answer in hand and COST[answer] <= pool:
+                    return (PLAY, answer)
+    return spare(w, seat)
+
+
+def spare(w: World, seat: int) -> tuple:
+    """Nothing to answer: turn a weak waves card into two new ones, or Focus when it is free."""
+    hand = w.hand[seat]
+    if len(w.deck[seat]) > 6:
+        for card in CYCLE_FOR_CARDS:
+            if card in hand:
+                return (CYCLE, card)
+    if "focus" in hand and w.pool[seat] >= 1 and w.spent[seat] >= 1 and len(w.deck[seat]) > 6:
+        return (PLAY, "focus")
+    return PASS_ACTION
+
+
+def main_phase(w: World, seat: int) -> tuple:
+    """`seat`'s own Active phase with an empty stack."""
+    other = 1 - seat
+    hand, pool, spent = w.hand[seat], w.pool[seat], w.spent[seat]
+    can_attack = w.bar[seat] is not None and w.bturn[seat] < w.turn
+    if can_attack and (
+        (pool >= BARRIER_PSI and hand) or w.psi(other) <= 1 or w.bar[other] is not None
+    ):
+        return ATTACK_ACTION
+    pks = [c for c in hand if IS_PK[c]]
+    payable = [c for c in pks if COST[c] <= pool]
+    if len(w.deck[seat]) > 6:
+        if "feedback" in hand:
+            return (CYCLE, "feedback")
+        if "neural-storm" in hand and w.pool[other] >= 1:
+            return (CYCLE, "neural-storm")
+    if (
+        "mind-drain" in hand
+        and w.pool[other] >= 1
+        and payable
+        and pool >= COST["mind-drain"] + min(COST[c] for c in payable)
+    ):
+        return (PLAY, "mind-drain")
+    if payable:
+        if w.bar[other] is not None and w.shield[other] == 0:
+            pops = [c for c in payable if DAMAGE[c] == 1]
+            if pops and len(payable) > 1:
+                return (PLAY, min(pops, key=lambda c: (COST[c], c)))
+        best = max(payable, key=lambda c: (DAMAGE[c] + 0.5 * DRAINS[c], -COST[c], c))
+        return (PLAY, best)
+    if pks and spent >= 1:
+        if "second-wind" in hand:
+            return (PLAY, "second-wind")
+        if "focus" in hand and pool >= 1:
+            return (PLAY, "focus")
+        regains = [c for c in hand if SYMBOL[c] in ("star", "square") and not IS_PK[c]]
+        if not regains and len(pks) > 1:
+            regains = [c for c in pks if SYMBOL[c] in ("star", "square")]
+        stuck = min(COST[c] for c in pks)
+        if regains and pool + min(spent, 2) >= stuck:
+            return (CYCLE, min(regains, key=lambda c: (value(c), c)))
+    attackers = sum(1 for c in hand if IS_PK[c])
+    if (
+        w.bar[seat] is None
+        and pool >= BARRIER_PSI
+        and len(hand) >= 2
+        and 2 * attackers >= len(hand)
+    ):
+        return (BARRIER, least_useful(hand))  # (a hand of answers has no card to spare)
+    return draw_or_pass(w, seat)
+
+
+def off_turn(w: World, seat: int) -> tuple:
+    """The opponent's turn with an empty stack: unspent Pool comes back at Refresh anyway."""
+    other = 1 - seat
+    hand, pool = w.hand[seat], w.pool[seat]
+    if "mind-drain" in hand and pool >= COST["mind-drain"] and w.pool[other] >= 1:
+        return (PLAY, "mind-drain")
+    action = spare(w, seat)
+    return draw_or_pass(w, seat) if action == PASS_ACTION else action
+
+
+def draw_or_pass(w: World, seat: int) -> tuple:
+    hand, pool = w.hand[seat], w.pool[seat]
+    if len(hand) < HAND + 1 and len(w.deck[seat]) > 8:
+        for card in DRAWERS:
+            if card in hand and COST[card] <= pool:
+                return (PLAY, card)
+        waves = [c for c in hand if CYCLE_EFFECT[c] == ("draw", 2) and value(c) < 2.0]
+        if waves:
+            return (CYCLE, waves[0])
+    return PASS_ACTION
