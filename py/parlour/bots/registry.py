@@ -6,13 +6,16 @@ players) exist for measuring strength in the arena.
 
 from __future__ import annotations
 
-from parlour.bots import random_bot
+from parlour.bots import psi_squad, random_bot
 from parlour.bots.base import LEVELS, Bot
 from parlour.errors import MalformedInput
 
 BOTS: dict[tuple[str, str], Bot] = {}
 for _game in ("esp", "espeers", "psi-squad", "telepathic"):
     BOTS[(_game, "random")] = random_bot.choose
+# Psi Squad's own levels; its "random" also chooses a cypher at set-up (the generic one cannot).
+for _level, _bot in psi_squad.LEVELS.items():
+    BOTS[("psi-squad", _level)] = _bot
 
 
 def bot_for(game: str, level: str) -> Bot:
