@@ -66,14 +66,14 @@ def choose_easy(knowledge: SeatKnowledge, seed: bytes) -> Any:
 
 
 def choose_medium(knowledge: SeatKnowledge, seed: bytes) -> Any:
-    rng, setup = _start(knowledge, seed)
+    _, setup = _start(knowledge, seed)
     if setup is not None or not knowledge.to_move or not knowledge.legal:
         return setup
     return player.choose_weighted(knowledge, player.MEDIUM)
 
 
 def choose_hard(knowledge: SeatKnowledge, seed: bytes) -> Any:
-    rng, setup = _start(knowledge, seed)
+    _, setup = _start(knowledge, seed)
     if setup is not None or not knowledge.to_move or not knowledge.legal:
         return setup
     return player.choose_weighted(knowledge, player.HARD)

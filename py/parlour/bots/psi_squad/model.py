@@ -17,7 +17,7 @@ the tests compare both with the engine's own `rules.score`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache
 
 LENGTHS = (3, 4, 5)
 
@@ -57,7 +57,7 @@ def value_of_code(n: int, code: int) -> int:
     return correct + 2 * spotted
 
 
-@lru_cache(maxsize=None)
+@cache
 def answer_codes(n: int) -> tuple[int, ...]:
     """Every possible answer (n correct with n - 1 spotted cannot happen)."""
     return tuple(
@@ -94,7 +94,7 @@ class Space:
         return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def space(n: int) -> Space:
     """The cyphers of n digits (built on first use: 0.1 s for five digits)."""
     return Space(n)
@@ -156,7 +156,7 @@ class Split:
         return [c for c, a in zip(self.candidates, found, strict=True) if a == answer]
 
 
-@lru_cache(maxsize=None)
+@cache
 def everything(n: int) -> Split:
     return Split(n, range(10**n))
 

@@ -110,7 +110,9 @@ class Option:
 _OPTIONS: dict[tuple[int, Record, int, int], tuple[int, tuple[Option, ...]]] = {}
 
 
-def options(n: int, record: Record, candidates: int, guesses: int) -> tuple[int, tuple[Option, ...]]:
+def options(
+    n: int, record: Record, candidates: int, guesses: int
+) -> tuple[int, tuple[Option, ...]]:
     """The candidate count and the guesses worth weighing against a cypher with this record
     (a sample of candidates, then a sample of the symmetry classes), each with the sizes of the
     classes its answers make. A function of the public record only, so it is remembered."""
@@ -125,13 +127,15 @@ def options(n: int, record: Record, candidates: int, guesses: int) -> tuple[int,
     inside = set(everyone)
     classes = pool(n, tuple(g for g, _ in record))
     others: Sequence[int] = range(10**n) if classes is None else classes
-    tried = list(scored) + [g for g in _sample(others, guesses, "guesses", record) if g not in inside]
+    tried = list(scored) + [
+        g for g in _sample(others, guesses, "guesses", record) if g not in inside
+    ]
     made = []
     for code in tried:
         sizes = split.sizes(code)
         hit = sizes[-1]  # the class of "cracked": the guess itself, if it is a candidate
         scale = (m - hit) / (len(scored) - hit) if len(scored) > hit else 0.0
-        scaled = tuple(s * scale for s in sizes[:-1]) + (float(hit),)
+        scaled = (*(s * scale for s in sizes[:-1]), float(hit))
         made.append(Option(code, code in inside, scaled))
     if len(_OPTIONS) > 256:
         _OPTIONS.clear()

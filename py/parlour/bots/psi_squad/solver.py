@@ -36,6 +36,7 @@ class Budget:
     book: bool = True
 
 
+EXACT = Budget(candidates=10**6, guesses=10**6, book=False)  # every candidate, every guess
 BUDGETS = {
     "hard": Budget(candidates=1200, guesses=12_000),
     "medium": Budget(candidates=300, guesses=600),
@@ -93,14 +94,19 @@ def best_guess(n: int, record: Record, budget: Budget) -> int:
 
 
 def _guesses(n: int, record: Record, found: Sequence[int], budget: Budget) -> list[int]:
-    """The guesses to try: the candidates first (a perfect split among them ends the search),
-    then one guess per symmetry class, sampled down to the budget."""
-    first = _sample(found, budget.candidates, "candidates", record)
+    """The guesses to try. When the symmetry classes are few, one guess of each covers every
+    guess (candidates included: a class holds candidates only, or none). Otherwise the
+    candidates come first (a perfect split among them ends the search), then a sample of the
+    classes, or of all cyphers, down to the budget."""
     classes = pool(n, tuple(g for g, _ in record))
+    if classes is not None and len(classes) <= budget.guesses:
+        inside = set(found)
+        return sorted(classes, key=lambda g: g not in inside)
+    first = _sample(found, budget.candidates, "candidates", record)
     others: Sequence[int] = range(10**n) if classes is None else classes
     seen = set(first)
-    rest = [g for g in others if g not in seen] if len(seen) < 4096 else others
-    return first + _sample(rest, budget.guesses, "guesses", record)
+    rest = _sample(others, budget.guesses, "guesses", record)
+    return first + [g for g in rest if g not in seen]
 
 
 def random_consistent(n: int, record: Record, rng: Rng) -> int:
