@@ -65,18 +65,21 @@ def choose_easy(knowledge: SeatKnowledge, seed: bytes) -> Any:
     return player.guess(table, target, found[rng.below(len(found))])
 
 
+def _weighted(knowledge: SeatKnowledge, seed: bytes, weights: player.Weights) -> Any:
+    rng, setup = _start(knowledge, seed)
+    if setup is not None:
+        return player.own_cypher_pair(knowledge, rng.derive("cypher")) if weights.pairs else setup
+    if not knowledge.to_move or not knowledge.legal:
+        return None
+    return player.choose_weighted(knowledge, weights)
+
+
 def choose_medium(knowledge: SeatKnowledge, seed: bytes) -> Any:
-    _, setup = _start(knowledge, seed)
-    if setup is not None or not knowledge.to_move or not knowledge.legal:
-        return setup
-    return player.choose_weighted(knowledge, player.MEDIUM)
+    return _weighted(knowledge, seed, player.MEDIUM)
 
 
 def choose_hard(knowledge: SeatKnowledge, seed: bytes) -> Any:
-    _, setup = _start(knowledge, seed)
-    if setup is not None or not knowledge.to_move or not knowledge.legal:
-        return setup
-    return player.choose_weighted(knowledge, player.HARD)
+    return _weighted(knowledge, seed, player.HARD)
 
 
 LEVELS = {

@@ -74,14 +74,20 @@ class Space:
     def __init__(self, n: int) -> None:
         self.n = n
         self.size = 10**n
-        texts = [text_of(n, c) for c in range(self.size)]
-        self.columns = [bytes(int(t[i]) for t in texts) for i in range(n)]
-        self.counts = [bytes(t.count(str(d)) for t in texts) for d in range(10)]
         self.answers = answer_codes(n)
         self.win = win_code(n)
         # Byte translation tables: lane 1 where the digit is d, and (n + 1) * min(k, count).
         self.equal = [bytes(1 if x == d else 0 for x in range(256)) for d in range(10)]
         self.at_most = [bytes((n + 1) * min(k, x) for x in range(256)) for k in range(n + 1)]
+        text = "".join(f"{c:0{n}d}" for c in range(self.size)).encode()
+        raw = text.translate(bytes.maketrans(b"0123456789", bytes(range(10))))
+        self.columns = [raw[i::n] for i in range(n)]
+        self.counts = [
+            sum(
+                int.from_bytes(column.translate(self.equal[d]), "little") for column in self.columns
+            ).to_bytes(self.size, "little")
+            for d in range(10)
+        ]
         self.guess_parts: dict[int, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
 
     def parts(self, guess: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:

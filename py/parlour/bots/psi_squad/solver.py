@@ -54,7 +54,7 @@ def _weights(m: int) -> list[float]:
     return _LOG
 
 
-def _sample(items: Sequence[int], k: int, label: str, record: Record) -> list[int]:
+def sample(items: Sequence[int], k: int, label: str, record: Record) -> list[int]:
     """A fixed sample of k items, drawn from the public record only (so a decision never
     depends on anything else, and can be remembered)."""
     if len(items) <= k:
@@ -76,14 +76,14 @@ def best_guess(n: int, record: Record, budget: Budget) -> int:
         opening = book.lookup(n, record)
         if opening is not None:
             return opening
-    scored = _sample(found, budget.candidates, "candidates", record)
+    scored = sample(found, budget.candidates, "candidates", record)
     split = Split(n, scored)
     m = len(scored)
     weights = _weights(m)
     best_key: tuple[float, int, int] | None = None
     best = scored[0]
     inside = set(found)
-    for guess in _guesses(n, record, found, budget):
+    for guess in guesses_to_try(n, record, found, budget):
         sizes = split.sizes(guess)
         key = (sum(map(weights.__getitem__, sizes)), -(guess in inside), guess)
         if best_key is None or key < best_key:
@@ -93,7 +93,7 @@ def best_guess(n: int, record: Record, budget: Budget) -> int:
     return best
 
 
-def _guesses(n: int, record: Record, found: Sequence[int], budget: Budget) -> list[int]:
+def guesses_to_try(n: int, record: Record, found: Sequence[int], budget: Budget) -> list[int]:
     """The guesses to try. When the symmetry classes are few, one guess of each covers every
     guess (candidates included: a class holds candidates only, or none). Otherwise the
     candidates come first (a perfect split among them ends the search), then a sample of the
@@ -102,10 +102,10 @@ def _guesses(n: int, record: Record, found: Sequence[int], budget: Budget) -> li
     if classes is not None and len(classes) <= budget.guesses:
         inside = set(found)
         return sorted(classes, key=lambda g: g not in inside)
-    first = _sample(found, budget.candidates, "candidates", record)
+    first = sample(found, budget.candidates, "candidates", record)
     others: Sequence[int] = range(10**n) if classes is None else classes
     seen = set(first)
-    rest = _sample(others, budget.guesses, "guesses", record)
+    rest = sample(others, budget.guesses, "guesses", record)
     return first + [g for g in rest if g not in seen]
 
 

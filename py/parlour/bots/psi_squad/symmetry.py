@@ -16,7 +16,8 @@ from operator import itemgetter
 
 from parlour.bots.psi_squad.model import digits_of
 
-FORMS_LIMIT = 20_000
+FORMS_LIMIT = 25_000  # beyond, sorting guesses out costs more than it saves
+WORK_LIMIT = 1_500_000  # forms x symmetries (most forms are dismissed by the first one)
 Move = tuple[tuple[int, ...], dict[int, int]]  # a reordering of positions and its digit map
 
 
@@ -63,6 +64,21 @@ def _fresh_forms(n: int, used: frozenset[int]) -> list[str]:
     return out
 
 
+def _count_forms(n: int, used: int) -> int:
+    """How many `_fresh_forms` there are, without making them."""
+    fresh = 10 - used
+
+    def count(left: int, introduced: int) -> int:
+        if left == 0:
+            return 1
+        total = (used + introduced) * count(left - 1, introduced)
+        if introduced < fresh:
+            total += count(left - 1, introduced + 1)
+        return total
+
+    return count(n, 0)
+
+
 def _normal(text: str, unused: str) -> str:
     """The unguessed digits of `text` relabelled to the smallest, in order of first use."""
     relabel: dict[str, str] = {}
@@ -90,9 +106,10 @@ def pool(n: int, guesses: tuple[int, ...]) -> tuple[int, ...] | None:
     if len(used) >= 9 and not moves:
         return None
     unused = "".join(str(d) for d in range(10) if d not in used)
-    forms = _fresh_forms(n, used)
-    if len(forms) > FORMS_LIMIT:
+    forms_count = _count_forms(n, len(used))
+    if forms_count > FORMS_LIMIT or forms_count * len(moves) > WORK_LIMIT:
         return None  # too dear to sort out here: the caller samples guesses instead
+    forms = _fresh_forms(n, used)
     kept = []
     for form in forms:
         for order, relabel in moves:
