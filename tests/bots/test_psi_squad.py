@@ -10,6 +10,7 @@ from parlour.bots.base import knowledge_of
 from parlour.bots.psi_squad import LEVELS, model, player, solver_report, symmetry
 from parlour.bots.psi_squad.book import FIRST, SECOND
 from parlour.bots.psi_squad.make_book import generate
+from parlour.bots.psi_squad.race import Race
 from parlour.bots.psi_squad.solver import EXACT, best_guess, guess_for
 from parlour.bots.registry import bot_for, player_levels
 from parlour.fair.commit import Context
@@ -240,3 +241,34 @@ def test_a_finished_game_has_an_outcome():
     result = arena.tournament("psi-squad", 3, "medium", "consistent", 1, 3)
     assert result["hung"] == 0
     assert sum(result["wins"].values()) == 1
+
+
+# -- the race for the last crack ---------------------------------------------------------------
+
+
+def test_in_a_race_a_guess_that_keeps_two_together_is_better():
+    """Three candidates, one opponent guessing the same cypher after me: guessing 012 (021
+    and 102 answer it alike) leaves the opponent a coin toss, so I am first 2 times in 3;
+    guessing 021 or 102 splits the other two and leaves the opponent a sure crack (1 in 3)."""
+    n, cands = 3, (12, 21, 102)
+    race = Race(n, cands, [1.0], 0.0)
+    assert race.guess_value(cands, 12) == pytest.approx(2 / 3)
+    assert race.guess_value(cands, 21) == pytest.approx(1 / 3)
+    assert race.guess_value(cands, 102) == pytest.approx(1 / 3)
+    assert race.pass_value(cands) == pytest.approx(5 / 9)  # they guess first: 1/3 + 2/3 x 1/3
+
+
+def test_race_values_are_chances():
+    rng = Rng(b"race")
+    n = 4
+    secret = rng.below(10**n)
+    record: tuple = ()
+    while len(model.consistent(n, record)) > 12:
+        found = model.consistent(n, record)
+        g = found[rng.below(len(found))]
+        record = (*record, (g, model.score(n, g, secret)))
+    found = model.consistent(n, record)
+    race = Race(n, found, [1.0, 0.5], 0.1)
+    for g in found:
+        assert 1 / len(found) <= race.guess_value(found, g) <= 1
+    assert 0 <= race.pass_value(found) <= 1

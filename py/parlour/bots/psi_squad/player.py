@@ -35,9 +35,11 @@ from parlour.bots.psi_squad.model import (
     answer_code,
     answer_codes,
     consistent,
+    score,
     text_of,
     value_of_code,
 )
+from parlour.bots.psi_squad.race import RACE_MAX, Race
 from parlour.bots.psi_squad.solver import Budget, Record, guesses_to_try, sample
 from parlour.fair.rng import Rng
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
@@ -164,6 +166,8 @@ class Weights:
     guesses: int = 4000  # weighed per decision, shared by the targets
     depth: int = 64  # the best of them weighed also by what their answers leave
     pairs: bool = True  # my own cypher has exactly one repeated digit
+    race: bool = True  # the last crack searched exactly when few candidates are left
+    balance: float = 1.0  # before the last race, per nat of candidates left on the target
 
 
 HARD = Weights()
@@ -172,12 +176,14 @@ MIN_GUESSES = 300  # per target, however many targets there are
 SCALE = {3: 1.0, 4: 1.0, 5: 0.6}  # five digits: each guess costs more to weigh
 
 
-def crack_odds(table: Table, target: int) -> list[float]:
+def crack_odds(table: Table, target: int, besides: int | None = None) -> list[float]:
     """For each opponent that moves before my next turn and may target `target`, the chance
-    it picks that target (a uniform pick among its targets: the model of the others)."""
+    it picks that target (a uniform pick among its targets: the model of the others), in turn
+    order from mine. `besides` is a seat left out too (me, when `target` is my own cypher)."""
     odds = []
-    for o in range(table.seats):
-        if o in (table.me, target):
+    for step in range(1, table.seats):
+        o = (table.me + step) % table.seats
+        if o in (table.me, target, besides):
             continue
         theirs = table.targets(o)
         if target in theirs:
@@ -212,6 +218,8 @@ def weigh(table: Table, target: int, weights: Weights, guesses: int) -> tuple[fl
     ending = 0.0
     if ends_game(table):
         ending = weights.end if i_win_if_cracked(table, target) else -weights.end
+    if ending > 0 and weights.race and m <= RACE_MAX and len(crack_odds(table, target)) <= 3:
+        return _race(table, target, ending, m)
     xlogx = _xlogx(scored)
     first: list[tuple[float, int, float]] = []  # (score so far, option, sample-to-whole scale)
     for i, sizes in enumerate(found.sizes):
@@ -249,6 +257,37 @@ def weigh(table: Table, target: int, weights: Weights, guesses: int) -> tuple[fl
     return best
 
 
+def hazard(table: Table, target: int) -> float:
+    """The chance that, before my next turn, the game ends by the crack of a cypher other than
+    `target` (by an opponent: each guesses a target of theirs at random, consistently)."""
+    safe = 1.0
+    for other in range(table.seats):
+        if other == target or table.guessed[other]:
+            continue
+        size = len(consistent(table.n, table.records[other]))
+        for q in crack_odds(table, other, table.me):
+            safe *= 1 - q / size
+    return 1 - safe
+
+
+def _race(table: Table, target: int, ending: float, m: int) -> tuple[float, int]:
+    """In the race for the last crack, with few candidates: the exact search (`race.Race`)
+    for my chance to be first, worth `ending`, plus the expected change of status."""
+    n, top = table.n, table.maximum
+    found = consistent(n, table.records[target])
+    race = Race(n, found, crack_odds(table, target), hazard(table, target))
+    base = race.pass_value(found)
+    now = table.values[target]
+    best = (-math.inf, 0)
+    for g in found:
+        values = [value_of_code(n, score(n, g, c)) for c in found]
+        gain = (sum(values) - value_of_code(n, score(n, g, g)) + top) / m - now
+        total = ending * (race.guess_value(found, g) - base) + gain
+        if total > best[0]:
+            best = (total, g)
+    return best
+
+
 def _after(size: float, mine: float, theirs: float, odds: list[float], weights: Weights) -> float:
     """What a class of `size` candidates left on a cypher is worth to me, before the next
     round: a crack by an opponent first costs me `theirs`, mine on my next turn earns `mine`."""
@@ -265,8 +304,11 @@ def choose_weighted(knowledge: SeatKnowledge, weights: Weights) -> Guess:
     targets = table.targets(table.me)
     share = max(MIN_GUESSES, int(weights.guesses * SCALE[table.n]) // len(targets))
     best: tuple[float, int, int] | None = None
+    balancing = weights.balance and not table.guessed[table.me] and not ends_game(table)
     for target in targets:
         score, code = weigh(table, target, weights, share)
+        if balancing:
+            score += weights.balance * math.log(len(consistent(table.n, table.records[target])))
         if best is None or score > best[0]:
             best = (score, target, code)
     assert best is not None
