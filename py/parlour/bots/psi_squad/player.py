@@ -40,7 +40,7 @@ from parlour.bots.psi_squad.model import (
     value_of_code,
 )
 from parlour.bots.psi_squad.race import RACE_MAX, Race
-from parlour.bots.psi_squad.solver import Budget, Record, guesses_to_try, sample
+from parlour.bots.psi_squad.solver import Budget, Record, best_guess, guesses_to_try, sample
 from parlour.fair.rng import Rng
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 
@@ -171,7 +171,7 @@ class Weights:
 
 
 HARD = Weights()
-MEDIUM = Weights(mine=0.0, leak=0.0, end=0.0, candidates=200, guesses=600)
+MEDIUM = Weights(mine=0.0, leak=0.0, race=False, candidates=200, guesses=600)
 MIN_GUESSES = 300  # per target, however many targets there are
 SCALE = {3: 1.0, 4: 1.0, 5: 0.6}  # five digits: each guess costs more to weigh
 
@@ -218,8 +218,13 @@ def weigh(table: Table, target: int, weights: Weights, guesses: int) -> tuple[fl
     ending = 0.0
     if ends_game(table):
         ending = weights.end if i_win_if_cracked(table, target) else -weights.end
-    if ending > 0 and weights.race and m <= RACE_MAX and len(crack_odds(table, target)) <= 3:
-        return _race(table, target, ending, m)
+    odds = crack_odds(table, target)
+    if ending > 0:
+        if weights.race and m <= RACE_MAX and len(odds) <= 3:
+            return _race(table, target, ending, m)
+        if not odds:  # nobody else guesses this cypher: what its answers tell is mine alone
+            budget = Budget(weights.candidates, guesses)
+            return ending, best_guess(n, table.records[target], budget)
     xlogx = _xlogx(scored)
     first: list[tuple[float, int, float]] = []  # (score so far, option, sample-to-whole scale)
     for i, sizes in enumerate(found.sizes):
@@ -234,7 +239,6 @@ def weigh(table: Table, target: int, weights: Weights, guesses: int) -> tuple[fl
             score += ending / m
         first.append((score, i, scale))
     first.sort(key=lambda x: (-x[0], found.codes[x[1]]))
-    odds = crack_odds(table, target)
     best = (-math.inf, 0)
     terms: dict[tuple[float, int], float] = {}
     for score, i, scale in first[: weights.depth]:
