@@ -7,12 +7,19 @@ players) exist for measuring strength in the arena.
 from __future__ import annotations
 
 from parlour.bots import random_bot
+from parlour.bots.telepathic import bot as telepathic_bot
+from parlour.bots.telepathic import reference as telepathic_reference
 from parlour.bots.base import LEVELS, Bot
 from parlour.errors import MalformedInput
 
 BOTS: dict[tuple[str, str], Bot] = {}
 for _game in ("esp", "espeers", "psi-squad", "telepathic"):
     BOTS[(_game, "random")] = random_bot.choose
+BOTS[("telepathic", "easy")] = telepathic_bot.choose_easy
+BOTS[("telepathic", "medium")] = telepathic_bot.choose_medium
+BOTS[("telepathic", "hard")] = telepathic_bot.choose_hard
+BOTS[("telepathic", "plain")] = telepathic_reference.choose_plain
+BOTS[("telepathic", "naive")] = telepathic_reference.choose_naive
 
 
 def bot_for(game: str, level: str) -> Bot:
