@@ -52,6 +52,7 @@ class Weights:
     beta: float = 6.0  # a player's softmax sharpness
     speak: float = 0.15  # how much a player cares that its choice shows its cards
     hand_beta: float = 6.0
+    clutter: float = 0.25  # each condition on the grid that is nobody's card (it blurs a reading)
 
 
 WEIGHTS = Weights()
@@ -169,7 +170,7 @@ def values(lay: Layout, grid: Grid, cards: tuple[int, ...], w: Weights = WEIGHTS
 def _value(held: int, near: Sequence[int], win: int, lose: int, w: Weights) -> float:
     if held & lose:
         return w.loss
-    v = 1.0 + w.hold * BITS[held & win]
+    v = 1.0 + w.hold * BITS[held & win] - w.clutter * BITS[held & ~win]
     if held & win == win:
         return v + w.both
     safe = 0

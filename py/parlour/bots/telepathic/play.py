@@ -87,7 +87,7 @@ def announcement(
     for other in named:
         k = mind.lay.kind[other]
         if other == seat:
-            win = mine[mind.lay.positions[seat].index(mind.lay.wins[k][0])]
+            win = own_win(mind, seat, mine)
             claims.append((other, win))
             chance *= 1.0 if held >> (win + 4 * k) & 1 else 0.0
             continue
@@ -99,13 +99,18 @@ def announcement(
     # the seats that answer must name this seat's win right, and it must hold
     if mind.lay.arrangement in ("pair", "teams") and mind.lay.kind[seat] is not None:
         k = mind.lay.kind[seat]
-        win = mine[mind.lay.positions[seat].index(mind.lay.wins[k][0])]
+        win = own_win(mind, seat, mine)
         if not held >> (win + 4 * k) & 1:
             chance = 0.0
         else:
             responder = named[0]
             chance *= answer_chance(mind, table, seat, win, responder)
     return tuple(claims), chance
+
+
+def own_win(mind: Mind, seat: int, mine: tuple[int, ...]) -> int:
+    k = mind.lay.kind[seat]
+    return next(c for c, pos in zip(mine, mind.lay.positions[seat], strict=True) if pos in mind.lay.wins[k])
 
 
 def answer_chance(mind: Mind, table: Table, seat: int, win: int, responder: int) -> float:
