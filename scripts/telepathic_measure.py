@@ -27,14 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
-from parlour.bots import arena  # noqa: E402
-from parlour.bots.registry import bot_for  # noqa: E402
-from parlour.bots.telepathic import model  # noqa: E402
-from parlour.fair.rng import Rng  # noqa: E402
-from parlour.games import GAMES  # noqa: E402
-from parlour.games.base import Setup, Termination  # noqa: E402
-from parlour.games.telepathic import rules  # noqa: E402
-from parlour.games.telepathic.rules import Announce, HandCard, Perform  # noqa: E402
+from parlour.bots import arena
+from parlour.bots.registry import bot_for
+from parlour.bots.telepathic import model
+from parlour.fair.rng import Rng
+from parlour.games import GAMES
+from parlour.games.base import Setup, Termination
+from parlour.games.telepathic import rules
+from parlour.games.telepathic.rules import Announce, HandCard, Perform
 
 GAME = GAMES["telepathic"]
 ORACLE_DEPTH = 3  # actions searched, this one included
@@ -129,16 +129,21 @@ def oracle(knowledge, seed):
         if m & lose:
             return (-1, 0, 0)
         d = _distance(after, rest_after(slot), ORACLE_DEPTH - 1, goal, lose)
-        return (ORACLE_DEPTH - d, model.popcount(m & goal), len(model.reach(after, rest_after(slot))))
+        return (
+            ORACLE_DEPTH - d,
+            model.popcount(m & goal),
+            len(model.reach(after, rest_after(slot))),
+        )
 
     if view["phase"] == "perform":
         slot = view["handed_slot"]
         card = row[slot]
-        return max((a for a in legal if isinstance(a, Perform)), key=lambda a: score(card, a.set_index, slot))
+        return max(
+            (a for a in legal if isinstance(a, Perform)),
+            key=lambda a: score(card, a.set_index, slot),
+        )
     hands = [a for a in legal if isinstance(a, HandCard)]
-    return max(
-        hands, key=lambda a: max(score(row[a.slot], k, a.slot) for k in range(4))
-    )
+    return max(hands, key=lambda a: max(score(row[a.slot], k, a.slot) for k in range(4)))
 
 
 # -- a run -----------------------------------------------------------------------------------

@@ -7,9 +7,9 @@ players) exist for measuring strength in the arena.
 from __future__ import annotations
 
 from parlour.bots import random_bot
+from parlour.bots.base import LEVELS, Bot
 from parlour.bots.telepathic import bot as telepathic_bot
 from parlour.bots.telepathic import reference as telepathic_reference
-from parlour.bots.base import LEVELS, Bot
 from parlour.errors import MalformedInput
 
 BOTS: dict[tuple[str, str], Bot] = {}

@@ -146,9 +146,7 @@ def _announce(mind, table, seat, mine, announces, level, view, moving) -> Any:
     need = _threshold(remaining, level.patience, table.turns)
     if not forced and chance < need:
         return None
-    wanted = tuple(
-        (s, model.CONDITIONS[c + 4 * mind.lay.kind[s]]) for s, c in claims
-    )
+    wanted = tuple((s, model.CONDITIONS[c + 4 * mind.lay.kind[s]]) for s, c in claims)
     return next((a for a in announces if a.claims == wanted), announces[0])
 
 

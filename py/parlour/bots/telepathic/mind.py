@@ -118,7 +118,9 @@ def layout(arrangement: str, seats: int) -> Layout:
         index = tuple(found.index(t) for t in of)
         type_list.append(found)
         type_index.append(index)
-        members.append(tuple(tuple(p for p in range(12) if index[p] == t) for t in range(len(found))))
+        members.append(
+            tuple(tuple(p for p in range(12) if index[p] == t) for t in range(len(found)))
+        )
         k = kind[seat]
         world_type.append(
             tuple(index[w // 12 if k == COLOUR else w % 12] for w in range(144))
@@ -256,9 +258,7 @@ class Mind:
             s = sum(col) or 1.0
             posts.append([c / s for c in col])
         for t in range(types):
-            row = [
-                q[a][t] + self.w.speak * math.log(max(posts[a][t], 1e-6)) for a in range(len(q))
-            ]
+            row = [q[a][t] + self.w.speak * math.log(max(posts[a][t], 1e-6)) for a in range(len(q))]
             util.append(row)
             policy.append(softmax(row, beta))
         return util, policy
@@ -291,9 +291,7 @@ class Mind:
             mixed = []
             for world in range(144):
                 p0, p1, p2, p3 = policy[rtype[world]]
-                mixed.append(
-                    p0 * v0[world] + p1 * v1[world] + p2 * v2[world] + p3 * v3[world]
-                )
+                mixed.append(p0 * v0[world] + p1 * v1[world] + p2 * v2[world] + p3 * v3[world])
             q.append(self.expect(seat, mixed))
         util, policy = self.choice(seat, q, self.w.hand_beta)
         return slots, util, policy

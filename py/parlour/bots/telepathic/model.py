@@ -27,7 +27,8 @@ CONDITIONS: tuple[str, ...] = COLOURS + SHAPES
 CONDITION_INDEX = {name: i for i, name in enumerate(CONDITIONS)}
 TILE_INDEX = {tile: i for i, tile in enumerate(TILES)}
 LINES: tuple[tuple[int, int, int], ...] = tuple(
-    (a, b, c) for a, b, c in lines(tuple(range(16)))  # type: ignore[arg-type]
+    (a, b, c)
+    for a, b, c in lines(tuple(range(16)))  # type: ignore[arg-type]
 )
 
 Grid = tuple[int, ...]

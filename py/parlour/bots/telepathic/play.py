@@ -9,7 +9,6 @@ from parlour.bots.telepathic import model
 from parlour.bots.telepathic.mind import COLOUR, PAIRS, SLOTS, Mind
 from parlour.bots.telepathic.model import Grid, holding
 
-
 OPEN = 99  # turns left in a game with no end of the deck
 
 
@@ -42,7 +41,9 @@ class Table:
         return left
 
     def next_cards(self, slot: int) -> tuple[int, ...]:
-        return tuple(c for i, c in enumerate(self.row) if c is not None and (self.first or i != slot))
+        return tuple(
+            c for i, c in enumerate(self.row) if c is not None and (self.first or i != slot)
+        )
 
 
 def type_of(arrangement: str, seat: int, conditions: dict) -> tuple[int, ...]:
@@ -110,7 +111,9 @@ def announcement(
 
 def own_win(mind: Mind, seat: int, mine: tuple[int, ...]) -> int:
     k = mind.lay.kind[seat]
-    return next(c for c, pos in zip(mine, mind.lay.positions[seat], strict=True) if pos in mind.lay.wins[k])
+    return next(
+        c for c, pos in zip(mine, mind.lay.positions[seat], strict=True) if pos in mind.lay.wins[k]
+    )
 
 
 def answer_chance(mind: Mind, table: Table, seat: int, win: int, responder: int) -> float:

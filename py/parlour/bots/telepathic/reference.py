@@ -33,9 +33,7 @@ def _turns(knowledge: SeatKnowledge) -> int:
 
 def _forced(knowledge: SeatKnowledge) -> bool:
     view = knowledge.view
-    return knowledge.to_move and (
-        view["must_announce"] or _turns(knowledge) >= OPEN_ENDED_TURNS
-    )
+    return knowledge.to_move and (view["must_announce"] or _turns(knowledge) >= OPEN_ENDED_TURNS)
 
 
 def _pick(rng: Rng, options: list) -> Any:
@@ -130,9 +128,7 @@ def choose_plain(knowledge: SeatKnowledge, seed: bytes) -> Any:
 
 def _holding_names(responds: list, held: int) -> list:
     return [
-        a
-        for a in responds
-        if isinstance(a, Respond) and held >> model.CONDITION_INDEX[a.name] & 1
+        a for a in responds if isinstance(a, Respond) and held >> model.CONDITION_INDEX[a.name] & 1
     ]
 
 
