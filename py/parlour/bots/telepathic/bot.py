@@ -20,6 +20,7 @@ from parlour.bots.telepathic.play import (
     announcement,
     choose_hand,
     choose_perform,
+    perform_model,
     respond,
     type_of,
 )
@@ -35,7 +36,7 @@ class Level:
 LEVELS = {
     "easy": Level(Weights(speak=0.0, beta=4.0), 0.7),
     "medium": Level(),
-    "hard": Level(),
+    "hard": Level(Weights(deep=True)),
 }
 
 _MINDS: dict[tuple, Mind] = {}
@@ -70,7 +71,9 @@ def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
             events.append(("h", step.seat, t.receiver, t.grid, tuple(t.row), step.action["slot"]))
         elif kind == "perform":
             t = _table(step.before)
-            events.append(("p", step.seat, t.grid, tuple(t.row), t.handed, step.action["set"]))
+            events.append(
+                ("p", step.seat, t.grid, tuple(t.row), t.handed, t.active, step.action["set"])
+            )
     found = len(events)
     while found > 0 and (head, *events[:found]) not in _MINDS:
         found -= 1
@@ -84,12 +87,12 @@ def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
             slots, _, policy = mind.hand_model(seat, receiver, grid, row, first)
             mind.observe(seat, policy, slots.index(slot))
         else:
-            _, seat, grid, row, handed, index = event
-            card = row[handed]
-            nxt = tuple(c for j, c in enumerate(row) if c is not None and (first or j != handed))
-            _, policy, _ = mind.perform_model(seat, grid, card, nxt)
+            _, seat, grid, row, handed, active, index = event
+            table = Table(view["arrangement"], view["mode"], grid, list(row), 0, 0, active, seat)
+            table.handed = handed
+            _, policy = perform_model(mind, table, seat)
             mind.observe(seat, policy, index)
-            mind.rule_out(model.after(grid, card, index))
+            mind.rule_out(model.after(grid, row[handed], index))
         if len(_MINDS) >= _MAX_MINDS:
             _MINDS.clear()
         _MINDS[(head, *events[: i + 1])] = mind.copy()

@@ -52,6 +52,8 @@ class Weights:
     beta: float = 6.0  # a player's softmax sharpness
     speak: float = 0.15  # how much a player cares that its choice shows its cards
     hand_beta: float = 6.0
+    deep: bool = False  # value a set one hand-over further on (the next card and its set)
+    noise: float = 0.0  # how often a reader allows a choice made for no reason at all
     clutter: float = 0.25  # each condition on the grid that is nobody's card (it blurs a reading)
 
 
@@ -198,6 +200,21 @@ def normalised(b: Sequence[float]) -> list[float]:
     return [x / s for x in b]
 
 
+def next_turn(arrangement: str, active: int, performer: int) -> tuple[int, int]:
+    """Who hands the next card, and to whom, once `performer` has performed this one."""
+    if arrangement == "pair":
+        return performer, 1 - performer
+    if arrangement == "director":
+        return 0, 3 - performer
+    nxt = (active + 1) % 4
+    return nxt, (nxt - 1) % 4 if arrangement == "four" else (nxt + 2) % 4
+
+
+def after_row(row: Sequence[int | None], handed: int, first: bool) -> tuple[int | None, ...]:
+    """The face-up row once the handed card is used (its replacement is not known yet)."""
+    return tuple(row) if first else tuple(None if i == handed else c for i, c in enumerate(row))
+
+
 class Mind:
     """The public belief of a match, step by step (`hand`, `perform`), and the model of every
     seat's choices that it is read with."""
@@ -263,21 +280,69 @@ class Mind:
             policy.append(softmax(row, beta))
         return util, policy
 
-    def perform_model(self, seat: int, grid: Grid, card: int, nxt: tuple[int, ...]):
+    def perform_model(
+        self,
+        seat: int,
+        grid: Grid,
+        card: int,
+        nxt: tuple[int, ...],
+        then: tuple[tuple[int | None, ...], int, int, bool] | None = None,
+    ):
         """The performer's utility and policy over the card's four sets, per performer type,
-        and the per-world values of the four grids."""
+        and the per-world values of the four grids. With `then` (the row after this card, the
+        next hander and receiver, first game or not) and `Weights.deep`, a set is valued one
+        hand-over further on."""
         team = self.lay.team[seat]
         per = [values(self.lay, model.after(grid, card, k), nxt, self.w)[team] for k in range(4)]
-        q = [self.expect(seat, v) for v in per]
+        if self.w.deep and then is not None and any(c is not None for c in then[0]):
+            q = self._deeper(seat, grid, card, then)
+        else:
+            q = [self.expect(seat, v) for v in per]
         util, policy = self.choice(seat, q, self.w.beta)
         return util, policy, per
 
+    def _deeper(self, seat: int, grid: Grid, card: int, then) -> list[list[float]]:
+        row, hander, receiver, first = then
+        team = self.lay.team[seat]
+        goals = self.lay.goals
+        loss = self.w.loss
+        q = []
+        for k in range(4):
+            after = model.after(grid, card, k)
+            held = holding(after)
+            lost = [bool(held & goals[w][team][1]) for w in range(144)]
+            slots, mixed = self.responses(receiver, after, row, first, team)
+            if hander == seat:
+                best: list[float] | None = None
+                for m in mixed:
+                    e = self.expect(seat, [loss if lost[w] else m[w] for w in range(144)])
+                    best = e if best is None else [max(a, b) for a, b in zip(best, e, strict=True)]
+                q.append(best or [])
+                continue
+            _, _, policy = self.hand_model(hander, receiver, after, row, first)
+            htype = self.lay.world_type[hander]
+            combined = [
+                loss
+                if lost[w]
+                else sum(policy[htype[w]][i] * mixed[i][w] for i in range(len(slots)))
+                for w in range(144)
+            ]
+            q.append(self.expect(seat, combined))
+        return q
+
     def hand_model(self, seat: int, receiver: int, grid: Grid, row: Sequence[int | None], first):
         """The hander's utility and policy over the face-up cards (slots), per hander type."""
+        slots, mixed = self.responses(receiver, grid, row, first, self.lay.team[seat])
+        q = [self.expect(seat, m) for m in mixed]
+        util, policy = self.choice(seat, q, self.w.hand_beta)
+        return slots, util, policy
+
+    def responses(self, receiver: int, grid: Grid, row: Sequence[int | None], first, team: int):
+        """For each face-up card (slot): per world, what the grid is worth to `team` once the
+        receiver has performed it as the model expects."""
         slots = [i for i, c in enumerate(row) if c is not None]
-        team = self.lay.team[seat]
         rtype = self.lay.world_type[receiver]
-        q = []
+        out = []
         for slot in slots:
             card = row[slot]
             nxt = tuple(c for i, c in enumerate(row) if c is not None and (first or i != slot))
@@ -292,9 +357,8 @@ class Mind:
             for world in range(144):
                 p0, p1, p2, p3 = policy[rtype[world]]
                 mixed.append(p0 * v0[world] + p1 * v1[world] + p2 * v2[world] + p3 * v3[world])
-            q.append(self.expect(seat, mixed))
-        util, policy = self.choice(seat, q, self.w.hand_beta)
-        return slots, util, policy
+            out.append(mixed)
+        return slots, out
 
     # -- reading the record ----------------------------------------------------------------
 
@@ -304,8 +368,10 @@ class Mind:
             return
         index = self.lay.type_index[seat]
         b = self.belief[k]
+        noise = self.w.noise
         for p in range(12):
-            b[p] *= policy[index[p]][option]
+            row = policy[index[p]]
+            b[p] *= (1 - noise) * row[option] + noise / len(row)
         self.belief[k] = normalised(b)
 
     def rule_out(self, grid: Grid) -> None:

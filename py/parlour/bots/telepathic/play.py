@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from parlour.bots.telepathic import model
-from parlour.bots.telepathic.mind import COLOUR, PAIRS, SLOTS, Mind
+from parlour.bots.telepathic.mind import COLOUR, PAIRS, SLOTS, Mind, after_row, next_turn
 from parlour.bots.telepathic.model import Grid, holding
 
 OPEN = 99  # turns left in a game with no end of the deck
@@ -64,11 +64,23 @@ def choose_hand(mind: Mind, table: Table, seat: int, mine: tuple[int, ...]) -> i
 
 
 def choose_perform(mind: Mind, table: Table, seat: int, mine: tuple[int, ...]) -> int:
-    card = table.row[table.handed]
-    util, _, _ = mind.perform_model(seat, table.grid, card, table.next_cards(table.handed))
-    t = _type_index(mind, seat, mine)
-    row = util[t]
+    util, _ = perform_model(mind, table, seat)
+    row = util[_type_index(mind, seat, mine)]
     return max(range(4), key=lambda i: (row[i], -i))
+
+
+def perform_model(mind: Mind, table: Table, seat: int) -> tuple[list, list]:
+    """The model of the performer's choice in this position (utility, policy per type)."""
+    card = table.row[table.handed]
+    then = (
+        after_row(table.row, table.handed, table.first),
+        *next_turn(table.arrangement, table.active, seat),
+        table.first,
+    )
+    util, policy, _ = mind.perform_model(
+        seat, table.grid, card, table.next_cards(table.handed), then
+    )
+    return util, policy
 
 
 def _type_index(mind: Mind, seat: int, mine: tuple[int, ...]) -> int:
