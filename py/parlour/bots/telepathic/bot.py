@@ -35,7 +35,7 @@ class Level:
 
 LEVELS = {
     "easy": Level(Weights(speak=0.0, beta=4.0), 0.7),
-    "medium": Level(),
+    "medium": Level(Weights()),
     "hard": Level(Weights(deep=True)),
 }
 
@@ -91,8 +91,8 @@ def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
             table = Table(view["arrangement"], view["mode"], grid, list(row), 0, 0, active, seat)
             table.handed = handed
             _, policy = perform_model(mind, table, seat)
-            mind.observe(seat, policy, index)
-            mind.rule_out(model.after(grid, row[handed], index))
+            nxt = table.next_cards(handed)
+            mind.read_perform(seat, grid, row[handed], nxt, None, policy, index)
         if len(_MINDS) >= _MAX_MINDS:
             _MINDS.clear()
         _MINDS[(head, *events[: i + 1])] = mind.copy()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from parlour.bots.telepathic import model
@@ -53,6 +53,7 @@ class Weights:
     speak: float = 0.15  # how much a player cares that its choice shows its cards
     hand_beta: float = 6.0
     deep: bool = False  # value a set one hand-over further on (the next card and its set)
+    selfish: float = 0.3  # how likely a reader thinks a player minds only its own cards
     noise: float = 0.0  # how often a reader allows a choice made for no reason at all
     clutter: float = 0.25  # each condition on the grid that is nobody's card (it blurs a reading)
 
@@ -79,6 +80,8 @@ class Layout:
     type_index: tuple[tuple[int, ...], ...]
     members: tuple[tuple[tuple[int, ...], ...], ...]
     world_type: tuple[tuple[int, ...], ...]
+    # per seat, per world: the masks of that seat's own win and lose cards
+    own_goals: tuple[tuple[tuple[int, int], ...], ...]
 
     def type_of(self, seat: int, pair: int) -> tuple[int, ...]:
         return tuple(PAIRS[pair][p] for p in self.positions[seat])
@@ -113,6 +116,22 @@ def layout(arrangement: str, seats: int) -> Layout:
                             w |= bit
                 per_team.append((w, lose))
             goals.append(tuple(per_team))
+    own_goals = []
+    for seat in range(seats):
+        mine = []
+        for pc in range(12):
+            for ps in range(12):
+                w = lose = 0
+                for k, pair in ((COLOUR, pc), (SHAPE, ps)):
+                    for pos, (s, which) in enumerate(slots[k]):
+                        if s == seat:
+                            bit = 1 << (PAIRS[pair][pos] + 4 * k)
+                            if which == "lose":
+                                lose |= bit
+                            else:
+                                w |= bit
+                mine.append((w, lose))
+        own_goals.append(tuple(mine))
     type_list, type_index, members, world_type = [], [], [], []
     for seat in range(seats):
         of = [tuple(PAIRS[p][q] for q in positions[seat]) for p in range(12)]
@@ -141,6 +160,7 @@ def layout(arrangement: str, seats: int) -> Layout:
         tuple(type_index),
         tuple(members),
         tuple(world_type),
+        tuple(own_goals),
     )
 
 
@@ -168,6 +188,26 @@ def values(lay: Layout, grid: Grid, cards: tuple[int, ...], w: Weights = WEIGHTS
     if len(_VALUES) > 50_000:
         _VALUES.clear()
     _VALUES[key] = found
+    return found
+
+
+def own_values(lay: Layout, seat: int, grid: Grid, cards: tuple[int, ...], w: Weights):
+    """Per world: what the grid is worth to a seat that thinks only of its own cards."""
+    key = ("own", lay.arrangement, seat, grid, cards, w)
+    found = _VALUES.get(key)
+    if found is None:
+        held = holding(grid)
+        near = reach(grid, cards) if cards else ()
+        plain = replace(w, clutter=0.0)
+        memo: dict[tuple[int, int], float] = {}
+        out = []
+        for goal in lay.own_goals[seat]:
+            v = memo.get(goal)
+            if v is None:
+                v = memo[goal] = _value(held, near, goal[0], goal[1], plain)
+            out.append(v)
+        found = tuple(out)
+        _VALUES[key] = found
     return found
 
 
@@ -361,6 +401,26 @@ class Mind:
         return slots, out
 
     # -- reading the record ----------------------------------------------------------------
+
+    def read_perform(self, seat: int, grid: Grid, card: int, nxt, then, policy, index: int):
+        """Update on a set chosen: a thoughtful player's policy, mixed with that of a player who
+        minds only its own cards (`Weights.selfish`), then rule out what the new grid shows."""
+        m = self.w.selfish
+        if m > 0 and self.lay.kind[seat] is not None:
+            own = [
+                self.expect(
+                    seat, own_values(self.lay, seat, model.after(grid, card, k), nxt, self.w)
+                )
+                for k in range(4)
+            ]
+            types = len(own[0])
+            mixed = []
+            for t in range(types):
+                alone = softmax([own[k][t] for k in range(4)], self.w.beta)
+                mixed.append([(1 - m) * policy[t][k] + m * alone[k] for k in range(4)])
+            policy = mixed
+        self.observe(seat, policy, index)
+        self.rule_out(model.after(grid, card, index))
 
     def observe(self, seat: int, policy: list[list[float]], option: int) -> None:
         k = self.lay.kind[seat]
