@@ -199,12 +199,18 @@ def test_a_line_of_three_holds_and_nothing_wraps_around():
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_every_choice_is_legal_at_every_level(name):
+    """Seats of every level around one table, rotated from game to game."""
     seats = VARIANTS[name][0]
+    for index in range(3 if seats == 2 else 2):
+        levels = {s: LEVELS[(index * seats + s) % len(LEVELS)] for s in range(seats)}
+        drive = play(name, index, levels)
+        assert game.result(drive.states[-1]) is not None, (name, levels)
+
+
+def test_a_whole_table_of_one_level_plays_legally():
     for index, level in enumerate(LEVELS):
-        mixed = {s: LEVELS[(index + s) % len(LEVELS)] for s in range(seats)}
-        for levels in (dict.fromkeys(range(seats), level), mixed):
-            drive = play(name, index, levels)
-            assert game.result(drive.states[-1]) is not None, (name, levels)
+        drive = play("pair", 10 + index, level)
+        assert game.result(drive.states[-1]) is not None, level
 
 
 def test_the_player_levels_are_offered_and_the_reference_ones_are_not():
@@ -278,7 +284,7 @@ def test_other_seats_cards_and_the_deck_order_never_change_a_choice(name):
             and all(deal[s] != dealt[s] for s in deal if s != observer)
             and not _lose_held(first, {s: c for s, c in deal.items() if s != observer}, end)
         ]
-        for deal in others[:: max(1, len(others) // 2)][:2]:
+        for deal in others[:: max(1, len(others) // 2)][: 2 if setup.seats == 2 else 1]:
             stores = stores_for(setup, deal)
             stores[observer] = first.stores[observer]  # the very same store: the same view
             second = Drive(setup, seed, stores)
