@@ -54,6 +54,7 @@ class Weights:
     hand_beta: float = 6.0
     deep: bool = False  # value a set one hand-over further on (the next card and its set)
     selfish: float = 0.3  # how likely a reader thinks a player minds only its own cards
+    selfish_hand: float = 0.3  # the same, when a hander foresees the receiver's set
     noise: float = 0.0  # how often a reader allows a choice made for no reason at all
     clutter: float = 0.25  # each condition on the grid that is nobody's card (it blurs a reading)
 
@@ -387,6 +388,8 @@ class Mind:
             card = row[slot]
             nxt = tuple(c for i, c in enumerate(row) if c is not None and (first or i != slot))
             _, policy, per = self.perform_model(receiver, grid, card, nxt)
+            if self.w.selfish_hand > 0:
+                policy = self.mixed_policy(receiver, grid, card, nxt, policy, self.w.selfish_hand)
             if team != self.lay.team[receiver]:
                 per = [
                     values(self.lay, model.after(grid, card, k), nxt, self.w)[team]
@@ -402,23 +405,24 @@ class Mind:
 
     # -- reading the record ----------------------------------------------------------------
 
+    def mixed_policy(self, seat, grid, card, nxt, policy, m: float) -> list[list[float]]:
+        """A thoughtful player's set policy mixed with a self-minded one's, in share `m`."""
+        if m <= 0 or self.lay.kind[seat] is None:
+            return policy
+        own = [
+            self.expect(seat, own_values(self.lay, seat, model.after(grid, card, k), nxt, self.w))
+            for k in range(4)
+        ]
+        mixed = []
+        for t in range(len(own[0])):
+            alone = softmax([own[k][t] for k in range(4)], self.w.beta)
+            mixed.append([(1 - m) * policy[t][k] + m * alone[k] for k in range(4)])
+        return mixed
+
     def read_perform(self, seat: int, grid: Grid, card: int, nxt, then, policy, index: int):
         """Update on a set chosen: a thoughtful player's policy, mixed with that of a player who
         minds only its own cards (`Weights.selfish`), then rule out what the new grid shows."""
-        m = self.w.selfish
-        if m > 0 and self.lay.kind[seat] is not None:
-            own = [
-                self.expect(
-                    seat, own_values(self.lay, seat, model.after(grid, card, k), nxt, self.w)
-                )
-                for k in range(4)
-            ]
-            types = len(own[0])
-            mixed = []
-            for t in range(types):
-                alone = softmax([own[k][t] for k in range(4)], self.w.beta)
-                mixed.append([(1 - m) * policy[t][k] + m * alone[k] for k in range(4)])
-            policy = mixed
+        policy = self.mixed_policy(seat, grid, card, nxt, policy, self.w.selfish)
         self.observe(seat, policy, index)
         self.rule_out(model.after(grid, card, index))
 
