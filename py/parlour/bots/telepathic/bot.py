@@ -40,7 +40,7 @@ LEVELS = {
 }
 
 _MINDS: dict[tuple, Mind] = {}
-_MAX_MINDS = 4000
+_MAX_MINDS = 2000
 
 
 def _table(view: Mapping[str, Any]) -> Table:

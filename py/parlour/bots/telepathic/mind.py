@@ -165,7 +165,9 @@ def layout(arrangement: str, seats: int) -> Layout:
     )
 
 
-_VALUES: dict[tuple, tuple[tuple[float, ...], ...]] = {}
+# Remembered grid values (a few thousand: a game visits fewer; the page's memory stays small).
+VALUES_KEPT = 4000
+_VALUES: dict[tuple, tuple] = {}
 
 
 def values(lay: Layout, grid: Grid, cards: tuple[int, ...], w: Weights = WEIGHTS):
@@ -186,7 +188,7 @@ def values(lay: Layout, grid: Grid, cards: tuple[int, ...], w: Weights = WEIGHTS
                 v = memo[goal] = _value(held, near, goal[0], goal[1], w)
             out[t].append(v)
     found = tuple(tuple(o) for o in out)
-    if len(_VALUES) > 50_000:
+    if len(_VALUES) > VALUES_KEPT:
         _VALUES.clear()
     _VALUES[key] = found
     return found
@@ -208,6 +210,8 @@ def own_values(lay: Layout, seat: int, grid: Grid, cards: tuple[int, ...], w: We
                 v = memo[goal] = _value(held, near, goal[0], goal[1], plain)
             out.append(v)
         found = tuple(out)
+        if len(_VALUES) > VALUES_KEPT:
+            _VALUES.clear()
         _VALUES[key] = found
     return found
 

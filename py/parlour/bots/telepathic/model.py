@@ -74,7 +74,7 @@ def holding(grid: Grid) -> int:
     """`mask_of`, remembered (a game visits a few thousand grids at most)."""
     found = _MASKS.get(grid)
     if found is None:
-        if len(_MASKS) > 200_000:
+        if len(_MASKS) > 30_000:
             _MASKS.clear()
         found = _MASKS[grid] = mask_of(grid)
     return found
@@ -90,7 +90,7 @@ def reach(grid: Grid, cards: tuple[int, ...]) -> tuple[int, ...]:
     if found is None:
         table = moves()
         masks = {holding(m(grid)) for card in cards for m in table[card]}
-        if len(_REACH) > 100_000:
+        if len(_REACH) > 10_000:
             _REACH.clear()
         found = _REACH[key] = tuple(sorted(masks))
     return found
