@@ -20,12 +20,13 @@ from parlour.bots.base import knowledge_of
 from parlour.bots.registry import bot_for, player_levels
 from parlour.bots.telepathic import bot as tele_bot
 from parlour.bots.telepathic import model
-from parlour.bots.telepathic.mind import PAIRS, Mind
+from parlour.bots.telepathic.mind import PAIRS, Mind, next_turn
 from parlour.fair.commit import Context
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Setup
+from parlour.games.telepathic import rules
 from parlour.games.telepathic.grid import (
     ACTION_CARDS,
     COLOURS,
@@ -397,3 +398,17 @@ def test_when_the_cards_run_out_the_bot_makes_the_announcement(level):
         assert "lose condition" in game.result(final).reason
     else:
         assert made and isinstance(made[0], Announce)
+
+
+@pytest.mark.parametrize("name", ["pair", "director", "four", "teams"])
+def test_the_model_knows_who_hands_next_as_the_engine_does(name):
+    drive = play(name, 2, "medium")
+    performed, checked = None, 0
+    for before, after in zip(drive.states, drive.states[1:], strict=False):
+        if before.phase == "perform" and after.turns == before.turns + 1:
+            performed = (before.active, before.performer)
+        if after.phase == "hand" and before.phase != "hand" and performed and after.outcome is None:
+            hander, receiver = next_turn(name, *performed)
+            assert (after.active, rules.next_performer(after)) == (hander, receiver)
+            performed, checked = None, checked + 1
+    assert checked >= 1
