@@ -1,7 +1,8 @@
 """Two reference partners for measuring the bot (not offered to players).
 
-"naive": avoids its own lose condition when it chooses a set, hands any card, and names a win
-condition at random when the Announcement is compulsory. "plain": plays toward its own win and
+"naive": avoids its own lose condition when it chooses a set, hands any card, and guesses when
+the Announcement is compulsory (a condition of the partner's kind on the grid, at random; any
+if none is), and guesses the same way when answering. "plain": plays toward its own win and
 away from its own loss, never tries to signal and never reads its partner's choices; it announces
 when its own win holds and a condition of its partner's kind is on the grid, naming one of those.
 Both draw their ties and guesses from the seed.
@@ -55,11 +56,19 @@ def choose_naive(knowledge: SeatKnowledge, seed: bytes) -> Any:
     legal, view, rng = list(knowledge.legal), knowledge.view, Rng(seed)
     if not legal:
         return None
+    held = holding(model.encode(view["grid"]))
     announces = [a for a in legal if isinstance(a, Announce)]
     if announces and _forced(knowledge):
-        return _pick(rng, announces)
+        on = [
+            a
+            for a in announces
+            if all(held >> model.CONDITION_INDEX[name] & 1 for _, name in a.claims)
+        ]
+        return _pick(rng, on or announces)
     if not knowledge.to_move:
         return None
+    if view["phase"] == "respond":
+        return _pick(rng, _holding_names(legal, held) or legal)
     _, lose = _mine(view)
     if view["phase"] == "perform":
         safe = [
