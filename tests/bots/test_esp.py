@@ -16,7 +16,7 @@ from parlour.bots.arena import deal, play, tournament
 from parlour.bots.base import knowledge_of
 from parlour.bots.esp import model
 from parlour.bots.esp.evaluate import Tracker, Weights, judge_for
-from parlour.bots.esp.player import LEVELS, choose, drawn_keys, view_key
+from parlour.bots.esp.player import LEVELS, drawn_keys, view_key
 from parlour.bots.registry import BOTS, bot_for, player_levels
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
@@ -386,9 +386,12 @@ def test_no_level_reads_the_other_seats_secrets(seats, seed, steps):
 
 def _public_faces(view) -> list:
     """A view without commitments (they change with the hidden values, and bots ignore them)."""
-    return [
-        {k: v for k, v in t.items() if k != "commitment"} for t in view["tiles"]
-    ] + [view["me"], view["stage"], view["to_move"], view["seats"]]
+    return [{k: v for k, v in t.items() if k != "commitment"} for t in view["tiles"]] + [
+        view["me"],
+        view["stage"],
+        view["to_move"],
+        view["seats"],
+    ]
 
 
 # -- strength, in small -------------------------------------------------------------------------

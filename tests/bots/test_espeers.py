@@ -401,6 +401,7 @@ def world_of(state, stores) -> World:
     if state.pending is not None:
         w.pending = (state.pending.kind, state.pending.seat, state.pending.amount)
     w.passes, w.opp, w.active, w.turn = state.passes, state.opportunity, state.active, state.turn
+    w.ending = state.phase == "end"
     if state.outcome is not None:
         w.winner = min(state.outcome.winners)
     return w
@@ -421,6 +422,7 @@ def signature(w: World) -> tuple:
         w.pending,
         w.winner,
         w.passes if live else None,
+        w.ending,
     )
 
 
@@ -525,12 +527,11 @@ def test_the_bot_module_is_light_to_import():
     assert isinstance(espeers_bot.LEVELS["medium"].playouts, int)
 
 
-def test_the_model_can_follow_the_announced_end_of_turn():
-    """The coming rule: once the active player passes on an empty stack its Active phase is
-    over (discard down to six), then the opponent has a last Opportunity (no PK for the active
-    player any more), then the turn ends."""
+def test_the_model_follows_the_end_of_turn():
+    """Once the active player passes on an empty stack its Active phase is over (discard down to
+    six), then the opponent has a last Opportunity (no PK for the active player any more), and
+    the turn ends when both have passed in a row with nothing on the stack."""
     w = World()
-    w.new_end = True
     w.hand = [["mind-spike"] * 7, ["mind-drain", "psychic-jab"]]
     w.deck = [["focus"] * 10, ["focus"] * 10]
     w.step((PASS,))
@@ -543,5 +544,7 @@ def test_the_model_can_follow_the_announced_end_of_turn():
     w.step((PASS,))
     w.step((PASS,))  # the drain resolves; its owner has Opportunity again
     assert (w.pool[0], w.spent[0], w.opp, w.turn) == (8, 2, 1, 1)
-    w.step((PASS,))  # the last Opportunity declined: the turn ends
+    w.step((PASS,))
+    assert (w.opp, w.turn) == (0, 1)
+    w.step((PASS,))  # both passed in a row on an empty stack: the turn ends
     assert (w.active, w.turn, w.ending, len(w.hand[1])) == (1, 2, False, 2)

@@ -142,15 +142,13 @@ class Judge:
                 if downs and any(owner != s for _, owner, _ in downs):
                     share = w.frozen
                 elif hot is not None:
-                    if hot[2] == 0:
-                        # Four up: the fifth cell completes it (by a flip of its own tile:
-                        # locked, nobody can stop that while placing).
-                        value = w.locked if downs else w.four
-                    else:
-                        value = w.three  # three up, its own face-down tile, one cell to fill
+                    # Four up: the fifth cell completes it (by a flip of its own tile: locked,
+                    # nobody can stop that while placing). Or three up, its own face-down tile,
+                    # one cell to fill.
+                    four = w.locked if downs else w.four
+                    value = four if hot[2] == 0 else w.three
             values.append(value * share)
         return (tuple(values), hot, False)
-
 
     def delta(self, lines: tuple[int, ...], old: int, new: int) -> tuple:
         """(change of worth per seat, completes a set) when a cell whose lines hold `lines`
@@ -188,13 +186,13 @@ class Judge:
         change = [0.0] * self.seats
         complete = False
         window = self.window
-        row = row8[:4] + (old,) + row8[4:]
+        row = (*row8[:4], old, *row8[4:])
         for k in range(LENGTH):
             codes = row[4 - k : 9 - k]
             if not any(codes[:k]) and not any(codes[k + 1 :]):
                 continue  # nothing else in this window: worth nothing either way
             before = window(codes)
-            after = window(codes[:k] + (new,) + codes[k + 1 :])
+            after = window((*codes[:k], new, *codes[k + 1 :]))
             if after[2]:
                 complete = True
             bv, av = before[0], after[0]
@@ -280,7 +278,7 @@ class Tracker:
         record, changed = pos.play(action)
         kind = action[0]
         log: list = []
-        if kind == PLACE or kind == FLIP:
+        if kind in (PLACE, FLIP):
             tile = pos.board[changed]
             self.codes[changed] = code_of(pos.owner[tile], pos.symbol[tile], pos.up[tile])
             self._refresh([changed], log)

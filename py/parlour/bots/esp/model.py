@@ -77,7 +77,9 @@ def occupancy_key(cell: int) -> int:
 
 # For each set of occupied neighbours (bit i: direction i), in how many separate arcs they lie
 # around the cell: a tile whose neighbours form one arc can always be lifted.
-ARCS = tuple(sum(1 for i in range(6) if m >> i & 1 and not m >> ((i + 1) % 6) & 1) for m in range(64))
+ARCS = tuple(
+    sum(1 for i in range(6) if m >> i & 1 and not m >> ((i + 1) % 6) & 1) for m in range(64)
+)
 BITS = tuple(bin(m).count("1") for m in range(64))
 CUT_CACHE: dict[int, frozenset[int]] = {}
 CUT_CACHE_SIZE = 20000
@@ -87,19 +89,19 @@ class Position:
     """One position, mutated in place by `play` and restored by `undo`."""
 
     __slots__ = (
-        "seats",
-        "board",
-        "owner",
-        "symbol",
-        "up",
         "at",
-        "pool",
-        "placed",
-        "to_move",
-        "passes",
+        "board",
         "key",
         "occ",
+        "owner",
+        "passes",
+        "placed",
+        "pool",
+        "seats",
+        "symbol",
+        "to_move",
         "total",
+        "up",
     )
 
     def __init__(self, seats: int) -> None:
@@ -282,7 +284,6 @@ class Position:
                         found.append((PLACE, cell, s, True))
                         found.append((PLACE, cell, s, False))
         else:
-            board = self.board
             owner, up, at = self.owner, self.up, self.at
             cuts = None
             for tile in range(len(owner)):
@@ -450,15 +451,15 @@ class Seen:
     symbols it can see (its own face-down ones included) and None where it cannot."""
 
     __slots__ = (
-        "seats",
-        "seat",
-        "tiles",
         "hidden_pools",
-        "tray",
-        "to_move",
-        "placing",
-        "ups",
         "occupied",
+        "placing",
+        "seat",
+        "seats",
+        "tiles",
+        "to_move",
+        "tray",
+        "ups",
     )
 
     def __init__(self, view: Mapping[str, Any]) -> None:
@@ -551,7 +552,10 @@ class Seen:
                 if belief > 0.0:
                     fits = self.fits(self.tiles[i][0], seat)
                     top = max(fits[s] for s in range(KINDS) if counts[s])
-                    weights = [w * math.exp(belief * (f - top)) for w, f in zip(weights, fits)]
+                    weights = [
+                        w * math.exp(belief * (f - top))
+                        for w, f in zip(weights, fits, strict=False)
+                    ]
                 pick = rng.random() * sum(weights)
                 s = max(s for s in range(KINDS) if counts[s])  # (rounding: the last one)
                 for t in range(KINDS):

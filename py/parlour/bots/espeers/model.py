@@ -6,11 +6,10 @@ barrier cards, so it is only ever a *sample* of what a seat cannot see (`samplin
 from the seat's view). The two steps a device takes by itself (answering a prediction, showing a
 barrier that absorbed damage) happen inside `step` here; the other decisions are the engine's.
 
-The end of a turn follows today's engine when `new_end` is False: the active player passes, the
-opponent passes, and the turn ends (if the opponent plays instead, the Active phase goes on).
-With `new_end` True it follows the announced change: once the active player passes on an empty
-stack the Active phase is over (discard down to six), then the opponent has a last Opportunity
-(Impulses and cycling only), then the turn ends. Tests check the default against the engine.
+The end of a turn follows the engine: once the active player passes on an empty stack the Active
+phase is over (discard down to six), then the opponent has a last Opportunity (Impulses and
+cycling only; that pass counts as the first of two), and the turn ends when both have passed in a
+row with nothing on the stack. Tests check the model against the engine.
 
 Actions are small tuples: (PASS,), (PLAY, card), (CYCLE, card), (BARRIER, card), (ATTACK,),
 (PREDICT, symbol or None), (ASSIGN, from_pool, from_spent), (DISCARD, cards).
@@ -53,7 +52,6 @@ class World:
         "discards",
         "ending",
         "hand",
-        "new_end",
         "opp",
         "passes",
         "pending",
@@ -85,8 +83,7 @@ class World:
         self.active = 0
         self.turn = 1
         self.winner: int | None = None
-        self.new_end = False
-        self.ending = False  # new_end only: the Active phase is over, last Opportunity
+        self.ending = False  # the Active phase is over: the opponent's last Opportunity
 
     def copy(self) -> World:
         w = World.__new__(World)
@@ -107,7 +104,6 @@ class World:
         w.active = self.active
         w.turn = self.turn
         w.winner = self.winner
-        w.new_end = self.new_end
         w.ending = self.ending
         return w
 
@@ -220,14 +216,10 @@ class World:
         self.discards[seat] += 1
 
     def _pass(self, seat: int) -> None:
-        if self.new_end and not self.stack:
-            if self.ending:  # the last Opportunity is declined: the turn ends
-                self._next_turn()
-                return
-            if seat == self.active:  # the Active phase is over
-                self.passes = 0
-                self._end_active()
-                return
+        if not self.ending and not self.stack and seat == self.active:
+            self.passes = 0  # the Active phase is over: Discard, then End
+            self._end_active()
+            return
         self.passes += 1
         if self.passes < 2:
             self.opp = 1 - seat
@@ -236,7 +228,7 @@ class World:
         if self.stack:
             self._resolve_top()
         else:
-            self._end_active()
+            self._next_turn()
 
     def _resolve_top(self) -> None:
         owner, card, countered = self.stack.pop()
@@ -331,12 +323,10 @@ class World:
         self._after_discard()
 
     def _after_discard(self) -> None:
-        if self.new_end:
-            self.ending = True
-            self.passes = 0
-            self.opp = 1 - self.active
-            return
-        self._next_turn()
+        """End: the active player's pass counts as the first of two in a row."""
+        self.ending = True
+        self.passes = 1
+        self.opp = 1 - self.active
 
     def _next_turn(self) -> None:
         nxt = 1 - self.active

@@ -23,7 +23,6 @@ from typing import Any
 from parlour.bots.espeers.model import BARRIER_PSI, COST, DAMAGE, IS_PK, SYMBOL, World
 from parlour.games.espeers.cards import STARTER_DECKS, deck_list
 
-KNOWN_PHASES = ("setup", "mulligan", "active", "over")
 TRIES = 6  # samples of their hand, at most, before one that lets a PK through is accepted anyway
 # Each answer held and affordable makes letting a PK through this likely (a person may keep a
 # counter for a bigger threat, so not never).
@@ -41,7 +40,6 @@ class Belief:
     their_unseen: int  # their hand, barrier card and deck, counted
     not_symbols: frozenset[str]  # symbols their barrier card is known not to have
     passes: int
-    new_end: bool
     ending: bool
     declined: tuple[tuple[int, int], ...] = ()  # (their Pool, damage) of PKs they let through
 
@@ -59,7 +57,7 @@ class Belief:
                 w.bturn[s] = p["barrier"]["turn"]
         w.stack = [[i["owner"], i["card"], i["countered"]] for i in view["stack"]]
         w.active, w.opp, w.turn = view["active"], view["opportunity"], view["turn"]
-        w.passes, w.new_end, w.ending = self.passes, self.new_end, self.ending
+        w.passes, w.ending = self.passes, self.ending
         pending = view["pending"]
         if pending is not None and pending["kind"] in ("predict", "assign", "discard"):
             w.pending = (pending["kind"], pending["seat"], pending["amount"])
@@ -173,8 +171,7 @@ def believe(
         not_symbols=frozenset(wrong_predictions(history, them) if p["barrier"] else ()),
         passes=passes_of(view, history),
         declined=declined(view, history, seat),
-        new_end=view["phase"] not in KNOWN_PHASES,
-        ending=view["phase"] not in KNOWN_PHASES,
+        ending=view["phase"] == "end",
     )
 
 
@@ -184,7 +181,10 @@ def passes_of(view: Mapping[str, Any], history: Sequence[Any]) -> int:
     if not history or view["pending"] is not None:
         return 0
     last = history[-1]
-    if not isinstance(last.action, dict) or last.action.get("type") != "pass":
+    kind = last.action.get("type") if isinstance(last.action, dict) else None
+    if kind == "discard" and view["phase"] == "end":
+        return 1  # End begins with the active player's pass counted
+    if kind != "pass":
         return 0
     before = last.before
     same = len(before["stack"]) == len(view["stack"]) and before["turn"] == view["turn"]
