@@ -6,6 +6,7 @@ seconds to load; the page answers clicks in a fraction of that) wait in order an
 moment it is, each once. Effects are applied in the order the requests were made.
 """
 
+import asyncio
 import json
 
 from shell import dom, env
@@ -48,6 +49,11 @@ class Bridge:
             self.apply(json.loads(str(answer)))
         finally:
             self.pending(-1)
+
+    async def _later(self, pause, data):
+        """A request the worker asked to make after a pause (a bot's move)."""
+        await asyncio.sleep(pause / 1000)
+        self.request(data)
 
     def pending(self, change):
         """How many requests are on their way, as <html data-pending> (absent when none): the
@@ -92,6 +98,8 @@ class Bridge:
                 target.focus()
         if effects.get("go"):
             env.window.location.replace(effects["go"])
+        for pause, later in effects.get("later", []):
+            env.spawn(self._later(pause, later))
         for hook in self.after_effects:
             hook()
         if effects.get("error") and self.on_error is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from parlour.bots.base import LEVELS
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
 from parlour.fair.encoding import Json, canonical_json, check_text
@@ -37,6 +38,13 @@ class MatchConfig:
     dealt: dict[str, dict[str, str]] = field(default_factory=dict)
     # Online only: the transcripts of the decks dealt across devices (label -> record).
     shared: dict[str, Json] = field(default_factory=dict)
+    # The seats a bot plays, and at which level (seat as text -> level): part of the record, so
+    # everyone, and the audit, knows who was a bot.
+    bots: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def bot_levels(self) -> dict[int, str]:
+        return {int(seat): level for seat, level in self.bots.items()}
 
     def setup(self) -> Setup:
         dealt = {int(seat): dict(labels) for seat, labels in self.dealt.items()}
@@ -53,13 +61,16 @@ class MatchConfig:
             data["dealt"] = {seat: dict(labels) for seat, labels in self.dealt.items()}
         if self.shared:
             data["shared"] = dict(self.shared)
+        if self.bots:
+            data["bots"] = dict(self.bots)
         return data
 
     @classmethod
     def from_json(cls, data: object) -> MatchConfig:
         keys = {"game", "match_id", "seats", "variant"}
+        optional = {"dealt", "shared", "bots"}
         check_text(data)
-        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"dealt", "shared"}:
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | optional:
             raise MalformedInput("That match set-up is not in a form Psi Parlour reads.")
         game, match_id, seats, variant = (data[k] for k in ("game", "match_id", "seats", "variant"))
         if (
@@ -85,7 +96,21 @@ class MatchConfig:
             if not isinstance(label, str) or len(label) > 32:
                 raise MalformedInput("A shared deal's label must be short text.")
             record_from_json(record)
-        return cls(game, match_id, tuple(seats), variant, dealt, shared)
+        bots = data.get("bots", {})
+        if not _is_bots(bots, len(seats)):
+            raise MalformedInput("A match's bots must be levels by seat.")
+        return cls(game, match_id, tuple(seats), variant, dealt, shared, bots)
+
+
+def _is_bots(bots: object, seats: int) -> bool:
+    return isinstance(bots, dict) and all(
+        isinstance(seat, str)
+        and whole(seat) is not None
+        and whole(seat) < seats
+        and str(whole(seat)) == seat
+        and level in LEVELS
+        for seat, level in bots.items()
+    )
 
 
 def _is_dealt(dealt: object, seats: int) -> bool:

@@ -35,6 +35,8 @@ STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
 ONLINE_SAVE = "psi-parlour:online"
 ONLINE_LAST = ONLINE_SAVE + ":last"
+# The pause before a bot's move is asked for, so a person sees each move land before the next.
+BOT_PAUSE_MS = 600
 
 
 def play_root(game_id: str) -> str:
@@ -158,12 +160,18 @@ class App:
                 self.effects.draw(f"#start-{game_id}", tree)
                 self.pending_form = form
                 return
-        names = setup_form.seat_names(form)
+        from parlour.match.bot_seats import bot_name
+
+        bots = setup_form.seat_kinds(form)
+        names = tuple(
+            bot_name(name) if seat in bots else name
+            for seat, name in enumerate(setup_form.seat_names(form))
+        )
         variant = setup_form.variant(form)
         decks = setup_form.deck_choices(form)
         if decks:
             variant["decks"] = self.chosen_decks(decks)
-        table = new_table(game_id, names, variant)
+        table = new_table(game_id, names, variant, bots)
         self.sessions[game_id] = self._session(table, game_id)
         self.save(game_id)
         self.go(f"#play-{game_id}")
@@ -219,7 +227,7 @@ class App:
             return
         if data.get("cmd") == "rematch":
             config = session.table.match.config
-            table = new_table(game_id, config.seats, dict(config.variant))
+            table = new_table(game_id, config.seats, dict(config.variant), config.bot_levels)
             self.sessions[game_id] = self._session(table, game_id)
         else:
             session.handle(data)
@@ -227,7 +235,31 @@ class App:
         self.draw(game_id)
 
     def draw(self, game_id: str) -> None:
-        self.effects.draw(play_root(game_id), self.sessions[game_id].render())
+        session = self.sessions[game_id]
+        self.effects.draw(play_root(game_id), session.render())
+        if session.bot_due():
+            step = session.table.match.step
+            self.effects.later.append([BOT_PAUSE_MS, {"op": "bot", "game": game_id, "step": step}])
+
+    def on_bot(self, request: dict[str, Any]) -> None:
+        """A bot's turn, asked for by the page after the pause (see `draw`). A request for a
+        step the match has left (an undo, a second request) changes nothing."""
+        game_id = request.get("game")
+        if game_id == "online":
+            if self.online is not None:
+                self.online.bot(request.get("step"))
+            return
+        session = self.sessions.get(game_id) if isinstance(game_id, str) else None
+        if session is None or request.get("step") != session.table.match.step:
+            return
+        started = now()
+        thinking = session.bot_thinking()
+        session.bot_move()
+        if thinking is not None:
+            # each decision's time, for the page's own measure (`make bench`)
+            self.effects.attrs["bot-thought"] = f"{session.table.match.step}:{now() - started:.4f}"
+        self.save(game_id)
+        self.draw(game_id)
 
     # -- storage: a reload loses nothing ------------------------------------------------
 
@@ -321,14 +353,20 @@ class App:
             self.online.on_link(request)
 
 
-def new_table(game_id: str, names: tuple[str, ...], variant: dict | None = None) -> Table:
+def new_table(
+    game_id: str,
+    names: tuple[str, ...],
+    variant: dict | None = None,
+    bots: dict[int, str] | None = None,
+) -> Table:
     import secrets
 
     from parlour.games import GAMES
     from parlour.match.config import MatchConfig
     from parlour.match.table import Table, new_match_id
 
-    config = MatchConfig(game_id, new_match_id(), names, variant or {})
+    levels = {str(seat): level for seat, level in (bots or {}).items()}
+    config = MatchConfig(game_id, new_match_id(), names, variant or {}, bots=levels)
     return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
 
 
@@ -352,4 +390,5 @@ HANDLERS = {
     "tick": App.on_tick,
     "link": App.on_link,
     "storage": App.on_storage,
+    "bot": App.on_bot,
 }

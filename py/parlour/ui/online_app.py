@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.errors import MalformedInput, ParlourError
 from parlour.games import GAMES
+from parlour.match.bot_seats import bot_name
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
 from parlour.ui import setup_form
-from parlour.ui.app import ONLINE_LAST, ONLINE_SAVE, now, screen_for
+from parlour.ui.app import BOT_PAUSE_MS, ONLINE_LAST, ONLINE_SAVE, now, screen_for
 from parlour.ui.online_screen import (
     Invite,
     bar_notice,
@@ -246,6 +247,10 @@ class OnlineController:
         if self.play is not None and not self.joining:
             self.play.refresh()
             self.effects.draw(ROOT, self.play.render())
+            if self.play.bot_due():
+                step = self.session.table.match.step if self.session.table else -1
+                request = {"op": "bot", "game": "online", "step": step}
+                self.effects.later.append([BOT_PAUSE_MS, request])
             return
         if self.played and not self.joining:
             self.effects.draw(ROOT, next_game_tree(self.session))
@@ -382,6 +387,14 @@ class OnlineController:
         self.join["answer"] = compress(sdp, ANSWER)
         self.draw()
 
+    def bot(self, step: object) -> None:
+        """A bot seated here takes its turn (the host's device), asked for after the pause."""
+        play, table = self.play, self.session.table
+        if self.passive or play is None or table is None or step != table.match.step:
+            return
+        play.bot_move()
+        self.after(redraw=True)
+
     def play_again(self) -> None:
         try:
             self.session.rematch(new_match_id(), now())
@@ -467,12 +480,17 @@ def _stun_setting(app: App) -> list[str]:
 
 def host_new(app: App, game_id: str, form: object) -> None:
     """The set-up form's "Make the invites": a new online game hosted here."""
-    names = setup_form.seat_names(form)
+    bots = setup_form.seat_kinds(form)
+    names = tuple(
+        bot_name(name) if seat in bots else name
+        for seat, name in enumerate(setup_form.seat_names(form))
+    )
     variant = setup_form.variant(form)
     decks = setup_form.deck_choices(form)
     if decks:
         variant["decks"] = app.chosen_decks(decks)
-    local = setup_form.here_seats(form, len(names))
+    # a bot plays on the host's device, its secrets kept there like the host's own
+    local = tuple(sorted(set(setup_form.here_seats(form, len(names))) | set(bots)))
     limit = setup_form.online_limit(form)
     stun_text = setup_form.stun_text(form)
     if stun_text is not None:
@@ -487,7 +505,8 @@ def host_new(app: App, game_id: str, form: object) -> None:
         chosen = variant.get("decks", [])
         private = {seat: {"deck": chosen[seat]} for seat in local if seat < len(chosen)}
         variant["decks"] = ["sealed", "sealed"]
-    config = MatchConfig(game_id, new_match_id(), names, variant)
+    levels = {str(seat): level for seat, level in bots.items()}
+    config = MatchConfig(game_id, new_match_id(), names, variant, bots=levels)
     try:
         session = OnlineSession.host(
             GAMES[game_id], config, local, now(), reveal_limit=limit, private=private

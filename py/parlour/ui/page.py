@@ -27,6 +27,7 @@ class Effects:
         self.attrs: dict[str, str | None] = {}  # <html data-*> values (None removes)
         self.ticking: bool | None = None  # whether the main thread should tick twice a second
         self.text: list[list[str]] = []  # [selector, text]: a plain text to set
+        self.later: list[list[Any]] = []  # [milliseconds, request]: ask again after a pause
 
     def draw(self, selector: str, tree: Node) -> None:
         """Replace a region's content; a later draw of the same region wins."""
@@ -35,7 +36,7 @@ class Effects:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        for name in ("render", "local", "session", "send", "links", "attrs", "text"):
+        for name in ("render", "local", "session", "send", "links", "attrs", "text", "later"):
             if getattr(self, name):
                 data[name] = getattr(self, name)
         for name in ("go", "focus", "ticking"):

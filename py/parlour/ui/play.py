@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from parlour.errors import ParlourError
 from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
+from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import forfeited_seat
 from parlour.match.table import Table
@@ -64,6 +65,13 @@ class PlaySession:
         self.result_open = False
         # Private scribbles per seat (Psi Squad's deduction grid): shown in that seat's view only.
         self.notes: dict[int, dict] = {}
+        # Bot seats held here (seat -> level); the step at which their optional moves were last
+        # declined (so each is asked once), and one at which a bot failed (so none loops).
+        self.bots = {
+            s: level for s, level in table.match.config.bot_levels.items() if s in table.stores
+        }
+        self.declined_at = -1
+        self.stalled_at = -1
         if online is None:
             self._run_automatic()
         self._next_view()
@@ -99,10 +107,57 @@ class PlaySession:
         """The seats played on this device."""
         return sorted(self.table.stores)
 
+    @property
+    def humans(self) -> list[int]:
+        """The seats of this device that a person plays (the others are its bots)."""
+        return [s for s in self.local if s not in self.bots]
+
     def to_act(self) -> int | None:
-        """The seat of this device the game waits on (the lowest, when several may act)."""
-        seats = self.game.to_move(self.table.state) & set(self.local)
+        """The person of this device the game waits on (the lowest seat, when several may
+        act); a bot seat is never handed the device."""
+        seats = self.game.to_move(self.table.state) & set(self.humans)
         return min(seats) if seats else None
+
+    def bot_thinking(self) -> int | None:
+        """The bot seat the game waits on, while it decides."""
+        if self.stalled_at == self.table.match.step:
+            return None
+        return bot_seats.waiting_on(self.table, self.bots)
+
+    def bot_due(self) -> bool:
+        """Whether a bot of this device has something to decide now (the page then asks for
+        its move after a short pause, so a person can follow the game)."""
+        return (
+            bool(self.bots)
+            and self.stalled_at != self.table.match.step
+            and bot_seats.has_turn(self.table, self.bots, self.declined_at)
+        )
+
+    def bot_move(self, seed: bytes | None = None) -> bool:
+        """Let the bot the game waits on (or one that may take an optional step) decide, and
+        act for it exactly as a click would. Whether anything was played."""
+        step = self.table.match.step
+        if not self.bot_due():
+            return False
+        decision = bot_seats.next_decision(self.table, self.bots, self.declined_at)
+        self.declined_at = step  # every optional step offered at this step has been asked
+        if decision is None or decision.choice is None:
+            return False
+        seat, before = decision.seat, self.table.state
+        result = (self.online or self.table).act(seat, decision.choice)
+        if result.sent:
+            return True
+        if not result.ok:
+            self.stalled_at = step
+            self.message = f"{self.names[seat]} could not move: {result.reason}"
+            return False
+        assert result.entry is not None
+        said = self.screen.describe(before, seat, self.game.parse_action(result.entry.action))
+        self.message = said
+        if self.online is None:
+            self._run_automatic()
+        self._next_view()
+        return True
 
     def store_of(self, seat: int) -> PrivateStore | None:
         """A seat's secrets as this device knows them: its own store, or, online once the game
@@ -118,8 +173,11 @@ class PlaySession:
         the seats of this device only; a device with one seat always shows that seat)."""
         self.selection = self.screen.new_selection()
         self.seen_step = self.table.match.step
-        if self.online is not None and len(self.local) == 1:
-            self.viewer = self.local[0]  # the end too: the board stays this seat's way round
+        humans = self.humans
+        if len(humans) == 1 and (self.online is not None or self.bots):
+            # One person here (online, or alone against bots): never a hand-off; the board
+            # stays this seat's way round, to the end.
+            self.viewer = humans[0]
             if self.table.match.result() is not None:
                 self._finish()
             return
@@ -231,9 +289,34 @@ class PlaySession:
         if not self.can_undo():
             self.message = "Nothing to undo: undo never goes back past a revealed secret."
             return
-        self.table.undo()
-        self.message = "Took back the last move."
+        if self.bots:
+            self._undo_with_bots()
+        else:
+            self.table.undo()
+            self.message = "Took back the last move."
         self._next_view()
+
+    def _undo_with_bots(self) -> None:
+        """Against bots, undo takes back the last move a person made here and everything after
+        it (the bots' replies, the answers given for them), so it is that person's turn again;
+        never past a revealed secret."""
+        match, game = self.table.match, self.game
+        floor = self.table.undo_floor()
+        for entry in reversed(match.entries):
+            if entry.seq - 1 < floor:
+                break
+            before = match.state_at(entry.seq - 1)
+            if entry.seat in self.humans and not game.automatic(before, entry.seat):
+                undone = match.step - (entry.seq - 1)
+                match.truncate(entry.seq - 1)
+                self.declined_at = self.stalled_at = -1
+                self.message = (
+                    "Took back your move and the bots' replies."
+                    if undone > 1
+                    else "Took back your move."
+                )
+                return
+        self.message = "Nothing to undo: undo never goes back past a revealed secret."
 
     # -- the log -------------------------------------------------------------------------
 
@@ -251,8 +334,17 @@ class PlaySession:
         return self.screen.describe(before, entry.seat, self.game.parse_action(entry.action))
 
     def can_undo(self) -> bool:
-        """Undo is for one device: online, a move made is a move sent."""
-        return self.online is None and self.table.can_undo()
+        """Undo is for one device: online, a move made is a move sent. Against bots, there
+        must be a move of a person's to take back."""
+        if self.online is not None or not self.table.can_undo():
+            return False
+        if not self.bots:
+            return True
+        match, floor = self.table.match, self.table.undo_floor()
+        return any(
+            e.seat in self.humans and not self.game.automatic(match.state_at(e.seq - 1), e.seat)
+            for e in match.entries[floor:]
+        )
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -330,6 +422,9 @@ class PlaySession:
                     "p",
                     {"class": "turn", "data-role": "status"},
                     h("span", {"class": "your-turn"}, "Your turn") if self._my_turn() else None,
+                    h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
+                    if self.bot_thinking() is not None
+                    else None,
                     status,
                 ),
                 h("div", {"class": "tools"}, *tools),
@@ -356,8 +451,10 @@ class PlaySession:
         )
 
     def _my_turn(self) -> bool:
-        """Online, where one device shows one seat all game: is that seat to act by hand?"""
-        if self.online is None or self.viewer is None or self.table.match.result() is not None:
+        """Where one device shows one seat all game (online, or one person against bots): is
+        that seat to act by hand?"""
+        alone = self.online is not None or (self.bots and len(self.humans) == 1)
+        if not alone or self.viewer is None or self.table.match.result() is not None:
             return False
         state = self.table.state
         seat = self.viewer
@@ -365,6 +462,8 @@ class PlaySession:
 
     def _seats_tree(self, view: dict) -> Node:
         acting = self.to_act()
+        if acting is None:
+            acting = self.bot_thinking()
         items = []
         for seat, name in enumerate(self.names):
             classes = f"seat seat-{seat}" + (" acting" if seat == acting else "")
@@ -376,6 +475,9 @@ class PlaySession:
                     h("strong", None, name),
                     h("span", {"class": "seat-line"}, self.screen.seat_line(view, seat)),
                     h("span", {"class": "you"}, "you") if seat == self.viewer else None,
+                    h("span", {"class": "bot-level"}, f"bot, {self.bots[seat]}")
+                    if seat in self.bots
+                    else None,
                 )
             )
         return h("section", {"class": "seats", "aria-label": "Players"}, h("ul", None, *items))

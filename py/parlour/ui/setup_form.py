@@ -63,6 +63,20 @@ def seat_names(form: object) -> tuple[str, ...]:
     return tuple(names)
 
 
+def seat_kinds(form: object) -> dict[int, str]:
+    """The seats the form gives to a bot, with the bot's level (a person's seat is absent)."""
+    from parlour.bots.base import LEVELS
+
+    kinds = {}
+    seats = seat_count(form)
+    for field in _fields(form):
+        seat = whole(_data(field, "seat-kind"), -1)
+        level = _text(field, "value")
+        if 0 <= seat < seats and level in LEVELS:
+            kinds[seat] = level
+    return kinds
+
+
 def variant(form: object) -> dict[str, Any]:
     """The variant options: checked inputs carrying data-variant, and the decks chosen."""
     chosen: dict[str, Any] = {}
