@@ -237,7 +237,10 @@ class App:
     def draw(self, game_id: str) -> None:
         session = self.sessions[game_id]
         self.effects.draw(play_root(game_id), session.render())
-        if session.bot_due():
+        due = session.bot_due()
+        # <html data-bot-due> while a bot's move is coming: the browser tests wait for it to go
+        self.effects.attrs["bot-due"] = "1" if due else None
+        if due:
             step = session.table.match.step
             self.effects.later.append([BOT_PAUSE_MS, {"op": "bot", "game": game_id, "step": step}])
 

@@ -247,7 +247,9 @@ class OnlineController:
         if self.play is not None and not self.joining:
             self.play.refresh()
             self.effects.draw(ROOT, self.play.render())
-            if self.play.bot_due():
+            due = self.play.bot_due()
+            self.effects.attrs["bot-due"] = "1" if due else None
+            if due:
                 step = self.session.table.match.step if self.session.table else -1
                 request = {"op": "bot", "game": "online", "step": step}
                 self.effects.later.append([BOT_PAUSE_MS, request])
