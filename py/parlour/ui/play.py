@@ -16,7 +16,7 @@ from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
-from parlour.match.match import forfeited_seat
+from parlour.match.match import Submitted, forfeited_seat
 from parlour.match.table import Table
 from parlour.ui.online_screen import online_bar, play_again_button, play_again_note, verdicts_tree
 from parlour.ui.outcome import outcome_title
@@ -144,7 +144,10 @@ class PlaySession:
         if decision is None or decision.choice is None:
             return False
         seat, before = decision.seat, self.table.state
-        result = (self.online or self.table).act(seat, decision.choice)
+        try:
+            result = (self.online or self.table).act(seat, decision.choice)
+        except (ParlourError, ValueError, TypeError, KeyError, AttributeError) as error:
+            result = Submitted(reason=getattr(error, "sentence", "its choice is not a move."))
         if result.sent:
             return True
         if not result.ok:

@@ -589,7 +589,11 @@ def action_to_json(action: Action) -> Any:
         return {"type": "move", "cell": list(action.cell), "direction": action.direction}
     if isinstance(action, AnswerDraw):
         return {"type": "answer-draw", "accept": action.accept}
-    return {"type": "pass" if isinstance(action, Pass) else "propose-draw"}
+    if isinstance(action, Pass):
+        return {"type": "pass"}
+    if isinstance(action, ProposeDraw):
+        return {"type": "propose-draw"}
+    raise ValueError(f"not an ESP action: {action!r}")
 
 
 def parse_action(data: Any) -> Action:
