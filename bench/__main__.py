@@ -9,7 +9,7 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import click, engine, longtasks, online, startup
+from bench import click, engine, longtasks, online, startup, think
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
@@ -19,7 +19,7 @@ def main() -> int:
     parser.add_argument("--loads", type=int, default=9, help="page loads of each kind")
     parser.add_argument(
         "--only",
-        choices=["engine", "startup", "online", "click", "longtasks"],
+        choices=["engine", "startup", "online", "click", "longtasks", "think"],
         help="run one part",
     )
     parser.add_argument(
@@ -53,6 +53,9 @@ def main() -> int:
                 print(line)
         if args.only in (None, "click"):
             for line in click.run(browser, site.url):
+                print(line)
+        if args.only in (None, "think"):
+            for line in think.run(browser, site.url):
                 print(line)
         browser.close()
     return 0
