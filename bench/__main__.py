@@ -9,7 +9,7 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import click, engine, longtasks, online, startup, think
+from bench import click, engine, longtasks, online, startup, strength, think
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
@@ -19,7 +19,7 @@ def main() -> int:
     parser.add_argument("--loads", type=int, default=9, help="page loads of each kind")
     parser.add_argument(
         "--only",
-        choices=["engine", "startup", "online", "click", "longtasks", "think"],
+        choices=["engine", "strength", "startup", "online", "click", "longtasks", "think"],
         help="run one part",
     )
     parser.add_argument(
@@ -27,12 +27,18 @@ def main() -> int:
         default=None,
         help="a git revision of earlier code to compare online moves with, interleaved",
     )
+    parser.add_argument(
+        "--games", type=float, default=1.0, help="strength: scale the number of games of each row"
+    )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
     if args.only in (None, "engine"):
         for line in engine.run():
             print(line)
-    if args.only == "engine":
+    if args.only in (None, "strength"):
+        for line in strength.run(args.games):
+            print(line, flush=True)
+    if args.only in ("engine", "strength"):
         return 0
     with SiteServer() as site, sync_playwright() as p:
         browser = p.chromium.launch(**chromium_launch_args())

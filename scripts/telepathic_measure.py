@@ -234,7 +234,7 @@ def _why(final) -> str:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--a", default="hard")
     parser.add_argument("--b", default="plain")
@@ -246,15 +246,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--oracle", action="store_true", help="side a is the all-seeing pair")
     parser.add_argument("--oracle-depth", type=int, default=3)
     parser.add_argument("--arena-deals", dest="seeded_deals", action="store_false")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def run(argv: list[str] | None = None) -> dict:
+    """One measurement (the command line's arguments), as the dict `main` prints. The arena's
+    deal and the rules' `secrets` are swapped for the run and put back after it."""
+    global ORACLE_DEPTH
+    args = parser().parse_args(argv)
     if args.oracle:
         args.a = "oracle"
-        global ORACLE_DEPTH
         ORACLE_DEPTH = args.oracle_depth
+    saved = arena.deal, rules.secrets
     arena.deal = _recording_deal
     if args.seeded_deals:
         rules.secrets = _SEEDED  # type: ignore[assignment]
-    json.dump(measure(args), sys.stdout)
+    try:
+        return measure(args)
+    finally:
+        arena.deal, rules.secrets = saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    json.dump(run(argv), sys.stdout)
     sys.stdout.write("\n")
     return 0
 

@@ -3,7 +3,8 @@
     PYTHONPATH=py python -m parlour.bots.arena --game esp --seats 2 --a hard --b random \
         --games 200 --seed 1 [--variant key=value ...] [--a-seats K]
 
-prints one JSON line: games, wins per side, draws, mean think time per side. Side `a` takes
+prints one JSON line: games, wins per side, draws, think times per side, and side `a`'s games and
+wins by the seat it held (its first seat, with `--a-seats` above one). Side `a` takes
 `--a-seats` seats (one by default), side `b` the others; the seats of side `a` rotate from game
 to game, so every side plays every seat. A draw, or a win shared by both sides, counts half to
 each. In a cooperative game (Telepathic) every seat plays side `a`'s level unless `--b` is given
@@ -133,6 +134,8 @@ def tournament(
     wins = {"a": 0.0, "b": 0.0}
     draws = hung = losses = 0
     think: dict[str, list[float]] = {"a": [], "b": []}
+    # Side a's games and wins by the first seat it held (e.g. ESPEERS decks go by seat).
+    by_seat = {s: {"games": 0, "a": 0.0} for s in range(seats)}
     steps = 0
     for index in range(games):
         side = sides_for(index, seats, a_seats)
@@ -144,6 +147,9 @@ def tournament(
             think[side[s]].extend(times)
         steps += len(played.log)
         outcome = played.outcome
+        first_a = by_seat[side.index("a")] if "a" in side else None
+        if first_a is not None:
+            first_a["games"] += 1
         if outcome is None:
             hung += 1
             continue
@@ -152,8 +158,13 @@ def tournament(
             draws += 1
             wins["a"] += 0.5
             wins["b"] += 0.5
+            if first_a is not None:
+                first_a["a"] += 0.5
         elif won:
-            wins[won.pop()] += 1
+            winner = won.pop()
+            wins[winner] += 1
+            if first_a is not None and winner == "a":
+                first_a["a"] += 1
         else:
             losses += 1
     return {
@@ -169,6 +180,7 @@ def tournament(
         "losses": losses,
         "hung": hung,
         "mean_steps": round(steps / max(1, games), 1),
+        "a_by_seat": {str(s): v for s, v in by_seat.items()},
         "think_ms": {k: _ms(v) for k, v in think.items()},
     }
 
