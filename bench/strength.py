@@ -103,7 +103,7 @@ ROWS: tuple[Row, ...] = (
         _arena("esp", "hard", "random", 0),
         ">= 95%",
         _at_least(0.95),
-        30,
+        20,
     ),
     Row(
         "ESP",
@@ -112,7 +112,7 @@ ROWS: tuple[Row, ...] = (
         _arena("esp", "hard", "medium", 0),
         ">= 65%",
         _at_least(0.65),
-        30,
+        20,
     ),
     Row(
         "ESP",
@@ -130,7 +130,7 @@ ROWS: tuple[Row, ...] = (
         _arena("esp", "hard", "random", 0, seats=3),
         ">= 95%",
         _at_least(0.95),
-        12,
+        9,
     ),
     Row(
         "ESP",
@@ -139,7 +139,7 @@ ROWS: tuple[Row, ...] = (
         _arena("esp", "hard", "random", 0, seats=4),
         ">= 95%",
         _at_least(0.95),
-        12,
+        8,
     ),
     Row(
         "Telepathic",
@@ -165,7 +165,7 @@ ROWS: tuple[Row, ...] = (
         "medium with plain, standard",
         "telepathic",
         (("a", "medium"), ("b", "plain"), ("a_seats", 1)),
-        "report (naive pair 0.3%)",
+        "report (naive 0.3%)",
         None,
         200,
     ),
@@ -193,6 +193,13 @@ ROWS: tuple[Row, ...] = (
         "arena",
         _arena("espeers", "medium", "scripted", 0, variant={"decks": ["onslaught", "mindwall"]}),
         games=8,
+    ),
+    Row(
+        "ESPEERS",
+        "easy vs scripted",
+        "arena",
+        _arena("espeers", "easy", "scripted", 0, variant={"decks": ["onslaught", "mindwall"]}),
+        games=20,
     ),
     Row("ESPEERS", "balance, hard on both sides", "balance", (("level", "hard"),), games=6),
 )
@@ -315,15 +322,15 @@ def run(scale: float = 1.0, seed: int = 1, jobs: int | None = None) -> list[str]
     lines = [
         f"Bots: strength (arena under CPython, seed {seed}, {jobs} processes;"
         " full-size figures: README.md)",
-        f"  {'game':<11}{'pairing':<34}{'games':>6}  {'result':<62}{'target':<22}",
+        f"  {'game':<11}{'pairing':<34}{'games':>6}{'s':>5}  {'result':<62}{'target':<22}",
     ]
     results = []
-    for row, (result, _seconds) in done:
+    for row, (result, seconds) in done:
         games = result.get("count", result.get("games"))
         verdict = "" if row.check is None else ("met" if row.check(result) else "MISSED")
         lines.append(
-            f"  {row.game:<11}{row.pairing:<34}{games:>6}  {describe(row, result):<62}"
-            f"{row.target:<22}{verdict}"
+            f"  {row.game:<11}{row.pairing:<34}{games:>6}{seconds:5.0f}  "
+            f"{describe(row, result):<62}{row.target:<22}{verdict}"
         )
         results.append((row, result))
     lines.append("Bots: think time per decision under CPython (the arena runs above, under load)")

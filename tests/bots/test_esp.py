@@ -15,8 +15,9 @@ import pytest
 from parlour.bots.arena import deal, play, tournament
 from parlour.bots.base import knowledge_of
 from parlour.bots.esp import model
-from parlour.bots.esp.evaluate import Tracker, Weights, judge_for
+from parlour.bots.esp.evaluate import WIN, Tracker, Weights, judge_for
 from parlour.bots.esp.player import LEVELS, drawn_keys, view_key
+from parlour.bots.esp.search import Search
 from parlour.bots.registry import BOTS, bot_for, player_levels
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
@@ -215,6 +216,34 @@ def test_window_table_and_estimates_agree_with_playing():
             assert fresh.total == pytest.approx(tracker.total)
             if played[1] is not None and pos.sets_through(played[1]):
                 break
+
+
+@pytest.mark.parametrize("seats,seed,steps", [(3, 31, 20), (4, 41, 30), (4, 42, 60)])
+def test_best_reply_search_leaves_the_position_as_it_found_it(seats, seed, steps):
+    """Best-reply search hands the move to any of the others (and back) inside the search: after
+    it, the position, its key, the seat to move and the window table are as before, and two
+    searches agree. With two seats it is the paranoid search itself."""
+    game = live_game(seats, seed, steps)
+    pos = truth(game)
+    tracker = Tracker(pos, judge_for(seats, Weights()))
+    me = pos.to_move
+    before = (pos.key, pos.to_move, dict(pos.board), list(tracker.total), dict(tracker.hot))
+    search = Search(tracker, me, 8, brs=True)
+    actions = [a for _, a, _ in tracker.ranked(me)[:6]]
+    values = [search.root_value(a, 3, -WIN - 1) for a in actions]
+    after = (pos.key, pos.to_move, dict(pos.board), list(tracker.total), dict(tracker.hot))
+    assert after[:3] == before[:3] and after[4] == before[4]
+    assert after[3] == pytest.approx(before[3])
+    assert values == pytest.approx([search.root_value(a, 3, -WIN - 1) for a in actions])
+    two = live_game(2, seed, steps)
+    pos2 = truth(two)
+    t2 = Tracker(pos2, judge_for(2, Weights()))
+    first = [a for _, a, _ in t2.ranked(pos2.to_move)[:4]]
+    paranoid = Search(t2, pos2.to_move, 8)
+    best_reply = Search(t2, pos2.to_move, 8, brs=True)
+    assert [paranoid.root_value(a, 3, -WIN - 1) for a in first] == pytest.approx(
+        [best_reply.root_value(a, 3, -WIN - 1) for a in first]
+    )
 
 
 def test_view_keys_match_the_model_and_repetitions_are_found():

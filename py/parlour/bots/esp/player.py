@@ -40,6 +40,7 @@ class Level:
     width: int  # actions kept at each node below the root
     noise: float = 0.0  # random spread added to root values (in window units)
     belief: float = 0.0  # how far face-down symbols are drawn to fit their lines (see model)
+    brs: bool = False  # with three or four players, best-reply search (see search.py)
     budget: int = 1 << 40  # work (see `Tracker.work`) after which no other world is searched
     weights: Weights = field(default_factory=Weights)
 
@@ -47,7 +48,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level(worlds=1, depth=1, root_width=6, width=1, noise=4.0),
     "medium": Level(worlds=3, depth=2, root_width=10, width=8, budget=80_000),
-    "hard": Level(worlds=6, depth=3, root_width=10, width=8, budget=160_000),
+    "hard": Level(worlds=6, depth=3, root_width=10, width=8, budget=160_000, brs=True),
 }
 
 
@@ -147,7 +148,7 @@ class Bot:
             Tracker(seen.determinise(self.rng, level.belief), self.judge)
             for _ in range(level.worlds)
         ]
-        searches = [Search(t, self.me, level.width, drawn) for t in worlds]
+        searches = [Search(t, self.me, level.width, drawn, level.brs) for t in worlds]
         # One-ply look in every world, then the best few searched deeper.
         totals = {a: 0.0 for a in actions}
         for search in searches:

@@ -1,10 +1,17 @@
-"""Depth-limited paranoid alpha-beta over one determinised position (every hidden symbol drawn).
+"""Depth-limited alpha-beta over one determinised position (every hidden symbol drawn).
 
 The searching seat maximises, every other seat minimises its value (with two players this is
-plain minimax). A leaf is worth the window judgement, except that a seat to move with a set
-it can complete and win already counts as having won. Wide nodes (placement offers a cell, a
-symbol and a face: easily two hundred actions) keep only their best few actions by a one-ply
-look, and so do the others' replies.
+plain minimax). With three or four players the turn order can be searched in two ways:
+paranoid (every seat in turn, each against the searcher) or best-reply search (`brs`; Schadd
+and Winands, 2011): after the searcher's move, ONE of the others moves, whichever hurts the
+searcher most, and then the searcher moves again. Best-reply search sees the searcher's next
+move within three plies whatever the number of players, and does not let the others gang up
+on two or three moves in a row, which a table seldom does.
+
+A leaf is worth the window judgement, except that a seat to move with a set it can complete
+and win already counts as having won. Wide nodes (placement offers a cell, a symbol and a
+face: easily two hundred actions) keep only their best few actions by a one-ply look, and so
+do the others' replies.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Container
 
 from parlour.bots.esp.evaluate import WIN, Tracker
+from parlour.bots.esp.model import PLACE
 
 LOSS = -WIN
 BOUND_AFTER = 3  # children of a last-ply node searched before estimates may cut the rest
@@ -28,12 +36,15 @@ class Search:
         me: int,
         width: int,
         drawn: Container[int] = (),
+        brs: bool = False,
     ) -> None:
         self.tracker = tracker
         self.pos = tracker.pos
         self.me = me
         self.width = width  # actions kept at a node below the root
         self.drawn = drawn  # position keys whose next occurrence is a draw by repetition
+        self.brs = brs and tracker.pos.seats > 2  # best-reply search (see the module)
+        self.others = [s for s in range(tracker.pos.seats) if s != me]
         self.nodes = 0
         self.max_ply = 0
 
@@ -65,19 +76,31 @@ class Search:
         tracker.undo(played)
         return end
 
+    def following(self, mover: int) -> list[int]:
+        """The seats that may move after `mover` in the search."""
+        if self.brs:
+            return self.others if mover == self.me else [self.me]
+        return [mover + 1 if mover + 1 < self.pos.seats else 0]
+
     def threats(self, mover: int) -> tuple[float | None, set[int]]:
         """What the next seat threatens, as the mover must see it: (a value if it already
         decides the game, else None; the cells the mover is forced to block)."""
         pos, tracker = self.pos, self.tracker
-        following = mover + 1 if mover + 1 < pos.seats else 0
-        cells = tracker.completions(following) if tracker.hot else set()
+        following = self.following(mover)
+        cells: set[int] = set()
+        if tracker.hot:
+            for seat in following:
+                cells |= tracker.completions(seat)
         if pos.placing:
             if len(cells) >= 2:  # one tile cannot block two cells
-                return (WIN if following == self.me else LOSS), cells
+                return (WIN if following[0] == self.me else LOSS), cells
             if not cells and tracker.warm:
-                cells = tracker.locks(following)
+                for seat in following:
+                    if len(tracker.locks(seat)) >= 2:
+                        return None, set()  # it will lock one: the leaf judges that
+                    cells |= tracker.locks(seat)
                 if len(cells) >= 2:
-                    return None, set()  # it will lock one: the leaf judges that
+                    return None, set()
         return None, cells
 
     def forced(self, cells: set[int]) -> list[tuple]:
@@ -86,13 +109,15 @@ class Search:
         pos, tracker = self.pos, self.tracker
         ranked = tracker.ranked(self.me)
         if pos.placing:
-            return [item for item in ranked if item[2] or item[1][1] in cells][:FORCED_WIDTH]
-        mover = pos.to_move
-        following = mover + 1 if mover + 1 < pos.seats else 0
+            # (In best-reply search a seat may have no tile left to place: it passes.)
+            return [
+                item for item in ranked if item[2] or (item[1][0] == PLACE and item[1][1] in cells)
+            ][:FORCED_WIDTH]
+        following = self.following(pos.to_move)
         keep = []
         for item in ranked:
             played = tracker.play(item[1])
-            if item[2] or not tracker.completions(following):
+            if item[2] or not any(tracker.completions(s) for s in following):
                 keep.append(item)
             tracker.undo(played)
             if len(keep) >= FORCED_WIDTH:
@@ -101,35 +126,47 @@ class Search:
 
     def value(self, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The minimax value of the position now in the tracker, `depth` plies deep (and
-        deeper along forced lines: a seat that must block a threat is searched on)."""
+        deeper along forced lines: a seat that must block a threat is searched on). In
+        best-reply search a node where the searcher is not to move is every other seat's."""
         self.nodes += 1
         pos, tracker = self.pos, self.tracker
         mover = pos.to_move
         maximising = mover == self.me
-        if tracker.hot and tracker.winning_action(mover) is not None:
-            return WIN - ply - 1 if maximising else LOSS + ply + 1
+        movers = self.others if self.brs and not maximising else [mover]
+        if tracker.hot:
+            for seat in movers:
+                if seat != mover:
+                    pos.set_turn(seat)
+                won = tracker.winning_action(seat) is not None
+                if seat != mover:
+                    pos.set_turn(mover)
+                if won:
+                    return WIN - ply - 1 if maximising else LOSS + ply + 1
         decided, cells = self.threats(mover)
         if decided is not None:
             return decided - ply - 2 if decided > 0 else decided + ply + 2
-        if cells and (depth > 0 or ply < self.max_ply):
-            # The mover must block: only blocks are searched (past the depth too, a little).
-            ordered = self.forced(cells)
-            if not ordered:
-                ordered = tracker.ranked(self.me)[: self.width]
+        forced = bool(cells) and (depth > 0 or ply < self.max_ply)
+        if not forced and depth <= 0:
+            return tracker.leaf(self.me)
+        ordered: list[tuple[float, tuple, bool, int]] = []
+        for seat in movers:
+            if seat != mover:
+                pos.set_turn(seat)
+            ordered.extend((*item, seat) for item in self.candidates(cells, forced))
+            if seat != mover:
+                pos.set_turn(mover)
+        if len(movers) > 1:
+            # One list for all the others: exact ends first, then the best for them.
+            ordered.sort(key=lambda item: (not item[2], item[0]))
+        if forced:
             below = max(0, depth - 1)
             bound = False
-        elif depth <= 0:
-            return tracker.leaf(self.me)
         else:
-            ranked = tracker.ranked(self.me)
-            # Actions that complete a set end the game: their value is exact, take them first.
-            ordered = [item for item in ranked if item[2]]
-            ordered += [item for item in ranked if not item[2]]
             below = depth - 1
             bound = depth == 1 and not self.drawn
         best = LOSS - 1 if maximising else WIN + 1
         searched = 0
-        for est, action, complete in ordered:
+        for est, action, complete, seat in ordered:
             if not complete:
                 if (
                     bound
@@ -140,11 +177,17 @@ class Search:
                 if searched >= self.width:
                     break
                 searched += 1
+            if seat != mover:
+                pos.set_turn(seat)
             played = tracker.play(action)
-            end = self.outcome(played[1], mover, ply + 1)
+            end = self.outcome(played[1], seat, ply + 1)
             if end is None:
+                if self.brs and seat != self.me:
+                    pos.set_turn(self.me)
                 end = self.value(below, alpha, beta, ply + 1)
             tracker.undo(played)
+            if seat != mover:
+                pos.set_turn(mover)
             if maximising:
                 if end > best:
                     best = end
@@ -157,6 +200,16 @@ class Search:
             if alpha >= beta:
                 break
         return best
+
+    def candidates(self, cells: set[int], forced: bool) -> list[tuple[float, tuple, bool]]:
+        """The actions of the seat to move worth searching, best first for it: blocks if it
+        is forced to block, else every action with those that end the game first."""
+        tracker = self.tracker
+        if forced:
+            return self.forced(cells) or tracker.ranked(self.me)[: self.width]
+        ranked = tracker.ranked(self.me)
+        # Actions that complete a set end the game: their value is exact, take them first.
+        return [item for item in ranked if item[2]] + [item for item in ranked if not item[2]]
 
     def root_value(self, action: tuple, depth: int, alpha: float) -> float:
         """The value of the root action `action` searched `depth` plies in all (itself
