@@ -38,7 +38,7 @@ class Opening:
     value: Json
     nonce: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Json]:
         return {"label": self.label, "value": self.value, "nonce": self.nonce}
 
     @classmethod

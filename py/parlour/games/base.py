@@ -17,14 +17,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from parlour.errors import IllegalAction
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 
-S = TypeVar("S")
-A = TypeVar("A")
+S = TypeVar("S")  # a game's state
+A = TypeVar("A")  # a game's action
 
 
 class Termination(Enum):
@@ -37,6 +37,14 @@ class Termination(Enum):
     FORFEIT = "forfeit"
 
 
+class OutcomeJson(TypedDict):
+    """An `Outcome` as the views and the log's readers see it."""
+
+    termination: str
+    winners: list[int]
+    reason: str
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game as data: how it ended, who won (maybe nobody) and a sentence why."""
@@ -45,7 +53,7 @@ class Outcome:
     winners: frozenset[int]
     reason: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> OutcomeJson:
         return {
             "termination": self.termination.value,
             "winners": sorted(self.winners),
@@ -162,11 +170,12 @@ class Game(ABC, Generic[S, A]):
         """The outcome once the game is over, else None."""
 
     @abstractmethod
-    def public_view(self, state: S) -> dict[str, Any]:
-        """What everybody may see: JSON-safe, with commitments in place of secrets."""
+    def public_view(self, state: S) -> Mapping[str, Json]:
+        """What everybody may see: JSON-safe, with commitments in place of secrets. Each game
+        returns its own TypedDict (e.g. `games.esp.views.EspPublicView`)."""
 
     @abstractmethod
-    def seat_view(self, state: S, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+    def seat_view(self, state: S, seat: int, store: PrivateStore | None) -> Mapping[str, Json]:
         """The public view plus `seat`'s own secrets, and nobody else's."""
 
     @abstractmethod
@@ -209,3 +218,8 @@ class Game(ABC, Generic[S, A]):
         that seat as unverified), so a cheat by another seat is still found.
         """
         return None
+
+
+# A game whose state and action types are not known here: the table of every game by id (and
+# whatever is looked up in it, such as a saved match's game) holds games of different types.
+AnyGame = Game[Any, Any]

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair.commit import Context, Opening, check_opening, is_commitment
+from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
 from parlour.games.esp.hexgrid import (
@@ -24,6 +24,7 @@ from parlour.games.esp.hexgrid import (
     step,
     windows_through,
 )
+from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView, EspTile
 from parlour.games.zener import SYMBOLS, Symbol
 
 SEAT_COLOURS = ("Light", "Dark", "Violet", "Amber")
@@ -99,6 +100,11 @@ class AnswerDraw:
 Action = Place | Flip | Move | Pass | ProposeDraw | AnswerDraw
 
 
+# A position as players see it (see `position_key`): (cell, owner, symbol or "") per tile, and
+# the seat to move.
+PositionKey = tuple[tuple[tuple[Cell, int, str], ...], int]
+
+
 @dataclass(frozen=True)
 class DrawOffer:
     proposer: int
@@ -113,7 +119,7 @@ class EspState:
     to_move: int = 0
     ply: int = 0
     passes: int = 0
-    seen: Mapping[Any, int] = field(default_factory=dict)  # position -> count, movement stage
+    seen: Mapping[PositionKey, int] = field(default_factory=dict)  # count, movement stage
     offer: DrawOffer | None = None
     outcome: Outcome | None = None
     sets: tuple[tuple[Cell, ...], ...] = ()
@@ -239,8 +245,10 @@ class ESP(Game[EspState, Action]):
                     used[Symbol(store.value(label))] += 1
         return [s for s in SYMBOLS if used[s] < COPIES]
 
-    def _shown(self, state: EspState, seat: int) -> Counter:
-        return Counter(t.symbol for t in state.board.values() if t.owner == seat and t.up)
+    def _shown(self, state: EspState, seat: int) -> Counter[Symbol]:
+        return Counter(
+            t.symbol for t in state.board.values() if t.owner == seat and t.symbol is not None
+        )
 
     def _flips(self, state: EspState, seat: int, store: PrivateStore | None) -> list[Flip]:
         flips = []
@@ -252,7 +260,7 @@ class ESP(Game[EspState, Action]):
         return flips
 
     def _moves(self, state: EspState, seat: int) -> list[Move]:
-        moves = []
+        moves: list[Move] = []
         for cell, tile in sorted(state.board.items()):
             if tile.owner == seat and tile.up and self.pin_problem(state, cell) is None:
                 moves.extend(
@@ -304,7 +312,7 @@ class ESP(Game[EspState, Action]):
             raise IllegalAction("Every tile is placed: flip or move one of your tiles.")
         return self._after(state, seat, board, changed, action)
 
-    def _place(self, state: EspState, seat: int, action: Place) -> tuple[dict, Cell]:
+    def _place(self, state: EspState, seat: int, action: Place) -> tuple[dict[Cell, Tile], Cell]:
         if not action.sealed:
             raise IllegalAction("A symbol-down tile must be sealed before it is placed.")
         if state.placed[seat] >= TILES_PER_SEAT:
@@ -322,7 +330,7 @@ class ESP(Game[EspState, Action]):
         board[action.cell] = tile
         return board, action.cell
 
-    def _flip(self, state: EspState, seat: int, action: Flip) -> tuple[dict, Cell]:
+    def _flip(self, state: EspState, seat: int, action: Flip) -> tuple[dict[Cell, Tile], Cell]:
         tile = state.board.get(action.cell)
         if tile is None or tile.owner != seat or tile.up:
             raise IllegalAction("You can flip only one of your own symbol-down tiles.")
@@ -333,6 +341,7 @@ class ESP(Game[EspState, Action]):
         name, what = state.name(seat), f"the tile placed at move {tile.placed_at}"
         if opening is None or opening.label != f"tile:{tile.index}":
             raise CommitmentMismatch(f"{name}'s reveal of {what} is not for that tile.", seat)
+        assert tile.commitment is not None  # a symbol-down tile always carries its commitment
         context = Context(state.setup.match_id, seat)
         check_opening(context, tile.commitment, opening, who=name, what=what, step=tile.placed_at)
         symbol = Symbol.parse(opening.value)
@@ -347,7 +356,7 @@ class ESP(Game[EspState, Action]):
         board[action.cell] = replace(tile, symbol=symbol)
         return board, action.cell
 
-    def _move(self, state: EspState, seat: int, action: Move) -> tuple[dict, Cell]:
+    def _move(self, state: EspState, seat: int, action: Move) -> tuple[dict[Cell, Tile], Cell]:
         tile = state.board.get(action.cell)
         if tile is None or tile.owner != seat:
             raise IllegalAction("You can move only one of your own tiles.")
@@ -386,7 +395,7 @@ class ESP(Game[EspState, Action]):
         return replace(state, offer=DrawOffer(offer.proposer, accepted), ply=state.ply + 1)
 
     def _after(
-        self, state: EspState, seat: int, board: dict, changed: Cell, action: Action
+        self, state: EspState, seat: int, board: dict[Cell, Tile], changed: Cell, action: Action
     ) -> EspState:
         placed = state.placed
         if isinstance(action, Place):
@@ -417,7 +426,7 @@ class ESP(Game[EspState, Action]):
     def result(self, state: EspState) -> Outcome | None:
         return state.outcome
 
-    def public_view(self, state: EspState) -> dict[str, Any]:
+    def public_view(self, state: EspState) -> EspPublicView:
         return {
             "game": self.id,
             "stage": "placement" if state.placing else "movement",
@@ -435,9 +444,9 @@ class ESP(Game[EspState, Action]):
             "outcome": None if state.outcome is None else state.outcome.to_json(),
         }
 
-    def seat_view(self, state: EspState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+    def seat_view(self, state: EspState, seat: int, store: PrivateStore | None) -> EspSeatView:
         view = self.public_view(state)
-        hidden = {}
+        hidden: dict[str, str] = {}
         if store is not None:
             for cell, tile in state.board.items():
                 label = f"tile:{tile.index}"
@@ -446,22 +455,22 @@ class ESP(Game[EspState, Action]):
         unplaced = Counter({s: COPIES for s in SYMBOLS})
         unplaced.subtract(self._shown(state, seat))
         unplaced.subtract(Symbol(v) for v in hidden.values())
-        view["me"] = {
+        me: EspMe = {
             "seat": seat,
             "hidden": hidden,
             "tray": [s.value for s in SYMBOLS for _ in range(max(0, unplaced[s]))],
         }
-        return view
+        return {**view, "me": me}
 
     def reveals(self, action: Action) -> bool:
         return isinstance(action, Flip)
 
     # -- the log's JSON ----------------------------------------------------------------------
 
-    def parse_action(self, data: Any) -> Action:
+    def parse_action(self, data: Json) -> Action:
         return parse_action(data)
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: Action) -> Json:
         return action_to_json(action)
 
     # -- audit -------------------------------------------------------------------------------
@@ -480,7 +489,7 @@ class ESP(Game[EspState, Action]):
         ]
 
     def check_secrets(
-        self, states: Sequence[EspState], opened: Mapping[tuple[int, str], Any]
+        self, states: Sequence[EspState], opened: Mapping[tuple[int, str], Json]
     ) -> None:
         """Each seat's tiles, shown and hidden, hold at most two of each symbol."""
         final = states[-1]
@@ -554,7 +563,7 @@ def tally(state: EspState, sets: Sequence[Sequence[Cell]], mover: int) -> Outcom
     return Outcome(Termination.SHARED_WIN, leaders, reason + "share the win.")
 
 
-def position_key(board: Mapping[Cell, Tile], to_move: int) -> tuple:
+def position_key(board: Mapping[Cell, Tile], to_move: int) -> PositionKey:
     """A position as players see it: which cells hold whose tile, which face, and who moves."""
     return (
         tuple(sorted((c, t.owner, t.symbol.value if t.symbol else "") for c, t in board.items())),
@@ -565,16 +574,25 @@ def position_key(board: Mapping[Cell, Tile], to_move: int) -> tuple:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def tile_json(cell: Cell, tile: Tile) -> dict[str, Any]:
-    data: dict[str, Any] = {"cell": list(cell), "owner": tile.owner, "placed_at": tile.placed_at}
-    if tile.up:
-        data.update(face="up", symbol=tile.symbol.value)  # type: ignore[union-attr]
-    else:
-        data.update(face="down", commitment=tile.commitment)
-    return data
+def tile_json(cell: Cell, tile: Tile) -> EspTile:
+    if tile.symbol is not None:  # symbol-up
+        return {
+            "cell": list(cell),
+            "owner": tile.owner,
+            "placed_at": tile.placed_at,
+            "face": "up",
+            "symbol": tile.symbol.value,
+        }
+    return {
+        "cell": list(cell),
+        "owner": tile.owner,
+        "placed_at": tile.placed_at,
+        "face": "down",
+        "commitment": tile.commitment,
+    }
 
 
-def action_to_json(action: Action) -> Any:
+def action_to_json(action: Action) -> Json:
     if isinstance(action, Place):
         if not action.sealed:
             raise ValueError("a symbol-down choice must be sealed before it is written down")
@@ -596,7 +614,7 @@ def action_to_json(action: Action) -> Any:
     raise ValueError(f"not an ESP action: {action!r}")
 
 
-def parse_action(data: Any) -> Action:
+def parse_action(data: Json) -> Action:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MalformedInput("An ESP action must be an object with a type.")
     kind, keys = data["type"], set(data)

@@ -59,13 +59,13 @@ def set_cells(kind: str, index: int) -> list[int]:
     return [4 * top + left, 4 * top + left + 1, 4 * (top + 1) + left + 1, 4 * (top + 1) + left]
 
 
-def _rotate(values: list, steps: int) -> list:
+def _rotate(values: list[Tile], steps: int) -> list[Tile]:
     """Move every value `steps` places along the list (wrapping)."""
     steps %= len(values)
     return values[-steps:] + values[:-steps] if steps else list(values)
 
 
-EFFECTS: dict[str, Callable[[list], list]] = {
+EFFECTS: dict[str, Callable[[list[Tile]], list[Tile]]] = {
     # columns read north to south: shifting north moves every tile up, the top one to the bottom
     "shift-north": lambda v: _rotate(v, -1),
     "shift-south": lambda v: _rotate(v, 1),

@@ -17,11 +17,11 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise, product
-from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair import sra
 from parlour.fair.commit import Context, Opening, check_opening, commitment_of, is_commitment
+from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, SharedDeal, Termination
@@ -36,6 +36,7 @@ from parlour.games.telepathic.grid import (
     holds,
     is_calm,
 )
+from parlour.games.telepathic.views import TeleMe, TelePublicView, TeleSeatView
 
 CONDITIONS_LABEL = "conditions"
 ARRANGEMENTS = {"pair": 2, "director": 3, "four": 4, "teams": 4}
@@ -167,6 +168,11 @@ class TeleState:
     def kind_of(self, seat: int) -> str:
         return self.roles(seat)[0][0]
 
+    def sealed_at(self, seat: int) -> int | None:
+        """The move at which `seat` sealed its condition cards (None: it has not)."""
+        sealed = self.sealed[seat]
+        return None if sealed is None else sealed[1]
+
 
 def next_performer(state: TeleState) -> int:
     """Who receives the card the active player hands over now."""
@@ -247,6 +253,7 @@ class Telepathic(Game[TeleState, Action]):
         if phase == "hand":
             return frozenset({state.active})
         if phase in ("perform", "window"):
+            assert state.performer is not None  # set when the card is handed over
             return frozenset({state.performer})
         if phase == "check":
             return frozenset(set(state.holders("lose")) - state.checked)
@@ -294,6 +301,7 @@ class Telepathic(Game[TeleState, Action]):
         elif state.phase == "window":
             actions.append(Continue())
         elif state.phase == "respond":
+            assert state.announcer is not None  # set by the Announcement
             kind = state.kind_of(state.announcer)
             actions += [Respond(n) for n in DECKS[kind]]
         return actions + self._announcements(state, seat)
@@ -324,17 +332,17 @@ class Telepathic(Game[TeleState, Action]):
         setup: Setup,
         seats: Sequence[int],
         shared: Mapping[int, Mapping[str, str]] | None = None,
-        private: Mapping[int, Mapping[str, Any]] | None = None,
-    ) -> dict[int, dict[str, Any]]:
+        private: Mapping[int, Mapping[str, Json]] | None = None,
+    ) -> dict[int, dict[str, Json]]:
         """Deal condition cards to the seats held on this device, each deck without repeats;
         online, a card drawn in a shared deal is that seat's card of that kind."""
         arrangement = setup.variant.get("arrangement", "pair")
         decks = {
             kind: Rng(secrets.token_bytes(32)).shuffled(cards) for kind, cards in DECKS.items()
         }
-        dealt: dict[int, Any] = {}
+        dealt: dict[int, dict[str, Json]] = {}
         for seat in seats:
-            hand = {}
+            hand: dict[str, str] = {}
             for kind, which in ROLES[arrangement][seat]:
                 drawn = (shared or {}).get(seat, {}).get(kind)
                 hand[which] = drawn if drawn is not None else decks[kind].pop()
@@ -383,19 +391,22 @@ class Telepathic(Game[TeleState, Action]):
         phase = state.phase
         if isinstance(action, Announce):
             return self._announce(state, seat, action)
-        handlers = {
-            "setup": (SealConditions, self._seal),
-            "hand": (HandCard, self._hand),
-            "perform": (Perform, self._perform),
-            "check": ((PlayOn, DeclareLost), self._check),
-            "window": (Continue, self._continue),
-            "respond": (Respond, self._respond),
-            "reveal": (Reveal, self._reveal),
-        }
-        kind, handler = handlers[phase]
-        if not isinstance(action, kind):
-            raise IllegalAction(PHASE_SENTENCES[phase].format(name=state.name(seat)))
-        return handler(state, seat, action)
+        # Each phase takes its own kind of action.
+        if phase == "setup" and isinstance(action, SealConditions):
+            return self._seal(state, seat, action)
+        if phase == "hand" and isinstance(action, HandCard):
+            return self._hand(state, seat, action)
+        if phase == "perform" and isinstance(action, Perform):
+            return self._perform(state, seat, action)
+        if phase == "check" and isinstance(action, (PlayOn, DeclareLost)):
+            return self._check(state, seat, action)
+        if phase == "window" and isinstance(action, Continue):
+            return self._continue(state, seat, action)
+        if phase == "respond" and isinstance(action, Respond):
+            return self._respond(state, seat, action)
+        if phase == "reveal" and isinstance(action, Reveal):
+            return self._reveal(state, seat, action)
+        raise IllegalAction(PHASE_SENTENCES[phase].format(name=state.name(seat)))
 
     def _seal(self, state: TeleState, seat: int, action: SealConditions) -> TeleState:
         promised = state.setup.precommitted(seat, CONDITIONS_LABEL)
@@ -418,7 +429,10 @@ class Telepathic(Game[TeleState, Action]):
     def _perform(self, state: TeleState, seat: int, action: Perform) -> TeleState:
         if not 0 <= action.set_index < 4:
             raise IllegalAction("Choose one of the four sets the card offers.")
-        card = CARDS_BY_ID[state.row[state.handed]]
+        assert state.handed is not None  # set when the card is handed over
+        card_id = state.row[state.handed]
+        assert card_id is not None  # `_hand` takes only a card that is there
+        card = CARDS_BY_ID[card_id]
         grid = apply_card(state.grid, card, action.set_index)
         new = self._use_card(replace(state, grid=grid), card.id)
         new = replace(new, turns=state.turns + 1, checked=frozenset())
@@ -433,6 +447,7 @@ class Telepathic(Game[TeleState, Action]):
         if not deck and self._may_reshuffle(state):
             rng = Rng(state.seed).derive(f"telepathic:reshuffle:{reshuffles}")
             deck, used, reshuffles = tuple(rng.shuffled(used)), (), reshuffles + 1
+        assert state.handed is not None  # the card just performed
         row[state.handed] = deck[0] if deck else None
         return replace(state, row=tuple(row), deck=deck[1:], used=used, reshuffles=reshuffles)
 
@@ -470,6 +485,7 @@ class Telepathic(Game[TeleState, Action]):
     def _next_turn(self, state: TeleState) -> TeleState:
         arrangement = state.arrangement
         if arrangement == "pair":
+            assert state.performer is not None  # the turn's performer becomes active
             active = state.performer
         elif arrangement == "director":
             active = 0
@@ -496,6 +512,7 @@ class Telepathic(Game[TeleState, Action]):
         return replace(new, phase="reveal")
 
     def _respond(self, state: TeleState, seat: int, action: Respond) -> TeleState:
+        assert state.announcer is not None  # set by the Announcement
         kind = state.kind_of(state.announcer)
         if action.name not in DECKS[kind]:
             raise IllegalAction(f"Name a {kind} for {state.name(state.announcer)}.")
@@ -510,16 +527,20 @@ class Telepathic(Game[TeleState, Action]):
             return replace(new, outcome=self._judge(new))
         return new
 
-    def _opened(self, state: TeleState, seat: int, opening: Opening, what: str) -> Mapping:
-        commitment, made = state.sealed[seat]  # type: ignore[misc]
-        if opening.label != CONDITIONS_LABEL:
+    def _opened(
+        self, state: TeleState, seat: int, opening: Opening, what: str
+    ) -> Mapping[str, str]:
+        sealed = state.sealed[seat]
+        if sealed is None or opening.label != CONDITIONS_LABEL:
             raise CommitmentMismatch(f"{state.name(seat)} opened the wrong thing.", seat)
+        commitment, made = sealed
         context = Context(state.setup.match_id, seat)
         check_opening(context, commitment, opening, who=state.name(seat), what=what, step=made)
         problem = conditions_problem(state, seat, opening.value)
         if problem:
             raise CommitmentMismatch(problem, seat, made)
-        return opening.value
+        conditions: Mapping[str, str] = opening.value  # checked just above
+        return conditions
 
     def _judge(self, state: TeleState) -> Outcome:
         wrong = [
@@ -534,6 +555,7 @@ class Telepathic(Game[TeleState, Action]):
         ]
         everyone = frozenset(range(state.seats))
         if state.arrangement == "teams":
+            assert state.announcer is not None  # only an Announcement is judged
             team = frozenset(s for s in range(4) if s % 2 == state.announcer % 2)
             winners = team if not wrong and not unmet else everyone - team
             names = " and ".join(state.name(s) for s in sorted(winners))
@@ -550,7 +572,7 @@ class Telepathic(Game[TeleState, Action]):
     def result(self, state: TeleState) -> Outcome | None:
         return state.outcome
 
-    def public_view(self, state: TeleState) -> dict[str, Any]:
+    def public_view(self, state: TeleState) -> TelePublicView:
         handed = state.row[state.handed] if state.handed is not None else None
         return {
             "game": self.id,
@@ -584,16 +606,18 @@ class Telepathic(Game[TeleState, Action]):
             "outcome": None if state.outcome is None else state.outcome.to_json(),
         }
 
-    def seat_view(self, state: TeleState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+    def seat_view(self, state: TeleState, seat: int, store: PrivateStore | None) -> TeleSeatView:
         view = self.public_view(state)
-        mine = dict(store.value(CONDITIONS_LABEL)) if store and CONDITIONS_LABEL in store else {}
-        view["me"] = {
+        mine: dict[str, str] = (
+            dict(store.value(CONDITIONS_LABEL)) if store and CONDITIONS_LABEL in store else {}
+        )
+        me: TeleMe = {
             "seat": seat,
             "conditions": mine,
             # a private hint for the owner only; the app never tells the partner
             "met": {which: holds(state.grid, c) for which, c in mine.items()},
         }
-        return view
+        return {**view, "me": me}
 
     def reveals(self, action: Action) -> bool:
         """Sealing, "play on" (my lose condition is not met), a loss and a reveal all tell
@@ -602,10 +626,10 @@ class Telepathic(Game[TeleState, Action]):
 
     # -- the log's JSON ----------------------------------------------------------------------
 
-    def parse_action(self, data: Any) -> Action:
+    def parse_action(self, data: Json) -> Action:
         return parse_action(data)
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: Action) -> Json:
         return action_to_json(action)
 
     # -- audit -------------------------------------------------------------------------------
@@ -624,7 +648,7 @@ class Telepathic(Game[TeleState, Action]):
         return seals
 
     def check_secrets(
-        self, states: Sequence[TeleState], opened: Mapping[tuple[int, str], Any]
+        self, states: Sequence[TeleState], opened: Mapping[tuple[int, str], Json]
     ) -> None:
         final = states[-1]
         cards = {s: v for (s, label), v in opened.items() if label == CONDITIONS_LABEL}
@@ -632,7 +656,7 @@ class Telepathic(Game[TeleState, Action]):
         for seat, value in sorted(cards.items()):
             problem = conditions_problem(final, seat, value)
             if problem:
-                raise CommitmentMismatch(problem, seat, final.sealed[seat][1])  # type: ignore[index]
+                raise CommitmentMismatch(problem, seat, final.sealed_at(seat))
         self._check_shared(final, cards, opened)  # first: a false lock explains a repeat
         self._check_dealing(final, cards)
         for before, after in pairwise(states):
@@ -650,7 +674,7 @@ class Telepathic(Game[TeleState, Action]):
         self,
         final: TeleState,
         cards: Mapping[int, Mapping[str, str]],
-        opened: Mapping[tuple[int, str], Any],
+        opened: Mapping[tuple[int, str], Json],
     ) -> None:
         """Online: replay every deal across devices with the opened locks; each seat's card of
         that kind must be the one it drew."""
@@ -687,7 +711,7 @@ class Telepathic(Game[TeleState, Action]):
                         f"{final.name(seat)} and {final.name(seen[card])} both hold {card}: "
                         "a card was dealt twice.",
                         seat,
-                        final.sealed[seat][1],  # type: ignore[index]
+                        final.sealed_at(seat),
                     )
                 seen[card] = seat
 
@@ -732,7 +756,7 @@ def conditions_problem(state: TeleState, seat: int, value: object) -> str | None
 # -- JSON ---------------------------------------------------------------------------------
 
 
-def action_to_json(action: Action) -> Any:
+def action_to_json(action: Action) -> Json:
     if isinstance(action, SealConditions):
         return {"type": "seal", "commitment": action.commitment}
     if isinstance(action, HandCard):
@@ -756,7 +780,7 @@ def _small(value: object, limit: int) -> bool:
     return type(value) is int and 0 <= value < limit
 
 
-def parse_action(data: Any) -> Action:
+def parse_action(data: Json) -> Action:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MalformedInput("A Telepathic action must be an object with a type.")
     kind, keys = data["type"], set(data)
