@@ -18,6 +18,7 @@ from typing import Any
 
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
+from parlour.games.base import A, Game, S
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "medium"
@@ -82,8 +83,8 @@ Bot = Callable[[SeatKnowledge, bytes], Any]
 
 
 def knowledge_of(
-    game: Any,
-    states: Sequence[Any],
+    game: Game[S, A],
+    states: Sequence[S],
     log: Sequence[tuple[int, Json]],
     seat: int,
     store: PrivateStore,
