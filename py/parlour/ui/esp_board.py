@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from parlour.games.esp.hexgrid import Cell, neighbours
+from parlour.games.esp.views import EspPublicView, EspTile
 from parlour.ui.tree import Node, s
 from parlour.ui.zener_art import symbol_use
 
@@ -66,7 +67,7 @@ def _symbol(name: str, scale: float, css: str) -> Node:
     return symbol_use(name, -half, -half, 2 * half, css)
 
 
-def _tile(tile: dict, viewer: int | None, hidden: Mapping[str, str], marks: BoardMarks) -> Node:
+def _tile(tile: EspTile, viewer: int | None, hidden: Mapping[str, str], marks: BoardMarks) -> Node:
     cell = (tile["cell"][0], tile["cell"][1])
     key = cell_key(cell)
     owner = tile["owner"]
@@ -127,7 +128,7 @@ def empty_cells_to_draw(occupied: Collection[Cell], targets: Collection[Cell]) -
     return sorted(ring) if occupied else sorted(set(targets) or {(0, 0)})
 
 
-def board_tree(view: dict, viewer: int | None, marks: BoardMarks) -> Node:
+def board_tree(view: EspPublicView, viewer: int | None, marks: BoardMarks) -> Node:
     """The whole board for `view` (a seat view, or the public view when `viewer` is None)."""
     hidden = view.get("me", {}).get("hidden", {}) if viewer is not None else {}
     tiles = view["tiles"]
@@ -159,7 +160,7 @@ def board_tree(view: dict, viewer: int | None, marks: BoardMarks) -> Node:
     )
 
 
-def _set_line(window: list) -> Node:
+def _set_line(window: list[list[int]]) -> Node:
     (x1, y1), (x2, y2) = centre(tuple(window[0])), centre(tuple(window[-1]))
     return s(
         "line",

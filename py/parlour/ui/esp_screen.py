@@ -19,6 +19,7 @@ from parlour.games.esp.rules import (
     Pass,
     Place,
 )
+from parlour.games.esp.views import EspPublicView, EspSeatView
 from parlour.games.esp.words import describe
 from parlour.games.zener import SYMBOLS, Symbol
 from parlour.ui.esp_board import BoardMarks, board_tree, parse_key
@@ -46,7 +47,7 @@ class EspScreen:
 
     # -- words on screen -----------------------------------------------------------------
 
-    def status(self, view: dict, viewer: int) -> str:
+    def status(self, view: EspPublicView, viewer: int) -> str:
         acting = view["to_move"]
         names = [seat["name"] for seat in view["seats"]]
         if view["offer"] is not None:
@@ -60,7 +61,7 @@ class EspScreen:
             return f"{who} to place a tile ({placed} of {total} placed)."
         return f"{who} to flip or move a tile."
 
-    def seat_line(self, view: dict, seat: int) -> str:
+    def seat_line(self, view: EspPublicView, seat: int) -> str:
         info = view["seats"][seat]
         if view["stage"] == "placement":
             return f"{info['colour']} · {info['unplaced']} to place"
@@ -92,7 +93,7 @@ class EspScreen:
             (a for a in self._legal(session) if isinstance(a, Flip) and a.cell == cell), None
         )
 
-    def board(self, session: PlaySession, view: dict) -> Node:
+    def board(self, session: PlaySession, view: EspPublicView) -> Node:
         sel: EspSelection = session.selection
         flip = self._flip(session)
         marks = BoardMarks(
@@ -121,7 +122,7 @@ class EspScreen:
 
     # -- the controls beside the board ---------------------------------------------------
 
-    def controls(self, session: PlaySession, view: dict) -> Node | None:
+    def controls(self, session: PlaySession, view: EspSeatView) -> Node | None:
         legal = self._legal(session)
         if view["offer"] is not None:
             return self._draw_controls(view)
@@ -143,7 +144,7 @@ class EspScreen:
             return self._tray_controls(session, view)
         return self._move_controls(session)
 
-    def _draw_controls(self, view: dict) -> Node:
+    def _draw_controls(self, view: EspPublicView) -> Node:
         proposer = view["seats"][view["offer"]["proposer"]]["name"]
         return h(
             "section",
@@ -175,7 +176,7 @@ class EspScreen:
             ),
         )
 
-    def _tray_controls(self, session: PlaySession, view: dict) -> Node:
+    def _tray_controls(self, session: PlaySession, view: EspSeatView) -> Node:
         sel: EspSelection = session.selection
         tray = view["me"]["tray"]
         buttons = []
