@@ -18,8 +18,9 @@ from typing import Any
 
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
+from parlour.games.options import BOT_LEVELS
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS: tuple[str, ...] = BOT_LEVELS  # easy, medium, hard: declared with the seat kinds
 DEFAULT_LEVEL = "medium"
 
 

@@ -20,6 +20,7 @@ from parlour.games.telepathic.grid import (
     set_cells,
     set_names,
 )
+from parlour.games.telepathic.options import MODE
 from parlour.games.telepathic.rules import (
     CONDITIONS_LABEL,
     DECKS,
@@ -256,7 +257,8 @@ class TeleScreen:
             if view["handed_slot"] == slot:
                 attrs["class"] += " handed"
             cards.append(h("button", attrs, *card_face(card_id)))
-        deck = f"{view['deck']} in the deck" if view["mode"] != "first" else "first game"
+        mode = MODE.choice(view["mode"])
+        deck = f"{view['deck']} in the deck" if view["mode"] != "first" or not mode else mode.name
         compass = any(c and CARDS_BY_ID[c].sets != "quadrants" for c in view["row"])
         return h(
             "section",

@@ -24,9 +24,9 @@ from parlour.games.esp.hexgrid import (
     step,
     windows_through,
 )
+from parlour.games.esp.options import OPTIONS, SEAT_COLOURS
 from parlour.games.zener import SYMBOLS, Symbol
 
-SEAT_COLOURS = ("Light", "Dark", "Violet", "Amber")
 COPIES = 2  # of each symbol per seat
 TILES_PER_SEAT = COPIES * len(SYMBOLS)
 SET_LENGTH = 5
@@ -136,8 +136,9 @@ class EspState:
 class ESP(Game[EspState, Action]):
     id = "esp"
     name = "ESP"
-    min_seats = 2
-    max_seats = 4
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> EspState:
         self.check_setup(setup)

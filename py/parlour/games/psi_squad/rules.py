@@ -17,14 +17,9 @@ from parlour.fair.commit import is_commitment
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.psi_squad.options import LENGTHS, OPTIONS, max_status
 
-LENGTHS = {3: "short", 4: "standard", 5: "long"}
 CYPHER_LABEL = "cypher"
-
-
-def max_status(length: int) -> int:
-    """Max: 9, 12 or 15 (three per digit)."""
-    return 3 * length
 
 
 def score(cypher: str, guess: str) -> tuple[int, int]:
@@ -156,17 +151,13 @@ def is_cypher(text: object, length: int) -> bool:
 class PsiSquad(Game[PsiState, Action]):
     id = "psi-squad"
     name = "Psi Squad"
-    min_seats = 2
-    max_seats = 8
-
-    def check_setup(self, setup: Setup) -> None:
-        super().check_setup(setup)
-        if setup.variant.get("length", 4) not in LENGTHS:
-            raise IllegalAction("A cypher has 3, 4 or 5 digits.")
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> PsiState:
         self.check_setup(setup)
-        length = setup.variant.get("length", 4)
+        length = OPTIONS.number(setup.variant, "length")
         n = setup.seats
         first = Rng(seed).derive("psi-squad:first").below(n)
         full = max_status(length)
