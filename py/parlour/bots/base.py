@@ -1,4 +1,4 @@
-"""What a bot is: a function of what its seat may know, and nothing else (DESIGN.md, "Bots").
+"""What a bot is: a function of what its seat may know, and nothing else (docs/bots.md).
 
 A bot receives a `SeatKnowledge` and a seed and returns one of the legal actions. The knowledge
 holds the seat's own view (the public view plus that seat's secrets), its own private store, the

@@ -1,4 +1,4 @@
-"""ESP, by Cameron Browne, with the project's rulings (shared/rules/RULINGS.md).
+"""ESP, by Cameron Browne, with the project's rulings (docs/rulings.md).
 
 A symbol-down tile is a commitment to one of its owner's remaining symbols; flipping it is the
 reveal. Everything public about a tile is its cell, owner, face and, once up, its symbol.

@@ -1,4 +1,4 @@
-"""Psi Squad, by Jonathan A. Leistiko, with the project's rulings (shared/rules/RULINGS.md).
+"""Psi Squad, by Jonathan A. Leistiko, with the project's rulings (docs/rulings.md).
 
 Each seat's cypher is committed at set-up and never travels: the target's own device answers a
 guess (number correct, number spotted) from its secret, and the audit at the end re-checks every

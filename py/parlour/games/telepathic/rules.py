@@ -1,4 +1,4 @@
-"""Telepathic, by Carl Klutzke, with the project's rulings (shared/rules/RULINGS.md).
+"""Telepathic, by Carl Klutzke, with the project's rulings (docs/rulings.md).
 
 Every seat's condition cards are dealt on its own device and committed; nothing about them is
 public until an Announcement, or until a met lose condition is declared with its opening as
