@@ -473,8 +473,9 @@ class PsiScreen:
         elif cmd == "note":
             self._cycle_note(session, event.get("note", ""))
         elif cmd == "seal-cypher":
-            if len(sel.digits) != n:
-                session.message = f"Your cypher needs exactly {n} digits."
+            problem = session.game.digits_problem(state, sel.digits, "cypher")
+            if problem:
+                session.message = problem
             else:
                 session.act(ChooseCypher(sel.digits))
         elif cmd == "guess":

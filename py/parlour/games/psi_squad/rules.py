@@ -187,17 +187,24 @@ class PsiSquad(Game[PsiState, Action]):
             return [Answer(*score(store.value(CYPHER_LABEL), state.pending.digits))]
         return GuessView(state.targets(seat), state.length)
 
+    def digits_problem(self, state: PsiState, digits: object, what: str) -> str | None:
+        """Why `digits` cannot be a cypher (or a guess at one) in this game, in words."""
+        n = state.length
+        if not isinstance(digits, str) or not digits:
+            return f"Type the {n} digits of your {what}."
+        if not (digits.isascii() and digits.isdigit()):
+            return f"A cypher is made of digits only: type {n} digits from 0 to 9."
+        if len(digits) != n:
+            return f"A cypher has exactly {n} digits; that {what} has {len(digits)}."
+        return None
+
     def guess_problem(
         self, state: PsiState, seat: int, target: object, digits: object
     ) -> str | None:
         """Why this guess is refused, in words; None when it is legal."""
-        n = state.length
-        if not isinstance(digits, str) or not digits:
-            return f"Type the {n} digits of your guess."
-        if not (digits.isascii() and digits.isdigit()):
-            return f"A cypher is made of digits only: type {n} digits from 0 to 9."
-        if len(digits) != n:
-            return f"A cypher has exactly {n} digits; that guess has {len(digits)}."
+        problem = self.digits_problem(state, digits, "guess")
+        if problem:
+            return problem
         if not isinstance(target, int) or not 0 <= target < state.seats:
             return "Choose whose cypher you are guessing."
         if target == seat:
