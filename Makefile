@@ -15,7 +15,9 @@ test: venv runtime
 	$(VPY) -m ruff check .
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest tests e2e
 
-unit: venv
+## unit: everything pure under CPython, and the main thread's modules under MicroPython (the
+## npm runtime is installed first: tests/shell runs the real MicroPython under Node)
+unit: venv runtime
 	$(VPY) -m pytest tests
 
 e2e: venv runtime

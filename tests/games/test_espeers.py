@@ -1,4 +1,5 @@
-"""ESPEERS: every rule of shared/rules/espeers.txt and every ESPEERS ruling of RULINGS.md.
+"""ESPEERS: every rule of ESPEERS (its rules page in index.html) and every ESPEERS ruling of
+docs/rulings.md.
 
 Two ways of driving a game:
 - `Table` (the product's path): decks dealt into each seat's own store, automatic steps from the

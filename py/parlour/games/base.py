@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 from parlour.errors import IllegalAction
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
+from parlour.games.options import Options
 
 S = TypeVar("S")  # a game's state
 A = TypeVar("A")  # a game's action
@@ -111,6 +112,8 @@ class Game(ABC, Generic[S, A]):
     name: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # The set-up declared as data (games/options.py); None: no variant option at all.
+    options: ClassVar[Options | None] = None
 
     def check_setup(self, setup: Setup) -> None:
         """Refuse a set-up the game cannot be played with (seat count, unknown variant)."""
@@ -119,6 +122,10 @@ class Game(ABC, Generic[S, A]):
                 f"{self.name} is played by {self.min_seats} to {self.max_seats} players, "
                 f"not {setup.seats}."
             )
+        if self.options is not None:
+            self.options.check(setup.variant, setup.seats)
+        elif setup.variant:
+            raise IllegalAction(f"{self.name} has no variant options.")
 
     @abstractmethod
     def initial_state(self, setup: Setup, seed: bytes) -> S:

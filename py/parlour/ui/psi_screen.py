@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.games.psi_squad.rules import CYPHER_LABEL, ChooseCypher, Guess, PsiState
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiSeatView
+from parlour.numbers import whole
 from parlour.ui.play import waiting_tree
 from parlour.ui.tree import Node, h
 
@@ -44,11 +45,6 @@ HISTORY_HEAD = (
 class PsiSelection:
     digits: str = ""
     target: int | None = None
-
-
-def _number(text: str) -> int | None:
-    """A seat or position number from an event's string (ASCII digits only), else None."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 4 else None
 
 
 def _signed(change: int) -> str:
@@ -473,16 +469,17 @@ class PsiScreen:
         elif cmd == "erase":
             sel.digits = sel.digits[:-1]
         elif cmd == "target":
-            sel.target = _number(event.get("seat", ""))
+            sel.target = whole(event.get("seat", ""))
             # the notes follow the cypher being guessed (they can be switched back any time)
             self._choose_notes_target(session, sel.target)
         elif cmd == "notes-target":
-            self._choose_notes_target(session, _number(event.get("seat", "")))
+            self._choose_notes_target(session, whole(event.get("seat", "")))
         elif cmd == "note":
             self._cycle_note(session, event.get("note", ""))
         elif cmd == "seal-cypher":
-            if len(sel.digits) != n:
-                session.message = f"Your cypher needs exactly {n} digits."
+            problem = session.game.digits_problem(state, sel.digits, "cypher")
+            if problem:
+                session.message = problem
             else:
                 session.act(ChooseCypher(sel.digits))
         elif cmd == "guess":
@@ -505,7 +502,7 @@ class PsiScreen:
         if viewer is None or state.setting_up:
             return
         target = self.notes_target(session, [{"guessed": g} for g in state.guessed], viewer)
-        pos, _, digit = (_number(part) for part in key.partition(":"))
+        pos, _, digit = (whole(part) for part in key.partition(":"))
         if target is None or pos is None or digit is None or pos >= state.length or digit > 9:
             return
         key = f"{pos}:{digit}"

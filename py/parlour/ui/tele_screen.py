@@ -20,6 +20,7 @@ from parlour.games.telepathic.grid import (
     set_cells,
     set_names,
 )
+from parlour.games.telepathic.options import MODE
 from parlour.games.telepathic.rules import (
     CONDITIONS_LABEL,
     DECKS,
@@ -32,6 +33,7 @@ from parlour.games.telepathic.rules import (
     next_performer,
 )
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
+from parlour.numbers import whole
 from parlour.ui.play import waiting_tree
 from parlour.ui.tree import Node, h, s
 
@@ -257,7 +259,8 @@ class TeleScreen:
             if view["handed_slot"] == slot:
                 attrs["class"] += " handed"
             cards.append(h("button", attrs, *card_face(card_id)))
-        deck = f"{view['deck']} in the deck" if view["mode"] != "first" else "first game"
+        mode = MODE.choice(view["mode"])
+        deck = f"{view['deck']} in the deck" if view["mode"] != "first" or not mode else mode.name
         compass = any(c and CARDS_BY_ID[c].sets != "quadrants" for c in view["row"])
         return h(
             "section",
@@ -530,16 +533,14 @@ class TeleScreen:
         cmd = event.get("cmd")
         sel: TeleSelection = session.selection
         if cmd == "pick-card":
-            slot = event.get("slot", "")
-            sel.slot = int(slot) if slot.isdigit() else None
+            sel.slot = whole(event.get("slot"))
         elif cmd == "hand":
             if sel.slot is None:
                 session.message = "Choose one of the face-up action cards first."
             else:
                 session.act(HandCard(sel.slot))
         elif cmd == "pick-set":
-            value = event.get("set", "")
-            sel.set_index = int(value) if value.isdigit() else None
+            sel.set_index = whole(event.get("set"))
         elif cmd == "perform":
             if sel.set_index is None:
                 session.message = "Choose one of the four sets first."
@@ -550,9 +551,9 @@ class TeleScreen:
         elif cmd == "announce-close":
             sel.announcing, sel.claims = False, None
         elif cmd == "claim":
-            seat = event.get("seat", "")
-            if seat.isdigit():
-                sel.claims = {**(sel.claims or {}), int(seat): event.get("name", "")}
+            seat = whole(event.get("seat"))
+            if seat is not None:
+                sel.claims = {**(sel.claims or {}), seat: event.get("name", "")}
         elif cmd in ("announce", "answer"):
             self._submit_announcement(session, cmd)
         elif cmd == "continue":

@@ -1,4 +1,4 @@
-"""ESP, by Cameron Browne, with the project's rulings (shared/rules/RULINGS.md).
+"""ESP, by Cameron Browne, with the project's rulings (docs/rulings.md).
 
 A symbol-down tile is a commitment to one of its owner's remaining symbols; flipping it is the
 reveal. Everything public about a tile is its cell, owner, face and, once up, its symbol.
@@ -24,10 +24,10 @@ from parlour.games.esp.hexgrid import (
     step,
     windows_through,
 )
+from parlour.games.esp.options import OPTIONS, SEAT_COLOURS
 from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView, EspTile
 from parlour.games.zener import SYMBOLS, Symbol
 
-SEAT_COLOURS = ("Light", "Dark", "Violet", "Amber")
 COPIES = 2  # of each symbol per seat
 TILES_PER_SEAT = COPIES * len(SYMBOLS)
 SET_LENGTH = 5
@@ -142,8 +142,9 @@ class EspState:
 class ESP(Game[EspState, Action]):
     id = "esp"
     name = "ESP"
-    min_seats = 2
-    max_seats = 4
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> EspState:
         self.check_setup(setup)

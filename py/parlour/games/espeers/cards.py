@@ -50,7 +50,7 @@ CARDS: dict[str, Card] = {
 }
 STARTER_DECKS: dict[str, dict] = _DATA["starter_decks"]
 
-# What cycling a card does, by its symbol (RULINGS.md).
+# What cycling a card does, by its symbol (docs/rulings.md).
 CYCLING: dict[str, tuple[str, int] | None] = {
     "circle": None,
     "star": ("regain", 2),

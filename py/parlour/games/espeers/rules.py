@@ -27,6 +27,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
 from parlour.games.espeers.cards import CARDS, CYCLING, deck_problem, resolve_deck
+from parlour.games.espeers.options import OPTIONS
 from parlour.games.zener import Symbol
 
 START_PSI = 10
@@ -228,12 +229,13 @@ def ends_active_phase(state: EspeersState, seat: int) -> bool:
 class Espeers(Game[EspeersState, Action]):
     id = "espeers"
     name = "ESPEERS"
-    min_seats = 2
-    max_seats = 2
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def check_setup(self, setup: Setup) -> None:
         super().check_setup(setup)
-        decks = setup.variant.get("decks", ["onslaught", "mindwall"])
+        decks = OPTIONS.value(setup.variant, "decks")
         if not isinstance(decks, list) or len(decks) != 2:
             raise IllegalAction("Each of the two players brings one deck.")
         for deck in decks:
@@ -261,7 +263,7 @@ class Espeers(Game[EspeersState, Action]):
         private: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> dict[int, dict[str, Any]]:
         """Each seat's deck with a fresh private seed, committed on its own device."""
-        decks = setup.variant.get("decks", ["onslaught", "mindwall"])
+        decks = OPTIONS.value(setup.variant, "decks")
         dealt = {}
         for seat in seats:
             choice = decks[seat]
@@ -884,7 +886,7 @@ class Espeers(Game[EspeersState, Action]):
                 raise CommitmentMismatch(
                     f"{final.name(seat)}'s deck is not a legal deck.", seat, step
                 )
-            declared = final.setup.variant.get("decks", ["onslaught", "mindwall"])[seat]
+            declared = OPTIONS.value(final.setup.variant, "decks")[seat]
             if declared != SEALED and Counter(deck["cards"]) != Counter(resolve_deck(declared)):
                 raise CommitmentMismatch(
                     f"{final.name(seat)}'s deck is not the deck declared for the match.", seat, step

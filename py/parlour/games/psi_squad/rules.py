@@ -1,4 +1,4 @@
-"""Psi Squad, by Jonathan A. Leistiko, with the project's rulings (shared/rules/RULINGS.md).
+"""Psi Squad, by Jonathan A. Leistiko, with the project's rulings (docs/rulings.md).
 
 Each seat's cypher is committed at set-up and never travels: the target's own device answers a
 guess (number correct, number spotted) from its secret, and the audit at the end re-checks every
@@ -17,15 +17,10 @@ from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.psi_squad.options import LENGTHS, OPTIONS, max_status
 from parlour.games.psi_squad.views import PsiPublicView, PsiRecord, PsiSeatView
 
-LENGTHS = {3: "short", 4: "standard", 5: "long"}
 CYPHER_LABEL = "cypher"
-
-
-def max_status(length: int) -> int:
-    """Max: 9, 12 or 15 (three per digit)."""
-    return 3 * length
 
 
 def score(cypher: str, guess: str) -> tuple[int, int]:
@@ -157,17 +152,13 @@ def is_cypher(text: object, length: int) -> bool:
 class PsiSquad(Game[PsiState, Action]):
     id = "psi-squad"
     name = "Psi Squad"
-    min_seats = 2
-    max_seats = 8
-
-    def check_setup(self, setup: Setup) -> None:
-        super().check_setup(setup)
-        if setup.variant.get("length", 4) not in LENGTHS:
-            raise IllegalAction("A cypher has 3, 4 or 5 digits.")
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> PsiState:
         self.check_setup(setup)
-        length = setup.variant.get("length", 4)
+        length = OPTIONS.number(setup.variant, "length")
         n = setup.seats
         first = Rng(seed).derive("psi-squad:first").below(n)
         full = max_status(length)
@@ -197,17 +188,24 @@ class PsiSquad(Game[PsiState, Action]):
             return [Answer(*score(store.value(CYPHER_LABEL), state.pending.digits))]
         return GuessView(state.targets(seat), state.length)
 
+    def digits_problem(self, state: PsiState, digits: object, what: str) -> str | None:
+        """Why `digits` cannot be a cypher (or a guess at one) in this game, in words."""
+        n = state.length
+        if not isinstance(digits, str) or not digits:
+            return f"Type the {n} digits of your {what}."
+        if not (digits.isascii() and digits.isdigit()):
+            return f"A cypher is made of digits only: type {n} digits from 0 to 9."
+        if len(digits) != n:
+            return f"A cypher has exactly {n} digits; that {what} has {len(digits)}."
+        return None
+
     def guess_problem(
         self, state: PsiState, seat: int, target: object, digits: object
     ) -> str | None:
         """Why this guess is refused, in words; None when it is legal."""
-        n = state.length
-        if not isinstance(digits, str) or not digits:
-            return f"Type the {n} digits of your guess."
-        if not (digits.isascii() and digits.isdigit()):
-            return f"A cypher is made of digits only: type {n} digits from 0 to 9."
-        if len(digits) != n:
-            return f"A cypher has exactly {n} digits; that guess has {len(digits)}."
+        problem = self.digits_problem(state, digits, "guess")
+        if problem:
+            return problem
         if not isinstance(target, int) or not 0 <= target < state.seats:
             return "Choose whose cypher you are guessing."
         if target == seat:

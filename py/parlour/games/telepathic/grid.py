@@ -126,9 +126,5 @@ def is_calm(grid: Sequence[Tile]) -> bool:
     return not any(run[0][a] == run[1][a] == run[2][a] for run in lines(grid) for a in (0, 1))
 
 
-def tile_name(tile: Tile) -> str:
-    return f"{tile[0]} {tile[1]}"
-
-
 def cell_name(index: int) -> str:
     return f"{COLUMNS[index % SIZE]}{index // SIZE + 1}"

@@ -1,4 +1,4 @@
-"""Telepathic, by Carl Klutzke, with the project's rulings (shared/rules/RULINGS.md).
+"""Telepathic, by Carl Klutzke, with the project's rulings (docs/rulings.md).
 
 Every seat's condition cards are dealt on its own device and committed; nothing about them is
 public until an Announcement, or until a met lose condition is declared with its opening as
@@ -6,9 +6,8 @@ proof. After every action on the grid each holder of a lose condition must say "
 game is lost" (its device does it by itself); the audit at the end replays the grid and catches
 any "play on" said while that seat's lose condition was met.
 
-Arrangements (variant "arrangement"): pair (2 seats), director (3: the director and two
-partners), four partners (4), teams (4: seats 1 and 3 against 2 and 4). Modes (variant "mode"):
-first game, standard, challenge (variant "discard": 1-3 cards removed unseen).
+The arrangements (pair, director, four partners, teams), the modes (first game, standard,
+challenge) and the cards a challenge sets aside are declared in options.py.
 """
 
 from __future__ import annotations
@@ -36,11 +35,10 @@ from parlour.games.telepathic.grid import (
     holds,
     is_calm,
 )
+from parlour.games.telepathic.options import OPTIONS
 from parlour.games.telepathic.views import TeleMe, TelePublicView, TeleSeatView
 
 CONDITIONS_LABEL = "conditions"
-ARRANGEMENTS = {"pair": 2, "director": 3, "four": 4, "teams": 4}
-MODES = ("first", "standard", "challenge")
 ROW_SIZE = 4
 
 # Which condition cards each seat holds: (kind, "win" or "lose").
@@ -192,31 +190,14 @@ def next_performer(state: TeleState) -> int:
 class Telepathic(Game[TeleState, Action]):
     id = "telepathic"
     name = "Telepathic"
-    min_seats = 2
-    max_seats = 4
-
-    def check_setup(self, setup: Setup) -> None:
-        arrangement = setup.variant.get("arrangement", "pair")
-        if arrangement not in ARRANGEMENTS:
-            raise IllegalAction("Choose pair, director, four partners or teams.")
-        if setup.seats != ARRANGEMENTS[arrangement]:
-            raise IllegalAction(
-                f"That arrangement is played by {ARRANGEMENTS[arrangement]} players, "
-                f"not {setup.seats}."
-            )
-        if setup.variant.get("mode", "standard") not in MODES:
-            raise IllegalAction("The mode is first game, standard or challenge.")
-        if setup.variant.get("mode") == "challenge" and setup.variant.get("discard", 1) not in (
-            1,
-            2,
-            3,
-        ):
-            raise IllegalAction("A challenge game sets aside 1 to 3 action cards.")
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> TeleState:
         self.check_setup(setup)
-        arrangement = setup.variant.get("arrangement", "pair")
-        mode = setup.variant.get("mode", "standard")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
+        mode = OPTIONS.word(setup.variant, "mode")
         rng = Rng(seed)
         grid = starting_grid(rng.derive("telepathic:grid"))
         if mode == "first":
@@ -225,7 +206,7 @@ class Telepathic(Game[TeleState, Action]):
             removed = 0
         else:
             order = rng.derive("telepathic:deck").shuffled([c.id for c in ACTION_CARDS])
-            removed = setup.variant.get("discard", 1) if mode == "challenge" else 0
+            removed = OPTIONS.number(setup.variant, "discard") if mode == "challenge" else 0
             row, deck = tuple(order[:ROW_SIZE]), tuple(order[ROW_SIZE + removed :])
         return TeleState(
             setup,
@@ -316,7 +297,7 @@ class Telepathic(Game[TeleState, Action]):
     def shared_deals(self, setup: Setup) -> list[SharedDeal]:
         """Four partners and teams: two seats draw one card each from the colour deck, two from
         the shape deck. Online those seats may sit on different devices."""
-        arrangement = setup.variant.get("arrangement", "pair")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
         if arrangement not in ("four", "teams"):
             return []
         roles = ROLES[arrangement]
@@ -336,7 +317,7 @@ class Telepathic(Game[TeleState, Action]):
     ) -> dict[int, dict[str, Json]]:
         """Deal condition cards to the seats held on this device, each deck without repeats;
         online, a card drawn in a shared deal is that seat's card of that kind."""
-        arrangement = setup.variant.get("arrangement", "pair")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
         decks = {
             kind: Rng(secrets.token_bytes(32)).shuffled(cards) for kind, cards in DECKS.items()
         }
@@ -351,7 +332,7 @@ class Telepathic(Game[TeleState, Action]):
         return dealt
 
     def dealt_labels(self, setup: Setup, seat: int) -> frozenset[str]:
-        arrangement = setup.variant.get("arrangement", "pair")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
         return frozenset({CONDITIONS_LABEL}) if ROLES[arrangement][seat] else frozenset()
 
     def automatic(self, state: TeleState, seat: int) -> bool:
@@ -360,7 +341,7 @@ class Telepathic(Game[TeleState, Action]):
     def forfeit_winners(self, setup: Setup, seat: int) -> frozenset[int]:
         """Partners win or lose together: a stall loses the game for its side; in teams the
         other team wins."""
-        if setup.variant.get("arrangement", "pair") == "teams":
+        if OPTIONS.word(setup.variant, "arrangement") == "teams":
             return frozenset(s for s in range(setup.seats) if s % 2 != seat % 2)
         return frozenset()
 
