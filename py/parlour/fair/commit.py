@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from parlour.errors import CommitmentMismatch, MalformedInput
 from parlour.fair.encoding import Json, canonical_json, digest
@@ -55,7 +56,7 @@ class Opening:
         return cls(label, data["value"], nonce)
 
 
-def _is_hex(text: object, size: int) -> bool:
+def _is_hex(text: object, size: int) -> TypeGuard[str]:
     if not isinstance(text, str) or len(text) != 2 * size:
         return False
     try:
@@ -65,7 +66,7 @@ def _is_hex(text: object, size: int) -> bool:
     return text == text.lower()
 
 
-def is_commitment(text: object) -> bool:
+def is_commitment(text: object) -> TypeGuard[str]:
     """True for a well-formed commitment (64 lowercase hex digits)."""
     return _is_hex(text, 32)
 
