@@ -13,13 +13,14 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from parlour.games.esp.hexgrid import Cell, neighbours
+from parlour.games.esp.options import SEAT_COLOURS
 from parlour.games.esp.views import EspPublicView, EspTile
 from parlour.ui.tree import Node, s
 from parlour.ui.zener_art import symbol_use
 
 SIZE = 30.0  # centre to corner
 MARGIN = 12.0
-COLOURS = ("Light", "Dark", "Violet", "Amber")
+COLOURS = SEAT_COLOURS  # the seats' colours, declared with the set-up (games/esp/options.py)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from parlour.games.esp.rules import (
     Move,
     Pass,
     Place,
+    tile_label,
 )
 from parlour.games.esp.views import EspPublicView, EspSeatView
 from parlour.games.esp.words import describe
@@ -115,7 +116,7 @@ class EspScreen:
         state: EspState = session.table.state
         for cell, tile in state.board.items():
             store = session.store_of(tile.owner)
-            label = f"tile:{tile.index}"
+            label = tile_label(tile.index)
             if not tile.up and store is not None and label in store:
                 revealed[cell] = store.value(label)
         return revealed

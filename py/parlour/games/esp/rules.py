@@ -34,6 +34,12 @@ SET_LENGTH = 5
 REPETITIONS_FOR_DRAW = 3
 
 
+def tile_label(index: int) -> str:
+    """The store label of a seat's `index`-th tile: its hidden symbol is committed under it, and
+    the audit at the end finds the opening by it."""
+    return f"tile:{index}"
+
+
 # -- values ----------------------------------------------------------------------------------
 
 
@@ -241,7 +247,7 @@ class ESP(Game[EspState, Action]):
         used = self._shown(state, seat)
         if store is not None:
             for tile in state.board.values():
-                label = f"tile:{tile.index}"
+                label = tile_label(tile.index)
                 if tile.owner == seat and not tile.up and label in store:
                     used[Symbol(store.value(label))] += 1
         return [s for s in SYMBOLS if used[s] < COPIES]
@@ -255,7 +261,7 @@ class ESP(Game[EspState, Action]):
         flips = []
         for cell, tile in sorted(state.board.items()):
             if tile.owner == seat and not tile.up and self.pin_problem(state, cell) is None:
-                label = f"tile:{tile.index}"
+                label = tile_label(tile.index)
                 opening = store.opening(label) if store is not None and label in store else None
                 flips.append(Flip(cell, opening))
         return flips
@@ -281,7 +287,7 @@ class ESP(Game[EspState, Action]):
     def seal(self, state: EspState, seat: int, action: Action, store: PrivateStore) -> Action:
         """Commit a symbol-down choice through the seat's store; other actions pass through."""
         if isinstance(action, Place) and action.hidden and action.symbol is not None:
-            label = f"tile:{state.placed[seat]}"
+            label = tile_label(state.placed[seat])
             commitment = store.commit(label, action.symbol.value, replace=True)
             return Place(action.cell, None, True, commitment)
         return action
@@ -340,7 +346,7 @@ class ESP(Game[EspState, Action]):
             raise IllegalAction(problem)
         opening = action.opening
         name, what = state.name(seat), f"the tile placed at move {tile.placed_at}"
-        if opening is None or opening.label != f"tile:{tile.index}":
+        if opening is None or opening.label != tile_label(tile.index):
             raise CommitmentMismatch(f"{name}'s reveal of {what} is not for that tile.", seat)
         assert tile.commitment is not None  # a symbol-down tile always carries its commitment
         context = Context(state.setup.match_id, seat)
@@ -450,7 +456,7 @@ class ESP(Game[EspState, Action]):
         hidden: dict[str, str] = {}
         if store is not None:
             for cell, tile in state.board.items():
-                label = f"tile:{tile.index}"
+                label = tile_label(tile.index)
                 if tile.owner == seat and not tile.up and label in store:
                     hidden[f"{cell[0]},{cell[1]}"] = store.value(label)
         unplaced = Counter({s: COPIES for s in SYMBOLS})
@@ -480,7 +486,7 @@ class ESP(Game[EspState, Action]):
         return [
             Sealed(
                 tile.owner,
-                f"tile:{tile.index}",
+                tile_label(tile.index),
                 tile.commitment,
                 tile.placed_at,
                 f"the tile placed at move {tile.placed_at}",
@@ -501,9 +507,9 @@ class ESP(Game[EspState, Action]):
                 key=lambda t: t.placed_at,
             )
             for tile in hidden:
-                if (seat, f"tile:{tile.index}") not in opened:
+                if (seat, tile_label(tile.index)) not in opened:
                     continue  # not opened (that seat is unverified): nothing to check
-                value = opened[(seat, f"tile:{tile.index}")]
+                value = opened[(seat, tile_label(tile.index))]
                 symbol = Symbol.parse(value)
                 where = f"the tile placed at move {tile.placed_at}"
                 if symbol is None:
