@@ -40,7 +40,8 @@ Event = tuple[int, int, str, EventDetail]  # (step, seat, event, detail)
 
 
 def declared_decks(variant: Mapping[str, Json]) -> list[Json]:
-    """The decks of the set-up, by seat: a starter's id, card counts, or SEALED."""
+    """The decks of the set-up, by seat: a starter's id, card counts, or SEALED (DEFAULT_DECKS
+    when it names none; `Espeers.check_setup` refuses anything but two of these)."""
     decks: list[Json] = variant.get("decks", list(DEFAULT_DECKS))
     return decks
 
