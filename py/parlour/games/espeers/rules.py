@@ -658,26 +658,18 @@ class Espeers(Game[EspeersState, Action]):
     def result(self, state: EspeersState) -> Outcome | None:
         return state.outcome
 
-    def typed_public_view(self, state: EspeersState) -> views.PublicView:
-        """The public view, typed (`views.py`)."""
+    def public_view(self, state: EspeersState) -> views.PublicView:
+        """What everybody may see (`views.PublicView`)."""
         return views.public_view(state, self.to_move(state))
-
-    def typed_seat_view(
-        self, state: EspeersState, seat: int, store: PrivateStore | None
-    ) -> views.SeatView:
-        """The public view plus `seat`'s own hand and barrier card, typed (`views.py`)."""
-        barrier = state.players[seat].barrier
-        under = store.value(barrier.label) if barrier and store and barrier.label in store else None
-        hand = self.hand_of(state, seat, store)
-        return views.seat_view(self.typed_public_view(state), seat, hand, under)
-
-    def public_view(self, state: EspeersState) -> dict[str, Any]:
-        return dict(self.typed_public_view(state))
 
     def seat_view(
         self, state: EspeersState, seat: int, store: PrivateStore | None
-    ) -> dict[str, Any]:
-        return dict(self.typed_seat_view(state, seat, store))
+    ) -> views.SeatView:
+        """The public view plus `seat`'s own hand and barrier card (`views.SeatView`)."""
+        barrier = state.players[seat].barrier
+        under = store.value(barrier.label) if barrier and store and barrier.label in store else None
+        hand = self.hand_of(state, seat, store)
+        return views.seat_view(self.public_view(state), seat, hand, under)
 
     def reveals(self, action: Action) -> bool:
         return not isinstance(action, (Pass, Predict, AssignDamage))

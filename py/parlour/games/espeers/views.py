@@ -2,9 +2,8 @@
 
 The views are the only thing the screen and the bots read (a bot's knowledge is its seat's
 view; the screen draws from the view of the seat on screen), so their shape is written down
-here once, as TypedDicts the engine builds and its readers annotate with. The `Game` interface
-hands views on as plain `dict[str, Any]`; `Espeers.typed_public_view` and
-`Espeers.typed_seat_view` give the same views with these types.
+here once, as TypedDicts the engine builds (`Espeers.public_view`, `Espeers.seat_view`) and its
+readers annotate with.
 
 The public view counts hidden cards and never names one: a hand is a number, a barrier its
 points and the turn it went down. A seat's view adds only that seat's own hand and barrier card.
@@ -15,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypedDict, TypeGuard, cast
 
+from parlour.games.base import OutcomeJson
 from parlour.games.espeers.state import (
     START_PSI,
     EspeersState,
@@ -65,7 +65,7 @@ class PublicView(TypedDict):
     stack: list[StackItemView]  # bottom first: the last item resolves first
     pending: PendingView | None
     prediction: str | None
-    outcome: dict[str, Any] | None  # Outcome.to_json()
+    outcome: OutcomeJson | None  # Outcome.to_json()
 
 
 class MeView(TypedDict):
