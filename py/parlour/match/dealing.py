@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 from parlour.errors import MalformedInput, ProtocolError
 from parlour.fair import sra
+from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import SharedDeal
+from parlour.match.wire import DealLock, DealStep, DealUnlock
 
 
 def lock_label(deal: str) -> str:
@@ -59,9 +61,9 @@ class Dealing:
 
     # -- taking part ---------------------------------------------------------------------
 
-    def my_steps(self, stores: dict[int, PrivateStore]) -> list[tuple[str, dict]]:
+    def my_steps(self, stores: dict[int, PrivateStore]) -> list[DealStep]:
         """The steps now due from seats held here (message type and body), already taken."""
-        steps = []
+        steps: list[DealStep] = []
         for label, p in self.progress.items():
             for r, seat in enumerate(p.deal.seats):
                 if seat in stores and r not in p.locks and all(q in p.locks for q in range(r)):
@@ -71,13 +73,13 @@ class Dealing:
                         else sra.encodings(len(p.deal.cards), self.match_id, label)
                     )
                     values = sra.lock(before, self._key(stores, seat, label))
-                    body = {
+                    lock: DealLock = {
                         "label": label,
                         "seat": seat,
                         "values": [format(v, "x") for v in values],
                     }
-                    self.take_lock(body)
-                    steps.append(("deal-lock", body))
+                    self.take_lock(lock)
+                    steps.append(("deal-lock", lock))
             if not p.locked():
                 continue
             for j in range(len(p.deal.seats)):
@@ -87,9 +89,14 @@ class Dealing:
                     seat = others[len(chain)]
                     value = chain[-1] if chain else p.locks[len(p.deal.seats) - 1][j]
                     opened = sra.unlock(value, self._key(stores, seat, label))
-                    body = {"label": label, "seat": seat, "card": j, "value": format(opened, "x")}
-                    self.take_unlock(body)
-                    steps.append(("deal-unlock", body))
+                    unlock: DealUnlock = {
+                        "label": label,
+                        "seat": seat,
+                        "card": j,
+                        "value": format(opened, "x"),
+                    }
+                    self.take_unlock(unlock)
+                    steps.append(("deal-unlock", unlock))
         return steps
 
     def _key(self, stores: dict[int, PrivateStore], seat: int, label: str) -> int:
@@ -122,12 +129,12 @@ class Dealing:
     def complete(self) -> bool:
         return all(p.complete() for p in self.progress.values())
 
-    def records(self) -> dict[str, dict]:
+    def records(self) -> dict[str, Json]:
         return {label: sra.record_to_json(p.record()) for label, p in self.progress.items()}
 
     def waiting_for(self) -> list[int]:
         """The seats whose step the deals wait on."""
-        seats = []
+        seats: list[int] = []
         for p in self.progress.values():
             if not p.locked():
                 seats.append(p.deal.seats[len(p.locks)])
@@ -140,13 +147,13 @@ class Dealing:
 
     # -- steps from other devices ----------------------------------------------------------
 
-    def _deal(self, body: dict) -> Progress:
+    def _deal(self, body: DealLock | DealUnlock) -> Progress:
         p = self.progress.get(body["label"])
         if p is None or body["seat"] not in p.deal.seats:
             raise ProtocolError("A step of a deal that is not part of this game arrived.")
         return p
 
-    def take_lock(self, body: dict) -> bool:
+    def take_lock(self, body: DealLock) -> bool:
         """Record a recipient's lock; False if we had it. Refuses one out of turn or changed."""
         p = self._deal(body)
         r = p.deal.seats.index(body["seat"])
@@ -188,7 +195,7 @@ class Dealing:
                 "let them read another player's card)."
             )
 
-    def take_unlock(self, body: dict) -> bool:
+    def take_unlock(self, body: DealUnlock) -> bool:
         p = self._deal(body)
         j, seat = body["card"], body["seat"]
         if not p.locked() or not 0 <= j < len(p.deal.seats):

@@ -6,6 +6,10 @@ message is noticed. Every peer's message is untrusted input: `decode` checks siz
 type and the exact shape and types of the body before anything reads it, and raises
 `MalformedInput` with a sentence a player can read. What the body *means* (is that seat yours,
 is that move legal, does that reveal match) is `OnlineSession`'s and the engine's business.
+
+Each type's body is also written down as a `TypedDict` below (`Welcome`, `SeedCommit` ...), so the
+session's handlers read typed fields: `SHAPES` checks exactly those keys (a test holds the two
+together), and nothing reaches a handler that `decode` has not checked.
 """
 
 from __future__ import annotations
@@ -13,11 +17,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
-from parlour.fair.encoding import MAX_DEPTH, canonical_json, check_text, too_deep
+from parlour.fair.encoding import MAX_DEPTH, Json, canonical_json, check_text, too_deep
 from parlour.numbers import whole
 
 VERSION = 1
@@ -31,10 +35,143 @@ MAX_SEATS = 8
 class Message:
     type: str
     n: int
-    body: dict[str, Any]
+    body: dict[str, Any]  # checked against SHAPES[type]: read it as that type's TypedDict
 
     def encode(self) -> str:
         return encode(self.type, self.n, **self.body)
+
+
+# -- the bodies, by type (the envelope's v, t and n aside) ---------------------------------------
+
+
+class Resume(TypedDict):
+    """Where a returning guest's log stands: its match, seat, last step and that step's hash."""
+
+    match: str
+    seat: int
+    step: int
+    head: str
+
+
+class Hello(TypedDict):
+    """A guest greets the host on a new connection (`resume` is None the first time)."""
+
+    resume: Resume | None
+
+
+class Limits(TypedDict):
+    """The time allowed, in seconds, for a step a seat's own device takes by itself."""
+
+    reveal: int
+
+
+class Welcome(TypedDict):
+    """The host's answer: the set-up, the guest's seat, the time allowed, the host's seats."""
+
+    config: dict[str, Json]
+    seat: int
+    limits: Limits
+    host: list[int]
+
+
+class SeedCommit(TypedDict):
+    """A seat's commitment to its part of the seed, binding what was dealt to it (`dealt`)."""
+
+    seat: int
+    commitment: str
+    dealt: dict[str, str]
+
+
+class SeedReveal(TypedDict):
+    """A seat opens its part of the seed, once every commitment is in."""
+
+    seat: int
+    opening: dict[str, Json]
+
+
+class SeedForfeit(TypedDict):
+    """The host: these seats did not reveal in time, and forfeit."""
+
+    seats: list[int]
+
+
+class DealLock(TypedDict):
+    """A recipient of a shared deal locks the whole deck (`values`, hex) in its turn."""
+
+    label: str
+    seat: int
+    values: list[str]
+
+
+class DealUnlock(TypedDict):
+    """A recipient takes its lock off another recipient's card (`card`, by index)."""
+
+    label: str
+    seat: int
+    card: int
+    value: str
+
+
+class Propose(TypedDict):
+    """A guest's move, sealed on its own device after log step `after`."""
+
+    seat: int
+    action: Json
+    after: int
+
+
+class Entries(TypedDict):
+    """New log entries, from the host."""
+
+    entries: list[dict[str, Json]]
+
+
+class Reject(TypedDict):
+    """The other side refused a message, and says why."""
+
+    reason: str
+
+
+class Openings(TypedDict):
+    """At the end, everything a seat committed to, opened."""
+
+    seat: int
+    openings: list[dict[str, Json]]
+
+
+class Verdict(TypedDict):
+    """What a device's audit said."""
+
+    seat: int
+    verdict: Literal["verified", "cheat", "unverified"]
+    text: str
+
+
+class Status(TypedDict):
+    """The host's word on who is connected, by seat."""
+
+    links: dict[str, str]
+
+
+class Ping(TypedDict):
+    """The heartbeat: `at` is the sender's clock, in milliseconds."""
+
+    at: int
+
+
+class Pong(TypedDict):
+    """The answer to a ping, with its `at`."""
+
+    at: int
+
+
+# The steps of drawing the seed and dealing shared decks, as a device keeps them to replay to a
+# device that joins late: tagged with their type, so reading one tells which body it is.
+DealStep = tuple[Literal["deal-lock"], DealLock] | tuple[Literal["deal-unlock"], DealUnlock]
+SeedStep = (
+    tuple[Literal["seed-commit"], SeedCommit] | tuple[Literal["seed-reveal"], SeedReveal] | DealStep
+)
+SEED_STEPS = ("seed-commit", "seed-reveal", "deal-lock", "deal-unlock")
 
 
 # -- field checks: each returns True for an acceptable value -------------------------------------
@@ -159,7 +296,7 @@ SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
 }
 
 
-def encode(type_: str, n: int, **body: Any) -> str:
+def encode(type_: str, n: int, **body: object) -> str:
     """A message as sent: compact JSON, keys sorted (so a recording reads the same everywhere)."""
     if {"v", "t", "n"} & set(body):
         raise ValueError("a message body cannot use the envelope's keys v, t and n")
@@ -208,9 +345,27 @@ def decode(text: object) -> Message:
     if type(n) is not int or n < 1:
         raise MalformedInput("A message without a proper number was ignored.")
     body = {k: v for k, v in data.items() if k not in ("v", "t", "n")}
+    check_body(kind, body)
+    return Message(kind, n, body)
+
+
+def check_body(kind: str, body: dict[str, object]) -> None:
+    """Exactly the fields of `kind`'s shape, each passing its check (a message's body, or a seed
+    step kept in a save); else `MalformedInput`."""
+    shape = SHAPES[kind]
     if set(body) != set(shape):
         raise MalformedInput(f"A {kind!r} message did not have the fields it must have.")
     for key, check in shape.items():
         if not check(body[key]):
             raise MalformedInput(f"A {kind!r} message had a bad {key!r}; it was ignored.")
-    return Message(kind, n, body)
+
+
+def seed_step(kind: object, body: object) -> SeedStep:
+    """A step of the seed read back (from a save), checked as its message was when it came."""
+    if not isinstance(kind, str) or kind not in SEED_STEPS or not isinstance(body, dict):
+        raise MalformedInput("A saved step of the seed is not one.")
+    try:
+        check_body(kind, body)
+    except MalformedInput:
+        raise MalformedInput(f"A saved {kind!r} step of the seed is damaged.") from None
+    return cast(SeedStep, (kind, body))  # its type's exact shape: checked just above

@@ -1,0 +1,159 @@
+"""Joining a table: the guest's `hello`, the host's `welcome`, a guest that comes back, and
+"Play again".
+
+A guest's device knows nothing of the game until the host's welcome (the set-up, its seat, the
+time allowed), after which it deals and commits like any device. The host answers every hello
+with a welcome and replays what came before: the seed steps, the log from where the guest's own
+ends, the openings and the verdicts. A returning guest sends again what the host may have missed
+(its seed steps, its moves on their way, its verdict). "Play again" is a new welcome, under a new
+match id, on the connections that are open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from parlour.errors import IllegalAction, ProtocolError
+from parlour.games import game_by_id
+from parlour.match.config import MatchConfig
+from parlour.match.online.device import Link
+from parlour.match.online.links import Links
+from parlour.match.online.moves import Moves
+from parlour.match.online.seed_forfeit import SeedForfeit
+from parlour.match.online.verdicts import Verdicts
+from parlour.match.wire import MAX_ENTRIES, Hello, Resume, Welcome
+
+
+class Joining(SeedForfeit, Moves, Verdicts, Links):
+    """Welcoming a guest (the host), being welcomed (a guest), and starting another game."""
+
+    def _new_match(self) -> None:
+        """Every concern's state of one game, afresh: a new session, or "Play again"."""
+        self._new_game()
+        self._new_seed_draw()
+        self._new_seed_forfeit()
+        self._new_moves()
+        self._new_verdicts()
+
+    def _clear_match(self) -> None:
+        """Forget one game's deal, seed, log, openings and verdicts; keep the connections."""
+        self._new_match()
+        self.revision += 1
+
+    # -- the host ------------------------------------------------------------------------
+
+    def _on_hello(self, link: Link, body: Hello) -> None:
+        if not self.is_host:
+            raise ProtocolError("Only the host is greeted with hello.")
+        seat = link.seats[0]
+        self._send(
+            link,
+            "welcome",
+            config=self._the_config().to_json(),
+            seat=seat,
+            limits=dict(self.limits),
+            host=list(self.local),
+        )
+        for step in self.seed_log:
+            self._send(link, step[0], **step[1])
+        if self.forfeit is not None:
+            self._send(link, "seed-forfeit", seats=self.forfeit_seats())
+        if self.table is not None:
+            self._send_entries(link, self._resume_step(seat, body["resume"]))
+            for owner, openings in sorted(self.openings.items()):
+                self._send(link, "openings", seat=owner, openings=[o.to_json() for o in openings])
+            for owner, (kind, text) in sorted(self.verdicts.items()):
+                if owner not in link.seats:  # what the other devices' audits said, for a late one
+                    self._send(link, "verdict", seat=owner, verdict=kind, text=text)
+        self._notice(f"{self.name(seat)} joined.")
+        self._broadcast("status", links=self.link_states())
+        if self._everyone_here() and self.gathered_at is None:
+            self.gathered_at = self.now
+
+    def _resume_step(self, seat: int, resume: Resume | None) -> int:
+        """Where a returning guest's log can go on from: its last step, if it matches ours."""
+        match = self._the_match()
+        if not resume or resume["match"] != self._the_config().match_id or resume["seat"] != seat:
+            return 0
+        step = resume["step"]
+        if 0 < step <= match.step and match.entries[step - 1].hash == resume["head"]:
+            return step
+        return 0
+
+    def _send_entries(self, link: Link, start: int) -> None:
+        entries = [e.to_json() for e in self._the_match().entries[start:]]
+        for i in range(0, len(entries), MAX_ENTRIES):
+            self._send(link, "entries", entries=entries[i : i + MAX_ENTRIES])
+
+    def rematch(self, match_id: str, now: float) -> None:
+        """The host's "Play again": the same game, variant and players over the connections
+        that are open, under a new match id. Each device deals and commits afresh and the seed
+        is drawn together again, as for a first game; the host's players bring the same
+        private choices (an ESPEERS deck), each guest what it chose on joining."""
+        self.now = now
+        if not self.is_host:
+            raise IllegalAction("Only the host can start another game.")
+        over = self.match is not None and self.match.result() is not None
+        if self.forfeit is None and (not over or self.audit_result is None):
+            raise IllegalAction("Another game can start once this one is over and checked.")
+        lost = [self._who(link) for link in self.links.values() if link.state != "connected"]
+        if lost:
+            raise IllegalAction(
+                f"Everyone must be connected to play again: waiting for {', '.join(lost)}."
+            )
+        game = self._the_game()
+        config = replace(self._the_config(), match_id=match_id, dealt={}, shared={})
+        self._clear_match()
+        for link in self.links.values():
+            self._send(
+                link,
+                "welcome",
+                config=config.to_json(),
+                seat=link.seats[0],
+                limits=dict(self.limits),
+                host=list(self.local),
+            )
+        self.gathered_at = now
+        self._notice("A new game: the devices draw its seed together.")
+        self._begin(game, config, self.local)
+
+    # -- a guest -------------------------------------------------------------------------
+
+    def _on_welcome(self, link: Link, body: Welcome) -> None:
+        if self.is_host:
+            raise ProtocolError("A host is not welcomed.")
+        config = MatchConfig.from_json(body["config"])
+        game = game_by_id(config.game)
+        base = replace(config, dealt={})
+        game.check_setup(base.setup())
+        seat, host_seats = body["seat"], tuple(body["host"])
+        if seat >= len(config.seats) or seat in host_seats:
+            raise ProtocolError("The host offered a seat that is not free.")
+        same = self.config is not None and self.config.match_id == base.match_id
+        choices = dict(self.guest_choices)  # what the player chose on the join screen
+        if self.config is not None and not same:
+            if link.welcomed and self.forfeit is None:  # "Play again": once this game is over
+                if self.match is None or self.match.result() is None:
+                    raise ProtocolError(
+                        "The host started another game while this one is still on: refused."
+                    )
+                if self.audit_result is None:
+                    raise ProtocolError(
+                        "The host started another game before this one was checked: refused."
+                    )
+                choices = dict(self.private.get(self.local[0], choices))  # the same deck
+            self._clear_match()  # another game than the one saved here: start clean
+        link.seats, link.welcomed = host_seats, True
+        if not same:  # the time allowed is the match's: a later welcome cannot shorten it
+            self.limits = {"reveal": body["limits"]["reveal"]}
+        if same:
+            if self.local != (seat,):
+                raise ProtocolError("The host offered this device another seat than before.")
+            self._resend_own_seed()
+            self._resend_pending()
+            self._resend_own_verdict()
+            self.run_automatic()  # a step due while the host was away was never sent
+        else:
+            self.private = {seat: choices}
+            self._begin(game, base, (seat,))
+        self.revision += 1
