@@ -13,6 +13,7 @@ serve: runtime
 ## test: ruff, unit tests (tests/) and browser tests (e2e/) in one pytest run
 test: venv runtime
 	$(VPY) -m ruff check .
+	$(VPY) -m mypy
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest tests e2e
 
 ## unit: everything pure under CPython, and the main thread's modules under MicroPython (the
@@ -26,6 +27,7 @@ e2e: venv runtime
 lint: venv
 	$(VPY) -m ruff check .
 	$(VPY) -m ruff format --check .
+	$(VPY) -m mypy
 
 ## bench: start-up and engine figures, each against a baseline measured in the same run;
 ## online moves are also compared with BASELINE (earlier code, served from a git worktree)
