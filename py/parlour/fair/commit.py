@@ -50,13 +50,15 @@ class Opening:
         label, nonce = data["label"], data["nonce"]
         if not isinstance(label, str) or not 0 < len(label) <= 64:
             raise MalformedInput("An opening's label must be short text.")
-        if not _is_hex(nonce, NONCE_BYTES):
+        if not is_hex(nonce, NONCE_BYTES):
             raise MalformedInput(f"An opening's nonce must be {NONCE_BYTES} bytes in hex.")
         canonical_json(data["value"])  # raises on non-canonical values
         return cls(label, data["value"], nonce)
 
 
-def _is_hex(text: object, size: int) -> TypeGuard[str]:
+def is_hex(text: object, size: int) -> TypeGuard[str]:
+    """True for exactly `size` bytes written as lowercase hex (nonces, seeds, commitments): the
+    one hex check, strict so that one value has one spelling."""
     if not isinstance(text, str) or len(text) != 2 * size:
         return False
     try:
@@ -68,7 +70,7 @@ def _is_hex(text: object, size: int) -> TypeGuard[str]:
 
 def is_commitment(text: object) -> TypeGuard[str]:
     """True for a well-formed commitment (64 lowercase hex digits)."""
-    return _is_hex(text, 32)
+    return is_hex(text, 32)
 
 
 def commitment_of(context: Context, opening: Opening) -> str:

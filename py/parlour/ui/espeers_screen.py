@@ -39,6 +39,7 @@ from parlour.games.espeers.views import (
     psi,
 )
 from parlour.games.zener import SYMBOLS
+from parlour.numbers import whole
 from parlour.ui.espeers_cards import card_back, card_face, card_label
 from parlour.ui.tree import Node, h, s
 from parlour.ui.zener_art import symbol_icon
@@ -556,7 +557,7 @@ def _in_play(view: PublicView) -> bool:
 
 
 def _int(text: object) -> int | None:
-    return int(text) if isinstance(text, str) and text.isdigit() else None
+    return whole(text)  # the one integer parser: "²" or "٣" is not a number here
 
 
 def _button(cmd: str, label: str, primary: bool = False) -> Node:

@@ -18,12 +18,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from parlour.errors import CommitmentMismatch
+from parlour.fair.commit import is_hex
 from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.espeers.cards import CARDS, deck_problem, resolve_deck
 from parlour.games.espeers.state import (
     DECK_LABEL,
+    DECK_SEED_BYTES,
     SEALED,
     EspeersState,
     Event,
@@ -97,7 +99,7 @@ def check_hands(final: EspeersState, opened: Mapping[tuple[int, str], Json]) -> 
         if (
             not isinstance(deck, dict)
             or deck_problem(deck.get("cards"))
-            or not _is_hex(deck.get("seed"))
+            or not is_hex(deck.get("seed"), DECK_SEED_BYTES)
         ):
             raise CommitmentMismatch(f"{final.name(seat)}'s deck is not a legal deck.", seat, step)
         declared = declared_decks(final.setup.variant)[seat]
@@ -114,16 +116,6 @@ def check_hands(final: EspeersState, opened: Mapping[tuple[int, str], Json]) -> 
         if problem:
             at, sentence = problem
             raise CommitmentMismatch(f"{final.name(seat)} {sentence}", seat, at)
-
-
-def _is_hex(text: object) -> bool:
-    if not isinstance(text, str):
-        return False
-    try:
-        bytes.fromhex(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _walk(

@@ -59,6 +59,7 @@ from parlour.games.espeers.state import (
     ATTACK_DAMAGE,
     BARRIER_PSI,
     DECK_LABEL,
+    DECK_SEED_BYTES,
     HAND,
     MULLIGAN_PSI,
     SEALED,
@@ -134,7 +135,10 @@ class Espeers(Game[EspeersState, Action]):
             if choice == SEALED:  # online: the deck this device's player chose, never shown
                 choice = (private or {}).get(seat, {}).get("deck", DEFAULT_DECKS[seat])
             dealt[seat] = {
-                DECK_LABEL: {"cards": resolve_deck(choice), "seed": secrets.token_hex(32)}
+                DECK_LABEL: {
+                    "cards": resolve_deck(choice),
+                    "seed": secrets.token_hex(DECK_SEED_BYTES),
+                }
             }
         return dealt
 

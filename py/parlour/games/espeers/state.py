@@ -27,6 +27,7 @@ ATTACK_DAMAGE = 1  # a barrier attack's damage
 FREE_MULLIGANS = 1  # mulligans that cost nothing
 MULLIGAN_PSI = 1  # each further mulligan moves this much PSI from Pool to Spent
 DECK_LABEL = "deck"  # the private value (cards and seed) each seat commits to at set-up
+DECK_SEED_BYTES = 32  # the secret half of a deck's shuffle, drawn on its owner's device
 SEALED = "sealed"  # a deck the player brings, unseen by the others until the end (online)
 
 # setup, mulligan, then each turn: active (the Active phase), discard (down to HAND, when the
