@@ -13,9 +13,12 @@ serve: runtime
 ## test: ruff, unit tests (tests/) and browser tests (e2e/) in one pytest run
 test: venv runtime
 	$(VPY) -m ruff check .
+	$(VPY) -m mypy
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest tests e2e
 
-unit: venv
+## unit: everything pure under CPython, and the main thread's modules under MicroPython (the
+## npm runtime is installed first: tests/shell runs the real MicroPython under Node)
+unit: venv runtime
 	$(VPY) -m pytest tests
 
 e2e: venv runtime
@@ -24,6 +27,7 @@ e2e: venv runtime
 lint: venv
 	$(VPY) -m ruff check .
 	$(VPY) -m ruff format --check .
+	$(VPY) -m mypy
 
 ## bench: start-up and engine figures, each against a baseline measured in the same run;
 ## online moves are also compared with BASELINE (earlier code, served from a git worktree)

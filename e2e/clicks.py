@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from parlour.games import GAMES
 from parlour.games.esp.rules import Flip, Move, Place
-from parlour.games.espeers.rules import (
+from parlour.games.espeers.actions import (
     AssignDamage,
     BarrierAttack,
     Cycle,

@@ -15,8 +15,7 @@ import pytest
 
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
-from parlour.games.espeers.cards import CARDS, STARTER_DECKS
-from parlour.games.espeers.rules import (
+from parlour.games.espeers.actions import (
     AssignDamage,
     BarrierAttack,
     Cycle,
@@ -27,6 +26,7 @@ from parlour.games.espeers.rules import (
     Play,
     Predict,
 )
+from parlour.games.espeers.cards import CARDS, STARTER_DECKS
 from parlour.match.table import Table
 
 ROOT = "#play-espeers"

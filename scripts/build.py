@@ -5,7 +5,8 @@ are copied from the npm packages pinned in package-lock.json into versioned fold
 assets/vendor/ (only the files the page needs). The Python package under py/ is shipped to the
 browser as one zip, one request instead of dozens, which Python imports from directly (zipimport).
 Everything written here is build output: git-ignored and re-made by `make serve`, `make test`
-and the Netlify build alike.
+and the Netlify build alike. The build also writes index.html's generated parts (the set-up
+forms and the rules pages' option tables) from the games' declarations (scripts/pages.py).
 """
 
 from __future__ import annotations
@@ -162,6 +163,10 @@ def assemble_dist(out: Path, root: Path = ROOT) -> Path:
 
 
 def main(argv: list[str]) -> int:
+    from scripts import pages  # the set-up forms and option tables, from the games' declarations
+
+    if pages.write():
+        print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()
     zip_path = build_app_zip()
     print(f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}")

@@ -1,5 +1,5 @@
-"""The layering of DESIGN.md, checked on the source: pure modules never touch the browser,
-and imports point down only."""
+"""The layering (README, "How the code is laid out"), checked on the source: pure modules never
+touch the browser, and imports point down only."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from parlour.fair.commit import commitment_of
 from parlour.fair.joint import JointRandomness
 from parlour.games import GAMES
 from parlour.games.base import Termination
-from parlour.games.espeers.rules import deck_order
+from parlour.games.espeers.hands import deck_order
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.games.telepathic import rules as telepathic_module
 from parlour.games.telepathic.rules import DeclareLost, PlayOn, Telepathic

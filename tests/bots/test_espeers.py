@@ -29,15 +29,10 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Setup
+from parlour.games.espeers.actions import BarrierAttack, Mulligan, Pass, PlaceBarrier
 from parlour.games.espeers.cards import resolve_deck
-from parlour.games.espeers.rules import (
-    DECK_LABEL,
-    BarrierAttack,
-    Mulligan,
-    Pass,
-    PlaceBarrier,
-    deck_order,
-)
+from parlour.games.espeers.hands import deck_order
+from parlour.games.espeers.state import DECK_LABEL
 
 game = GAMES["espeers"]
 DECKS = (["onslaught", "mindwall"], ["mindwall", "onslaught"])

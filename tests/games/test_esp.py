@@ -1,4 +1,5 @@
-"""ESP: every rule of shared/rules/esp.txt and every ESP ruling of RULINGS.md, one test each.
+"""ESP: every rule of ESP (its rules page in index.html) and every ESP ruling of
+docs/rulings.md, one test each.
 
 Positions are built directly (`build`) where a rule needs a particular board: the figures of the
 rules text are rebuilt that way. A tile is written as a short code: owner (L, D, V, A), symbol

@@ -1,4 +1,5 @@
-"""ESPEERS: every rule of shared/rules/espeers.txt and every ESPEERS ruling of RULINGS.md.
+"""ESPEERS: every rule of ESPEERS (its rules page in index.html) and every ESPEERS ruling of
+docs/rulings.md.
 
 Two ways of driving a game:
 - `Table` (the product's path): decks dealt into each seat's own store, automatic steps from the
@@ -28,6 +29,20 @@ from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
+from parlour.games.espeers.actions import (
+    AnswerPrediction,
+    AssignDamage,
+    BarrierAttack,
+    Cycle,
+    Discard,
+    Mulligan,
+    Pass,
+    PlaceBarrier,
+    Play,
+    Predict,
+    RevealBarrier,
+    SealDeck,
+)
 from parlour.games.espeers.cards import (
     CARDS,
     CYCLING,
@@ -37,23 +52,8 @@ from parlour.games.espeers.cards import (
     deck_list,
     deck_problem,
 )
-from parlour.games.espeers.rules import (
-    AnswerPrediction,
-    AssignDamage,
-    BarrierAttack,
-    Cycle,
-    Discard,
-    EspeersState,
-    Mulligan,
-    Pass,
-    Pending,
-    PlaceBarrier,
-    Play,
-    Predict,
-    RevealBarrier,
-    SealDeck,
-    deck_order,
-)
+from parlour.games.espeers.hands import deck_order
+from parlour.games.espeers.state import EspeersState, Pending
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.games.espeers.rules import (
+from parlour.games.espeers.actions import (
     AnswerPrediction,
     AssignDamage,
     BarrierAttack,

@@ -1,4 +1,5 @@
-"""Psi Squad: every rule of shared/rules/psi-squad.txt and every Psi Squad ruling of RULINGS.md.
+"""Psi Squad: every rule of Psi Squad (its rules page in index.html) and every Psi Squad ruling of
+docs/rulings.md.
 
 Whole games go through `Table`, as the product plays them: each seat seals its cypher in its own
 store, a guess is answered by the target's own device (`auto_action`), and the audit re-checks

@@ -1,4 +1,5 @@
-"""Telepathic: every rule of shared/rules/telepathic.txt and every Telepathic ruling of RULINGS.md.
+"""Telepathic: every rule of Telepathic (its rules page in index.html) and every Telepathic
+ruling of docs/rulings.md.
 
 The grid is written with two-letter tile codes, rows 1 (north) to 4 (south), columns A-D west to
 east: the colour (B blue, O orange, G green, P purple) then the shape (s star, c circle, x cross,

@@ -12,8 +12,9 @@ from dataclasses import replace
 import pytest
 
 from parlour.fair.store import PrivateStore
+from parlour.games.espeers.actions import Mulligan, Pass, Play
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS, deck_list
-from parlour.games.espeers.rules import Mulligan, Pass, Play, deck_order
+from parlour.games.espeers.hands import deck_order
 from parlour.match.table import Table
 from parlour.ui.espeers_cards import (
     NAME_ROOM,

@@ -233,3 +233,14 @@ def test_the_compass_mark_is_explained():
     marks = tree.find_all(**{"class": "compass"})
     assert marks and all("north" in m.attrs["title"] for m in marks)
     assert "N↑: north is the top of the grid" in tree.find_all(**{"class": "card-row"})[0].text()
+
+
+@pytest.mark.parametrize("odd", ["²", "٣", "x", "-1", "", None, 3, [1], "99999999999"])
+def test_clicks_carrying_odd_numbers_change_nothing_and_never_raise(odd):
+    """An event's number arrives as text from the page; only ASCII digits are a number."""
+    s = session()
+    before = (s.table.match.step, s.selection.slot, s.selection.set_index, s.selection.claims)
+    for cmd, key in (("pick-card", "slot"), ("pick-set", "set"), ("claim", "seat")):
+        s.handle({"cmd": cmd, key: odd, "name": "blue"})
+    after = (s.table.match.step, s.selection.slot, s.selection.set_index, s.selection.claims)
+    assert after == before

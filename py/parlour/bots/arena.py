@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from parlour.bots.base import Bot, knowledge_of
 from parlour.bots.registry import bot_for
@@ -31,23 +31,23 @@ from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
-from parlour.games.base import Game, Outcome, Setup, Termination
+from parlour.games.base import A, Game, Outcome, S, Setup, Termination
 
 MAX_STEPS = 4000
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
 
 @dataclass
-class Played:
+class Played(Generic[S]):
     """One finished game: its outcome (None if it hung), its states and log, and think times."""
 
     outcome: Outcome | None
-    states: list[Any]
+    states: list[S]
     log: list[tuple[int, Json]]
     think: dict[int, list[float]] = field(default_factory=dict)
 
 
-def deal(game: Game, setup: Setup) -> dict[int, PrivateStore]:
+def deal(game: Game[S, A], setup: Setup) -> dict[int, PrivateStore]:
     stores = {s: PrivateStore(Context(setup.match_id, s)) for s in range(setup.seats)}
     for seat, values in game.deal(setup, list(range(setup.seats))).items():
         for label, value in values.items():
@@ -56,12 +56,12 @@ def deal(game: Game, setup: Setup) -> dict[int, PrivateStore]:
 
 
 def play(
-    game: Game,
+    game: Game[S, A],
     setup: Setup,
     seed: bytes,
     bots: Mapping[int, Bot],
-    on_step: Callable[[Any, int, Any], None] | None = None,
-) -> Played:
+    on_step: Callable[[S, int, A], None] | None = None,
+) -> Played[S]:
     """A whole game: automatic steps taken for every seat, every decision by that seat's bot.
     Optional steps (a seat that is not to move but may act, such as a Telepathic partner's
     Announcement) are offered to their bots first, at every step."""
@@ -84,7 +84,15 @@ def play(
     return Played(None, states, log, think)
 
 
-def _next(game, states, log, stores, bots, think, rng) -> tuple[int, Any]:
+def _next(
+    game: Game[S, A],
+    states: list[S],
+    log: list[tuple[int, Json]],
+    stores: dict[int, PrivateStore],
+    bots: Mapping[int, Bot],
+    think: dict[int, list[float]],
+    rng: Rng,
+) -> tuple[int, A]:
     state = states[-1]
     moving = sorted(game.to_move(state))
     for seat in moving:
@@ -103,10 +111,19 @@ def _next(game, states, log, stores, bots, think, rng) -> tuple[int, Any]:
     return seat, choice
 
 
-def _ask(game, states, log, stores, bots, think, rng, seat) -> Any:
+def _ask(
+    game: Game[S, A],
+    states: list[S],
+    log: list[tuple[int, Json]],
+    stores: dict[int, PrivateStore],
+    bots: Mapping[int, Bot],
+    think: dict[int, list[float]],
+    rng: Rng,
+    seat: int,
+) -> A | None:
     knowledge = knowledge_of(game, states, log, seat, stores[seat])
     started = time.perf_counter()
-    choice = bots[seat](knowledge, rng.read(32))
+    choice: A | None = bots[seat](knowledge, rng.read(32))
     think[seat].append(time.perf_counter() - started)
     return choice
 
@@ -224,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", help="the solver's level")
     args = parser.parse_args(argv)
     if args.solver:
-        from parlour.bots.psi_squad import solver_report  # type: ignore[attr-defined]
+        from parlour.bots.psi_squad import solver_report
 
         report = solver_report(args.digits, args.cyphers, args.level, args.seed)
     else:

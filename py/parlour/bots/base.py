@@ -1,4 +1,4 @@
-"""What a bot is: a function of what its seat may know, and nothing else (DESIGN.md, "Bots").
+"""What a bot is: a function of what its seat may know, and nothing else (docs/bots.md).
 
 A bot receives a `SeatKnowledge` and a seed and returns one of the legal actions. The knowledge
 holds the seat's own view (the public view plus that seat's secrets), its own private store, the
@@ -18,8 +18,10 @@ from typing import Any
 
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
+from parlour.games.base import A, Game, S
+from parlour.games.options import BOT_LEVELS
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS: tuple[str, ...] = BOT_LEVELS  # easy, medium, hard: declared with the seat kinds
 DEFAULT_LEVEL = "medium"
 
 
@@ -82,8 +84,8 @@ Bot = Callable[[SeatKnowledge, bytes], Any]
 
 
 def knowledge_of(
-    game: Any,
-    states: Sequence[Any],
+    game: Game[S, A],
+    states: Sequence[S],
     log: Sequence[tuple[int, Json]],
     seat: int,
     store: PrivateStore,

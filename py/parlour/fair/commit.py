@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from parlour.errors import CommitmentMismatch, MalformedInput
 from parlour.fair.encoding import Json, canonical_json, digest
@@ -38,7 +39,7 @@ class Opening:
     value: Json
     nonce: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Json]:
         return {"label": self.label, "value": self.value, "nonce": self.nonce}
 
     @classmethod
@@ -49,13 +50,15 @@ class Opening:
         label, nonce = data["label"], data["nonce"]
         if not isinstance(label, str) or not 0 < len(label) <= 64:
             raise MalformedInput("An opening's label must be short text.")
-        if not _is_hex(nonce, NONCE_BYTES):
+        if not is_hex(nonce, NONCE_BYTES):
             raise MalformedInput(f"An opening's nonce must be {NONCE_BYTES} bytes in hex.")
         canonical_json(data["value"])  # raises on non-canonical values
         return cls(label, data["value"], nonce)
 
 
-def _is_hex(text: object, size: int) -> bool:
+def is_hex(text: object, size: int) -> TypeGuard[str]:
+    """True for exactly `size` bytes written as lowercase hex (nonces, seeds, commitments): the
+    one hex check, strict so that one value has one spelling."""
     if not isinstance(text, str) or len(text) != 2 * size:
         return False
     try:
@@ -65,9 +68,9 @@ def _is_hex(text: object, size: int) -> bool:
     return text == text.lower()
 
 
-def is_commitment(text: object) -> bool:
+def is_commitment(text: object) -> TypeGuard[str]:
     """True for a well-formed commitment (64 lowercase hex digits)."""
-    return _is_hex(text, 32)
+    return is_hex(text, 32)
 
 
 def commitment_of(context: Context, opening: Opening) -> str:

@@ -59,7 +59,7 @@ class JointRandomness:
             raise ProtocolError(f"{name} sent a commitment that is not a valid hash.", seat)
         if seat in self.commitments:
             raise ProtocolError(f"{name} sent a second commitment.", seat)
-        self.commitments[seat] = commitment  # type: ignore[assignment]
+        self.commitments[seat] = commitment
 
     def all_committed(self) -> bool:
         return len(self.commitments) == len(self.seat_names)

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from parlour.errors import CommitmentMismatch, MalformedInput
+from parlour.fair.encoding import Json
 
 P = int(
     "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A0879"
@@ -167,8 +168,8 @@ def check_deal(
 
     `exponents` and `claimed` may lack a seat that did not open (its steps are then unchecked)."""
     n = len(record.seats)
-    for seat, k in exponents.items():
-        if not is_exponent(k):
+    for seat, exponent in exponents.items():
+        if not is_exponent(exponent):
             raise CommitmentMismatch(
                 f"{names[seat]}'s lock on the shared deck is not a lock this deal allows "
                 "(an exponent must be odd and below the group's order).",
@@ -201,7 +202,7 @@ def check_deal(
             raise CommitmentMismatch(f"{names[seat]} holds a card they were not dealt.", seat)
 
 
-def record_to_json(record: DealRecord) -> dict:
+def record_to_json(record: DealRecord) -> dict[str, Json]:
     return {
         "deck": list(record.deck),
         "seats": list(record.seats),

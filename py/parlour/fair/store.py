@@ -41,7 +41,7 @@ class PrivateStore:
     def __contains__(self, label: str) -> bool:
         return label in self.openings
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Json]:
         return {
             "match_id": self.context.match_id,
             "seat": self.context.seat,

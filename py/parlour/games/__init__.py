@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from parlour.errors import MalformedInput
-from parlour.games.base import Game
+from parlour.games.base import AnyGame
 
 
-def game_by_id(game_id: object, games: dict[str, Game] | None = None) -> Game:
+def game_by_id(game_id: object, games: Mapping[str, AnyGame] | None = None) -> AnyGame:
     table = GAMES if games is None else games
     if not isinstance(game_id, str) or game_id not in table:
         raise MalformedInput(f"There is no game called {game_id!r} here.")
@@ -19,4 +21,4 @@ from parlour.games.espeers.rules import Espeers  # noqa: E402
 from parlour.games.psi_squad.rules import PsiSquad  # noqa: E402
 from parlour.games.telepathic.rules import Telepathic  # noqa: E402
 
-GAMES: dict[str, Game] = {game.id: game for game in (ESP(), Espeers(), PsiSquad(), Telepathic())}
+GAMES: dict[str, AnyGame] = {game.id: game for game in (ESP(), Espeers(), PsiSquad(), Telepathic())}

@@ -17,14 +17,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from parlour.errors import IllegalAction
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
+from parlour.games.options import Options
 
-S = TypeVar("S")
-A = TypeVar("A")
+S = TypeVar("S")  # a game's state
+A = TypeVar("A")  # a game's action
 
 
 class Termination(Enum):
@@ -37,6 +38,14 @@ class Termination(Enum):
     FORFEIT = "forfeit"
 
 
+class OutcomeJson(TypedDict):
+    """An `Outcome` as the views and the log's readers see it."""
+
+    termination: str
+    winners: list[int]
+    reason: str
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game as data: how it ended, who won (maybe nobody) and a sentence why."""
@@ -45,7 +54,7 @@ class Outcome:
     winners: frozenset[int]
     reason: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> OutcomeJson:
         return {
             "termination": self.termination.value,
             "winners": sorted(self.winners),
@@ -103,6 +112,8 @@ class Game(ABC, Generic[S, A]):
     name: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # The set-up declared as data (games/options.py); None: no variant option at all.
+    options: ClassVar[Options | None] = None
 
     def check_setup(self, setup: Setup) -> None:
         """Refuse a set-up the game cannot be played with (seat count, unknown variant)."""
@@ -111,6 +122,10 @@ class Game(ABC, Generic[S, A]):
                 f"{self.name} is played by {self.min_seats} to {self.max_seats} players, "
                 f"not {setup.seats}."
             )
+        if self.options is not None:
+            self.options.check(setup.variant, setup.seats)
+        elif setup.variant:
+            raise IllegalAction(f"{self.name} has no variant options.")
 
     @abstractmethod
     def initial_state(self, setup: Setup, seed: bytes) -> S:
@@ -162,11 +177,12 @@ class Game(ABC, Generic[S, A]):
         """The outcome once the game is over, else None."""
 
     @abstractmethod
-    def public_view(self, state: S) -> dict[str, Any]:
-        """What everybody may see: JSON-safe, with commitments in place of secrets."""
+    def public_view(self, state: S) -> Mapping[str, Json]:
+        """What everybody may see: JSON-safe, with commitments in place of secrets. Each game
+        returns its own TypedDict (e.g. `games.esp.views.EspPublicView`)."""
 
     @abstractmethod
-    def seat_view(self, state: S, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+    def seat_view(self, state: S, seat: int, store: PrivateStore | None) -> Mapping[str, Json]:
         """The public view plus `seat`'s own secrets, and nobody else's."""
 
     @abstractmethod
@@ -209,3 +225,8 @@ class Game(ABC, Generic[S, A]):
         that seat as unverified), so a cheat by another seat is still found.
         """
         return None
+
+
+# A game whose state and action types are not known here: the table of every game by id (and
+# whatever is looked up in it, such as a saved match's game) holds games of different types.
+AnyGame = Game[Any, Any]

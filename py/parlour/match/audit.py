@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from parlour.errors import CommitmentMismatch, MalformedInput, ParlourError
 from parlour.fair.commit import Context, Opening, verify
 from parlour.fair.encoding import Json
-from parlour.games.base import Game
+from parlour.games.base import A, Game, S
 from parlour.match.config import MatchConfig
 from parlour.match.log import LogEntry
 from parlour.match.match import Match
@@ -47,10 +47,10 @@ AuditResult = Verified | Cheat | Unverified
 
 
 def audit(
-    game: Game,
+    game: Game[S, A],
     config: MatchConfig,
     seed: bytes,
-    log: Sequence[LogEntry | Mapping],
+    log: Sequence[LogEntry | Mapping[str, Json]],
     openings: Mapping[int, Sequence[Opening] | None],
 ) -> AuditResult:
     """Audit a finished (or abandoned) match. `openings[seat]` is None for a seat that refused."""
@@ -69,7 +69,9 @@ def audit(
     return _open_seals(match, openings)
 
 
-def _open_seals(match: Match, openings: Mapping[int, Sequence[Opening] | None]) -> AuditResult:
+def _open_seals(
+    match: Match[S, A], openings: Mapping[int, Sequence[Opening] | None]
+) -> AuditResult:
     game, names = match.game, match.config.seats
     by_seat = {s: {o.label: o for o in (ops or ())} for s, ops in openings.items()}
     refused: set[int] = {s for s in range(len(names)) if openings.get(s) is None}
@@ -100,7 +102,7 @@ def _open_seals(match: Match, openings: Mapping[int, Sequence[Opening] | None]) 
     return _unverified(match, refused) if refused else Verified()
 
 
-def _unverified(match: Match, refused: set[int]) -> Unverified:
+def _unverified(match: Match[S, A], refused: set[int]) -> Unverified:
     names = match.config.seats
     who = sorted(refused)
     listed = ", ".join(names[s] for s in who)

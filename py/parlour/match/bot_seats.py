@@ -20,6 +20,7 @@ from typing import Any
 
 from parlour.bots.base import knowledge_of
 from parlour.bots.registry import bot_for
+from parlour.games.base import A, S
 from parlour.match.table import Table
 
 BOT_SUFFIX = " (bot)"
@@ -34,20 +35,20 @@ class Decision:
     optional: bool
 
 
-class _States(Sequence[Any]):
+class _States(Sequence[S]):
     """The match's states by step, read from the match as the bot asks (no copy of the list)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table[S, A]) -> None:
         self.match = table.match
 
     def __len__(self) -> int:
         return self.match.step + 1
 
-    def __getitem__(self, index: int) -> Any:  # type: ignore[override]
+    def __getitem__(self, index: int) -> S:  # type: ignore[override]
         return self.match.state_at(index)
 
 
-def waiting_on(table: Table, levels: Mapping[int, str]) -> int | None:
+def waiting_on(table: Table[S, A], levels: Mapping[int, str]) -> int | None:
     """The bot seat the game waits on now (the lowest, if several), or None: a seat with an
     automatic step (an answer from a secret) is the device's to take, not the bot's."""
     if table.match.result() is not None:
@@ -62,7 +63,7 @@ def waiting_on(table: Table, levels: Mapping[int, str]) -> int | None:
     return None
 
 
-def offered(table: Table, levels: Mapping[int, str]) -> list[int]:
+def offered(table: Table[S, A], levels: Mapping[int, str]) -> list[int]:
     """Bot seats that are not to move but may act now (a Telepathic partner's Announcement)."""
     if table.match.result() is not None:
         return []
@@ -77,7 +78,7 @@ def offered(table: Table, levels: Mapping[int, str]) -> list[int]:
     ]
 
 
-def decide(table: Table, seat: int, level: str, seed: bytes | None = None) -> Decision:
+def decide(table: Table[S, A], seat: int, level: str, seed: bytes | None = None) -> Decision:
     """Ask `seat`'s bot what it does now, from what that seat may know only."""
     match = table.match
     log = [(entry.seat, entry.action) for entry in match.entries]
@@ -88,7 +89,7 @@ def decide(table: Table, seat: int, level: str, seed: bytes | None = None) -> De
 
 
 def next_decision(
-    table: Table, levels: Mapping[int, str], declined_at: int = -1
+    table: Table[S, A], levels: Mapping[int, str], declined_at: int = -1
 ) -> Decision | None:
     """The next bot decision at this table, if a bot has one to make: first an optional step a
     bot seat may take (asked once per step: `declined_at` is the step it was last declined at),
@@ -98,13 +99,13 @@ def next_decision(
             decision = decide(table, seat, levels[seat])
             if decision.choice is not None:
                 return decision
-    seat = waiting_on(table, levels)
-    if seat is None:
+    waited_on = waiting_on(table, levels)
+    if waited_on is None:
         return None
-    return decide(table, seat, levels[seat])
+    return decide(table, waited_on, levels[waited_on])
 
 
-def has_turn(table: Table, levels: Mapping[int, str], declined_at: int = -1) -> bool:
+def has_turn(table: Table[S, A], levels: Mapping[int, str], declined_at: int = -1) -> bool:
     """Whether a bot may have something to do now (cheap: nothing is asked of a bot)."""
     if waiting_on(table, levels) is not None:
         return True

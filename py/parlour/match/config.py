@@ -50,8 +50,8 @@ class MatchConfig:
         dealt = {int(seat): dict(labels) for seat, labels in self.dealt.items()}
         return Setup(self.match_id, self.seats, dict(self.variant), dealt, dict(self.shared))
 
-    def to_json(self) -> dict:
-        data = {
+    def to_json(self) -> dict[str, Json]:
+        data: dict[str, Json] = {
             "game": self.game,
             "match_id": self.match_id,
             "seats": list(self.seats),
@@ -105,9 +105,9 @@ class MatchConfig:
 def _is_bots(bots: object, seats: int) -> bool:
     return isinstance(bots, dict) and all(
         isinstance(seat, str)
-        and whole(seat) is not None
-        and whole(seat) < seats
-        and str(whole(seat)) == seat
+        and (n := whole(seat)) is not None
+        and n < seats
+        and str(n) == seat
         and level in LEVELS
         for seat, level in bots.items()
     )
@@ -115,8 +115,8 @@ def _is_bots(bots: object, seats: int) -> bool:
 
 def _is_dealt(dealt: object, seats: int) -> bool:
     return isinstance(dealt, dict) and all(
-        whole(seat) is not None
-        and whole(seat) < seats
+        (n := whole(seat)) is not None
+        and n < seats
         and isinstance(labels, dict)
         and 0 < len(labels) <= 8
         and all(

@@ -8,6 +8,7 @@ entry, or swap the set-up underneath a log, without every other peer noticing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from parlour.errors import MalformedInput
@@ -20,7 +21,7 @@ LOG_VERSION = "1"
 MAX_ACTION_BYTES = 16_384
 
 
-def genesis_hash(config_json: dict, seed: bytes) -> str:
+def genesis_hash(config_json: Mapping[str, Json], seed: bytes) -> str:
     return digest((GENESIS_TAG, LOG_VERSION, canonical_json(config_json), seed)).hex()
 
 
@@ -47,7 +48,7 @@ class LogEntry:
     prev: str
     hash: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Json]:
         return {
             "seq": self.seq,
             "seat": self.seat,

@@ -8,13 +8,14 @@ and both run the game's own checks. A rejected action changes nothing and says w
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic
 
 from parlour.errors import IllegalAction, MalformedInput, ParlourError
-from parlour.fair.encoding import check_text, parse_json
+from parlour.fair.encoding import Json, check_text, parse_json
 from parlour.games import game_by_id
-from parlour.games.base import Game, Outcome, Termination
+from parlour.games.base import A, AnyGame, Game, Outcome, S, Termination
 from parlour.match.config import MatchConfig
 from parlour.match.log import LogEntry, entry_hash, genesis_hash
 
@@ -27,7 +28,8 @@ def forfeited_seat(action: object) -> object | None:
 
     A forfeit is the match's own entry, not a game's: it ends any game the same way."""
     if isinstance(action, dict) and set(action) == {"forfeit"}:
-        return action["forfeit"]
+        seat: object = action["forfeit"]  # as written: `Match` refuses all but a seat
+        return seat
     return None
 
 
@@ -47,8 +49,11 @@ class Submitted:
         return self.entry is not None
 
 
-class Match:
-    def __init__(self, game: Game, config: MatchConfig, seed: bytes) -> None:
+class Match(Generic[S, A]):
+    """A match of a game whose states are `S` and actions `A` (`Match[EspState, esp.Action]`);
+    a match read back from a save, whose game is known only by its id, is an `AnyMatch`."""
+
+    def __init__(self, game: Game[S, A], config: MatchConfig, seed: bytes) -> None:
         if config.game != game.id:
             raise MalformedInput(f"That set-up is for {config.game}, not {game.name}.")
         game.check_setup(config.setup())
@@ -57,13 +62,13 @@ class Match:
         self.seed = seed
         self.genesis = genesis_hash(config.to_json(), seed)
         self.entries: list[LogEntry] = []
-        self._states: list[Any] = [game.initial_state(config.setup(), seed)]
+        self._states: list[S] = [game.initial_state(config.setup(), seed)]
         self._forfeit: tuple[int, Outcome] | None = None  # (step, outcome) of a forfeit
 
     # -- reading -----------------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         return self._states[-1]
 
     @property
@@ -71,13 +76,13 @@ class Match:
         """How many actions have been applied."""
         return len(self.entries)
 
-    def state_at(self, step: int) -> Any:
+    def state_at(self, step: int) -> S:
         """The state after the first `step` actions (0 is the start)."""
         if not 0 <= step <= self.step:
             raise IndexError(f"step {step} is outside 0..{self.step}")
         return self._states[step]
 
-    def states(self) -> list[Any]:
+    def states(self) -> list[S]:
         return list(self._states)
 
     def result(self) -> Outcome | None:
@@ -94,7 +99,7 @@ class Match:
 
     # -- changing ------------------------------------------------------------------------
 
-    def submit(self, seat: int, action: Any) -> Submitted:
+    def submit(self, seat: int, action: A) -> Submitted:
         """A local seat takes `action`; on refusal nothing changes and the reason is returned."""
         try:
             entry = self._append(seat, self.game.action_to_json(action))
@@ -102,7 +107,7 @@ class Match:
             return Submitted(reason=error.sentence)
         return Submitted(entry=entry)
 
-    def submit_json(self, seat: int, action_json: Any) -> Submitted:
+    def submit_json(self, seat: int, action_json: Json) -> Submitted:
         """Like `submit`, for an action already in its JSON form (a peer's proposal, the
         match's own forfeit entry)."""
         try:
@@ -123,7 +128,7 @@ class Match:
             raise IllegalAction(f"Move {entry.seq} has been altered: its hash does not match.")
         return self._append(entry.seat, entry.action)
 
-    def _append(self, seat: int, action_json: Any) -> LogEntry:
+    def _append(self, seat: int, action_json: Json) -> LogEntry:
         if self.result() is not None:
             raise IllegalAction("The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < len(self.config.seats):
@@ -174,7 +179,7 @@ class Match:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Json]:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -187,7 +192,7 @@ class Match:
         return json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True)
 
     @classmethod
-    def from_json(cls, data: object, games: dict[str, Game] | None = None) -> Match:
+    def from_json(cls, data: object, games: Mapping[str, AnyGame] | None = None) -> AnyMatch:
         """Rebuild a match by replaying its log: every entry is checked as if it were new."""
         check_text(data)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -211,7 +216,11 @@ class Match:
         return match
 
     @classmethod
-    def loads(cls, text: str, games: dict[str, Game] | None = None) -> Match:
+    def loads(cls, text: str, games: Mapping[str, AnyGame] | None = None) -> AnyMatch:
         if not isinstance(text, str) or len(text) > MAX_SAVED_BYTES:
             raise MalformedInput("That saved game is too large.")
         return cls.from_json(parse_json(text, "That saved game"), games)
+
+
+# A match whose game is known only at run time (read from a save, or chosen by id).
+AnyMatch = Match[Any, Any]

@@ -7,14 +7,15 @@ figures in docs/espeers-cards.md can be reproduced exactly).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.base import Game
+from parlour.games.base import A, Game, S
 from parlour.match.config import MatchConfig
-from parlour.match.table import Table
+from parlour.match.table import AnyTable, Table
 
 MAX_STEPS = 5000
 
@@ -22,7 +23,7 @@ MAX_STEPS = 5000
 @dataclass
 class Report:
     games: int
-    wins_by_deck: Counter
+    wins_by_deck: Counter[str]
     first_player_wins: int
     hung: int
     mean_turns: float
@@ -37,9 +38,19 @@ class Report:
         ]
 
 
+# A policy: a seat's choice among its legal actions, from the state (a scripted player reads only
+# what its seat may know of it).
+Policy = Callable[[S, int, list[A], Rng], A]
+
+
 def play(
-    game: Game, config: MatchConfig, seed: bytes, policy, rng: Rng, max_steps: int = MAX_STEPS
-) -> tuple[Table, bool]:
+    game: Game[S, A],
+    config: MatchConfig,
+    seed: bytes,
+    policy: Policy[S, A],
+    rng: Rng,
+    max_steps: int = MAX_STEPS,
+) -> tuple[Table[S, A], bool]:
     """Play a whole match on one device: automatic steps, then `policy` for every decision.
     Returns the table and whether it hung (no result within `max_steps`)."""
     table = Table.new(game, config, seed, range(len(config.seats)))
@@ -57,7 +68,7 @@ def play(
     return table, True
 
 
-def play_one(index: int, decks: list[str]) -> tuple[Table, bool]:
+def play_one(index: int, decks: list[str]) -> tuple[AnyTable, bool]:
     """One seeded ESPEERS game between two scripted players."""
     config = MatchConfig("espeers", f"m-sim-{index:06d}", ("A", "B"), {"decks": decks})
     seed = Rng(index.to_bytes(4, "big")).read(32)
@@ -67,7 +78,7 @@ def play_one(index: int, decks: list[str]) -> tuple[Table, bool]:
 
 def espeers_balance(games: int = 400) -> Report:
     """Starter deck against starter deck, swapping seats every game; seeded, so repeatable."""
-    wins: Counter = Counter()
+    wins: Counter[str] = Counter()
     first_wins = hung = turns = 0
     for index in range(games):
         decks = ["onslaught", "mindwall"] if index % 2 == 0 else ["mindwall", "onslaught"]
@@ -75,7 +86,9 @@ def espeers_balance(games: int = 400) -> Report:
         if stuck:
             hung += 1
             continue
-        winner = min(table.match.result().winners)
+        result = table.match.result()
+        assert result is not None  # it did not hang
+        winner = min(result.winners)
         wins[decks[winner]] += 1
         first_wins += winner == table.state.first
         turns += table.state.turn

@@ -8,14 +8,14 @@ bots never build a public action by hand.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Generic
 
 from parlour.errors import MalformedInput, ParlourError
 from parlour.fair.commit import Context, Opening, commitment_of
-from parlour.fair.encoding import check_text
+from parlour.fair.encoding import Json, check_text
 from parlour.fair.store import PrivateStore
-from parlour.games.base import Game
+from parlour.games.base import A, AnyGame, Game, S
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match, Submitted
 
@@ -25,12 +25,12 @@ def new_match_id() -> str:
 
 
 def deal_stores(
-    game: Game,
+    game: Game[S, A],
     config: MatchConfig,
     seats: Iterable[int],
     stores: dict[int, PrivateStore] | None = None,
-    shared: dict[int, dict[str, str]] | None = None,
-    private: dict[int, dict] | None = None,
+    shared: Mapping[int, Mapping[str, str]] | None = None,
+    private: Mapping[int, Mapping[str, Json]] | None = None,
 ) -> dict[int, PrivateStore]:
     """The private stores of the seats held on this device, with their dealt values committed.
 
@@ -55,31 +55,36 @@ def dealt_commitments(stores: dict[int, PrivateStore]) -> dict[str, dict[str, st
     }
 
 
-class Table:
-    def __init__(self, match: Match, stores: dict[int, PrivateStore]) -> None:
+class Table(Generic[S, A]):
+    """A match of a game whose states are `S` and actions `A`, with this device's stores (a
+    table read back from a save is an `AnyTable`)."""
+
+    def __init__(self, match: Match[S, A], stores: dict[int, PrivateStore]) -> None:
         self.match = match
         self.stores = stores
 
     @classmethod
-    def new(cls, game: Game, config: MatchConfig, seed: bytes, local_seats: Iterable[int]) -> Table:
+    def new(
+        cls, game: Game[S, A], config: MatchConfig, seed: bytes, local_seats: Iterable[int]
+    ) -> Table[S, A]:
         return cls(Match(game, config, seed), deal_stores(game, config, local_seats))
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Game[S, A]:
         return self.match.game
 
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         return self.match.state
 
-    def legal(self, seat: int) -> list:
+    def legal(self, seat: int) -> list[A]:
         return list(self.game.legal_actions(self.state, seat, self.stores.get(seat)))
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> Mapping[str, Json]:
         """What `seat` may see: the public view and that seat's own secrets only."""
         return self.game.seat_view(self.state, seat, self.stores.get(seat))
 
-    def act(self, seat: int, choice: Any) -> Submitted:
+    def act(self, seat: int, choice: A) -> Submitted:
         """A local seat takes `choice` (as listed by `legal`); refusals change nothing."""
         store = self.stores.get(seat)
         if store is None:
@@ -118,22 +123,26 @@ class Table:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Json]:
         return {
             "match": self.match.to_json(),
             "stores": {str(s): store.to_json() for s, store in self.stores.items()},
         }
 
     @classmethod
-    def from_json(cls, data: object, games: dict[str, Game] | None = None) -> Table:
+    def from_json(cls, data: object, games: Mapping[str, AnyGame] | None = None) -> AnyTable:
         check_text(data)
         if not isinstance(data, dict) or not isinstance(data.get("stores"), dict):
             raise MalformedInput("That saved table is damaged.")
         match = Match.from_json(data.get("match"), games)
-        stores = {}
+        stores: dict[int, PrivateStore] = {}
         for key, raw in data["stores"].items():
             store = PrivateStore.from_json(raw)
             if str(store.context.seat) != key or store.context.match_id != match.config.match_id:
                 raise MalformedInput("That saved table's private stores do not fit its match.")
             stores[store.context.seat] = store
         return cls(match, stores)
+
+
+# A table whose game is known only at run time (read from a save, or chosen by id).
+AnyTable = Table[Any, Any]

@@ -167,7 +167,7 @@ class App:
             bot_name(name) if seat in bots else name
             for seat, name in enumerate(setup_form.seat_names(form))
         )
-        variant = setup_form.variant(form)
+        variant = setup_form.variant(form, game_id)
         decks = setup_form.deck_choices(form)
         if decks:
             variant["decks"] = self.chosen_decks(decks)

@@ -13,12 +13,14 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from parlour.games.esp.hexgrid import Cell, neighbours
+from parlour.games.esp.options import SEAT_COLOURS
+from parlour.games.esp.views import EspPublicView, EspTile
 from parlour.ui.tree import Node, s
 from parlour.ui.zener_art import symbol_use
 
 SIZE = 30.0  # centre to corner
 MARGIN = 12.0
-COLOURS = ("Light", "Dark", "Violet", "Amber")
+COLOURS = SEAT_COLOURS  # the seats' colours, declared with the set-up (games/esp/options.py)
 
 
 @dataclass
@@ -66,7 +68,7 @@ def _symbol(name: str, scale: float, css: str) -> Node:
     return symbol_use(name, -half, -half, 2 * half, css)
 
 
-def _tile(tile: dict, viewer: int | None, hidden: Mapping[str, str], marks: BoardMarks) -> Node:
+def _tile(tile: EspTile, viewer: int | None, hidden: Mapping[str, str], marks: BoardMarks) -> Node:
     cell = (tile["cell"][0], tile["cell"][1])
     key = cell_key(cell)
     owner = tile["owner"]
@@ -127,7 +129,7 @@ def empty_cells_to_draw(occupied: Collection[Cell], targets: Collection[Cell]) -
     return sorted(ring) if occupied else sorted(set(targets) or {(0, 0)})
 
 
-def board_tree(view: dict, viewer: int | None, marks: BoardMarks) -> Node:
+def board_tree(view: EspPublicView, viewer: int | None, marks: BoardMarks) -> Node:
     """The whole board for `view` (a seat view, or the public view when `viewer` is None)."""
     hidden = view.get("me", {}).get("hidden", {}) if viewer is not None else {}
     tiles = view["tiles"]
@@ -159,7 +161,7 @@ def board_tree(view: dict, viewer: int | None, marks: BoardMarks) -> Node:
     )
 
 
-def _set_line(window: list) -> Node:
+def _set_line(window: list[list[int]]) -> Node:
     (x1, y1), (x2, y2) = centre(tuple(window[0])), centre(tuple(window[-1]))
     return s(
         "line",

@@ -18,7 +18,9 @@ from parlour.games.esp.rules import (
     Move,
     Pass,
     Place,
+    tile_label,
 )
+from parlour.games.esp.views import EspPublicView, EspSeatView
 from parlour.games.esp.words import describe
 from parlour.games.zener import SYMBOLS, Symbol
 from parlour.ui.esp_board import BoardMarks, board_tree, parse_key
@@ -46,7 +48,7 @@ class EspScreen:
 
     # -- words on screen -----------------------------------------------------------------
 
-    def status(self, view: dict, viewer: int) -> str:
+    def status(self, view: EspPublicView, viewer: int) -> str:
         acting = view["to_move"]
         names = [seat["name"] for seat in view["seats"]]
         if view["offer"] is not None:
@@ -60,7 +62,7 @@ class EspScreen:
             return f"{who} to place a tile ({placed} of {total} placed)."
         return f"{who} to flip or move a tile."
 
-    def seat_line(self, view: dict, seat: int) -> str:
+    def seat_line(self, view: EspPublicView, seat: int) -> str:
         info = view["seats"][seat]
         if view["stage"] == "placement":
             return f"{info['colour']} · {info['unplaced']} to place"
@@ -92,7 +94,7 @@ class EspScreen:
             (a for a in self._legal(session) if isinstance(a, Flip) and a.cell == cell), None
         )
 
-    def board(self, session: PlaySession, view: dict) -> Node:
+    def board(self, session: PlaySession, view: EspPublicView) -> Node:
         sel: EspSelection = session.selection
         flip = self._flip(session)
         marks = BoardMarks(
@@ -114,14 +116,14 @@ class EspScreen:
         state: EspState = session.table.state
         for cell, tile in state.board.items():
             store = session.store_of(tile.owner)
-            label = f"tile:{tile.index}"
+            label = tile_label(tile.index)
             if not tile.up and store is not None and label in store:
                 revealed[cell] = store.value(label)
         return revealed
 
     # -- the controls beside the board ---------------------------------------------------
 
-    def controls(self, session: PlaySession, view: dict) -> Node | None:
+    def controls(self, session: PlaySession, view: EspSeatView) -> Node | None:
         legal = self._legal(session)
         if view["offer"] is not None:
             return self._draw_controls(view)
@@ -143,7 +145,7 @@ class EspScreen:
             return self._tray_controls(session, view)
         return self._move_controls(session)
 
-    def _draw_controls(self, view: dict) -> Node:
+    def _draw_controls(self, view: EspPublicView) -> Node:
         proposer = view["seats"][view["offer"]["proposer"]]["name"]
         return h(
             "section",
@@ -175,7 +177,7 @@ class EspScreen:
             ),
         )
 
-    def _tray_controls(self, session: PlaySession, view: dict) -> Node:
+    def _tray_controls(self, session: PlaySession, view: EspSeatView) -> Node:
         sel: EspSelection = session.selection
         tray = view["me"]["tray"]
         buttons = []

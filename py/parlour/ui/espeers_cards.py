@@ -3,14 +3,16 @@
 One drawing serves the hand, the stack, the discard piles, the barrier and the deck builder; CSS
 sizes and colours it (PK and Impulse each have their own band colour, and say their kind in
 words too, so colour is never the only cue). Text is wrapped here, in Python, because SVG text
-does not wrap by itself.
+does not wrap by itself. The words on a card are the game's: its printed text (`Card.printed`)
+and its cycling (`words.cycle_text`).
 """
 
 from __future__ import annotations
 
 import textwrap
 
-from parlour.games.espeers.cards import CARDS, CYCLING
+from parlour.games.espeers.cards import CARDS, Card
+from parlour.games.espeers.words import cycle_text
 from parlour.ui.tree import Node, s
 from parlour.ui.zener_art import symbol_use
 
@@ -35,21 +37,6 @@ CHAR_EMS = {
     for ch in chars
 }
 
-CYCLE_TEXT = {
-    None: "no cycling ability",
-    "regain": "cycle: regain {n}",
-    "draw": "cycle: draw {n}",
-}
-
-
-def cycle_text(card: str) -> str:
-    """What cycling this card does, in the words printed at its foot."""
-    ability = CYCLING[CARDS[card].symbol]
-    if ability is None:
-        return CYCLE_TEXT[None]
-    verb, n = ability
-    return CYCLE_TEXT[verb].format(n=n)
-
 
 def card_label(card: str) -> str:
     """The card read aloud: what a screen reader says and a tooltip shows."""
@@ -65,9 +52,14 @@ def name_width(name: str) -> float:
     return NAME_SIZE * sum(CHAR_EMS.get(ch, 0.85) for ch in name)
 
 
-def _name(info) -> Node:
+def _name(info: Card) -> Node:
     """The name in the band, squeezed to fit when it would reach the cost circle or the edge."""
-    attrs = {"x": str(NAME_X), "y": "17.5", "class": "name", "text-anchor": "middle"}
+    attrs: dict[str, object] = {
+        "x": str(NAME_X),
+        "y": "17.5",
+        "class": "name",
+        "text-anchor": "middle",
+    }
     if name_width(info.name) > NAME_ROOM:
         attrs.update({"textLength": str(NAME_ROOM), "lengthAdjust": "spacingAndGlyphs"})
     return s("text", attrs, info.name)

@@ -20,14 +20,15 @@ from parlour.games.espeers.cards import (
     deck_list,
     deck_problem,
 )
+from parlour.games.espeers.words import KIND_WHEN, cycle_words
 from parlour.match.config import clean_name
 from parlour.ui.espeers_cards import card_face, card_label
 from parlour.ui.tree import Node, fragment, h, s
 
 MAX_SAVED = 40
 KINDS = (
-    ("PK", "PK cards: attacks, only in your own Active phase"),
-    ("Impulse", "Impulse cards: answers, whenever you hold Opportunity"),
+    ("PK", f"PK cards: attacks, {KIND_WHEN['PK']}"),
+    ("Impulse", f"Impulse cards: answers, {KIND_WHEN['Impulse']}"),
 )
 
 
@@ -99,7 +100,7 @@ class DeckBuilder:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"decks": self.saved, "draft": {"name": self.name, "counts": self.counts}}
 
     @classmethod
@@ -119,7 +120,8 @@ class DeckBuilder:
         """One click, read from the DOM as plain strings; anything odd just gets a sentence."""
         self.message = ""
         cmd, card = event.get("cmd"), event.get("card")
-        fields = event.get("fields") if isinstance(event.get("fields"), dict) else {}
+        raw_fields = event.get("fields")
+        fields = raw_fields if isinstance(raw_fields, dict) else {}
         if "deck-name" in fields:
             self.name = clean_name(fields["deck-name"], "")
         if cmd in ("add", "remove") and card in CARDS:
@@ -160,7 +162,7 @@ class DeckBuilder:
             self.message = f"Started from {STARTER_DECKS[choice]['name']}. Change it and save."
         else:
             self.counts, self.name = {}, ""
-            self.message = "An empty deck: add 30 cards."
+            self.message = f"An empty deck: add {DECK_SIZE} cards."
 
     def _save(self) -> None:
         problem = deck_problem(deck_list(self.counts))
@@ -386,7 +388,7 @@ class DeckBuilder:
 
 def cost_curve(counts: dict[str, int]) -> Node:
     """Cards by PSI cost as bars: the shape a deck's turns will have."""
-    by_cost = Counter()
+    by_cost: Counter[int] = Counter()
     for card, n in counts.items():
         by_cost[CARDS[card].cost] += n
     top = max(CARDS[c].cost for c in CARDS)
@@ -448,12 +450,12 @@ def cost_curve(counts: dict[str, int]) -> Node:
 
 def mix_words(counts: dict[str, int]) -> str:
     """The deck's kinds and the cycling its symbols give, in one line."""
-    kinds = Counter()
-    cycling = Counter()
+    kinds: Counter[str] = Counter()
+    cycling: Counter[str] = Counter()
     for card, n in counts.items():
         kinds[CARDS[card].kind] += n
         ability = CYCLING[CARDS[card].symbol]
-        cycling["nothing" if ability is None else f"{ability[0]} {ability[1]}"] += n
+        cycling["nothing" if ability is None else cycle_words(card)] += n
     if not counts:
         return "Add cards from the pool: + and − beside each card."
     cyc = ", ".join(f"{n} {what}" for what, n in sorted(cycling.items()))

@@ -1,9 +1,12 @@
 """ESPEERS on the shared play screen: the duel table, the stack, the hand and every prompt (pure).
 
-What a seat sees comes from its view only: its own hand face up and its own barrier card; the
-opponent's hand as card backs and a count, its barrier face down. Legality is the engine's:
-the buttons offered are exactly the seat's `legal_actions`, and a refused click gets the
-engine's sentence (`play_problem`, `barrier_problem`, `attack_problem`).
+What a seat sees comes from its view only (`games/espeers/views.py`: a `SeatView`, or a
+`PublicView` for nobody's seat): its own hand face up and its own barrier card; the opponent's
+hand as card backs and a count, its barrier face down. Legality is the engine's: the buttons
+offered are exactly the seat's `legal_actions`, and a refused click gets the engine's sentence
+(`play_problem`, `barrier_problem`, `attack_problem`). Every rule the screen explains, and every
+number in it, comes from the game's words (`games/espeers/words.py`) or the engine; this module
+only lays them out.
 """
 
 from __future__ import annotations
@@ -12,24 +15,32 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parlour.games.espeers.cards import CARDS, STARTER_DECKS
-from parlour.games.espeers.rules import (
-    DECK_LABEL,
-    HAND,
+from parlour.games.espeers import words
+from parlour.games.espeers.actions import (
+    Action,
     AssignDamage,
     BarrierAttack,
     Cycle,
     Discard,
-    EspeersState,
     Mulligan,
     Pass,
     PlaceBarrier,
     Play,
     Predict,
 )
-from parlour.games.espeers.words import describe, opportunity_lead, pass_meaning, turn_status
+from parlour.games.espeers.cards import CARDS, STARTER_DECKS
+from parlour.games.espeers.state import DECK_LABEL, EspeersState, declared_decks
+from parlour.games.espeers.views import (
+    PlayerView,
+    PublicView,
+    SeatView,
+    as_seat_view,
+    is_seat_view,
+    psi,
+)
 from parlour.games.zener import SYMBOLS
-from parlour.ui.espeers_cards import card_back, card_face, card_label, cycle_text
+from parlour.numbers import whole
+from parlour.ui.espeers_cards import card_back, card_face, card_label
 from parlour.ui.tree import Node, h, s
 from parlour.ui.zener_art import symbol_icon
 
@@ -69,48 +80,22 @@ class EspeersScreen:
     def new_selection(self) -> EspeersSelection:
         return EspeersSelection()
 
-    def describe(self, before: EspeersState, seat: int, action: Any) -> str:
-        return describe(before, seat, action)
+    def describe(self, before: EspeersState, seat: int, action: Action) -> str:
+        return words.describe(before, seat, action)
 
     # -- words on screen -----------------------------------------------------------------
 
-    def status(self, view: dict, viewer: int) -> str:
-        names = [p["name"] for p in view["players"]]
-        pending = view["pending"]
-        if view["phase"] == "setup":
-            return "Shuffling and sealing the decks."
-        if pending is not None:
-            who = names[pending["seat"]]
-            return {
-                "predict": f"{who} may guess the new barrier's symbol.",
-                "assign": f"{who} chooses where {pending['amount']} damage comes from.",
-                "discard": f"{who} discards down to six cards.",
-            }.get(pending["kind"], f"Waiting for {who}.")
-        if view["phase"] == "mulligan":
-            return self._mulligan_status(view, names)
-        return turn_status(view)
+    def status(self, view: PublicView, viewer: int) -> str:
+        return words.status(view)
 
-    def _mulligan_status(self, view: dict, names: list[str]) -> str:
-        """The opening hands are decided one after the other, the first player first (the one
-        Active in turn 1): while that player decides, say who comes next."""
-        deciding = view["to_move"]
-        if len(deciding) != 1:
-            return "Both players: keep your opening hand or take a mulligan."
-        seat = deciding[0]
-        words = f"{names[seat]} keeps the opening hand or takes a mulligan"
-        if seat == view["active"]:
-            return f"{words}; then {names[1 - seat]} decides."
-        return f"{words}."
-
-    def seat_line(self, view: dict, seat: int) -> str:
+    def seat_line(self, view: PublicView, seat: int) -> str:
         p = view["players"][seat]
-        psi = p["pool"] + p["spent"] + (p["barrier"]["points"] if p["barrier"] else 0)
-        return f"PSI {psi} · {p['hand']} in hand · deck {p['deck']}"
+        return f"PSI {psi(p)} · {p['hand']} in hand · deck {p['deck']}"
 
     # -- the table -----------------------------------------------------------------------
 
-    def board(self, session: PlaySession, view: dict) -> Node:
-        me = view.get("me")
+    def board(self, session: PlaySession, view: PublicView) -> Node:
+        me = view["me"] if is_seat_view(view) else None
         bottom = me["seat"] if me else 0
         return h(
             "div",
@@ -118,10 +103,10 @@ class EspeersScreen:
             self._duelist(view, 1 - bottom, mine=False),
             self._stack(session, view),
             self._duelist(view, bottom, mine=me is not None),
-            self._hand(session, view) if me else None,
+            self._hand(session, view) if is_seat_view(view) else None,
         )
 
-    def _duelist(self, view: dict, seat: int, mine: bool) -> Node:
+    def _duelist(self, view: PublicView, seat: int, mine: bool) -> Node:
         p = view["players"][seat]
         badges = [
             h("span", {"class": "badge active"}, "Active") if view["active"] == seat else None,
@@ -157,7 +142,7 @@ class EspeersScreen:
             ),
         )
 
-    def _barrier(self, view: dict, seat: int, mine: bool) -> Node:
+    def _barrier(self, view: PublicView, seat: int, mine: bool) -> Node:
         barrier = view["players"][seat]["barrier"]
         if barrier is None:
             return h(
@@ -165,14 +150,14 @@ class EspeersScreen:
                 {"class": "zone barrier empty", "data-role": "barrier"},
                 h("span", {"class": "slot-empty"}, "No barrier"),
             )
-        card = view["me"]["barrier_card"] if mine else None
+        card = view["me"]["barrier_card"] if mine and is_seat_view(view) else None
         art = card_face(card, "small") if card in CARDS else card_back("small")
         # on a phone the label takes two lines, "Barrier ·" over "2 PSI"
         points = h("span", {"class": "barrier-psi"}, f"{barrier['points']} PSI")
         hint = (
             f"Your barrier: {CARDS[card].name} ({CARDS[card].symbol}), face down to your opponent."
-            if card in CARDS
-            else "A face-down card with 2 PSI on it."
+            if card is not None and card in CARDS
+            else words.BARRIER_FACE_DOWN
         )
         return h(
             "div",
@@ -181,7 +166,7 @@ class EspeersScreen:
             h("span", {"class": "zone-label"}, "Barrier · ", points),
         )
 
-    def _stack(self, session: PlaySession, view: dict) -> Node:
+    def _stack(self, session: PlaySession, view: PublicView) -> Node:
         names = [p["name"] for p in view["players"]]
         items = [
             h(
@@ -208,13 +193,9 @@ class EspeersScreen:
             if items
             else h("p", {"class": "stack-empty", "data-role": "stack"}, "Nothing is suspended.")
         )
-        holder = view["opportunity"]
         waiting = ""
         if _in_play(view) and view["pending"] is None:
-            mine = holder == session.viewer
-            waiting = (
-                opportunity_lead(view, holder) if mine else f"{names[holder]} holds Opportunity."
-            )
+            waiting = words.opportunity_line(view, session.viewer)
         return h(
             "section",
             {"class": "stack-area", "aria-label": "The stack"},
@@ -222,9 +203,7 @@ class EspeersScreen:
                 "header",
                 {"class": "stack-head"},
                 h("h3", None, "The stack"),
-                h("p", {"class": "hint"}, "The top card resolves first, when both pass in a row.")
-                if items
-                else None,
+                h("p", {"class": "hint"}, words.STACK_RULE) if items else None,
             ),
             pile,
             h("p", {"class": "opportunity-line", "data-role": "opportunity"}, waiting)
@@ -233,18 +212,19 @@ class EspeersScreen:
             self._pass_button(session, view),
         )
 
-    def _pass_button(self, session: PlaySession, view: dict) -> Node | None:
-        if not any(isinstance(a, Pass) for a in self._legal(session)):
+    def _pass_button(self, session: PlaySession, view: PublicView) -> Node | None:
+        viewer = session.viewer
+        if viewer is None or not any(isinstance(a, Pass) for a in self._legal(session)):
             return None
         state: EspeersState = session.table.state
         return h(
             "button",
             {"class": "button primary pass", "data-cmd": "pass", "type": "button"},
             "Pass ",
-            h("span", {"class": "pass-effect"}, f"({pass_effect(state, session.viewer)})"),
+            h("span", {"class": "pass-effect"}, f"({words.pass_effect(state, viewer)})"),
         )
 
-    def _hand(self, session: PlaySession, view: dict) -> Node:
+    def _hand(self, session: PlaySession, view: SeatView) -> Node:
         sel: EspeersSelection = session.selection
         hand = view["me"]["hand"]
         discarding = self._discarding(session, view)
@@ -284,15 +264,15 @@ class EspeersScreen:
 
     # -- what the selected card can do ---------------------------------------------------
 
-    def _legal(self, session: PlaySession) -> list:
+    def _legal(self, session: PlaySession) -> list[Action]:
         return session.table.legal(session.viewer) if session.viewer is not None else []
 
-    def _selected(self, session: PlaySession, view: dict) -> str | None:
+    def _selected(self, session: PlaySession, view: PublicView) -> str | None:
         slot = session.selection.slot
-        hand = view.get("me", {}).get("hand", [])
+        hand = view["me"]["hand"] if is_seat_view(view) else []
         return hand[slot] if slot is not None and 0 <= slot < len(hand) else None
 
-    def _card_actions(self, session: PlaySession, view: dict) -> Node:
+    def _card_actions(self, session: PlaySession, view: SeatView) -> Node:
         card = self._selected(session, view)
         if card is None:
             legal = self._legal(session)
@@ -309,9 +289,9 @@ class EspeersScreen:
         if Play(card) in legal:
             buttons.append(_button("play", f"Play · {info.cost} PSI", primary=True))
         if Cycle(card) in legal:
-            buttons.append(_button("cycle", f"Cycle: {cycle_text(card).removeprefix('cycle: ')}"))
+            buttons.append(_button("cycle", f"Cycle: {words.cycle_words(card)}"))
         if PlaceBarrier(card) in legal:
-            buttons.append(_button("barrier", "Lay face down as a barrier · 2 PSI"))
+            buttons.append(_button("barrier", words.LAY_BARRIER))
         why = self._why_not(session, view, card, legal)
         return h(
             "div",
@@ -321,18 +301,18 @@ class EspeersScreen:
             h("p", {"class": "hint"}, why) if why else None,
         )
 
-    def _why_not(self, session: PlaySession, view: dict, card: str, legal: list) -> str:
+    def _why_not(self, session: PlaySession, view: SeatView, card: str, legal: list[Action]) -> str:
         if not self._holds_opportunity(session, view):
-            return "You can act only while you hold Opportunity."
+            return words.ACT_ONLY_WITH_OPPORTUNITY
         if Play(card) not in legal:
             game = session.game
             return game.play_problem(session.table.state, session.viewer, card) or ""
         return ""
 
-    def _holds_opportunity(self, session: PlaySession, view: dict) -> bool:
+    def _holds_opportunity(self, session: PlaySession, view: PublicView) -> bool:
         return any(isinstance(a, (Pass, Cycle)) for a in self._legal(session))
 
-    def _discarding(self, session: PlaySession, view: dict) -> bool:
+    def _discarding(self, session: PlaySession, view: PublicView) -> bool:
         pending = view["pending"]
         return (
             pending is not None
@@ -340,24 +320,20 @@ class EspeersScreen:
             and pending["seat"] == session.viewer
         )
 
-    def _discard_bar(self, session: PlaySession, view: dict) -> Node:
-        need = view["pending"]["amount"]
+    def _discard_bar(self, session: PlaySession, view: SeatView) -> Node:
+        pending = view["pending"]
+        need = pending["amount"] if pending else 0
         chosen = len(session.selection.discard)
         return h(
             "div",
             {"class": "card-actions", "data-role": "card-actions"},
-            h(
-                "p",
-                None,
-                f"Your hand is over {HAND}: choose {need} card{'s' if need > 1 else ''} to "
-                f"discard ({chosen} chosen). Discarding is not cycling: no symbol ability.",
-            ),
+            h("p", None, words.discard_prompt(need, chosen)),
             _button("discard", f"Discard {chosen} card{'s' if chosen != 1 else ''}", primary=True),
         )
 
     # -- the prompts beside the table ----------------------------------------------------
 
-    def controls(self, session: PlaySession, view: dict) -> Node | None:
+    def controls(self, session: PlaySession, view: SeatView) -> Node | None:
         legal = self._legal(session)
         if not legal:
             return None
@@ -372,19 +348,14 @@ class EspeersScreen:
             return None  # the choice is made on the hand itself
         return self._barrier_controls(session, view, legal)
 
-    def _mulligan(self, session: PlaySession, view: dict, legal: list) -> Node:
+    def _mulligan(self, session: PlaySession, view: SeatView, legal: list[Action]) -> Node:
         me = view["players"][view["me"]["seat"]]
-        cost = "free" if me["mulligans"] == 0 else "costs 1 PSI"
+        cost = words.mulligan_price(me["mulligans"])
         return h(
             "section",
             {"class": "controls", "aria-label": "Your opening hand"},
             h("h3", None, "Your opening hand"),
-            h(
-                "p",
-                None,
-                "Keep these six cards, or shuffle them back and draw six new ones. "
-                "The first mulligan is free; each further one moves 1 PSI from Pool to Spent.",
-            ),
+            h("p", None, words.MULLIGAN_RULE),
             h(
                 "div",
                 {"class": "choice"},
@@ -393,7 +364,7 @@ class EspeersScreen:
             ),
         )
 
-    def _predict(self, view: dict) -> Node:
+    def _predict(self, view: SeatView) -> Node:
         owner = view["players"][1 - view["me"]["seat"]]["name"]
         buttons = [
             h(
@@ -413,18 +384,14 @@ class EspeersScreen:
             "section",
             {"class": "controls", "aria-label": "Guess the barrier"},
             h("h3", None, "Guess the barrier"),
-            h(
-                "p",
-                None,
-                f"{owner} laid a barrier. Name the symbol of its face-down card, once: if you are "
-                "right, the barrier is discarded at once and its 2 PSI go to Spent.",
-            ),
+            h("p", None, words.predict_prompt(owner)),
             h("div", {"class": "choice symbols"}, *buttons),
             _button("predict-none", "No guess"),
         )
 
-    def _assign(self, view: dict, legal: list) -> Node:
-        amount = view["pending"]["amount"]
+    def _assign(self, view: SeatView, legal: list[Action]) -> Node:
+        pending = view["pending"]
+        amount = pending["amount"] if pending else 0
         buttons = [
             h(
                 "button",
@@ -443,16 +410,13 @@ class EspeersScreen:
             "section",
             {"class": "controls", "aria-label": "Take the damage"},
             h("h3", None, f"Take {amount} damage"),
-            h(
-                "p",
-                None,
-                "These PSI leave the game. Take them from your Pool (ready to spend this turn) "
-                "or from Spent (back to your Pool at your next Refresh).",
-            ),
+            h("p", None, words.ASSIGN_RULE),
             h("div", {"class": "choice"}, *buttons),
         )
 
-    def _barrier_controls(self, session: PlaySession, view: dict, legal: list) -> Node | None:
+    def _barrier_controls(
+        self, session: PlaySession, view: SeatView, legal: list[Action]
+    ) -> Node | None:
         me = view["me"]["seat"]
         barrier = view["players"][me]["barrier"]
         if barrier is None:
@@ -464,13 +428,8 @@ class EspeersScreen:
             "section",
             {"class": "controls", "aria-label": "Your barrier"},
             h("h3", None, "Your barrier"),
-            h(
-                "p",
-                None,
-                f"{CARDS[card].name if card in CARDS else 'A card'} lies face down with "
-                f"{barrier['points']} PSI on it. It absorbs up to 2 of the next damage to you.",
-            ),
-            _button("attack", "Barrier attack: 1 damage", primary=False) if attack else None,
+            h("p", None, words.barrier_words(card, barrier["points"])),
+            _button("attack", words.BARRIER_ATTACK, primary=False) if attack else None,
             h("p", {"class": "hint"}, problem) if problem and not attack else None,
         )
 
@@ -480,7 +439,7 @@ class EspeersScreen:
         """Both decks and hands, opened: the cards nobody saw during the game."""
         table = session.table
         state: EspeersState = table.state
-        decks = table.match.config.variant.get("decks", ["onslaught", "mindwall"])
+        decks = declared_decks(table.match.config.variant)
         rows = []
         for seat in (0, 1):
             store = session.store_of(seat)
@@ -509,10 +468,12 @@ class EspeersScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict) -> None:
+    def handle(self, session: PlaySession, event: dict[str, Any]) -> None:
+        if session.viewer is None:
+            return  # nobody's seat is on screen: nothing to click
         cmd = event.get("cmd")
         sel: EspeersSelection = session.selection
-        view = session.table.view(session.viewer)
+        view = as_seat_view(session.table.view(session.viewer))
         card = self._selected(session, view)
         slot = _int(event.get("slot"))
         if cmd == "card":
@@ -566,16 +527,16 @@ class EspeersScreen:
             return
         session.act(attack)
 
-    def _assign_command(self, session: PlaySession, view: dict, from_pool: int | None) -> None:
+    def _assign_command(self, session: PlaySession, view: SeatView, from_pool: int | None) -> None:
         pending = view["pending"]
         if pending is None or pending["kind"] != "assign" or from_pool is None:
             session.message = "There is no damage to take now."
             return
         session.act(AssignDamage(from_pool, pending["amount"] - from_pool))
 
-    def _discard_command(self, session: PlaySession, view: dict) -> None:
+    def _discard_command(self, session: PlaySession, view: SeatView) -> None:
         pending = view["pending"]
-        if not self._discarding(session, view):
+        if pending is None or not self._discarding(session, view):
             session.message = "There is nothing to discard now."
             return
         hand = view["me"]["hand"]
@@ -590,22 +551,13 @@ class EspeersScreen:
 # -- small pieces ------------------------------------------------------------------------------
 
 
-def _in_play(view: dict) -> bool:
+def _in_play(view: PublicView) -> bool:
     """Opportunity means something: the Active phase or the End of a turn, game not yet over."""
-    return view["phase"] in ("active", "end") and view.get("outcome") is None
-
-
-def pass_effect(state: EspeersState, seat: int) -> str:
-    """What passing leads to, for the Pass button ("Pass (Bo can still answer)"): the engine's
-    words, said as what the other player can still do."""
-    meaning = pass_meaning(state, seat).removeprefix("Pass: ")
-    return meaning.replace(" may still respond", " can still answer").replace(
-        " may still act", " can still act"
-    )
+    return view["phase"] in ("active", "end") and view["outcome"] is None
 
 
 def _int(text: object) -> int | None:
-    return int(text) if isinstance(text, str) and text.isdigit() else None
+    return whole(text)  # the one integer parser: "²" or "٣" is not a number here
 
 
 def _button(cmd: str, label: str, primary: bool = False) -> Node:
@@ -622,7 +574,7 @@ def _split_words(action: AssignDamage) -> str:
     return " + ".join(parts)
 
 
-def psi_meter(p: dict) -> Node:
+def psi_meter(p: PlayerView) -> Node:
     """Ten pips: Pool (filled), barrier (gold), Spent (ring), removed (faint cross)."""
     barrier = p["barrier"]["points"] if p["barrier"] else 0
     kinds = (
@@ -653,7 +605,7 @@ def psi_meter(p: dict) -> Node:
         h(
             "span",
             {"class": "psi-words"},
-            h("strong", None, f"PSI {p['pool'] + p['spent'] + barrier}"),
+            h("strong", None, f"PSI {psi(p)}"),
             " · ",
             words,
         ),

@@ -487,7 +487,7 @@ def host_new(app: App, game_id: str, form: object) -> None:
         bot_name(name) if seat in bots else name
         for seat, name in enumerate(setup_form.seat_names(form))
     )
-    variant = setup_form.variant(form)
+    variant = setup_form.variant(form, game_id)
     decks = setup_form.deck_choices(form)
     if decks:
         variant["decks"] = app.chosen_decks(decks)

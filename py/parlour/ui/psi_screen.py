@@ -12,10 +12,13 @@ grid is on screen: chosen with the notes panel's own buttons, any time, and kept
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.psi_squad.rules import CYPHER_LABEL, ChooseCypher, Guess, PsiState
+from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiSeatView
+from parlour.numbers import whole
 from parlour.ui.play import waiting_tree
 from parlour.ui.tree import Node, h
 
@@ -44,11 +47,6 @@ class PsiSelection:
     target: int | None = None
 
 
-def _number(text: str) -> int | None:
-    """A seat or position number from an event's string (ASCII digits only), else None."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 4 else None
-
-
 def _signed(change: int) -> str:
     return f"+{change}" if change > 0 else str(change)
 
@@ -62,7 +60,7 @@ class PsiScreen:
 
         return GAMES["psi-squad"].describe(before, seat, action)
 
-    def status(self, view: dict, viewer: int) -> str:
+    def status(self, view: PsiPublicView, viewer: int) -> str:
         names = [s["name"] for s in view["seats"]]
         if view["stage"] == "setup":
             waiting = sum(1 for s in view["seats"] if not s["ready"])
@@ -71,7 +69,7 @@ class PsiScreen:
             return "The game is over."
         return f"{names[view['to_move'][0]]} to guess a cypher."
 
-    def seat_line(self, view: dict, seat: int) -> str:
+    def seat_line(self, view: PsiPublicView, seat: int) -> str:
         info = view["seats"][seat]
         if view["stage"] == "setup":
             return "cypher sealed" if info["ready"] else "choosing a cypher"
@@ -80,7 +78,7 @@ class PsiScreen:
 
     # -- the public board ----------------------------------------------------------------
 
-    def board(self, session: PlaySession, view: dict) -> Node:
+    def board(self, session: PlaySession, view: PsiPublicView) -> Node:
         return h(
             "div",
             {"class": "sheet", "data-role": "sheet"},
@@ -88,7 +86,7 @@ class PsiScreen:
             self._history_table(view),
         )
 
-    def _status_table(self, view: dict) -> Node:
+    def _status_table(self, view: PsiPublicView) -> Node:
         rows = []
         for seat, info in enumerate(view["seats"]):
             state = "guessed" if info["guessed"] else "unguessed"
@@ -125,7 +123,7 @@ class PsiScreen:
             h("tbody", None, *rows),
         )
 
-    def _history_table(self, view: dict) -> Node:
+    def _history_table(self, view: PsiPublicView) -> Node:
         """Every guess, newest first. On a phone (CSS, max-width 30rem) the guesser and target
         share one column ("Bo → Ada") and the number columns get one-letter headers, so the
         table fits 360 px without scrolling sideways; the full headers stay for screen readers."""
@@ -188,7 +186,7 @@ class PsiScreen:
 
     # -- the controls beside the board ---------------------------------------------------
 
-    def controls(self, session: PlaySession, view: dict) -> Node | None:
+    def controls(self, session: PlaySession, view: PsiSeatView) -> Node | None:
         me = view["me"]
         names = [s["name"] for s in view["seats"]]
         if view["stage"] == "setup":
@@ -212,7 +210,7 @@ class PsiScreen:
             "div", {"class": "psi-controls"}, self._own_cypher(me), turn, self._notes(session, view)
         )
 
-    def _own_cypher(self, me: dict) -> Node:
+    def _own_cypher(self, me: PsiMe) -> Node:
         return h(
             "section",
             {"class": "controls own-cypher"},
@@ -272,7 +270,7 @@ class PsiScreen:
             ),
         ]
 
-    def _choose_cypher(self, session: PlaySession, view: dict) -> Node:
+    def _choose_cypher(self, session: PlaySession, view: PsiPublicView) -> Node:
         sel: PsiSelection = session.selection
         n = view["length"]
         return h(
@@ -289,7 +287,7 @@ class PsiScreen:
             h("p", {"class": "hint"}, "You can also type the digits on a keyboard."),
         )
 
-    def _guess_entry(self, session: PlaySession, view: dict) -> Node:
+    def _guess_entry(self, session: PlaySession, view: PsiSeatView) -> Node:
         sel: PsiSelection = session.selection
         me = view["me"]["seat"]
         targets = [
@@ -315,7 +313,9 @@ class PsiScreen:
             *self._pad(sel.digits, view["length"], "guess", "Guess"),
         )
 
-    def notes_target(self, session: PlaySession, view_seats: list[dict], me: int) -> int | None:
+    def notes_target(
+        self, session: PlaySession, view_seats: Sequence[Mapping[str, object]], me: int
+    ) -> int | None:
         """Whose cypher the viewer's notes grid is about: the seat chosen in the notes panel
         (kept in the viewer's notes, so it survives moves and reloads), else the first other
         seat still unguessed, else the first other seat."""
@@ -326,7 +326,7 @@ class PsiScreen:
         open_ = [s for s in others if not view_seats[s]["guessed"]]
         return (open_ or others or [None])[0]
 
-    def _notes(self, session: PlaySession, view: dict) -> Node | None:
+    def _notes(self, session: PlaySession, view: PsiPublicView) -> Node | None:
         viewer = session.viewer
         if viewer is None:
             return None
@@ -469,16 +469,17 @@ class PsiScreen:
         elif cmd == "erase":
             sel.digits = sel.digits[:-1]
         elif cmd == "target":
-            sel.target = _number(event.get("seat", ""))
+            sel.target = whole(event.get("seat", ""))
             # the notes follow the cypher being guessed (they can be switched back any time)
             self._choose_notes_target(session, sel.target)
         elif cmd == "notes-target":
-            self._choose_notes_target(session, _number(event.get("seat", "")))
+            self._choose_notes_target(session, whole(event.get("seat", "")))
         elif cmd == "note":
             self._cycle_note(session, event.get("note", ""))
         elif cmd == "seal-cypher":
-            if len(sel.digits) != n:
-                session.message = f"Your cypher needs exactly {n} digits."
+            problem = session.game.digits_problem(state, sel.digits, "cypher")
+            if problem:
+                session.message = problem
             else:
                 session.act(ChooseCypher(sel.digits))
         elif cmd == "guess":
@@ -501,7 +502,7 @@ class PsiScreen:
         if viewer is None or state.setting_up:
             return
         target = self.notes_target(session, [{"guessed": g} for g in state.guessed], viewer)
-        pos, _, digit = (_number(part) for part in key.partition(":"))
+        pos, _, digit = (whole(part) for part in key.partition(":"))
         if target is None or pos is None or digit is None or pos >= state.length or digit > 9:
             return
         key = f"{pos}:{digit}"

@@ -77,14 +77,20 @@ def seat_kinds(form: object) -> dict[int, str]:
     return kinds
 
 
-def variant(form: object) -> dict[str, Any]:
-    """The variant options: checked inputs carrying data-variant, and the decks chosen."""
+def variant(form: object, game_id: str) -> dict[str, Any]:
+    """The variant options: checked inputs carrying data-variant, as the game declares them
+    ("4" is the number 4 for Psi Squad's length); a key the game does not declare is kept, so
+    the engine refuses it with a sentence."""
+    from parlour.games.options import options_for
+
+    options = options_for(game_id)
+    declared = {o.key for o in options.options}
     chosen: dict[str, Any] = {}
     for field in _fields(form):
         key = _data(field, "variant")
         if key is not None and field.get("checked"):
             text = _text(field, "value")
-            chosen[key] = whole(text, -1) if whole(text, -1) >= 0 else text
+            chosen[key] = options.parse(key, text) if key in declared else text
     return chosen
 
 

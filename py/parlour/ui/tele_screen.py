@@ -20,6 +20,7 @@ from parlour.games.telepathic.grid import (
     set_cells,
     set_names,
 )
+from parlour.games.telepathic.options import MODE
 from parlour.games.telepathic.rules import (
     CONDITIONS_LABEL,
     DECKS,
@@ -31,6 +32,8 @@ from parlour.games.telepathic.rules import (
     TeleState,
     next_performer,
 )
+from parlour.games.telepathic.views import TelePublicView, TeleSeatView
+from parlour.numbers import whole
 from parlour.ui.play import waiting_tree
 from parlour.ui.tree import Node, h, s
 
@@ -118,7 +121,7 @@ class TeleScreen:
 
     # -- words ----------------------------------------------------------------------------
 
-    def status(self, view: dict, viewer: int) -> str:
+    def status(self, view: TelePublicView, viewer: int) -> str:
         names = [seat["name"] for seat in view["seats"]]
         phase = view["phase"]
         if phase == "hand":
@@ -134,7 +137,7 @@ class TeleScreen:
             return f"{names[view['to_move'][0]]} answers the Announcement."
         return "Dealing the condition cards…" if phase == "setup" else "Checking…"
 
-    def seat_line(self, view: dict, seat: int) -> str:
+    def seat_line(self, view: TelePublicView, seat: int) -> str:
         roles = view["seats"][seat]["roles"]
         if not roles:
             return "director"
@@ -153,7 +156,7 @@ class TeleScreen:
 
     # -- the grid -------------------------------------------------------------------------
 
-    def _preview(self, session: PlaySession, view: dict) -> tuple[list, set[int]]:
+    def _preview(self, session: PlaySession, view: TelePublicView) -> tuple[list, set[int]]:
         sel: TeleSelection = session.selection
         grid = [tuple(t) for t in view["grid"]]
         if (
@@ -167,7 +170,7 @@ class TeleScreen:
             set_cells(card.sets, sel.set_index)
         )
 
-    def board(self, session: PlaySession, view: dict) -> Node:
+    def board(self, session: PlaySession, view: TelePublicView) -> Node:
         grid, marked = self._preview(session, view)
         preview = bool(marked)
         size = SIZE * CELL + (SIZE - 1) * GAP
@@ -239,7 +242,7 @@ class TeleScreen:
 
     # -- the action cards -------------------------------------------------------------------
 
-    def _card_row(self, session: PlaySession, view: dict) -> Node:
+    def _card_row(self, session: PlaySession, view: TelePublicView) -> Node:
         sel: TeleSelection = session.selection
         choosing = view["phase"] == "hand" and session.viewer == view["active"]
         cards = []
@@ -256,7 +259,8 @@ class TeleScreen:
             if view["handed_slot"] == slot:
                 attrs["class"] += " handed"
             cards.append(h("button", attrs, *card_face(card_id)))
-        deck = f"{view['deck']} in the deck" if view["mode"] != "first" else "first game"
+        mode = MODE.choice(view["mode"])
+        deck = f"{view['deck']} in the deck" if view["mode"] != "first" or not mode else mode.name
         compass = any(c and CARDS_BY_ID[c].sets != "quadrants" for c in view["row"])
         return h(
             "section",
@@ -274,14 +278,14 @@ class TeleScreen:
 
     # -- the controls ---------------------------------------------------------------------
 
-    def controls(self, session: PlaySession, view: dict) -> Node | None:
+    def controls(self, session: PlaySession, view: TeleSeatView) -> Node | None:
         if session.table.match.result() is not None:  # online, a device keeps its seat's view
             return h("div", {"class": "tele-controls"}, self._my_cards(view))
         # What to do now comes first: on a phone the side panel sits below the grid.
         turn = self._turn_controls(session, view) or self._waiting(session, view)
         return h("div", {"class": "tele-controls"}, turn, self._my_cards(view))
 
-    def _waiting(self, session: PlaySession, view: dict) -> Node | None:
+    def _waiting(self, session: PlaySession, view: TelePublicView) -> Node | None:
         """While other seats act (online: each device shows its own seat throughout). A pair's
         waiting partner may still make the Announcement."""
         names = [seat["name"] for seat in view["seats"]]
@@ -315,7 +319,7 @@ class TeleScreen:
             )
         return panel
 
-    def _my_cards(self, view: dict) -> Node:
+    def _my_cards(self, view: TeleSeatView) -> Node:
         me = view["me"]
         items = []
         for which in ("win", "lose"):
@@ -344,7 +348,7 @@ class TeleScreen:
             h("p", {"class": "hint"}, "Only you see these. No talking, no gestures."),
         )
 
-    def _turn_controls(self, session: PlaySession, view: dict) -> Node | None:
+    def _turn_controls(self, session: PlaySession, view: TelePublicView) -> Node | None:
         viewer, phase = session.viewer, view["phase"]
         names = [seat["name"] for seat in view["seats"]]
         sel: TeleSelection = session.selection
@@ -421,7 +425,7 @@ class TeleScreen:
             )
         return None
 
-    def _announcement(self, session: PlaySession, view: dict) -> Node:
+    def _announcement(self, session: PlaySession, view: TelePublicView) -> Node:
         state: TeleState = session.table.state
         viewer = session.viewer
         sel: TeleSelection = session.selection
@@ -529,16 +533,14 @@ class TeleScreen:
         cmd = event.get("cmd")
         sel: TeleSelection = session.selection
         if cmd == "pick-card":
-            slot = event.get("slot", "")
-            sel.slot = int(slot) if slot.isdigit() else None
+            sel.slot = whole(event.get("slot"))
         elif cmd == "hand":
             if sel.slot is None:
                 session.message = "Choose one of the face-up action cards first."
             else:
                 session.act(HandCard(sel.slot))
         elif cmd == "pick-set":
-            value = event.get("set", "")
-            sel.set_index = int(value) if value.isdigit() else None
+            sel.set_index = whole(event.get("set"))
         elif cmd == "perform":
             if sel.set_index is None:
                 session.message = "Choose one of the four sets first."
@@ -549,9 +551,9 @@ class TeleScreen:
         elif cmd == "announce-close":
             sel.announcing, sel.claims = False, None
         elif cmd == "claim":
-            seat = event.get("seat", "")
-            if seat.isdigit():
-                sel.claims = {**(sel.claims or {}), int(seat): event.get("name", "")}
+            seat = whole(event.get("seat"))
+            if seat is not None:
+                sel.claims = {**(sel.claims or {}), seat: event.get("name", "")}
         elif cmd in ("announce", "answer"):
             self._submit_announcement(session, cmd)
         elif cmd == "continue":

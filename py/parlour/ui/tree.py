@@ -12,8 +12,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from html import escape
 
-SVG_NS = "http://www.w3.org/2000/svg"
-
 Child = "Node | str"
 
 

@@ -26,7 +26,9 @@ from parlour.bots.esp.model import (
     PASS_ACTION,
     PLACE,
     TILES_PER_SEAT,
+    ModelAction,
     Position,
+    UndoRecord,
 )
 
 WIN = 100000.0
@@ -36,6 +38,19 @@ WINDOW_CACHE_SIZE = 200000
 # under CPython: about 125 and 2.5 microseconds).
 PLAY_WORK = 50
 LINE_OFFSETS = tuple(k * a for a in LINE_AXES for k in (-4, -3, -2, -1, 1, 2, 3, 4))
+
+# A window's mark: (index of the cell in the window, symbol, kind); see `Judge.window`.
+Mark = tuple[int, int, int]
+# A window judged: (worth per seat, mark or None, complete); see `Judge.window`.
+WindowValue = tuple[tuple[float, ...], Mark | None, bool]
+# A change of worth per seat, and whether it completes a set; see `Judge.delta`.
+Delta = tuple[tuple[float, ...], bool]
+DeltaKey = tuple[tuple[int, ...], int, int]
+# What `Tracker.play` returns for `Tracker.undo`: the position's own record, the changed cell
+# (None for a pass) and the windows it re-judged, with their old values (None: not kept yet).
+Played = tuple[UndoRecord, int | None, list[tuple[int, WindowValue | None]]]
+# An action of the seat to move with its one-ply estimate and whether it completes a set.
+Ranked = tuple[float, ModelAction, bool]
 
 
 @dataclass(frozen=True)
@@ -65,13 +80,13 @@ class Judge:
     def __init__(self, seats: int, weights: Weights) -> None:
         self.seats = seats
         self.weights = weights
-        self.cache: dict[tuple[int, ...], tuple] = {}
-        self.zero = ((0.0,) * seats, None, False)
-        self.done = ((0.0,) * seats, None, True)  # a complete set (the game is over)
-        self.deltas: dict[tuple, tuple] = {}
-        self.rows: dict[tuple, tuple] = {}
+        self.cache: dict[tuple[int, ...], WindowValue] = {}
+        self.zero: WindowValue = ((0.0,) * seats, None, False)
+        self.done: WindowValue = ((0.0,) * seats, None, True)  # a complete set (the game is over)
+        self.deltas: dict[DeltaKey, Delta] = {}
+        self.rows: dict[DeltaKey, Delta] = {}
 
-    def window(self, codes: tuple[int, ...]) -> tuple:
+    def window(self, codes: tuple[int, ...]) -> WindowValue:
         """(worth per seat, mark, complete) for a window's five codes. The mark is None or
         (index, symbol, kind): kind 0, the window is hot (the symbol on that cell completes
         it); kind 1, it can be locked (three up, a face-down tile, and that symbol placed up on
@@ -83,7 +98,7 @@ class Judge:
             found = self.cache[codes] = self._window(codes)
         return found
 
-    def _window(self, codes: tuple[int, ...]) -> tuple:
+    def _window(self, codes: tuple[int, ...]) -> WindowValue:
         seats, w = self.seats, self.weights
         up_mask = 0
         counts = [0] * seats
@@ -114,7 +129,7 @@ class Judge:
         ups = LENGTH - empties - len(downs)
         if ups == LENGTH:
             return self.done
-        hot = None
+        hot: Mark | None = None
         if ups == LENGTH - 1:
             missing = ((1 << KINDS) - 1) & ~up_mask
             symbol = missing.bit_length() - 1
@@ -150,7 +165,7 @@ class Judge:
             values.append(value * share)
         return (tuple(values), hot, False)
 
-    def delta(self, lines: tuple[int, ...], old: int, new: int) -> tuple:
+    def delta(self, lines: tuple[int, ...], old: int, new: int) -> Delta:
         """(change of worth per seat, completes a set) when a cell whose lines hold `lines`
         (see `Tracker.lines`) changes from code `old` to code `new`."""
         key = (lines, old, new)
@@ -161,9 +176,9 @@ class Judge:
             found = self.deltas[key] = self._delta(lines, old, new)
         return found
 
-    def _delta(self, lines: tuple[int, ...], old: int, new: int) -> tuple:
+    def _delta(self, lines: tuple[int, ...], old: int, new: int) -> Delta:
         rows = self.rows
-        change = None
+        change: tuple[float, ...] | None = None
         complete = False
         for i in (0, 8, 16):
             key = (lines[i : i + 8], old, new)
@@ -178,9 +193,10 @@ class Judge:
                 change = found[0]
             else:
                 change = tuple([x + y for x, y in zip(change, found[0], strict=True)])
+        assert change is not None  # (three axes were added up)
         return (change, complete)
 
-    def _row(self, row8: tuple[int, ...], old: int, new: int) -> tuple:
+    def _row(self, row8: tuple[int, ...], old: int, new: int) -> Delta:
         """(change of worth per seat, completes) along one axis: the five windows through
         the cell, whose row is `row8` (-4..-1, 1..4)."""
         change = [0.0] * self.seats
@@ -221,7 +237,7 @@ class Tracker:
         self.pos = pos
         self.judge = judge
         self.codes: dict[int, int] = {}
-        self.windows: dict[int, tuple] = {}
+        self.windows: dict[int, WindowValue] = {}
         self.hot: dict[int, tuple[int, int]] = {}  # window -> (cell, symbol) completing it
         self.warm: dict[int, tuple[int, int]] = {}  # window -> (cell, symbol) locking it
         self.total = [0.0] * pos.seats
@@ -230,14 +246,14 @@ class Tracker:
             self.codes[cell] = code_of(pos.owner[tile], pos.symbol[tile], pos.up[tile])
         self._refresh(list(self.codes), [])
 
-    def _refresh(self, cells: list[int], log: list) -> None:
+    def _refresh(self, cells: list[int], log: list[tuple[int, WindowValue | None]]) -> None:
         """Re-judge the windows through `cells` (which just changed), logging old values."""
         codes, windows, total = self.codes, self.windows, self.total
         marks = (self.hot, self.warm)
         window = self.judge.window
         seats = range(self.pos.seats)
         g = codes.get
-        done = set() if len(cells) > 1 else None
+        done: set[int] | None = set() if len(cells) > 1 else None
         for cell in cells:
             for ai in (0, 1, 2):
                 a = LINE_AXES[ai]
@@ -272,34 +288,40 @@ class Tracker:
                     if mark is not None:
                         marks[mark[2]][wid] = (start + mark[0] * a, mark[1])
 
-    def play(self, action: tuple) -> tuple:
+    def play(self, action: ModelAction) -> Played:
         pos = self.pos
         self.work += PLAY_WORK
         record, changed = pos.play(action)
         kind = action[0]
-        log: list = []
+        log: list[tuple[int, WindowValue | None]] = []
         if kind in (PLACE, FLIP):
+            assert changed is not None  # (only a pass changes no cell)
             tile = pos.board[changed]
             self.codes[changed] = code_of(pos.owner[tile], pos.symbol[tile], pos.up[tile])
             self._refresh([changed], log)
         elif kind == MOVE:
             source = record[4]
+            assert source is not None and changed is not None
             code = self.codes.pop(source)
             self.codes[changed] = code
             self._refresh([source, changed], log)
         return record, changed, log
 
-    def undo(self, played: tuple) -> None:
+    def undo(self, played: Played) -> None:
         record, changed, log = played
         pos = self.pos
         kind = record[0][0]
         if kind == PLACE:
+            assert changed is not None  # (only a pass changes no cell)
             del self.codes[changed]
         elif kind == FLIP:
+            assert changed is not None
             tile = pos.board[changed]
             self.codes[changed] = code_of(pos.owner[tile], pos.symbol[tile], False)
         elif kind == MOVE:
-            self.codes[record[4]] = self.codes.pop(changed)
+            source = record[4]
+            assert source is not None and changed is not None
+            self.codes[source] = self.codes.pop(changed)
         windows, total = self.windows, self.total
         marks = (self.hot, self.warm)
         seats = range(pos.seats)
@@ -438,7 +460,7 @@ class Tracker:
                 value += bonus if seat == me else -bonus * others
         return value
 
-    def winning_action(self, seat: int) -> tuple | None:
+    def winning_action(self, seat: int) -> ModelAction | None:
         """An action of `seat` (assumed to move now) that completes a set it wins, if any."""
         if not self.hot:
             return None
@@ -447,7 +469,7 @@ class Tracker:
         placing = pos.placing
         tried = set()
         for cell, s in list(self.hot.values()):
-            candidates = []
+            candidates: list[ModelAction] = []
             t = board.get(cell)
             if t is not None:
                 if not placing and owner[t] == seat and not up[t] and symbol[t] == s:
@@ -474,6 +496,7 @@ class Tracker:
                 if action[0] != PLACE and pos.pinned(pos.at[action[1]]):
                     continue
                 record, changed = pos.play(action)
+                assert changed is not None  # (not a pass)
                 sets = pos.sets_through(changed)
                 won = bool(sets) and pos.winners(sets, seat) == frozenset((seat,))
                 pos.undo(record)
@@ -491,7 +514,7 @@ class Tracker:
             return tuple([g(cell + o, 0) for o in LINE_OFFSETS])
         return tuple([0 if cell + o == skip else g(cell + o, 0) for o in LINE_OFFSETS])
 
-    def ranked(self, me: int) -> list[tuple[float, tuple, bool]]:
+    def ranked(self, me: int) -> list[Ranked]:
         """Every action of the seat to move with an estimate of `score(me)` after it (one
         ply, from the window table) and whether it completes a set, best first for the
         mover (highest if it is `me`, else lowest)."""
@@ -500,7 +523,7 @@ class Tracker:
         judge = self.judge
         wo = judge.weights.others
         base = self.score(me)
-        out: list[tuple[float, tuple, bool]] = []
+        out: list[Ranked] = []
         if pos.placing:
             if pos.placed[mover] < TILES_PER_SEAT:
                 pool = pos.pool[mover]
@@ -546,5 +569,5 @@ class Tracker:
         return out
 
 
-def _first(item: tuple) -> float:
+def _first(item: Ranked) -> float:
     return item[0]

@@ -18,9 +18,10 @@ sampling them (`determinise`) before it searches.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from parlour.bots.esp.prng import Prng
 from parlour.games.esp.hexgrid import AXES, DIRECTIONS
 from parlour.games.zener import SYMBOLS
 
@@ -39,6 +40,13 @@ PLACE, FLIP, MOVE, PASS = range(4)
 # How much a window of 2, 3 or 4 symbol-up tiles says about the symbol hidden beside them.
 FIT_WORTH = (0.0, 0.0, 0.5, 2.0, 8.0)
 PASS_ACTION = (PASS,)
+
+# An action in the model's form (see above): its first item is its kind, PLACE to PASS.
+ModelAction = tuple[int, ...]
+# What `Position.play` returns for `undo`: (action, seat, passes, key, cell, occ): the seat that
+# played, the passes, position key and occupancy key before it, and the cell a tile was placed
+# on, flipped on or moved from (None for a pass).
+UndoRecord = tuple[ModelAction, int, int, int, int | None, int]
 
 # Outcomes of `Position.winners` after a set: the seats that win (empty for none).
 MASK64 = (1 << 64) - 1
@@ -243,7 +251,7 @@ class Position:
         order = {root: 0}
         low = {root: 0}
         children = 0
-        stack: list = [(root, None, iter(DIRS))]
+        stack: list[tuple[int, int | None, Iterator[int]]] = [(root, None, iter(DIRS))]
         while stack:
             cell, parent, pending = stack[-1]
             for d in pending:
@@ -261,7 +269,7 @@ class Position:
                 break
             else:
                 stack.pop()
-                if stack:
+                if parent is not None:  # (only the root has none, and it is popped last)
                     if low[cell] < low[parent]:
                         low[parent] = low[cell]
                     if parent != root and low[cell] >= order[parent]:
@@ -270,11 +278,11 @@ class Position:
             cuts.add(root)
         return cuts
 
-    def actions(self, seat: int | None = None) -> list[tuple]:
+    def actions(self, seat: int | None = None) -> list[ModelAction]:
         """Every board action of `seat` (the seat to move by default), or [PASS_ACTION]."""
         if seat is None:
             seat = self.to_move
-        found: list[tuple] = []
+        found: list[ModelAction] = []
         if self.placing:
             if self.placed[seat] < TILES_PER_SEAT:
                 pool = self.pool[seat]
@@ -316,7 +324,7 @@ class Position:
 
     # -- play and undo -------------------------------------------------------------------
 
-    def play(self, action: tuple) -> tuple:
+    def play(self, action: ModelAction) -> tuple[UndoRecord, int | None]:
         """Apply `action` for the seat to move; returns what `undo` needs and the changed
         cell (None for a pass)."""
         seat = self.to_move
@@ -326,7 +334,8 @@ class Position:
         occ = self.occ
         changed: int | None
         if kind == PLACE:
-            _, cell, s, face = action
+            _, cell, s, up = action
+            face = bool(up)  # (it is one already: the action's items are typed as ints)
             tile = len(self.owner)
             self.owner.append(seat)
             self.symbol.append(s)
@@ -368,10 +377,11 @@ class Position:
         self.to_move = following
         return (action, seat, passes, key, cell, occ), changed
 
-    def undo(self, record: tuple) -> None:
+    def undo(self, record: UndoRecord) -> None:
         action, seat, passes, key, cell, occ = record
         kind = action[0]
         if kind == PLACE:
+            assert cell is not None  # (None only for a pass)
             s = action[2]
             self.owner.pop()
             self.symbol.pop()
@@ -383,6 +393,7 @@ class Position:
         elif kind == FLIP:
             self.up[action[1]] = False
         elif kind == MOVE:
+            assert cell is not None
             tile = action[1]
             del self.board[self.at[tile]]
             self.board[cell] = tile
@@ -470,19 +481,20 @@ class Seen:
             tuple(int(x) for x in key.split(",")): SYMBOL_INDEX[value]
             for key, value in me["hidden"].items()
         }
-        tiles = []
+        tiles: list[tuple[int, int, int | None, bool]] = []
         for t in sorted(view["tiles"], key=lambda t: t["placed_at"]):
             q, r = t["cell"]
+            symbol: int | None
             if t["face"] == "up":
                 symbol, up = SYMBOL_INDEX[t["symbol"]], True
             else:
                 symbol, up = own_hidden.get((q, r)) if t["owner"] == self.seat else None, False
             tiles.append((cell_of(q, r), t["owner"], symbol, up))
-        self.tiles: list[tuple[int, int, int | None, bool]] = tiles
+        self.tiles = tiles
         # Each seat's symbols not shown (face-down or unplaced): two of each, less those up.
         pools = [[COPIES] * KINDS for _ in range(self.seats)]
         for _cell, owner, symbol, up in tiles:
-            if up:
+            if up and symbol is not None:  # (a symbol-up tile's is always known)
                 pools[owner][symbol] -= 1
         self.hidden_pools = pools
         tray = [0] * KINDS
@@ -499,7 +511,11 @@ class Seen:
         """Indices (in `tiles`) of the face-down tiles of other seats."""
         return [i for i, t in enumerate(self.tiles) if t[2] is None]
 
-    def position(self, guesses: Mapping[int, int] | None = None, pools=None) -> Position:
+    def position(
+        self,
+        guesses: Mapping[int, int] | None = None,
+        pools: Mapping[int, Sequence[int]] | None = None,
+    ) -> Position:
         """The position with `guesses` (tile index -> symbol) for the unknown symbols and
         `pools` (seat -> unplaced symbol counts) for the other seats' unplaced tiles."""
         pos = Position(self.seats)
@@ -532,7 +548,7 @@ class Seen:
             s = (s + 1) % KINDS
         return pool
 
-    def determinise(self, rng, belief: float = 0.0) -> Position:
+    def determinise(self, rng: Prng, belief: float = 0.0) -> Position:
         """A position with every unseen symbol drawn from each other seat's unshown symbols:
         face-down tiles first (in a random order), the rest stay in its hand.
 
@@ -573,7 +589,7 @@ class Seen:
         windows whose symbol-up tiles (of different symbols, none of them this one) the owner
         could win, weighted by how many there are."""
         if self.ups is None:
-            self.ups = {t[0]: (t[1], t[2]) for t in self.tiles if t[3]}
+            self.ups = {t[0]: (t[1], t[2]) for t in self.tiles if t[3] and t[2] is not None}
             self.occupied = {t[0]: t[1] for t in self.tiles}
         ups, occupied = self.ups, self.occupied
         fits = [0.0] * KINDS

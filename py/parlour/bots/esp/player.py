@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.bots.base import SeatKnowledge
+from parlour.bots.base import PublicStep, SeatKnowledge
 from parlour.bots.esp.evaluate import WIN, Tracker, Weights, judge_for
 from parlour.bots.esp.model import (
     FLIP,
@@ -19,13 +19,14 @@ from parlour.bots.esp.model import (
     PLACE,
     SYMBOL_INDEX,
     TURN_KEYS,
+    ModelAction,
     Seen,
     cell_of,
     tile_key,
 )
 from parlour.bots.esp.prng import Prng
 from parlour.bots.esp.search import Search
-from parlour.games.esp.rules import AnswerDraw, Flip, Move, Pass, Place
+from parlour.games.esp.rules import Action, AnswerDraw, Flip, Move, Pass, Place
 
 # How far back the history is read for repeated positions (moves only: a flip or a
 # placement makes every earlier position impossible to meet again).
@@ -77,9 +78,9 @@ def answer_draw(knowledge: SeatKnowledge, seed: bytes, level: Level) -> AnswerDr
     return AnswerDraw(score < 0)
 
 
-def model_action(seen_board: Mapping[int, int], action: Any) -> tuple:
+def model_action(seen_board: Mapping[int, int], action: Action) -> ModelAction:
     """The model's form of one of the engine's legal actions."""
-    if isinstance(action, Place):
+    if isinstance(action, Place) and action.symbol is not None:  # (a seat's own choice)
         return (PLACE, cell_of(*action.cell), SYMBOL_INDEX[action.symbol.value], not action.hidden)
     if isinstance(action, Flip):
         return (FLIP, seen_board[cell_of(*action.cell)])
@@ -102,7 +103,7 @@ def view_key(view: Mapping[str, Any]) -> int:
 
 def drawn_keys(knowledge: SeatKnowledge) -> frozenset[int]:
     """Positions met twice already in the movement stage: meeting one again draws."""
-    history: Sequence = knowledge.history
+    history: Sequence[PublicStep] = knowledge.history
     counts: dict[int, int] = {}
     n = len(history)
     after = knowledge.view

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-from parlour.bots.esp.evaluate import WIN, Tracker
-from parlour.bots.esp.model import PLACE
+from parlour.bots.esp.evaluate import WIN, Ranked, Tracker
+from parlour.bots.esp.model import PLACE, ModelAction
 
 LOSS = -WIN
 BOUND_AFTER = 3  # children of a last-ply node searched before estimates may cut the rest
@@ -65,7 +65,7 @@ class Search:
             return 0.0
         return None
 
-    def after(self, action: tuple, ply: int) -> float:
+    def after(self, action: ModelAction, ply: int) -> float:
         """The judgement of the position after `action` (exact if it ends the game)."""
         tracker = self.tracker
         mover = self.pos.to_move
@@ -103,7 +103,7 @@ class Search:
                     return None, set()
         return None, cells
 
-    def forced(self, cells: set[int]) -> list[tuple]:
+    def forced(self, cells: set[int]) -> list[Ranked]:
         """The mover's actions that leave the next seat no completion (placing: a tile on
         the threatened cell, the best few by estimate)."""
         pos, tracker = self.pos, self.tracker
@@ -148,7 +148,7 @@ class Search:
         forced = bool(cells) and (depth > 0 or ply < self.max_ply)
         if not forced and depth <= 0:
             return tracker.leaf(self.me)
-        ordered: list[tuple[float, tuple, bool, int]] = []
+        ordered: list[tuple[float, ModelAction, bool, int]] = []
         for seat in movers:
             if seat != mover:
                 pos.set_turn(seat)
@@ -201,7 +201,7 @@ class Search:
                 break
         return best
 
-    def candidates(self, cells: set[int], forced: bool) -> list[tuple[float, tuple, bool]]:
+    def candidates(self, cells: set[int], forced: bool) -> list[Ranked]:
         """The actions of the seat to move worth searching, best first for it: blocks if it
         is forced to block, else every action with those that end the game first."""
         tracker = self.tracker
@@ -211,7 +211,7 @@ class Search:
         # Actions that complete a set end the game: their value is exact, take them first.
         return [item for item in ranked if item[2]] + [item for item in ranked if not item[2]]
 
-    def root_value(self, action: tuple, depth: int, alpha: float) -> float:
+    def root_value(self, action: ModelAction, depth: int, alpha: float) -> float:
         """The value of the root action `action` searched `depth` plies in all (itself
         included); below `alpha` only an upper bound is exact."""
         tracker = self.tracker

@@ -12,17 +12,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TypedDict
 
 from parlour.bots.arena import play
 from parlour.bots.registry import bot_for
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Setup
+from parlour.games.espeers.cards import STARTER_DECKS
 
-DECKS = ("onslaught", "mindwall")
+DECKS = tuple(STARTER_DECKS)  # Onslaught and Mindwall (cards.json's order)
 
 
-def balance(level: str, games: int, seed: int) -> dict:
+class Balance(TypedDict):
+    level: str
+    games: int
+    seed: int
+    wins: dict[str, int]  # by deck
+    first_player_wins: int
+    hung: int
+    mean_turns: float
+
+
+def balance(level: str, games: int, seed: int) -> Balance:
     game = GAMES["espeers"]
     bot = bot_for("espeers", level)
     wins = dict.fromkeys(DECKS, 0)

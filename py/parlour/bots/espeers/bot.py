@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 from parlour.bots.base import SeatKnowledge
 from parlour.bots.espeers import policy
@@ -31,11 +30,13 @@ from parlour.bots.espeers.model import (
     PREDICT,
     SYMBOL,
     SYMBOLS,
+    Move,
     World,
 )
 from parlour.bots.espeers.sampling import Belief, believe, shuffle
 from parlour.bots.espeers.search import Fast, best_action
-from parlour.games.espeers.rules import (
+from parlour.games.espeers.actions import (
+    Action,
     AssignDamage,
     BarrierAttack,
     Cycle,
@@ -46,8 +47,8 @@ from parlour.games.espeers.rules import (
     Play,
     Predict,
 )
-
-DECK_LABEL = "deck"
+from parlour.games.espeers.state import DECK_LABEL, HAND
+from parlour.games.espeers.views import as_seat_view
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def seed_int(seed: bytes) -> int:
     return int.from_bytes(seed[:8].ljust(8, b"\0"), "big")
 
 
-def to_model(action: Any) -> tuple:
+def to_model(action: Action) -> Move:
     """The fast model's tuple for an engine action."""
     if isinstance(action, Pass):
         return (PASS,)
@@ -89,9 +90,9 @@ def to_model(action: Any) -> tuple:
     raise ValueError(f"no model action for {action!r}")
 
 
-def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Any:
+def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Action | None:
     """One decision for the seat, at `level`."""
-    legal = list(knowledge.legal)
+    legal: list[Action] = list(knowledge.legal)
     if not knowledge.to_move or not legal:
         return None
     if len(legal) == 1:
@@ -99,8 +100,10 @@ def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Any:
     spec = LEVELS[level]
     first = legal[0]
     if isinstance(first, AssignDamage):
-        return max(legal, key=lambda a: a.from_spent)
-    belief = believe(knowledge.seat, knowledge.view, my_deck(knowledge), knowledge.history)
+        assigns = [a for a in legal if isinstance(a, AssignDamage)]
+        return max(assigns, key=lambda a: a.from_spent)
+    view = as_seat_view(knowledge.view)
+    belief = believe(knowledge.seat, view, my_deck(knowledge), knowledge.history)
     rng = Fast(seed_int(seed))
     if isinstance(first, Predict):
         return predict(belief, legal, rng, level)
@@ -109,7 +112,7 @@ def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Any:
     by_model = {to_model(a): a for a in legal}
     hint = policy.choose(belief.sample(rng), rng)
     if not spec.search:
-        stack = knowledge.view["stack"]
+        stack = view["stack"]
         theirs = bool(stack) and stack[-1]["owner"] != knowledge.seat
         if theirs and (PASS,) in by_model and rng.below(2) == 0:
             return by_model[(PASS,)]  # easy misses half the chances to answer a card
@@ -141,7 +144,7 @@ def my_deck(knowledge: SeatKnowledge) -> list[str]:
 # -- pruning: actions that cannot help are not searched ---------------------------------------
 
 
-def prune(belief: Belief, actions: list[tuple], hint: tuple | None = None) -> list[tuple]:
+def prune(belief: Belief, actions: list[Move], hint: Move | None = None) -> list[Move]:
     """The actions worth searching: drop those that never help (cycling a circle, regaining
     with nothing Spent, a counter with nothing to counter, a prevention in one's own turn), keep
     the two least useful cards for each kind of cycling and for a barrier, and six discards.
@@ -154,7 +157,10 @@ def prune(belief: Belief, actions: list[tuple], hint: tuple | None = None) -> li
     active = view["active"] == me
     stack = view["stack"]
     answerable = bool(stack) and stack[-1]["owner"] != me and not stack[-1]["countered"]
-    out, barriers, draws, regains = [], [], [], []
+    out: list[Move] = []
+    barriers: list[Move] = []
+    draws: list[Move] = []
+    regains: list[Move] = []
     for action in actions:
         kind = action[0]
         if kind == CYCLE:
@@ -182,9 +188,9 @@ def prune(belief: Belief, actions: list[tuple], hint: tuple | None = None) -> li
     return out or actions[:1]
 
 
-def least_useful_first(group: list[tuple]) -> list[tuple]:
+def least_useful_first(group: list[Move]) -> list[Move]:
     """One action per symbol, the least useful card first."""
-    best: dict[str, tuple] = {}
+    best: dict[str, Move] = {}
     for action in sorted(group, key=lambda a: (policy.value(a[1]), a[1])):
         best.setdefault(SYMBOL[action[1]], action)
     return sorted(best.values(), key=lambda a: (policy.value(a[1]), a[1]))
@@ -193,24 +199,24 @@ def least_useful_first(group: list[tuple]) -> list[tuple]:
 # -- the decisions that are not searched ---------------------------------------------------
 
 
-def predict(belief: Belief, legal: list, rng: Fast, level: str) -> Any:
+def predict(belief: Belief, legal: list[Action], rng: Fast, level: str) -> Action:
     """Name the symbol most likely under their barrier (easy: a random symbol)."""
     if level == "easy":
         return Predict(SYMBOLS[rng.below(len(SYMBOLS))])
-    weights: Counter = Counter()
+    weights: dict[str, float] = {}
     total = sum(w for w, _ in belief.their_pools)
     for weight, cards in belief.their_pools:
         counts = Counter(SYMBOL[c] for c in cards if SYMBOL[c] not in belief.not_symbols)
         size = sum(counts.values()) or 1
         for symbol, n in counts.items():
-            weights[symbol] += weight / total * n / size
+            weights[symbol] = weights.get(symbol, 0.0) + weight / total * n / size
     if not weights:
         return Predict(SYMBOLS[rng.below(len(SYMBOLS))])
-    symbol = max(SYMBOLS, key=lambda s: (weights[s], -SYMBOLS.index(s)))
+    symbol = max(SYMBOLS, key=lambda s: (weights.get(s, 0.0), -SYMBOLS.index(s)))
     return Predict(symbol)
 
 
-def mulligan(belief: Belief, legal: list, spec: Level, seed: int) -> Any:
+def mulligan(belief: Belief, legal: list[Action], spec: Level, seed: int) -> Action:
     """Keep, or shuffle the hand away: decided by playouts from the first turn (easy keeps)."""
     keep = Mulligan(True)
     if not spec.search or Mulligan(False) not in legal:
@@ -225,13 +231,13 @@ def mulligan(belief: Belief, legal: list, spec: Level, seed: int) -> Any:
         w.opp = w.active
         return w
 
-    def apply(w: World, choice: tuple) -> None:
+    def apply(w: World, choice: Move) -> None:
         if choice[1]:
             return
         cards = w.hand[me] + w.deck[me]
         shuffle(cards, Fast(seed ^ hash_cards(w.deck[me])))
-        w.deck[me] = cards[6:]
-        w.hand[me] = cards[:6]
+        w.deck[me] = cards[HAND:]
+        w.hand[me] = cards[:HAND]
 
     choice = best_action(world, [(0, True), (0, False)], me, spec.mulligan_playouts, seed, apply)
     return Mulligan(choice[1])

@@ -12,22 +12,35 @@ cycling only; that pass counts as the first of two), and the turn ends when both
 row with nothing on the stack. Tests check the model against the engine.
 
 Actions are small tuples: (PASS,), (PLAY, card), (CYCLE, card), (BARRIER, card), (ATTACK,),
-(PREDICT, symbol or None), (ASSIGN, from_pool, from_spent), (DISCARD, cards).
+(PREDICT, symbol or None), (ASSIGN, from_pool, from_spent), (DISCARD, cards). The game's numbers
+are the engine's own (`state.py`).
 """
 
 from __future__ import annotations
 
-from parlour.games.espeers.cards import CARDS, CYCLING
+from typing import Any, Protocol
 
-START_PSI = 10
-HAND = 6
-BARRIER_PSI = 2
-DECK_SIZE = 30
-SYMBOLS = ("circle", "cross", "waves", "square", "star")
+from parlour.games.espeers.cards import CARDS, CYCLING
+from parlour.games.espeers.state import ATTACK_DAMAGE, BARRIER_PSI, HAND, START_PSI
+from parlour.games.zener import Symbol
+
+SYMBOLS = tuple(symbol.value for symbol in Symbol)
+
+# A move: (kind, *arguments) as listed above. Its arguments differ by kind, and the search
+# builds and reads millions of them, so it stays a plain tuple, typed loosely.
+Move = tuple[Any, ...]
+Pending = tuple[str, int, int]  # ("predict" | "assign" | "discard", seat, amount)
+
+
+class Dice(Protocol):
+    """What the bot draws random numbers from: `search.Fast`, or the match's `Rng`."""
+
+    def below(self, n: int) -> int: ...
+
 
 PASS, PLAY, CYCLE, BARRIER, ATTACK, PREDICT, ASSIGN, DISCARD = range(8)
-PASS_ACTION = (PASS,)
-ATTACK_ACTION = (ATTACK,)
+PASS_ACTION: Move = (PASS,)
+ATTACK_ACTION: Move = (ATTACK,)
 
 # Card facts as flat tables (the search looks them up millions of times).
 COST = {c: info.cost for c, info in CARDS.items()}
@@ -74,10 +87,10 @@ class World:
         self.deck: list[list[str]] = [[], []]  # draw order: the next card is the LAST item
         self.discards = [0, 0]
         self.shield = [0, 0]
-        self.stack: list[list] = []  # [owner, card, countered]
+        self.stack: list[list[Any]] = []  # [owner, card, countered]
         self.queue: list[tuple[int, str, int]] = []
         self.resolving: int | None = None  # the owner of the card resolving, if any
-        self.pending: tuple | None = None  # ("predict"|"assign"|"discard", seat, amount)
+        self.pending: Pending | None = None
         self.passes = 0
         self.opp = 0  # who holds Opportunity
         self.active = 0
@@ -115,7 +128,7 @@ class World:
     def to_move(self) -> int:
         return self.pending[1] if self.pending is not None else self.opp
 
-    def legal(self) -> list[tuple]:
+    def legal(self) -> list[Move]:
         """The engine's legal actions for the seat to move (one Discard per distinct choice)."""
         if self.winner is not None:
             return []
@@ -134,7 +147,7 @@ class World:
             return [(DISCARD, c) for c in discard_choices(self.hand[seat], amount)]
         seat = self.opp
         hand = self.hand[seat]
-        out: list[tuple] = [PASS_ACTION]
+        out: list[Move] = [PASS_ACTION]
         pool = self.pool[seat]
         pk_ok = seat == self.active and not self.ending
         for card in sorted(set(hand)):
@@ -150,7 +163,7 @@ class World:
 
     # -- acting ------------------------------------------------------------------------------
 
-    def step(self, action: tuple) -> None:
+    def step(self, action: Move) -> None:
         """Apply `action` for the seat to move (trusted: the search only plays legal ones)."""
         kind = action[0]
         pending = self.pending
@@ -158,8 +171,8 @@ class World:
             self.pending = None
             seat = pending[1]
             if kind == PREDICT:
-                symbol = action[1]
-                if symbol is not None and SYMBOL[self.bar[1 - seat]] == symbol:
+                symbol, card = action[1], self.bar[1 - seat]
+                if symbol is not None and card is not None and SYMBOL[card] == symbol:
                     self._drop_barrier(1 - seat)
                 return
             if kind == ASSIGN:
@@ -205,7 +218,7 @@ class World:
         elif kind == ATTACK:
             self.passes = 0
             self._drop_barrier(seat)
-            self._damage(1 - seat, 1)
+            self._damage(1 - seat, ATTACK_DAMAGE)
         else:
             raise ValueError(f"not a move now: {action!r}")
 

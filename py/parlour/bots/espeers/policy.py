@@ -14,11 +14,12 @@ PK is stuck, and draw with what is left.
 
 from __future__ import annotations
 
+from typing import Any
+
 from parlour.bots.espeers.model import (
     ASSIGN,
     ATTACK_ACTION,
     BARRIER,
-    BARRIER_PSI,
     COST,
     COUNTERS,
     CYCLE,
@@ -26,14 +27,16 @@ from parlour.bots.espeers.model import (
     DAMAGE,
     DISCARD,
     DRAINS,
-    HAND,
     IS_PK,
     PASS_ACTION,
     PLAY,
     PREDICT,
     SYMBOL,
+    Dice,
+    Move,
     World,
 )
+from parlour.games.espeers.state import BARRIER_PSI, HAND
 
 # How much a card is worth keeping in hand, roughly (discard and barrier choices).
 VALUE = {
@@ -80,7 +83,7 @@ def threat(w: World, seat: int, damage: int) -> int:
     return left
 
 
-def choose(w: World, rng) -> tuple:
+def choose(w: World, rng: Dice) -> Move:
     """The rule-of-thumb action for the seat to move. `rng` has `below(n)`."""
     pending = w.pending
     if pending is not None:
@@ -105,7 +108,7 @@ def choose(w: World, rng) -> tuple:
     return off_turn(w, seat)
 
 
-def respond(w: World, seat: int, top: list) -> tuple:
+def respond(w: World, seat: int, top: list[Any]) -> Move:
     """The opponent's card is on top of the stack and `seat` may answer it."""
     _, card, countered = top
     if countered:
@@ -134,7 +137,7 @@ def respond(w: World, seat: int, top: list) -> tuple:
     return spare(w, seat)
 
 
-def spare(w: World, seat: int) -> tuple:
+def spare(w: World, seat: int) -> Move:
     """Nothing to answer: turn a weak waves card into two new ones, or Focus when it is free."""
     hand = w.hand[seat]
     if len(w.deck[seat]) > 6:
@@ -146,7 +149,7 @@ def spare(w: World, seat: int) -> tuple:
     return PASS_ACTION
 
 
-def main_phase(w: World, seat: int) -> tuple:
+def main_phase(w: World, seat: int) -> Move:
     """`seat`'s own Active phase with an empty stack."""
     other = 1 - seat
     hand, pool, spent = w.hand[seat], w.pool[seat], w.spent[seat]
@@ -198,7 +201,7 @@ def main_phase(w: World, seat: int) -> tuple:
     return draw_or_pass(w, seat)
 
 
-def off_turn(w: World, seat: int) -> tuple:
+def off_turn(w: World, seat: int) -> Move:
     """The opponent's turn with an empty stack: unspent Pool comes back at Refresh anyway."""
     other = 1 - seat
     hand, pool = w.hand[seat], w.pool[seat]
@@ -208,7 +211,7 @@ def off_turn(w: World, seat: int) -> tuple:
     return draw_or_pass(w, seat) if action == PASS_ACTION else action
 
 
-def draw_or_pass(w: World, seat: int) -> tuple:
+def draw_or_pass(w: World, seat: int) -> Move:
     hand, pool = w.hand[seat], w.pool[seat]
     if len(hand) < HAND + 1 and len(w.deck[seat]) > 8:
         for card in DRAWERS:

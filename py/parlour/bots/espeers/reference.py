@@ -8,31 +8,52 @@ cannot read anything else even by mistake.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
+from dataclasses import dataclass
 
 from parlour.bots import espeers_scripted
 from parlour.bots.base import SeatKnowledge
 from parlour.fair.rng import Rng
+from parlour.games.espeers.actions import Action
+from parlour.games.espeers.views import PublicView, as_public_view
 
 
-def public_stand_in(view: dict) -> SimpleNamespace:
+@dataclass(frozen=True)
+class SuspendedStandIn:
+    owner: int
+    card: str
+    countered: bool
+
+
+@dataclass(frozen=True)
+class SideStandIn:
+    pool: int
+    spent: int
+    hand: int
+
+
+@dataclass(frozen=True)
+class PublicStandIn:
+    active: int
+    stack: tuple[SuspendedStandIn, ...]
+    players: tuple[SideStandIn, ...]
+
+
+def public_stand_in(view: PublicView) -> PublicStandIn:
     """The parts of a state the scripted player reads, from a view."""
-    return SimpleNamespace(
+    return PublicStandIn(
         active=view["active"],
         stack=tuple(
-            SimpleNamespace(owner=i["owner"], card=i["card"], countered=i["countered"])
+            SuspendedStandIn(owner=i["owner"], card=i["card"], countered=i["countered"])
             for i in view["stack"]
         ),
         players=tuple(
-            SimpleNamespace(pool=p["pool"], spent=p["spent"], hand=p["hand"])
-            for p in view["players"]
+            SideStandIn(pool=p["pool"], spent=p["spent"], hand=p["hand"]) for p in view["players"]
         ),
     )
 
 
-def scripted(knowledge: SeatKnowledge, seed: bytes) -> Any:
+def scripted(knowledge: SeatKnowledge, seed: bytes) -> Action | None:
     if not knowledge.to_move or not knowledge.legal:
         return None
-    state = public_stand_in(knowledge.view)
+    state = public_stand_in(as_public_view(knowledge.view))
     return espeers_scripted.choose(state, knowledge.seat, list(knowledge.legal), Rng(seed))

@@ -15,13 +15,18 @@ mixed. A barrier's card also carries what the seat learnt from its own wrong pre
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Any
+from typing import TypeVar
 
-from parlour.bots.espeers.model import BARRIER_PSI, COST, DAMAGE, IS_PK, SYMBOL, World
+from parlour.bots.base import PublicStep
+from parlour.bots.espeers.model import COST, DAMAGE, IS_PK, SYMBOL, Dice, World
 from parlour.games.espeers.cards import STARTER_DECKS, deck_list
+from parlour.games.espeers.state import BARRIER_PSI
+from parlour.games.espeers.views import PublicView, SeatView, as_public_view
+
+T = TypeVar("T")
 
 TRIES = 6  # samples of their hand, at most, before one that lets a PK through is accepted anyway
 # Each answer held and affordable makes letting a PK through this likely (a person may keep a
@@ -34,7 +39,7 @@ class Belief:
     """One seat's knowledge at one decision, ready to sample worlds from."""
 
     seat: int
-    view: Mapping[str, Any]
+    view: SeatView
     my_unseen: tuple[str, ...]  # my deck's cards not in hand, barrier, stack or discard
     their_pools: tuple[tuple[float, tuple[str, ...]], ...]  # (weight, their unseen cards)
     their_unseen: int  # their hand, barrier card and deck, counted
@@ -43,7 +48,7 @@ class Belief:
     ending: bool
     declined: tuple[tuple[int, int], ...] = ()  # (their Pool, damage) of PKs they let through
 
-    def sample(self, rng) -> World:
+    def sample(self, rng: Dice) -> World:
         """One complete world consistent with the seat's knowledge. `rng` has `below(n)`."""
         view, me = self.view, self.seat
         them = 1 - me
@@ -95,13 +100,13 @@ class Belief:
         return odds
 
 
-def shuffle(items: list, rng) -> None:
+def shuffle(items: list[T], rng: Dice) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = rng.below(i + 1)
         items[i], items[j] = items[j], items[i]
 
 
-def pick(pools: Sequence[tuple[float, tuple[str, ...]]], rng) -> tuple[str, ...]:
+def pick(pools: Sequence[tuple[float, tuple[str, ...]]], rng: Dice) -> tuple[str, ...]:
     if len(pools) == 1:
         return pools[0][1]
     total = sum(weight for weight, _ in pools)
@@ -113,16 +118,16 @@ def pick(pools: Sequence[tuple[float, tuple[str, ...]]], rng) -> tuple[str, ...]
     return pools[-1][1]
 
 
-def shown(view: Mapping[str, Any], seat: int) -> Counter:
+def shown(view: PublicView, seat: int) -> Counter[str]:
     """The cards of `seat` everybody has seen: its discard pile and its cards on the stack."""
     seen = Counter(view["players"][seat]["discard"])
     seen.update(i["card"] for i in view["stack"] if i["owner"] == seat)
     return seen
 
 
-def their_pools(seen: Counter, unseen: int) -> tuple[tuple[float, tuple[str, ...]], ...]:
+def their_pools(seen: Counter[str], unseen: int) -> tuple[tuple[float, tuple[str, ...]], ...]:
     """The opponent's possible unseen cards, by deck list, with each list's weight."""
-    pools = []
+    pools: list[tuple[float, tuple[str, ...]]] = []
     for deck in STARTER_DECKS.values():
         counts = deck["cards"]
         if all(counts.get(c, 0) >= n for c, n in seen.items()):
@@ -130,13 +135,13 @@ def their_pools(seen: Counter, unseen: int) -> tuple[tuple[float, tuple[str, ...
             for c, n in seen.items():
                 weight *= comb(counts[c], n)
             rest = Counter(counts) - seen
-            cards = tuple(deck_list(dict(rest)))
-            if len(cards) == unseen:
-                pools.append((weight, cards))
+            left = tuple(deck_list(dict(rest)))
+            if len(left) == unseen:
+                pools.append((weight, left))
     if pools:
         return tuple(pools)
     # A deck of their own: the unseen cards are a random part of both starter decks mixed.
-    mixed: Counter = Counter()
+    mixed: Counter[str] = Counter()
     for deck in STARTER_DECKS.values():
         mixed.update(deck["cards"])
     cards = deck_list(dict(mixed - seen))
@@ -147,9 +152,9 @@ def their_pools(seen: Counter, unseen: int) -> tuple[tuple[float, tuple[str, ...
 
 def believe(
     seat: int,
-    view: Mapping[str, Any],
+    view: SeatView,
     my_deck: Sequence[str],
-    history: Sequence[Any],
+    history: Sequence[PublicStep],
 ) -> Belief:
     """Everything `seat` knows at this decision, from its view, deck list and the history."""
     them = 1 - seat
@@ -175,7 +180,7 @@ def believe(
     )
 
 
-def passes_of(view: Mapping[str, Any], history: Sequence[Any]) -> int:
+def passes_of(view: PublicView, history: Sequence[PublicStep]) -> int:
     """1 when the last action was a pass that handed Opportunity over (the next pass resolves
     the top card or ends the Active phase), else 0."""
     if not history or view["pending"] is not None:
@@ -186,12 +191,14 @@ def passes_of(view: Mapping[str, Any], history: Sequence[Any]) -> int:
         return 1  # End begins with the active player's pass counted
     if kind != "pass":
         return 0
-    before = last.before
+    before = as_public_view(last.before)
     same = len(before["stack"]) == len(view["stack"]) and before["turn"] == view["turn"]
     return 1 if same and last.seat != view["opportunity"] else 0
 
 
-def declined(view: Mapping[str, Any], history: Sequence[Any], me: int) -> tuple:
+def declined(
+    view: PublicView, history: Sequence[PublicStep], me: int
+) -> tuple[tuple[int, int], ...]:
     """The PK cards of mine the opponent let through since it last drew (so every card in its
     hand now was in it then): its Pool then and the damage that would have reached it."""
     them = 1 - me
@@ -199,7 +206,7 @@ def declined(view: Mapping[str, Any], history: Sequence[Any], me: int) -> tuple:
     out = []
     for index in range(len(history) - 1, max(-1, len(history) - 60), -1):
         step = history[index]
-        before = step.before
+        before = as_public_view(step.before)
         p = before["players"][them]
         if p["deck"] != deck or before["phase"] != "active":
             break
@@ -218,7 +225,7 @@ def declined(view: Mapping[str, Any], history: Sequence[Any], me: int) -> tuple:
     return tuple(out)
 
 
-def wrong_predictions(history: Sequence[Any], owner: int) -> set[str]:
+def wrong_predictions(history: Sequence[PublicStep], owner: int) -> set[str]:
     """Symbols named against `owner`'s current barrier and answered wrong."""
     out: set[str] = set()
     for index in range(len(history) - 1, -1, -1):
@@ -234,7 +241,7 @@ def wrong_predictions(history: Sequence[Any], owner: int) -> set[str]:
     return out
 
 
-def _guess_before(history: Sequence[Any], index: int) -> str | None:
+def _guess_before(history: Sequence[PublicStep], index: int) -> str | None:
     if index == 0:
         return None
     action = history[index - 1].action

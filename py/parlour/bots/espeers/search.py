@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from parlour.bots.espeers import policy
-from parlour.bots.espeers.model import World
+from parlour.bots.espeers.model import Dice, Move, World
 
 MAX_PLAYOUT = 600  # steps; a playout that runs longer is scored on PSI
 PRIOR_BONUS = 0.03  # the rule-of-thumb move's head start, in win rate
@@ -30,7 +30,9 @@ class Fast:
         return ((self.x >> 32) * n) >> 32
 
 
-def playout(w: World, me: int, rng: Fast, chooser: Callable = policy.choose) -> float:
+def playout(
+    w: World, me: int, rng: Fast, chooser: Callable[[World, Dice], Move] = policy.choose
+) -> float:
     """Play `w` to its end with `chooser` for both seats and score it for `me`: 1 for a win and
     0 for a loss, give or take a little (less than 0.1) for winning sooner, losing later and
     the PSI left, so that among moves that all win the bot still takes the quickest."""
@@ -49,13 +51,13 @@ def playout(w: World, me: int, rng: Fast, chooser: Callable = policy.choose) -> 
 
 def best_action(
     world: Callable[[int], World],
-    candidates: Sequence[tuple],
+    candidates: Sequence[Move],
     me: int,
     budget: int,
     seed: int,
-    apply: Callable[[World, tuple], None] | None = None,
-    prior: tuple | None = None,
-) -> tuple:
+    apply: Callable[[World, Move], None] | None = None,
+    prior: Move | None = None,
+) -> Move:
     """The candidate with the best mean playout result, by sequential halving over about
     `budget` playouts in total. `world(i)` is the i-th sampled world (the same for every
     candidate); `apply(world, candidate)` plays the candidate (default: `world.step`). The

@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-LENGTHS = (3, 4, 5)
-
 
 def score(n: int, guess: int, cypher: int) -> int:
     """The answer code of one guess against one cypher, the slow and obvious way."""

@@ -4,7 +4,7 @@ What a seat knows is the public record (every guess and answer on every cypher, 
 status) and its own cypher. The cyphers of the others are never read: they are whatever is
 consistent with the answers heard (`model.consistent`), each as likely as another.
 
-Scoring recap (RULINGS.md): a guess sets the target's Value to correct + 2 x spotted and moves
+Scoring recap (docs/rulings.md): a guess sets the target's Value to correct + 2 x spotted and moves
 the guesser's status by the difference (it can be negative); cracking sets it to Max. Points
 telescope: all the changes made on one cypher add up to its final Value, so what matters is who
 makes each change. A guess with a high Value gains now and leaves the next guesser on that

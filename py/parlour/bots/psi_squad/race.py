@@ -22,6 +22,10 @@ from parlour.bots.psi_squad.model import score, win_code
 RACE_MAX = 24  # candidates, at most, for the exact search
 DEPTH = 2  # my guesses looked at, this one included
 
+# What `Race` remembers a chance by: ("m", candidates, depth) on my move, ("t", candidates, k,
+# depth) on the opponents'.
+MemoKey = tuple[str, tuple[int, ...], int] | tuple[str, tuple[int, ...], int, int]
+
 
 class Race:
     """One cypher's race: its candidates, the opponents' chances to guess it before my next
@@ -33,7 +37,7 @@ class Race:
         self.odds = tuple(odds)
         self.hazard = hazard
         self.answers = {(g, c): score(n, g, c) for g in candidates for c in candidates}
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[MemoKey, float] = {}
 
     def _split(self, cands: tuple[int, ...], guess: int) -> list[tuple[int, ...]]:
         """The classes of `cands` by their answer to `guess` (the cracked one left out)."""

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from parlour.bots.base import SeatKnowledge
 from parlour.bots.telepathic import model
 from parlour.bots.telepathic.mind import WEIGHTS, Mind, Weights
+from parlour.bots.telepathic.model import Grid
 from parlour.bots.telepathic.play import (
     Table,
     announcement,
@@ -39,7 +40,13 @@ LEVELS = {
     "hard": Level(Weights(deep=True)),
 }
 
-_MINDS: dict[tuple, Mind] = {}
+# The record as the belief reads it: a card handed (seat, receiver, grid, row, slot), and a set
+# chosen (seat, grid, row, handed slot, active seat, set).
+HandEvent = tuple[Literal["h"], int, int, Grid, tuple[int | None, ...], int]
+PerformEvent = tuple[Literal["p"], int, Grid, tuple[int | None, ...], int | None, int, int]
+
+# Beliefs by (arrangement, seats, mode, weights) and the events read so far.
+_MINDS: dict[tuple[object, ...], Mind] = {}
 _MAX_MINDS = 2000
 
 
@@ -63,7 +70,7 @@ def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
     """The public belief after every hand-over and set choice so far."""
     view = knowledge.view
     head = (view["arrangement"], len(view["seats"]), view["mode"], weights)
-    events: list[tuple] = []
+    events: list[HandEvent | PerformEvent] = []
     for step in knowledge.history:
         kind = step.action.get("type") if isinstance(step.action, dict) else None
         if kind == "hand":
@@ -91,8 +98,11 @@ def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
             table = Table(view["arrangement"], view["mode"], grid, list(row), 0, 0, active, seat)
             table.handed = handed
             _, policy = perform_model(mind, table, seat)
+            assert handed is not None  # (a set is chosen for the card handed over)
+            card = row[handed]
+            assert card is not None
             nxt = table.next_cards(handed)
-            mind.read_perform(seat, grid, row[handed], nxt, None, policy, index)
+            mind.read_perform(seat, grid, card, nxt, None, policy, index)
         if len(_MINDS) >= _MAX_MINDS:
             _MINDS.clear()
         _MINDS[(head, *events[: i + 1])] = mind.copy()
@@ -127,7 +137,7 @@ def decide(knowledge: SeatKnowledge, level: Level) -> Any:
         return next(a for a in legal if isinstance(a, Continue))
     if phase == "respond":
         name = respond(mind, table, seat, mine, view["announcer"])
-        kind = mind.lay.kind[view["announcer"]]
+        kind = mind.lay.kind_of(view["announcer"])
         wanted = model.CONDITIONS[name + 4 * kind]
         return next((a for a in legal if isinstance(a, Respond) and a.name == wanted), legal[0])
     return legal[0]
@@ -141,7 +151,16 @@ def _turns(knowledge: SeatKnowledge) -> int:
     )
 
 
-def _announce(mind, table, seat, mine, announces, level, view, moving) -> Any:
+def _announce(
+    mind: Mind,
+    table: Table,
+    seat: int,
+    mine: tuple[int, ...],
+    announces: list[Announce],
+    level: Level,
+    view: Mapping[str, Any],
+    moving: bool,
+) -> Announce | None:
     named = [s for s, _ in announces[0].claims]
     claims, chance = announcement(mind, table, seat, mine, named)
     forced = view["must_announce"] and moving
@@ -149,7 +168,7 @@ def _announce(mind, table, seat, mine, announces, level, view, moving) -> Any:
     need = _threshold(remaining, level.patience, table.turns)
     if not forced and chance < need:
         return None
-    wanted = tuple((s, model.CONDITIONS[c + 4 * mind.lay.kind[s]]) for s, c in claims)
+    wanted = tuple((s, model.CONDITIONS[c + 4 * mind.lay.kind_of(s)]) for s, c in claims)
     return next((a for a in announces if a.claims == wanted), announces[0])
 
 

@@ -38,6 +38,11 @@ SLOTS: dict[str, tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]
     "teams": (((0, "win"), (1, "win")), ((2, "win"), (3, "win"))),
 }
 TEAMS = {"teams": (0, 1, 0, 1)}  # seats 1 and 3 (0 and 2 here) against seats 2 and 4
+# What comes after a set is performed, for a deeper look: the row once the card is used, the
+# next hander and receiver, and whether it is a first game (see `Mind.perform_model`).
+Then = tuple[tuple[int | None, ...], int, int, bool]
+# A model of a choice, per type of the chooser, per option (see `Mind.choice`).
+PerType = list[list[float]]
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,12 @@ class Layout:
 
     def types(self, seat: int) -> tuple[tuple[int, ...], ...]:
         return self.type_list[seat]
+
+    def kind_of(self, seat: int) -> int:
+        """The kind of the cards `seat` holds (COLOUR or SHAPE); the director holds none."""
+        k = self.kind[seat]
+        assert k is not None, "the director holds no condition cards"
+        return k
 
 
 @cache
@@ -143,10 +154,10 @@ def layout(arrangement: str, seats: int) -> Layout:
         members.append(
             tuple(tuple(p for p in range(12) if index[p] == t) for t in range(len(found)))
         )
-        k = kind[seat]
+        seat_kind = kind[seat]
         world_type.append(
-            tuple(index[w // 12 if k == COLOUR else w % 12] for w in range(144))
-            if k is not None
+            tuple(index[w // 12 if seat_kind == COLOUR else w % 12] for w in range(144))
+            if seat_kind is not None
             else (0,) * 144
         )
     return Layout(
@@ -167,10 +178,20 @@ def layout(arrangement: str, seats: int) -> Layout:
 
 # Remembered grid values (a few thousand: a game visits fewer; the page's memory stays small).
 VALUES_KEPT = 4000
-_VALUES: dict[tuple, tuple] = {}
+_VALUES: dict[tuple[str, Grid, tuple[int, ...], Weights], tuple[tuple[float, ...], ...]] = {}
+_OWN_VALUES: dict[tuple[str, int, Grid, tuple[int, ...], Weights], tuple[float, ...]] = {}
 
 
-def values(lay: Layout, grid: Grid, cards: tuple[int, ...], w: Weights = WEIGHTS):
+def _keep_values() -> None:
+    """Forget every remembered value once there are more than VALUES_KEPT."""
+    if len(_VALUES) + len(_OWN_VALUES) > VALUES_KEPT:
+        _VALUES.clear()
+        _OWN_VALUES.clear()
+
+
+def values(
+    lay: Layout, grid: Grid, cards: tuple[int, ...], w: Weights = WEIGHTS
+) -> tuple[tuple[float, ...], ...]:
     """Per team, per world: what the grid is worth to a player who knew every card."""
     key = (lay.arrangement, grid, cards, w)
     found = _VALUES.get(key)
@@ -188,16 +209,17 @@ def values(lay: Layout, grid: Grid, cards: tuple[int, ...], w: Weights = WEIGHTS
                 v = memo[goal] = _value(held, near, goal[0], goal[1], w)
             out[t].append(v)
     found = tuple(tuple(o) for o in out)
-    if len(_VALUES) > VALUES_KEPT:
-        _VALUES.clear()
+    _keep_values()
     _VALUES[key] = found
     return found
 
 
-def own_values(lay: Layout, seat: int, grid: Grid, cards: tuple[int, ...], w: Weights):
+def own_values(
+    lay: Layout, seat: int, grid: Grid, cards: tuple[int, ...], w: Weights
+) -> tuple[float, ...]:
     """Per world: what the grid is worth to a seat that thinks only of its own cards."""
-    key = ("own", lay.arrangement, seat, grid, cards, w)
-    found = _VALUES.get(key)
+    key = (lay.arrangement, seat, grid, cards, w)
+    found = _OWN_VALUES.get(key)
     if found is None:
         held = holding(grid)
         near = reach(grid, cards) if cards else ()
@@ -210,9 +232,8 @@ def own_values(lay: Layout, seat: int, grid: Grid, cards: tuple[int, ...], w: We
                 v = memo[goal] = _value(held, near, goal[0], goal[1], plain)
             out.append(v)
         found = tuple(out)
-        if len(_VALUES) > VALUES_KEPT:
-            _VALUES.clear()
-        _VALUES[key] = found
+        _keep_values()
+        _OWN_VALUES[key] = found
     return found
 
 
@@ -300,14 +321,15 @@ class Mind:
         return out
 
     def type_prior(self, seat: int) -> list[float]:
-        if self.lay.kind[seat] is None:
+        k = self.lay.kind[seat]
+        if k is None:
             return [1.0]
-        b = self.belief[self.lay.kind[seat]]
+        b = self.belief[k]
         return normalised([sum(b[p] for p in group) for group in self.lay.members[seat]])
 
     # -- the model of a choice -------------------------------------------------------------
 
-    def choice(self, seat: int, q: list[list[float]], beta: float) -> tuple[list, list]:
+    def choice(self, seat: int, q: list[list[float]], beta: float) -> tuple[PerType, PerType]:
         """q[option][type] -> (utility[type][option], policy[type][option]) of a thoughtful
         player: value plus how well a literal reader would then see its type."""
         types = len(q[0])
@@ -331,8 +353,8 @@ class Mind:
         grid: Grid,
         card: int,
         nxt: tuple[int, ...],
-        then: tuple[tuple[int | None, ...], int, int, bool] | None = None,
-    ):
+        then: Then | None = None,
+    ) -> tuple[PerType, PerType, list[tuple[float, ...]]]:
         """The performer's utility and policy over the card's four sets, per performer type,
         and the per-world values of the four grids. With `then` (the row after this card, the
         next hander and receiver, first game or not) and `Weights.deep`, a set is valued one
@@ -346,7 +368,7 @@ class Mind:
         util, policy = self.choice(seat, q, self.w.beta)
         return util, policy, per
 
-    def _deeper(self, seat: int, grid: Grid, card: int, then) -> list[list[float]]:
+    def _deeper(self, seat: int, grid: Grid, card: int, then: Then) -> list[list[float]]:
         row, hander, receiver, first = then
         team = self.lay.team[seat]
         goals = self.lay.goals
@@ -375,14 +397,18 @@ class Mind:
             q.append(self.expect(seat, combined))
         return q
 
-    def hand_model(self, seat: int, receiver: int, grid: Grid, row: Sequence[int | None], first):
+    def hand_model(
+        self, seat: int, receiver: int, grid: Grid, row: Sequence[int | None], first: bool
+    ) -> tuple[list[int], PerType, PerType]:
         """The hander's utility and policy over the face-up cards (slots), per hander type."""
         slots, mixed = self.responses(receiver, grid, row, first, self.lay.team[seat])
         q = [self.expect(seat, m) for m in mixed]
         util, policy = self.choice(seat, q, self.w.hand_beta)
         return slots, util, policy
 
-    def responses(self, receiver: int, grid: Grid, row: Sequence[int | None], first, team: int):
+    def responses(
+        self, receiver: int, grid: Grid, row: Sequence[int | None], first: bool, team: int
+    ) -> tuple[list[int], list[list[float]]]:
         """For each face-up card (slot): per world, what the grid is worth to `team` once the
         receiver has performed it as the model expects."""
         slots = [i for i, c in enumerate(row) if c is not None]
@@ -390,6 +416,7 @@ class Mind:
         out = []
         for slot in slots:
             card = row[slot]
+            assert card is not None  # (a slot holds a card)
             nxt = tuple(c for i, c in enumerate(row) if c is not None and (first or i != slot))
             _, policy, per = self.perform_model(receiver, grid, card, nxt)
             if self.w.selfish_hand > 0:
@@ -409,7 +436,15 @@ class Mind:
 
     # -- reading the record ----------------------------------------------------------------
 
-    def mixed_policy(self, seat, grid, card, nxt, policy, m: float) -> list[list[float]]:
+    def mixed_policy(
+        self,
+        seat: int,
+        grid: Grid,
+        card: int,
+        nxt: tuple[int, ...],
+        policy: PerType,
+        m: float,
+    ) -> PerType:
         """A thoughtful player's set policy mixed with a self-minded one's, in share `m`."""
         if m <= 0 or self.lay.kind[seat] is None:
             return policy
@@ -423,7 +458,16 @@ class Mind:
             mixed.append([(1 - m) * policy[t][k] + m * alone[k] for k in range(4)])
         return mixed
 
-    def read_perform(self, seat: int, grid: Grid, card: int, nxt, then, policy, index: int):
+    def read_perform(
+        self,
+        seat: int,
+        grid: Grid,
+        card: int,
+        nxt: tuple[int, ...],
+        then: Then | None,
+        policy: PerType,
+        index: int,
+    ) -> None:
         """Update on a set chosen: a thoughtful player's policy, mixed with that of a player who
         minds only its own cards (`Weights.selfish`), then rule out what the new grid shows."""
         policy = self.mixed_policy(seat, grid, card, nxt, policy, self.w.selfish)
@@ -460,7 +504,7 @@ class Mind:
     def win_marginal(self, seat: int, given: tuple[int, ...] | None, observer: int) -> list[float]:
         """P(seat's win card = each of its kind's four), as `observer` (of type `given`)
         believes it."""
-        k = self.lay.kind[seat]
+        k = self.lay.kind_of(seat)
         pos = next(p for p in self.lay.positions[seat] if p in self.lay.wins[k])
         b = list(self.belief[k])
         if given is not None and self.lay.kind[observer] == k:

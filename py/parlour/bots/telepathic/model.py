@@ -9,6 +9,7 @@ once, at first use.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import cache
 from operator import itemgetter
 
@@ -26,27 +27,22 @@ CARD_INDEX = {card: i for i, card in enumerate(CARD_IDS)}
 CONDITIONS: tuple[str, ...] = COLOURS + SHAPES
 CONDITION_INDEX = {name: i for i, name in enumerate(CONDITIONS)}
 TILE_INDEX = {tile: i for i, tile in enumerate(TILES)}
-LINES: tuple[tuple[int, int, int], ...] = tuple(
-    (a, b, c)
-    for a, b, c in lines(tuple(range(16)))  # type: ignore[arg-type]
-)
+LINES: tuple[tuple[int, int, int], ...] = tuple((a, b, c) for a, b, c in lines(tuple(range(16))))
 
 Grid = tuple[int, ...]
 
 
 @cache
-def moves() -> tuple[tuple[itemgetter, ...], ...]:
+def moves() -> tuple[tuple[Callable[[Grid], Grid], ...], ...]:
     """moves()[card][set]: a function from a grid to the grid after that move."""
     cells = tuple(range(16))
     table = []
     for card in ACTION_CARDS:
-        table.append(
-            tuple(itemgetter(*apply_card(cells, card, k)) for k in range(4))  # type: ignore[arg-type]
-        )
+        table.append(tuple(itemgetter(*apply_card(cells, card, k)) for k in range(4)))
     return tuple(table)
 
 
-def encode(tiles) -> Grid:
+def encode(tiles: Sequence[Sequence[str]]) -> Grid:
     """A grid from the view's list of [colour, shape] pairs."""
     return tuple(TILE_INDEX[(t[0], t[1])] for t in tiles)
 

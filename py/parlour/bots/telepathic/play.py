@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from parlour.bots.telepathic import model
-from parlour.bots.telepathic.mind import COLOUR, PAIRS, SLOTS, Mind, after_row, next_turn
+from parlour.bots.telepathic.mind import (
+    COLOUR,
+    PAIRS,
+    SLOTS,
+    Mind,
+    PerType,
+    Then,
+    after_row,
+    next_turn,
+)
 from parlour.bots.telepathic.model import Grid, holding
 
 OPEN = 99  # turns left in a game with no end of the deck
@@ -46,7 +55,7 @@ class Table:
         )
 
 
-def type_of(arrangement: str, seat: int, conditions: dict) -> tuple[int, ...]:
+def type_of(arrangement: str, seat: int, conditions: Mapping[str, str]) -> tuple[int, ...]:
     """A seat's type: its cards, in the order of its slots, as 0-3 within their kind."""
     out = []
     for pair_slots in SLOTS[arrangement]:
@@ -69,10 +78,12 @@ def choose_perform(mind: Mind, table: Table, seat: int, mine: tuple[int, ...]) -
     return max(range(4), key=lambda i: (row[i], -i))
 
 
-def perform_model(mind: Mind, table: Table, seat: int) -> tuple[list, list]:
+def perform_model(mind: Mind, table: Table, seat: int) -> tuple[PerType, PerType]:
     """The model of the performer's choice in this position (utility, policy per type)."""
+    assert table.handed is not None  # (a card is being performed)
     card = table.row[table.handed]
-    then = (
+    assert card is not None
+    then: Then = (
         after_row(table.row, table.handed, table.first),
         *next_turn(table.arrangement, table.active, seat),
         table.first,
@@ -98,7 +109,7 @@ def announcement(
     claims = []
     chance = 1.0
     for other in named:
-        k = mind.lay.kind[other]
+        k = mind.lay.kind_of(other)
         if other == seat:
             win = own_win(mind, seat, mine)
             claims.append((other, win))
@@ -111,7 +122,7 @@ def announcement(
         chance *= on[best]
     # the seats that answer must name this seat's win right, and it must hold
     if mind.lay.arrangement in ("pair", "teams") and mind.lay.kind[seat] is not None:
-        k = mind.lay.kind[seat]
+        k = mind.lay.kind_of(seat)
         win = own_win(mind, seat, mine)
         if not held >> (win + 4 * k) & 1:
             chance = 0.0
@@ -122,7 +133,7 @@ def announcement(
 
 
 def own_win(mind: Mind, seat: int, mine: tuple[int, ...]) -> int:
-    k = mind.lay.kind[seat]
+    k = mind.lay.kind_of(seat)
     return next(
         c for c, pos in zip(mine, mind.lay.positions[seat], strict=True) if pos in mind.lay.wins[k]
     )
@@ -133,7 +144,7 @@ def answer_chance(mind: Mind, table: Table, seat: int, win: int, responder: int)
     win of this seat that holds on the grid (it may not know its own cards' bearing here: in a
     pair the kinds are dealt apart, so its cards change nothing)."""
     held = holding(table.grid)
-    k = mind.lay.kind[seat]
+    k = mind.lay.kind_of(seat)
     marg = mind.win_marginal(seat, None, responder)
     on = [m if held >> (c + 4 * k) & 1 else 0.0 for c, m in enumerate(marg)]
     s = sum(on)
@@ -146,7 +157,7 @@ def answer_chance(mind: Mind, table: Table, seat: int, win: int, responder: int)
 
 def respond(mind: Mind, table: Table, seat: int, mine: tuple[int, ...], announcer: int) -> int:
     held = holding(table.grid)
-    k = mind.lay.kind[announcer]
+    k = mind.lay.kind_of(announcer)
     marg = mind.win_marginal(announcer, mine, seat)
     on = [m if held >> (c + 4 * k) & 1 else 0.0 for c, m in enumerate(marg)]
     if sum(on) > 0:

@@ -10,7 +10,8 @@ Both draw their ties and guesses from the seed.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from parlour.bots.base import SeatKnowledge
 from parlour.bots.telepathic import model
@@ -19,9 +20,10 @@ from parlour.fair.rng import Rng
 from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
 
 OPEN_ENDED_TURNS = 12  # first game and teams: announce after this many turns at the latest
+T = TypeVar("T")
 
 
-def _mine(view) -> tuple[int | None, int | None]:
+def _mine(view: Mapping[str, Any]) -> tuple[int | None, int | None]:
     cards = view["me"]["conditions"]
     win, lose = cards.get("win"), cards.get("lose")
     index = model.CONDITION_INDEX
@@ -37,17 +39,17 @@ def _forced(knowledge: SeatKnowledge) -> bool:
     return knowledge.to_move and (view["must_announce"] or _turns(knowledge) >= OPEN_ENDED_TURNS)
 
 
-def _pick(rng: Rng, options: list) -> Any:
+def _pick(rng: Rng, options: Sequence[T]) -> T:
     return options[rng.below(len(options))]
 
 
-def _best(rng: Rng, options: list, score) -> Any:
+def _best(rng: Rng, options: Sequence[T], score: Callable[[T], int]) -> T:
     scored = [score(o) for o in options]
     top = max(scored)
     return _pick(rng, [o for o, s in zip(options, scored, strict=True) if s == top])
 
 
-def _after(view, index: int) -> model.Grid:
+def _after(view: Mapping[str, Any], index: int) -> model.Grid:
     grid = model.encode(view["grid"])
     return model.after(grid, model.CARD_INDEX[view["handed"]], index)
 
@@ -135,13 +137,15 @@ def choose_plain(knowledge: SeatKnowledge, seed: bytes) -> Any:
     return _pick(rng, legal)
 
 
-def _holding_names(responds: list, held: int) -> list:
+def _holding_names(responds: Sequence[object], held: int) -> list[Respond]:
     return [
         a for a in responds if isinstance(a, Respond) and held >> model.CONDITION_INDEX[a.name] & 1
     ]
 
 
-def _plain_announcement(announces, held, win, seat, rng, forced) -> Any:
+def _plain_announcement(
+    announces: list[Announce], held: int, win: int | None, seat: int, rng: Rng, forced: bool
+) -> Announce | None:
     """Announce when the own win holds (if any) and every named condition can be one on the
     grid; name conditions that hold, at random."""
     on = [

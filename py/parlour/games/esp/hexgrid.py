@@ -85,7 +85,7 @@ def cut_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
             continue
         order[root] = low[root] = len(order)
         root_children = 0
-        stack = [(root, None, neighbours(root))]
+        stack: list[tuple[Cell, Cell | None, Iterator[Cell]]] = [(root, None, neighbours(root))]
         while stack:
             cell, parent, pending = stack[-1]
             for n in pending:

@@ -1,4 +1,4 @@
-"""ESP, by Cameron Browne, with the project's rulings (shared/rules/RULINGS.md).
+"""ESP, by Cameron Browne, with the project's rulings (docs/rulings.md).
 
 A symbol-down tile is a commitment to one of its owner's remaining symbols; flipping it is the
 reveal. Everything public about a tile is its cell, owner, face and, once up, its symbol.
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair.commit import Context, Opening, check_opening, is_commitment
+from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
 from parlour.games.esp.hexgrid import (
@@ -24,13 +24,20 @@ from parlour.games.esp.hexgrid import (
     step,
     windows_through,
 )
+from parlour.games.esp.options import OPTIONS, SEAT_COLOURS
+from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView, EspTile
 from parlour.games.zener import SYMBOLS, Symbol
 
-SEAT_COLOURS = ("Light", "Dark", "Violet", "Amber")
 COPIES = 2  # of each symbol per seat
 TILES_PER_SEAT = COPIES * len(SYMBOLS)
 SET_LENGTH = 5
 REPETITIONS_FOR_DRAW = 3
+
+
+def tile_label(index: int) -> str:
+    """The store label of a seat's `index`-th tile: its hidden symbol is committed under it, and
+    the audit at the end finds the opening by it."""
+    return f"tile:{index}"
 
 
 # -- values ----------------------------------------------------------------------------------
@@ -99,6 +106,11 @@ class AnswerDraw:
 Action = Place | Flip | Move | Pass | ProposeDraw | AnswerDraw
 
 
+# A position as players see it (see `position_key`): (cell, owner, symbol or "") per tile, and
+# the seat to move.
+PositionKey = tuple[tuple[tuple[Cell, int, str], ...], int]
+
+
 @dataclass(frozen=True)
 class DrawOffer:
     proposer: int
@@ -113,7 +125,7 @@ class EspState:
     to_move: int = 0
     ply: int = 0
     passes: int = 0
-    seen: Mapping[Any, int] = field(default_factory=dict)  # position -> count, movement stage
+    seen: Mapping[PositionKey, int] = field(default_factory=dict)  # count, movement stage
     offer: DrawOffer | None = None
     outcome: Outcome | None = None
     sets: tuple[tuple[Cell, ...], ...] = ()
@@ -136,8 +148,9 @@ class EspState:
 class ESP(Game[EspState, Action]):
     id = "esp"
     name = "ESP"
-    min_seats = 2
-    max_seats = 4
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> EspState:
         self.check_setup(setup)
@@ -234,25 +247,27 @@ class ESP(Game[EspState, Action]):
         used = self._shown(state, seat)
         if store is not None:
             for tile in state.board.values():
-                label = f"tile:{tile.index}"
+                label = tile_label(tile.index)
                 if tile.owner == seat and not tile.up and label in store:
                     used[Symbol(store.value(label))] += 1
         return [s for s in SYMBOLS if used[s] < COPIES]
 
-    def _shown(self, state: EspState, seat: int) -> Counter:
-        return Counter(t.symbol for t in state.board.values() if t.owner == seat and t.up)
+    def _shown(self, state: EspState, seat: int) -> Counter[Symbol]:
+        return Counter(
+            t.symbol for t in state.board.values() if t.owner == seat and t.symbol is not None
+        )
 
     def _flips(self, state: EspState, seat: int, store: PrivateStore | None) -> list[Flip]:
         flips = []
         for cell, tile in sorted(state.board.items()):
             if tile.owner == seat and not tile.up and self.pin_problem(state, cell) is None:
-                label = f"tile:{tile.index}"
+                label = tile_label(tile.index)
                 opening = store.opening(label) if store is not None and label in store else None
                 flips.append(Flip(cell, opening))
         return flips
 
     def _moves(self, state: EspState, seat: int) -> list[Move]:
-        moves = []
+        moves: list[Move] = []
         for cell, tile in sorted(state.board.items()):
             if tile.owner == seat and tile.up and self.pin_problem(state, cell) is None:
                 moves.extend(
@@ -272,7 +287,7 @@ class ESP(Game[EspState, Action]):
     def seal(self, state: EspState, seat: int, action: Action, store: PrivateStore) -> Action:
         """Commit a symbol-down choice through the seat's store; other actions pass through."""
         if isinstance(action, Place) and action.hidden and action.symbol is not None:
-            label = f"tile:{state.placed[seat]}"
+            label = tile_label(state.placed[seat])
             commitment = store.commit(label, action.symbol.value, replace=True)
             return Place(action.cell, None, True, commitment)
         return action
@@ -304,7 +319,7 @@ class ESP(Game[EspState, Action]):
             raise IllegalAction("Every tile is placed: flip or move one of your tiles.")
         return self._after(state, seat, board, changed, action)
 
-    def _place(self, state: EspState, seat: int, action: Place) -> tuple[dict, Cell]:
+    def _place(self, state: EspState, seat: int, action: Place) -> tuple[dict[Cell, Tile], Cell]:
         if not action.sealed:
             raise IllegalAction("A symbol-down tile must be sealed before it is placed.")
         if state.placed[seat] >= TILES_PER_SEAT:
@@ -322,7 +337,7 @@ class ESP(Game[EspState, Action]):
         board[action.cell] = tile
         return board, action.cell
 
-    def _flip(self, state: EspState, seat: int, action: Flip) -> tuple[dict, Cell]:
+    def _flip(self, state: EspState, seat: int, action: Flip) -> tuple[dict[Cell, Tile], Cell]:
         tile = state.board.get(action.cell)
         if tile is None or tile.owner != seat or tile.up:
             raise IllegalAction("You can flip only one of your own symbol-down tiles.")
@@ -331,8 +346,9 @@ class ESP(Game[EspState, Action]):
             raise IllegalAction(problem)
         opening = action.opening
         name, what = state.name(seat), f"the tile placed at move {tile.placed_at}"
-        if opening is None or opening.label != f"tile:{tile.index}":
+        if opening is None or opening.label != tile_label(tile.index):
             raise CommitmentMismatch(f"{name}'s reveal of {what} is not for that tile.", seat)
+        assert tile.commitment is not None  # a symbol-down tile always carries its commitment
         context = Context(state.setup.match_id, seat)
         check_opening(context, tile.commitment, opening, who=name, what=what, step=tile.placed_at)
         symbol = Symbol.parse(opening.value)
@@ -347,7 +363,7 @@ class ESP(Game[EspState, Action]):
         board[action.cell] = replace(tile, symbol=symbol)
         return board, action.cell
 
-    def _move(self, state: EspState, seat: int, action: Move) -> tuple[dict, Cell]:
+    def _move(self, state: EspState, seat: int, action: Move) -> tuple[dict[Cell, Tile], Cell]:
         tile = state.board.get(action.cell)
         if tile is None or tile.owner != seat:
             raise IllegalAction("You can move only one of your own tiles.")
@@ -386,7 +402,7 @@ class ESP(Game[EspState, Action]):
         return replace(state, offer=DrawOffer(offer.proposer, accepted), ply=state.ply + 1)
 
     def _after(
-        self, state: EspState, seat: int, board: dict, changed: Cell, action: Action
+        self, state: EspState, seat: int, board: dict[Cell, Tile], changed: Cell, action: Action
     ) -> EspState:
         placed = state.placed
         if isinstance(action, Place):
@@ -417,7 +433,7 @@ class ESP(Game[EspState, Action]):
     def result(self, state: EspState) -> Outcome | None:
         return state.outcome
 
-    def public_view(self, state: EspState) -> dict[str, Any]:
+    def public_view(self, state: EspState) -> EspPublicView:
         return {
             "game": self.id,
             "stage": "placement" if state.placing else "movement",
@@ -435,33 +451,33 @@ class ESP(Game[EspState, Action]):
             "outcome": None if state.outcome is None else state.outcome.to_json(),
         }
 
-    def seat_view(self, state: EspState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+    def seat_view(self, state: EspState, seat: int, store: PrivateStore | None) -> EspSeatView:
         view = self.public_view(state)
-        hidden = {}
+        hidden: dict[str, str] = {}
         if store is not None:
             for cell, tile in state.board.items():
-                label = f"tile:{tile.index}"
+                label = tile_label(tile.index)
                 if tile.owner == seat and not tile.up and label in store:
                     hidden[f"{cell[0]},{cell[1]}"] = store.value(label)
         unplaced = Counter({s: COPIES for s in SYMBOLS})
         unplaced.subtract(self._shown(state, seat))
         unplaced.subtract(Symbol(v) for v in hidden.values())
-        view["me"] = {
+        me: EspMe = {
             "seat": seat,
             "hidden": hidden,
             "tray": [s.value for s in SYMBOLS for _ in range(max(0, unplaced[s]))],
         }
-        return view
+        return {**view, "me": me}
 
     def reveals(self, action: Action) -> bool:
         return isinstance(action, Flip)
 
     # -- the log's JSON ----------------------------------------------------------------------
 
-    def parse_action(self, data: Any) -> Action:
+    def parse_action(self, data: Json) -> Action:
         return parse_action(data)
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: Action) -> Json:
         return action_to_json(action)
 
     # -- audit -------------------------------------------------------------------------------
@@ -470,7 +486,7 @@ class ESP(Game[EspState, Action]):
         return [
             Sealed(
                 tile.owner,
-                f"tile:{tile.index}",
+                tile_label(tile.index),
                 tile.commitment,
                 tile.placed_at,
                 f"the tile placed at move {tile.placed_at}",
@@ -480,7 +496,7 @@ class ESP(Game[EspState, Action]):
         ]
 
     def check_secrets(
-        self, states: Sequence[EspState], opened: Mapping[tuple[int, str], Any]
+        self, states: Sequence[EspState], opened: Mapping[tuple[int, str], Json]
     ) -> None:
         """Each seat's tiles, shown and hidden, hold at most two of each symbol."""
         final = states[-1]
@@ -491,9 +507,9 @@ class ESP(Game[EspState, Action]):
                 key=lambda t: t.placed_at,
             )
             for tile in hidden:
-                if (seat, f"tile:{tile.index}") not in opened:
+                if (seat, tile_label(tile.index)) not in opened:
                     continue  # not opened (that seat is unverified): nothing to check
-                value = opened[(seat, f"tile:{tile.index}")]
+                value = opened[(seat, tile_label(tile.index))]
                 symbol = Symbol.parse(value)
                 where = f"the tile placed at move {tile.placed_at}"
                 if symbol is None:
@@ -554,7 +570,7 @@ def tally(state: EspState, sets: Sequence[Sequence[Cell]], mover: int) -> Outcom
     return Outcome(Termination.SHARED_WIN, leaders, reason + "share the win.")
 
 
-def position_key(board: Mapping[Cell, Tile], to_move: int) -> tuple:
+def position_key(board: Mapping[Cell, Tile], to_move: int) -> PositionKey:
     """A position as players see it: which cells hold whose tile, which face, and who moves."""
     return (
         tuple(sorted((c, t.owner, t.symbol.value if t.symbol else "") for c, t in board.items())),
@@ -565,16 +581,25 @@ def position_key(board: Mapping[Cell, Tile], to_move: int) -> tuple:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def tile_json(cell: Cell, tile: Tile) -> dict[str, Any]:
-    data: dict[str, Any] = {"cell": list(cell), "owner": tile.owner, "placed_at": tile.placed_at}
-    if tile.up:
-        data.update(face="up", symbol=tile.symbol.value)  # type: ignore[union-attr]
-    else:
-        data.update(face="down", commitment=tile.commitment)
-    return data
+def tile_json(cell: Cell, tile: Tile) -> EspTile:
+    if tile.symbol is not None:  # symbol-up
+        return {
+            "cell": list(cell),
+            "owner": tile.owner,
+            "placed_at": tile.placed_at,
+            "face": "up",
+            "symbol": tile.symbol.value,
+        }
+    return {
+        "cell": list(cell),
+        "owner": tile.owner,
+        "placed_at": tile.placed_at,
+        "face": "down",
+        "commitment": tile.commitment,
+    }
 
 
-def action_to_json(action: Action) -> Any:
+def action_to_json(action: Action) -> Json:
     if isinstance(action, Place):
         if not action.sealed:
             raise ValueError("a symbol-down choice must be sealed before it is written down")
@@ -596,7 +621,7 @@ def action_to_json(action: Action) -> Any:
     raise ValueError(f"not an ESP action: {action!r}")
 
 
-def parse_action(data: Any) -> Action:
+def parse_action(data: Json) -> Action:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MalformedInput("An ESP action must be an object with a type.")
     kind, keys = data["type"], set(data)

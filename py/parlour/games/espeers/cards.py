@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
+from typing import TypedDict
 
 DECK_SIZE = 30
 MAX_COPIES = 3
@@ -48,9 +49,17 @@ CARDS: dict[str, Card] = {
     )
     for c in _DATA["cards"]
 }
-STARTER_DECKS: dict[str, dict] = _DATA["starter_decks"]
 
-# What cycling a card does, by its symbol (RULINGS.md).
+
+class StarterDeck(TypedDict):
+    name: str
+    character: str  # how it plays, in a line
+    cards: dict[str, int]  # card id -> copies
+
+
+STARTER_DECKS: dict[str, StarterDeck] = _DATA["starter_decks"]
+
+# What cycling a card does, by its symbol (docs/rulings.md).
 CYCLING: dict[str, tuple[str, int] | None] = {
     "circle": None,
     "star": ("regain", 2),

@@ -1,4 +1,12 @@
-"""ESPEERS (playtest rules) with the project's rulings and its own card pool (cards.json).
+"""ESPEERS's rules (playtest rules with the project's rulings, and its own card pool): who acts,
+what is legal, and what each action does to the state (pure).
+
+The game is split by concern, and this module is only the rules:
+- `cards.py` and `cards.json`: the card pool, the starter decks, what makes a deck legal;
+- `state.py`: the game's numbers and the state every device agrees on;
+- `actions.py`: the actions and their JSON in the match log;
+- `hands.py`: each seat's hand replayed from its deck and the public events, and the audit;
+- `views.py`: what a seat sees (typed), `words.py`: the game in sentences.
 
 Hidden information and how it stays honest:
 - Each seat's deck (its 30 cards and a private seed) is committed at set-up. Its order is
@@ -13,213 +21,71 @@ Hidden information and how it stays honest:
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
-from parlour.fair.commit import Context, Opening, check_opening, commitment_of, is_commitment
+from parlour.fair.commit import Context, Opening, check_opening, commitment_of
+from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
-from parlour.games.espeers.cards import CARDS, CYCLING, deck_problem, resolve_deck
-from parlour.games.zener import Symbol
-
-START_PSI = 10
-HAND = 6
-BARRIER_PSI = 2
-DECK_LABEL = "deck"
-SEALED = "sealed"  # a deck the player brings, unseen by the others until the end (online)
-DEFAULT_DECKS = ("onslaught", "mindwall")
-
-
-def barrier_label(number: int) -> str:
-    return f"barrier:{number}"
-
-
-def deck_order(deck: Mapping[str, Any], public_seed: bytes, mulligans: int) -> list[str]:
-    """The owner's draw order: fixed by its committed seed and the public seed."""
-    seed = hashlib.sha256(
-        bytes.fromhex(deck["seed"]) + public_seed + mulligans.to_bytes(2, "big")
-    ).digest()
-    return Rng(seed).shuffled(deck["cards"])
-
-
-# -- actions ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SealDeck:
-    commitment: str
-
-
-@dataclass(frozen=True)
-class Mulligan:
-    keep: bool
-
-
-@dataclass(frozen=True)
-class Play:
-    card: str
-
-
-@dataclass(frozen=True)
-class Cycle:
-    card: str
-
-
-@dataclass(frozen=True)
-class Pass:
-    pass
-
-
-@dataclass(frozen=True)
-class PlaceBarrier:
-    """Own choice: `card` (private) until sealed into `commitment` by the owner's device."""
-
-    card: str | None = None
-    commitment: str | None = None
-
-
-@dataclass(frozen=True)
-class Predict:
-    symbol: str | None  # None: no prediction
-
-
-@dataclass(frozen=True)
-class AnswerPrediction:
-    right: bool
-    opening: Opening | None = None  # shown when the prediction is right
-
-
-@dataclass(frozen=True)
-class BarrierAttack:
-    opening: Opening
-
-
-@dataclass(frozen=True)
-class RevealBarrier:
-    opening: Opening  # a barrier that absorbed damage is discarded face up
-
-
-@dataclass(frozen=True)
-class AssignDamage:
-    from_pool: int
-    from_spent: int
-
-
-@dataclass(frozen=True)
-class Discard:
-    cards: tuple[str, ...]
-
-
-Action = (
-    SealDeck
-    | Mulligan
-    | Play
-    | Cycle
-    | Pass
-    | PlaceBarrier
-    | Predict
-    | AnswerPrediction
-    | BarrierAttack
-    | RevealBarrier
-    | AssignDamage
-    | Discard
+from parlour.games.espeers import views
+from parlour.games.espeers.actions import (
+    Action,
+    AnswerPrediction,
+    AssignDamage,
+    BarrierAttack,
+    Cycle,
+    Discard,
+    Mulligan,
+    Pass,
+    PlaceBarrier,
+    Play,
+    Predict,
+    RevealBarrier,
+    SealDeck,
+    action_to_json,
+    parse_action,
 )
-
-
-# -- state ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Barrier:
-    commitment: str
-    label: str
-    placed_turn: int
-    step: int
-    points: int = BARRIER_PSI
-
-
-@dataclass(frozen=True)
-class Player:
-    pool: int = START_PSI
-    spent: int = 0
-    barrier: Barrier | None = None
-    barriers_made: int = 0
-    drawn: int = 0  # cards taken from the current order
-    mulligans: int = 0
-    hand: int = 0
-    discard: tuple[str, ...] = ()
-    shield: int = 0  # damage still to prevent this turn
-
-    @property
-    def psi(self) -> int:
-        return self.pool + self.spent + (self.barrier.points if self.barrier else 0)
-
-
-@dataclass(frozen=True)
-class StackItem:
-    owner: int
-    card: str
-    countered: bool = False
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A decision the game waits for before anything else happens."""
-
-    kind: str  # "predict", "answer", "assign", "reveal-barrier", "discard"
-    seat: int
-    amount: int = 0
-
-
-@dataclass(frozen=True)
-class EspeersState:
-    setup: Setup
-    seed: bytes
-    players: tuple[Player, Player]
-    sealed: tuple[tuple[str, int] | None, ...] = (None, None)
-    # setup, mulligan, then each turn: active (the Active phase), discard (down to six, when the
-    # hand is larger), end (the opponent's last Opportunity, and whatever it starts)
-    phase: str = "setup"
-    first: int = 0
-    active: int = 0
-    opportunity: int = 0
-    turn: int = 1
-    stack: tuple[StackItem, ...] = ()
-    passes: int = 0
-    queue: tuple[tuple[int, str, int], ...] = ()  # effects of the resolving card: (owner, verb, n)
-    resolving: StackItem | None = None
-    pending: Pending | None = None
-    prediction: str | None = None
-    mulligan_done: frozenset[int] = frozenset()
-    events: tuple[tuple[int, int, str, Any], ...] = ()  # (step, seat, event, card or count)
-    ply: int = 0
-    outcome: Outcome | None = None
-
-    def name(self, seat: int) -> str:
-        return self.setup.seat_names[seat]
+from parlour.games.espeers.cards import CARDS, CYCLING, DECK_SIZE, deck_problem, resolve_deck
+from parlour.games.espeers.hands import check_hands, replay_hand
+from parlour.games.espeers.options import DEFAULT_DECKS, OPTIONS
+from parlour.games.espeers.state import (
+    ATTACK_DAMAGE,
+    BARRIER_PSI,
+    DECK_LABEL,
+    DECK_SEED_BYTES,
+    HAND,
+    MULLIGAN_PSI,
+    SEALED,
+    Barrier,
+    EspeersState,
+    EventDetail,
+    Pending,
+    Player,
+    StackItem,
+    barrier_label,
+    declared_decks,
+    ends_active_phase,
+    mulligan_cost,
+)
+from parlour.games.espeers.words import KIND_WHEN, PENDING_SENTENCES
+from parlour.games.zener import Symbol
 
 
 def _set(state: EspeersState, seat: int, **changes: Any) -> EspeersState:
     players = list(state.players)
     players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    return replace(state, players=(players[0], players[1]))
 
 
-def _event(state: EspeersState, seat: int, kind: str, detail: Any = None) -> EspeersState:
+def _event(state: EspeersState, seat: int, kind: str, detail: EventDetail = None) -> EspeersState:
     return replace(state, events=(*state.events, (state.ply, seat, kind, detail)))
-
-
-def ends_active_phase(state: EspeersState, seat: int) -> bool:
-    """Whether a pass by `seat` now ends the Active phase: the Active player passes in it with
-    nothing suspended (Discard, then End, follow)."""
-    return state.phase == "active" and not state.stack and seat == state.active
 
 
 # -- the game ---------------------------------------------------------------------------------
@@ -228,12 +94,13 @@ def ends_active_phase(state: EspeersState, seat: int) -> bool:
 class Espeers(Game[EspeersState, Action]):
     id = "espeers"
     name = "ESPEERS"
-    min_seats = 2
-    max_seats = 2
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def check_setup(self, setup: Setup) -> None:
         super().check_setup(setup)
-        decks = setup.variant.get("decks", ["onslaught", "mindwall"])
+        decks = declared_decks(setup.variant)
         if not isinstance(decks, list) or len(decks) != 2:
             raise IllegalAction("Each of the two players brings one deck.")
         for deck in decks:
@@ -258,17 +125,20 @@ class Espeers(Game[EspeersState, Action]):
         setup: Setup,
         seats: Sequence[int],
         shared: Mapping[int, Mapping[str, str]] | None = None,
-        private: Mapping[int, Mapping[str, Any]] | None = None,
-    ) -> dict[int, dict[str, Any]]:
+        private: Mapping[int, Mapping[str, Json]] | None = None,
+    ) -> dict[int, dict[str, Json]]:
         """Each seat's deck with a fresh private seed, committed on its own device."""
-        decks = setup.variant.get("decks", ["onslaught", "mindwall"])
-        dealt = {}
+        decks = declared_decks(setup.variant)
+        dealt: dict[int, dict[str, Json]] = {}
         for seat in seats:
             choice = decks[seat]
             if choice == SEALED:  # online: the deck this device's player chose, never shown
                 choice = (private or {}).get(seat, {}).get("deck", DEFAULT_DECKS[seat])
             dealt[seat] = {
-                DECK_LABEL: {"cards": resolve_deck(choice), "seed": secrets.token_hex(32)}
+                DECK_LABEL: {
+                    "cards": resolve_deck(choice),
+                    "seed": secrets.token_hex(DECK_SEED_BYTES),
+                }
             }
         return dealt
 
@@ -311,12 +181,11 @@ class Espeers(Game[EspeersState, Action]):
             return []  # only the seat's own device can seal its deck
         pending = state.pending
         if pending is not None:
-            return self._pending_choices(state, seat, store)
+            return self._pending_choices(state, seat, pending, store)
         me = state.players[seat]
         if state.phase == "mulligan":
-            return [Mulligan(True)] + (
-                [Mulligan(False)] if self.mulligan_cost(state, seat) <= me.pool else []
-            )
+            keep: list[Action] = [Mulligan(True)]
+            return keep + ([Mulligan(False)] if self.mulligan_cost(state, seat) <= me.pool else [])
         hand = self.hand_of(state, seat, store)
         actions: list[Action] = [Pass()]
         for card in sorted(set(hand)):
@@ -331,21 +200,24 @@ class Espeers(Game[EspeersState, Action]):
                 actions.append(BarrierAttack(store.opening(label)))
         return actions
 
-    def _pending_choices(self, state: EspeersState, seat: int, store: PrivateStore | None) -> list:
-        pending = state.pending
+    def _pending_choices(
+        self, state: EspeersState, seat: int, pending: Pending, store: PrivateStore | None
+    ) -> list[Action]:
         me = state.players[seat]
+        choices: list[Action] = []
         if pending.kind == "predict":
-            return [Predict(None)] + [Predict(s.value) for s in Symbol]
-        if pending.kind == "assign":
+            choices.append(Predict(None))
+            choices += [Predict(s.value) for s in Symbol]
+        elif pending.kind == "assign":
             n = pending.amount
-            return [
+            choices += [
                 AssignDamage(p, n - p) for p in range(n + 1) if p <= me.pool and n - p <= me.spent
             ]
-        if pending.kind == "discard":
+        elif pending.kind == "discard":
             hand = sorted(self.hand_of(state, seat, store))
             picks = dict.fromkeys(combinations(hand, me.hand - HAND)) if hand else {}
-            return [Discard(cards) for cards in picks]
-        return []
+            choices += [Discard(cards) for cards in picks]
+        return choices
 
     def auto_action(
         self, state: EspeersState, seat: int, store: PrivateStore | None
@@ -376,17 +248,19 @@ class Espeers(Game[EspeersState, Action]):
         )
 
     def mulligan_cost(self, state: EspeersState, seat: int) -> int:
-        """The first mulligan is free, each further one costs 1 PSI."""
-        return 1 if state.players[seat].mulligans >= 1 else 0
+        """The PSI `seat`'s next mulligan costs: the first is free, each further one costs
+        MULLIGAN_PSI."""
+        return mulligan_cost(state.players[seat].mulligans)
 
     def play_problem(self, state: EspeersState, seat: int, card: str) -> str | None:
         info = CARDS.get(card)
         if info is None:
             return "There is no such card."
+        when = f"PK cards are played {KIND_WHEN['PK']}."
         if info.kind == "PK" and seat != state.active:
-            return "PK cards are played only in your own Active phase."
+            return when
         if info.kind == "PK" and state.phase != "active":
-            return "Your Active phase is over: PK cards are played only in your own Active phase."
+            return f"Your Active phase is over: {when}"
         if info.cost > state.players[seat].pool:
             return f"{info.name} costs {info.cost} PSI; your Pool has {state.players[seat].pool}."
         return None
@@ -455,17 +329,17 @@ class Espeers(Game[EspeersState, Action]):
             if not isinstance(action, Mulligan):
                 raise IllegalAction(f"{state.name(seat)} keeps this hand or takes a mulligan.")
             return self._mulligan(state, seat, action.keep)
-        handlers = {
-            Play: self._play,
-            Cycle: self._cycle,
-            Pass: self._pass,
-            PlaceBarrier: self._place_barrier,
-            BarrierAttack: self._barrier_attack,
-        }
-        handler = handlers.get(type(action))
-        if handler is None:
-            raise IllegalAction("That cannot be done now.")
-        return handler(state, seat, action)
+        if isinstance(action, Play):
+            return self._play(state, seat, action)
+        if isinstance(action, Cycle):
+            return self._cycle(state, seat, action)
+        if isinstance(action, Pass):
+            return self._pass(state, seat)
+        if isinstance(action, PlaceBarrier):
+            return self._place_barrier(state, seat, action)
+        if isinstance(action, BarrierAttack):
+            return self._barrier_attack(state, seat, action)
+        raise IllegalAction("That cannot be done now.")
 
     # setup and mulligans
 
@@ -497,7 +371,9 @@ class Espeers(Game[EspeersState, Action]):
         me = state.players[seat]
         cost = self.mulligan_cost(state, seat)
         if cost > me.pool:
-            raise IllegalAction("A further mulligan costs 1 PSI from your Pool, which is empty.")
+            raise IllegalAction(
+                f"A further mulligan costs {MULLIGAN_PSI} PSI from your Pool, which is empty."
+            )
         state = _set(
             state,
             seat,
@@ -544,7 +420,7 @@ class Espeers(Game[EspeersState, Action]):
             return state
         return self._effect(state, seat, *ability)
 
-    def _pass(self, state: EspeersState, seat: int, action: Pass) -> EspeersState:
+    def _pass(self, state: EspeersState, seat: int) -> EspeersState:
         """The Active player passing on an empty stack ends the Active phase (Discard, then End
         follow); any other pass hands Opportunity over, and the second pass in a row resolves
         the top card, or, in End with nothing on the stack, ends the turn."""
@@ -641,9 +517,9 @@ class Espeers(Game[EspeersState, Action]):
 
     def _draw(self, state: EspeersState, seat: int, n: int) -> EspeersState:
         p = state.players[seat]
-        if p.drawn + n > 30:
+        if p.drawn + n > DECK_SIZE:
             reason = f"{state.name(seat)} must draw from an empty deck."
-            state = _set(state, seat, drawn=30, hand=p.hand + (30 - p.drawn))
+            state = _set(state, seat, drawn=DECK_SIZE, hand=p.hand + p.deck)
             return replace(state, outcome=Outcome(Termination.WIN, frozenset({1 - seat}), reason))
         state = _set(state, seat, drawn=p.drawn + n, hand=p.hand + n)
         return _event(state, seat, "draw", n)
@@ -677,7 +553,7 @@ class Espeers(Game[EspeersState, Action]):
         if problem:
             raise IllegalAction(problem)
         state = self._show_barrier(replace(state, passes=0), seat, action.opening)
-        return self._damage(state, 1 - seat, 1)
+        return self._damage(state, 1 - seat, ATTACK_DAMAGE)
 
     def _show_barrier(self, state: EspeersState, seat: int, opening: Opening) -> EspeersState:
         """Discard the barrier face up: its card is checked, its points go to Spent."""
@@ -735,7 +611,7 @@ class Espeers(Game[EspeersState, Action]):
     def _answer(self, state: EspeersState, seat: int, action: AnswerPrediction) -> EspeersState:
         guess = state.prediction
         state = replace(state, prediction=None)
-        state = _event(state, seat, "answer", [guess, action.right])
+        state = _event(state, seat, "answer", (guess, action.right))
         if not action.right:
             return state
         if action.opening is None:
@@ -747,7 +623,7 @@ class Espeers(Game[EspeersState, Action]):
     # the end of the Active phase, Discard, End and the next turn
 
     def _end_active(self, state: EspeersState) -> EspeersState:
-        """Discard down to six (when the hand is larger), then End."""
+        """Discard down to HAND (when the hand is larger), then End."""
         seat = state.active
         extra = state.players[seat].hand - HAND
         if extra > 0:
@@ -786,63 +662,28 @@ class Espeers(Game[EspeersState, Action]):
     def result(self, state: EspeersState) -> Outcome | None:
         return state.outcome
 
-    def public_view(self, state: EspeersState) -> dict[str, Any]:
-        return {
-            "game": self.id,
-            "phase": state.phase,
-            "turn": state.turn,
-            "active": state.active,
-            "opportunity": state.opportunity,
-            "to_move": sorted(self.to_move(state)),
-            "players": [
-                {
-                    "name": state.name(s),
-                    "pool": p.pool,
-                    "spent": p.spent,
-                    "removed": START_PSI - p.psi,
-                    "barrier": None
-                    if p.barrier is None
-                    else {"points": p.barrier.points, "turn": p.barrier.placed_turn},
-                    "hand": p.hand,
-                    "deck": 30 - p.drawn,
-                    "discard": list(p.discard),
-                    "shield": p.shield,
-                    "mulligans": p.mulligans,
-                }
-                for s, p in enumerate(state.players)
-            ],
-            "stack": [
-                {"owner": i.owner, "card": i.card, "countered": i.countered} for i in state.stack
-            ],
-            "pending": None
-            if state.pending is None
-            else {
-                "kind": state.pending.kind,
-                "seat": state.pending.seat,
-                "amount": state.pending.amount,
-            },
-            "prediction": state.prediction,
-            "outcome": None if state.outcome is None else state.outcome.to_json(),
-        }
+    def public_view(self, state: EspeersState) -> views.PublicView:
+        """What everybody may see (`views.PublicView`)."""
+        return views.public_view(state, self.to_move(state))
 
     def seat_view(
         self, state: EspeersState, seat: int, store: PrivateStore | None
-    ) -> dict[str, Any]:
-        view = self.public_view(state)
+    ) -> views.SeatView:
+        """The public view plus `seat`'s own hand and barrier card (`views.SeatView`)."""
         barrier = state.players[seat].barrier
         under = store.value(barrier.label) if barrier and store and barrier.label in store else None
-        view["me"] = {"seat": seat, "hand": self.hand_of(state, seat, store), "barrier_card": under}
-        return view
+        hand = self.hand_of(state, seat, store)
+        return views.seat_view(self.public_view(state), seat, hand, under)
 
     def reveals(self, action: Action) -> bool:
         return not isinstance(action, (Pass, Predict, AssignDamage))
 
     # -- the log's JSON ----------------------------------------------------------------------
 
-    def parse_action(self, data: Any) -> Action:
+    def parse_action(self, data: Json) -> Action:
         return parse_action(data)
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: Action) -> Json:
         return action_to_json(action)
 
     # -- audit -------------------------------------------------------------------------------
@@ -867,238 +708,7 @@ class Espeers(Game[EspeersState, Action]):
         return out
 
     def check_secrets(
-        self, states: Sequence[EspeersState], opened: Mapping[tuple[int, str], Any]
+        self, states: Sequence[EspeersState], opened: Mapping[tuple[int, str], Json]
     ) -> None:
-        """Deal both decks again and check every card that left a hand was in it."""
-        final = states[-1]
-        for seat in (0, 1):
-            deck = opened.get((seat, DECK_LABEL))
-            if deck is None:
-                continue
-            step = final.sealed[seat][1] if final.sealed[seat] else None
-            if (
-                not isinstance(deck, dict)
-                or deck_problem(deck.get("cards"))
-                or not _is_hex(deck.get("seed"))
-            ):
-                raise CommitmentMismatch(
-                    f"{final.name(seat)}'s deck is not a legal deck.", seat, step
-                )
-            declared = final.setup.variant.get("decks", ["onslaught", "mindwall"])[seat]
-            if declared != SEALED and Counter(deck["cards"]) != Counter(resolve_deck(declared)):
-                raise CommitmentMismatch(
-                    f"{final.name(seat)}'s deck is not the deck declared for the match.", seat, step
-                )
-            barrier_cards = {
-                label: value
-                for (s, label), value in opened.items()
-                if s == seat and label.startswith("barrier:")
-            }
-            problem = audit_hand(deck, final.seed, final.events, seat, barrier_cards)
-            if problem:
-                at, sentence = problem
-                raise CommitmentMismatch(f"{final.name(seat)} {sentence}", seat, at)
-
-
-PENDING_SENTENCES = {
-    "predict": "{name} may name one symbol for the new barrier, or none.",
-    "answer": "{name} must say whether the prediction is right.",
-    "assign": "{name} chooses where the damage is taken from.",
-    "reveal-barrier": "{name} must show the barrier card that took the damage.",
-    "discard": "{name} discards down to six cards.",
-}
-
-
-# -- hands, replayed from a deck and the public events ---------------------------------------
-
-
-def replay_hand(
-    deck: Mapping[str, Any],
-    seed: bytes,
-    events: Sequence[tuple[int, int, str, Any]],
-    seat: int,
-    store: PrivateStore | None = None,
-) -> list[str]:
-    hand, _ = _walk(
-        deck,
-        seed,
-        events,
-        seat,
-        {}
-        if store is None
-        else {
-            label: store.value(label) for label in store.openings if label.startswith("barrier:")
-        },
-    )
-    return hand
-
-
-def audit_hand(
-    deck: Mapping[str, Any],
-    seed: bytes,
-    events: Sequence[tuple[int, int, str, Any]],
-    seat: int,
-    barrier_cards: Mapping[str, Any],
-) -> tuple[int, str] | None:
-    """The first card that left the hand without being in it, or a false answer. A barrier card
-    shown during the game (right prediction, damage absorbed, attack) is known from its event,
-    though its seal is no longer closed at the end."""
-    shown, label = {}, None
-    for _, who, kind, detail in events:
-        if who == seat and kind == "barrier":
-            label = detail
-        elif who == seat and kind == "barrier-shown" and label is not None:
-            shown[label] = detail
-    _, problem = _walk(deck, seed, events, seat, {**shown, **barrier_cards})
-    return problem
-
-
-def _is_hex(text: object) -> bool:
-    if not isinstance(text, str):
-        return False
-    try:
-        bytes.fromhex(text)
-    except ValueError:
-        return False
-    return True
-
-
-PAST = {"play": "played", "cycle": "cycled", "discard": "discarded"}
-
-
-def _walk(deck, seed, events, seat, barrier_cards):
-    """Follow one seat's hand through the events; report the first card that was not in it."""
-    mulligans, drawn = 0, 0
-    order = deck_order(deck, seed, 0)
-    hand: Counter = Counter()
-    for step, who, kind, detail in events:
-        if who != seat:
-            continue
-        if kind == "mulligan":
-            mulligans, drawn, hand = detail, 0, Counter()
-            order = deck_order(deck, seed, mulligans)
-        elif kind == "draw":
-            hand.update(order[drawn : drawn + detail])
-            drawn += detail
-        elif kind in ("play", "cycle", "discard"):
-            if hand[detail] <= 0:
-                name = CARDS[detail].name
-                return _listed(hand), (
-                    step,
-                    f"{PAST[kind]} {name}, which was not in their hand (move {step}).",
-                )
-            hand[detail] -= 1
-        elif kind == "barrier":
-            if detail not in barrier_cards:
-                continue  # still face down and not opened: nothing to check
-            card = barrier_cards[detail]
-            if not isinstance(card, str) or card not in CARDS:
-                return _listed(hand), (
-                    step,
-                    f"put something that is not a card under a barrier (move {step}).",
-                )
-            if hand[card] <= 0:
-                return _listed(hand), (
-                    step,
-                    f"put {CARDS[card].name} under a barrier without holding it (move {step}).",
-                )
-            hand[card] -= 1
-        elif kind == "answer":
-            guess, said_right = detail
-            card = barrier_cards.get(_last_barrier(events, seat, step))
-            if card is not None and (CARDS[card].symbol == guess) != said_right:
-                return _listed(hand), (
-                    step,
-                    f"answered a prediction of {guess} falsely (move {step}).",
-                )
-    return _listed(hand), None
-
-
-def _last_barrier(events, seat, step) -> str | None:
-    label = None
-    for s, who, kind, detail in events:
-        if s > step:
-            break
-        if who == seat and kind == "barrier":
-            label = detail
-    return label
-
-
-def _listed(hand: Counter) -> list[str]:
-    return sorted(hand.elements())
-
-
-# -- JSON ---------------------------------------------------------------------------------
-
-
-def action_to_json(action: Action) -> Any:
-    if isinstance(action, SealDeck):
-        return {"type": "seal", "commitment": action.commitment}
-    if isinstance(action, Mulligan):
-        return {"type": "mulligan", "keep": action.keep}
-    if isinstance(action, (Play, Cycle)):
-        return {"type": type(action).__name__.lower(), "card": action.card}
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    if isinstance(action, PlaceBarrier):
-        if action.commitment is None:
-            raise ValueError("a barrier card must be sealed before it is written down")
-        return {"type": "barrier", "commitment": action.commitment}
-    if isinstance(action, Predict):
-        return {"type": "predict", "symbol": action.symbol}
-    if isinstance(action, AnswerPrediction):
-        opening = action.opening.to_json() if action.opening else None
-        return {"type": "answer", "right": action.right, "opening": opening}
-    if isinstance(action, (BarrierAttack, RevealBarrier)):
-        kind = "attack" if isinstance(action, BarrierAttack) else "show-barrier"
-        return {"type": kind, "opening": action.opening.to_json()}
-    if isinstance(action, AssignDamage):
-        return {"type": "assign", "pool": action.from_pool, "spent": action.from_spent}
-    return {"type": "discard", "cards": list(action.cards)}
-
-
-def parse_action(data: Any) -> Action:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise MalformedInput("An ESPEERS action must be an object with a type.")
-    kind, keys = data["type"], set(data)
-    card = data["card"] if isinstance(data.get("card"), str) else None
-    if kind == "seal" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
-        return SealDeck(data["commitment"])
-    if kind == "mulligan" and keys == {"type", "keep"} and type(data["keep"]) is bool:
-        return Mulligan(data["keep"])
-    if kind in ("play", "cycle") and keys == {"type", "card"} and card in CARDS:
-        return Play(card) if kind == "play" else Cycle(card)
-    if kind == "pass" and keys == {"type"}:
-        return Pass()
-    if kind == "barrier" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
-        return PlaceBarrier(None, data["commitment"])
-    symbol = data.get("symbol")
-    if (
-        kind == "predict"
-        and keys == {"type", "symbol"}
-        and (symbol is None or Symbol.parse(symbol) is not None)
-    ):
-        return Predict(symbol)
-    if kind == "answer" and keys == {"type", "right", "opening"} and type(data["right"]) is bool:
-        opening = None if data["opening"] is None else Opening.from_json(data["opening"])
-        return AnswerPrediction(data["right"], opening)
-    if kind in ("attack", "show-barrier") and keys == {"type", "opening"}:
-        opening = Opening.from_json(data["opening"])
-        return BarrierAttack(opening) if kind == "attack" else RevealBarrier(opening)
-    numbers = (data.get("pool"), data.get("spent"))
-    if (
-        kind == "assign"
-        and keys == {"type", "pool", "spent"}
-        and all(type(n) is int for n in numbers)
-    ):
-        return AssignDamage(*numbers)
-    cards = data.get("cards")
-    if (
-        kind == "discard"
-        and keys == {"type", "cards"}
-        and isinstance(cards, list)
-        and len(cards) <= 30
-        and all(isinstance(c, str) and c in CARDS for c in cards)
-    ):
-        return Discard(tuple(cards))
-    raise MalformedInput("That is not an ESPEERS action.")
+        """Deal both decks again and check every card that left a hand was in it (`hands.py`)."""
+        check_hands(states[-1], opened)

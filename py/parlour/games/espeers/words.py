@@ -1,5 +1,10 @@
-"""ESPEERS in words: each action as the sentence of the log and the hand-off screen, and the
-phase of the turn as the status line says it (pure).
+"""ESPEERS in words: each action as the sentence of the log and the hand-off screen, the phase
+of the turn as the status line says it, and every rule the screen explains (pure).
+
+This is the one place the game's rules are put into sentences. Numbers in them come from the
+engine (`state.py`: the hand size, a barrier's PSI, the mulligan's cost), never from the text,
+so a rule changed there is said right everywhere; the screen (`ui/espeers_*.py`) asks here for
+every rule sentence it shows, and the engine's refusals use the same phrases.
 
 Sentences say only what is public after the action: a card played, cycled or discarded, a
 barrier laid face down (never its card until it is shown), a prediction and its answer.
@@ -7,26 +12,91 @@ barrier laid face down (never its card until it is shown), a prediction and its 
 
 from __future__ import annotations
 
-from typing import Any
-
-from parlour.games.espeers.cards import CARDS, CYCLING
-from parlour.games.espeers.rules import (
-    HAND,
+from parlour.games.espeers.actions import (
+    Action,
     AnswerPrediction,
     AssignDamage,
     BarrierAttack,
     Cycle,
     Discard,
-    EspeersState,
     Mulligan,
     Pass,
     PlaceBarrier,
     Play,
     Predict,
     RevealBarrier,
-    ends_active_phase,
 )
+from parlour.games.espeers.cards import CARDS, CYCLING
+from parlour.games.espeers.state import (
+    ATTACK_DAMAGE,
+    BARRIER_PSI,
+    FREE_MULLIGANS,
+    HAND,
+    MULLIGAN_PSI,
+    EspeersState,
+    PendingKind,
+    ends_active_phase,
+    mulligan_cost,
+)
+from parlour.games.espeers.views import PublicView
 
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def in_words(n: int) -> str:
+    """A small number as a word ("six"); larger ones as digits."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+# -- the rules, as the screen explains them ---------------------------------------------------
+
+# When each kind of card may be played.
+KIND_WHEN = {
+    "PK": "only in your own Active phase",
+    "Impulse": "whenever you hold Opportunity",
+}
+DISCARD_DOWN = f"discards down to {in_words(HAND)} cards"  # the end of an Active phase
+STACK_RULE = "The top card resolves first, when both pass in a row."
+ACT_ONLY_WITH_OPPORTUNITY = "You can act only while you hold Opportunity."
+BARRIER_FACE_DOWN = f"A face-down card with {BARRIER_PSI} PSI on it."
+LAY_BARRIER = f"Lay face down as a barrier · {BARRIER_PSI} PSI"
+BARRIER_ATTACK = f"Barrier attack: {ATTACK_DAMAGE} damage"
+ASSIGN_RULE = (
+    "These PSI leave the game. Take them from your Pool (ready to spend this turn) "
+    "or from Spent (back to your Pool at your next Refresh)."
+)
+_FREE = (
+    "The first mulligan is free"
+    if FREE_MULLIGANS == 1
+    else f"The first {in_words(FREE_MULLIGANS)} mulligans are free"
+)
+MULLIGAN_RULE = (
+    f"Keep these {in_words(HAND)} cards, or shuffle them back and draw {in_words(HAND)} new "
+    f"ones. {_FREE}; each further one moves {MULLIGAN_PSI} PSI from Pool to Spent."
+)
+# What the game waits for, when it waits on one player's decision (the engine's refusal of
+# anything else).
+PENDING_SENTENCES: dict[PendingKind, str] = {
+    "predict": "{name} may name one symbol for the new barrier, or none.",
+    "answer": "{name} must say whether the prediction is right.",
+    "assign": "{name} chooses where the damage is taken from.",
+    "reveal-barrier": "{name} must show the barrier card that took the damage.",
+    "discard": f"{{name}} {DISCARD_DOWN}.",
+}
+# The same waits as the status line says them.
+PENDING_STATUS: dict[PendingKind, str] = {
+    "predict": "{name} may guess the new barrier's symbol.",
+    "assign": "{name} chooses where {amount} damage comes from.",
+    "discard": f"{{name}} {DISCARD_DOWN}.",
+}
+
+# What cycling a card does, at its foot and on its Cycle button (CYCLING, by its symbol).
+CYCLE_FOOT = {
+    None: "no cycling ability",
+    "regain": "regain {n}",
+    "draw": "draw {n}",
+}
+# ... and in the log, once it happened.
 CYCLE_WORDS = {
     None: "nothing happens",
     "regain": "{name} regains {n} PSI",
@@ -39,6 +109,20 @@ EFFECT_WORDS = {
     "draw": "{name} draws {cards}",
     "prevent": "the next {n} damage to {name} this turn is prevented",
     "counter": "the card below it is countered",
+}
+# What a pass leads to: in the log's words (`pass_meaning`) and the Pass button's.
+PASS_MEANING = {
+    "end-active": "end your Active phase",
+    "respond": "{other} may still respond",
+    "act": "{other} may still act",
+    "resolves": "{card} resolves",
+    "end-turn": "end your turn",
+    "turn-ends": "{active}'s turn ends",
+}
+PASS_BUTTON = {
+    **PASS_MEANING,
+    "respond": "{other} can still answer",
+    "act": "{other} can still act",
 }
 
 
@@ -56,18 +140,62 @@ def listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def cycle_words(card: str) -> str:
+    """What cycling `card` does, short: "regain 2", "draw 1", or "no cycling ability"."""
+    ability = CYCLING[CARDS[card].symbol]
+    if ability is None:
+        return CYCLE_FOOT[None]
+    verb, n = ability
+    return CYCLE_FOOT[verb].format(n=n)
+
+
+def cycle_text(card: str) -> str:
+    """What cycling this card does, in the words printed at its foot."""
+    words = cycle_words(card)
+    return words if CYCLING[CARDS[card].symbol] is None else f"cycle: {words}"
+
+
+def mulligan_price(taken: int) -> str:
+    """The next mulligan's cost, for its button: "free" or "costs 1 PSI"."""
+    cost = mulligan_cost(taken)
+    return "free" if cost == 0 else f"costs {cost} PSI"
+
+
+def discard_prompt(need: int, chosen: int) -> str:
+    """The Discard step, said to the player whose hand is over the limit."""
+    return (
+        f"Your hand is over {HAND}: choose {need} card{'s' if need > 1 else ''} to "
+        f"discard ({chosen} chosen). Discarding is not cycling: no symbol ability."
+    )
+
+
+def predict_prompt(owner: str) -> str:
+    """The chance to guess the barrier `owner` just laid."""
+    return (
+        f"{owner} laid a barrier. Name the symbol of its face-down card, once: if you are "
+        f"right, the barrier is discarded at once and its {BARRIER_PSI} PSI go to Spent."
+    )
+
+
+def barrier_words(card: str | None, points: int) -> str:
+    """One's own barrier, and what it does."""
+    name = CARDS[card].name if card in CARDS else "A card"
+    return (
+        f"{name} lies face down with {points} PSI on it. "
+        f"It absorbs up to {BARRIER_PSI} of the next damage to you."
+    )
+
+
 def effect_words(state: EspeersState, owner: int, verb: str, n: int) -> str:
     return EFFECT_WORDS[verb].format(
         name=state.name(owner), other=state.name(1 - owner), n=n, cards=cards(n)
     )
 
 
-def card_text(card: str) -> str:
-    """A card's rules text as printed on it (the opponent and you, from its owner's side)."""
-    return CARDS[card].text()
+# -- the log ----------------------------------------------------------------------------------
 
 
-def describe(before: EspeersState, seat: int, action: Any) -> str:
+def describe(before: EspeersState, seat: int, action: Action) -> str:
     """The sentence for `action` taken by `seat` in the state `before` it."""
     name = before.name(seat)
     other = before.name(1 - seat)
@@ -81,7 +209,7 @@ def describe(before: EspeersState, seat: int, action: Any) -> str:
     if isinstance(action, Pass):
         return _pass(before, seat)
     if isinstance(action, PlaceBarrier):
-        return f"{name} lays a barrier: a card face down with 2 PSI on it."
+        return f"{name} lays a barrier: a card face down with {BARRIER_PSI} PSI on it."
     if isinstance(action, Predict):
         if action.symbol is None:
             return f"{name} makes no guess at the barrier's symbol."
@@ -90,10 +218,15 @@ def describe(before: EspeersState, seat: int, action: Any) -> str:
         if not action.right or action.opening is None:
             return f"{name}: wrong guess, the barrier stays."
         card = card_name(action.opening.value)
-        return f"{name}: right guess! The barrier ({card}) is discarded and its 2 PSI go to Spent."
+        return (
+            f"{name}: right guess! The barrier ({card}) is discarded and its {BARRIER_PSI} PSI "
+            "go to Spent."
+        )
     if isinstance(action, BarrierAttack):
         card = card_name(action.opening.value)
-        return f"{name} discards the barrier ({card}) to attack: {other} takes 1 damage."
+        return (
+            f"{name} discards the barrier ({card}) to attack: {other} takes {ATTACK_DAMAGE} damage."
+        )
     if isinstance(action, RevealBarrier):
         card = card_name(action.opening.value)
         rest = before.pending.amount if before.pending else 0
@@ -106,7 +239,7 @@ def describe(before: EspeersState, seat: int, action: Any) -> str:
         return f"{name} takes {total} damage: {listed(parts)}."
     if isinstance(action, Discard):
         names = [card_name(c) for c in action.cards]
-        return f"{name} discards {listed(names)} to get down to six cards."
+        return f"{name} discards {listed(names)} to get down to {in_words(HAND)} cards."
     return ""  # sealing the deck is routine: nothing to tell
 
 
@@ -115,8 +248,9 @@ def _mulligan(before: EspeersState, seat: int, action: Mulligan) -> str:
     if action.keep:
         after = f" after {taken} mulligan{'s' if taken > 1 else ''}" if taken else ""
         return f"{name} keeps the hand{after}."
-    cost = "free" if taken == 0 else "1 PSI to Spent"
-    return f"{name} takes a mulligan ({cost}) and draws six new cards."
+    cost = mulligan_cost(taken)
+    price = "free" if cost == 0 else f"{cost} PSI to Spent"
+    return f"{name} takes a mulligan ({price}) and draws {in_words(HAND)} new cards."
 
 
 def _cycle(before: EspeersState, seat: int, card: str) -> str:
@@ -136,7 +270,10 @@ def _pass(before: EspeersState, seat: int) -> str:
     name = before.name(seat)
     if ends_active_phase(before, seat):
         if before.players[seat].hand > HAND:
-            return f"{name} passes: the Active phase ends, and {name} discards down to six."
+            return (
+                f"{name} passes: the Active phase ends, and {name} discards down to "
+                f"{in_words(HAND)}."
+            )
         other = before.name(1 - seat)
         return (
             f"{name} passes: the Active phase ends, and {other} has a last Opportunity before "
@@ -154,31 +291,76 @@ def _pass(before: EspeersState, seat: int) -> str:
     return f"{name} passes: {before.name(before.active)}'s turn ends."
 
 
-def pass_meaning(state: EspeersState, seat: int) -> str:
-    """What pressing Pass would do now, for the label of the one Pass button."""
-    other = state.name(1 - seat)
+# -- what Pass would do ------------------------------------------------------------------------
+
+
+def _pass_leads_to(state: EspeersState, seat: int) -> str:
+    """What pressing Pass would do now, as a key of PASS_MEANING."""
     if ends_active_phase(state, seat):
-        return "Pass: end your Active phase"
+        return "end-active"
     if state.passes == 0:
-        if state.stack:
-            return f"Pass: {other} may still respond"
-        return f"Pass: {other} may still act"
+        return "respond" if state.stack else "act"
     if state.stack:
-        return f"Pass: {CARDS[state.stack[-1].card].name} resolves"
-    if seat == state.active:
-        return "Pass: end your turn"
-    return f"Pass: {state.name(state.active)}'s turn ends"
+        return "resolves"
+    return "end-turn" if seat == state.active else "turn-ends"
+
+
+def _pass_words(table: dict[str, str], state: EspeersState, seat: int) -> str:
+    top = CARDS[state.stack[-1].card].name if state.stack else ""
+    return table[_pass_leads_to(state, seat)].format(
+        other=state.name(1 - seat), card=top, active=state.name(state.active)
+    )
+
+
+def pass_meaning(state: EspeersState, seat: int) -> str:
+    """What pressing Pass would do now ("Pass: Bo may still respond")."""
+    return "Pass: " + _pass_words(PASS_MEANING, state, seat)
+
+
+def pass_effect(state: EspeersState, seat: int) -> str:
+    """What passing leads to, for the Pass button ("Pass (Bo can still answer)"), said as what
+    the other player can still do."""
+    return _pass_words(PASS_BUTTON, state, seat)
 
 
 # -- the phase, from the public view (the status line and the line above the Pass button) ----
 
 
-def turn_status(view: dict) -> str:
+def status(view: PublicView) -> str:
+    """The status line: the set-up, a decision the game waits for, the mulligans, or the turn."""
+    names = [p["name"] for p in view["players"]]
+    pending = view["pending"]
+    if view["phase"] == "setup":
+        return "Shuffling and sealing the decks."
+    if pending is not None:
+        who = names[pending["seat"]]
+        sentence = PENDING_STATUS.get(pending["kind"], "Waiting for {name}.")
+        return sentence.format(name=who, amount=pending["amount"])
+    if view["phase"] == "mulligan":
+        return mulligan_status(view)
+    return turn_status(view)
+
+
+def mulligan_status(view: PublicView) -> str:
+    """The opening hands are decided one after the other, the first player first (the one
+    Active in turn 1): while that player decides, say who comes next."""
+    names = [p["name"] for p in view["players"]]
+    deciding = view["to_move"]
+    if len(deciding) != 1:
+        return "Both players: keep your opening hand or take a mulligan."
+    seat = deciding[0]
+    words = f"{names[seat]} keeps the opening hand or takes a mulligan"
+    if seat == view["active"]:
+        return f"{words}; then {names[1 - seat]} decides."
+    return f"{words}."
+
+
+def turn_status(view: PublicView) -> str:
     """The turn, its phase and who holds Opportunity."""
     names = [p["name"] for p in view["players"]]
     turn, active, holder = view["turn"], names[view["active"]], names[view["opportunity"]]
     if view["phase"] == "discard":
-        return f"Turn {turn} · {active} discards down to six cards."
+        return f"Turn {turn} · {active} {DISCARD_DOWN}."
     if view["phase"] == "end":
         if view["opportunity"] != view["active"]:
             return f"Turn {turn} · {holder}'s last Opportunity before {active}'s turn ends."
@@ -186,7 +368,16 @@ def turn_status(view: dict) -> str:
     return f"Turn {turn} · {active}'s Active phase · {holder} holds Opportunity."
 
 
-def opportunity_lead(view: dict, seat: int) -> str:
+def opportunity_line(view: PublicView, viewer: int | None) -> str:
+    """The line above the Pass button: what the viewer may do with Opportunity, or who holds
+    it."""
+    holder = view["opportunity"]
+    if holder == viewer:
+        return opportunity_lead(view, holder)
+    return f"{view['players'][holder]['name']} holds Opportunity."
+
+
+def opportunity_lead(view: PublicView, seat: int) -> str:
     """What holding Opportunity lets `seat` do now, in one line."""
     stack = view["stack"]
     if stack and stack[-1]["owner"] != seat:

@@ -1,4 +1,4 @@
-"""Psi Squad, by Jonathan A. Leistiko, with the project's rulings (shared/rules/RULINGS.md).
+"""Psi Squad, by Jonathan A. Leistiko, with the project's rulings (docs/rulings.md).
 
 Each seat's cypher is committed at set-up and never travels: the target's own device answers a
 guess (number correct, number spotted) from its secret, and the audit at the end re-checks every
@@ -10,21 +10,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair.commit import is_commitment
+from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.psi_squad.options import LENGTHS, OPTIONS, max_status
+from parlour.games.psi_squad.views import PsiPublicView, PsiRecord, PsiSeatView
 
-LENGTHS = {3: "short", 4: "standard", 5: "long"}
 CYPHER_LABEL = "cypher"
-
-
-def max_status(length: int) -> int:
-    """Max: 9, 12 or 15 (three per digit)."""
-    return 3 * length
 
 
 def score(cypher: str, guess: str) -> tuple[int, int]:
@@ -117,13 +113,13 @@ class PsiState:
         return [s for s in range(self.seats) if s != seat and not self.guessed[s]]
 
 
-class GuessView(Sequence):
+class GuessView(Sequence[Guess]):
     """Every legal guess, lazily: targets x 10^n cyphers, without building the list."""
 
     def __init__(self, targets: list[int], length: int) -> None:
         self.targets = targets
         self.length = length
-        self.per_target = 10**length
+        self.per_target: int = 10**length
 
     def __len__(self) -> int:
         return len(self.targets) * self.per_target
@@ -156,17 +152,13 @@ def is_cypher(text: object, length: int) -> bool:
 class PsiSquad(Game[PsiState, Action]):
     id = "psi-squad"
     name = "Psi Squad"
-    min_seats = 2
-    max_seats = 8
-
-    def check_setup(self, setup: Setup) -> None:
-        super().check_setup(setup)
-        if setup.variant.get("length", 4) not in LENGTHS:
-            raise IllegalAction("A cypher has 3, 4 or 5 digits.")
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> PsiState:
         self.check_setup(setup)
-        length = setup.variant.get("length", 4)
+        length = OPTIONS.number(setup.variant, "length")
         n = setup.seats
         first = Rng(seed).derive("psi-squad:first").below(n)
         full = max_status(length)
@@ -196,17 +188,24 @@ class PsiSquad(Game[PsiState, Action]):
             return [Answer(*score(store.value(CYPHER_LABEL), state.pending.digits))]
         return GuessView(state.targets(seat), state.length)
 
+    def digits_problem(self, state: PsiState, digits: object, what: str) -> str | None:
+        """Why `digits` cannot be a cypher (or a guess at one) in this game, in words."""
+        n = state.length
+        if not isinstance(digits, str) or not digits:
+            return f"Type the {n} digits of your {what}."
+        if not (digits.isascii() and digits.isdigit()):
+            return f"A cypher is made of digits only: type {n} digits from 0 to 9."
+        if len(digits) != n:
+            return f"A cypher has exactly {n} digits; that {what} has {len(digits)}."
+        return None
+
     def guess_problem(
         self, state: PsiState, seat: int, target: object, digits: object
     ) -> str | None:
         """Why this guess is refused, in words; None when it is legal."""
-        n = state.length
-        if not isinstance(digits, str) or not digits:
-            return f"Type the {n} digits of your guess."
-        if not (digits.isascii() and digits.isdigit()):
-            return f"A cypher is made of digits only: type {n} digits from 0 to 9."
-        if len(digits) != n:
-            return f"A cypher has exactly {n} digits; that guess has {len(digits)}."
+        problem = self.digits_problem(state, digits, "guess")
+        if problem:
+            return problem
         if not isinstance(target, int) or not 0 <= target < state.seats:
             return "Choose whose cypher you are guessing."
         if target == seat:
@@ -319,7 +318,7 @@ class PsiSquad(Game[PsiState, Action]):
     def result(self, state: PsiState) -> Outcome | None:
         return state.outcome
 
-    def public_view(self, state: PsiState) -> dict[str, Any]:
+    def public_view(self, state: PsiState) -> PsiPublicView:
         return {
             "game": self.id,
             "length": state.length,
@@ -334,7 +333,7 @@ class PsiSquad(Game[PsiState, Action]):
                     "value": state.values[s],
                     "guessed": state.guessed[s],
                     "ready": state.cyphers[s] is not None,
-                    "commitment": state.cyphers[s][0] if state.cyphers[s] else None,
+                    "commitment": c[0] if (c := state.cyphers[s]) else None,
                 }
                 for s in range(state.seats)
             ],
@@ -352,11 +351,10 @@ class PsiSquad(Game[PsiState, Action]):
             "outcome": None if state.outcome is None else state.outcome.to_json(),
         }
 
-    def seat_view(self, state: PsiState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+    def seat_view(self, state: PsiState, seat: int, store: PrivateStore | None) -> PsiSeatView:
         view = self.public_view(state)
         mine = store.value(CYPHER_LABEL) if store is not None and CYPHER_LABEL in store else None
-        view["me"] = {"seat": seat, "cypher": mine}
-        return view
+        return {**view, "me": {"seat": seat, "cypher": mine}}
 
     def describe(self, before: PsiState, seat: int, action: Action) -> str:
         name = before.name(seat)
@@ -378,7 +376,7 @@ class PsiSquad(Game[PsiState, Action]):
 
     # -- the log's JSON ----------------------------------------------------------------------
 
-    def parse_action(self, data: Any) -> Action:
+    def parse_action(self, data: Json) -> Action:
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise MalformedInput("A Psi Squad action must be an object with a type.")
         kind, keys = data["type"], set(data)
@@ -395,14 +393,14 @@ class PsiSquad(Game[PsiState, Action]):
             and type(data["target"]) is int
             and any(is_cypher(digits, n) for n in LENGTHS)
         ):
-            return Guess(data["target"], digits)
+            return Guess(data["target"], data["digits"])
         if kind == "answer" and keys == {"type", "correct", "spotted"}:
             c, s = data["correct"], data["spotted"]
             if type(c) is int and type(s) is int:
                 return Answer(c, s)
         raise MalformedInput("That is not a Psi Squad action.")
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: Action) -> Json:
         if isinstance(action, SetCypher):
             return {"type": "cypher", "commitment": action.commitment}
         if isinstance(action, Guess):
@@ -421,7 +419,7 @@ class PsiSquad(Game[PsiState, Action]):
         ]
 
     def check_secrets(
-        self, states: Sequence[PsiState], opened: Mapping[tuple[int, str], Any]
+        self, states: Sequence[PsiState], opened: Mapping[tuple[int, str], Json]
     ) -> None:
         """Every cypher is n digits, and every answer ever given was the truth."""
         final = states[-1]
@@ -450,7 +448,7 @@ class PsiSquad(Game[PsiState, Action]):
                 )
 
 
-def record_json(r: Record) -> dict[str, Any]:
+def record_json(r: Record) -> PsiRecord:
     return {
         "step": r.step,
         "guesser": r.guesser,

@@ -8,14 +8,16 @@ data (names, which sets each card offers, which effect it has) lives in cards.js
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Protocol, TypeVar
 
 Tile = tuple[str, str]
 Grid = tuple[Tile, ...]
 SIZE = 4
 LINE = 3  # a condition is three in an unbroken line
+T = TypeVar("T")  # what a grid's cells hold: tiles here, tile numbers in the bots' model
 
 _DATA = json.loads(resources.files(__package__).joinpath("cards.json").read_text())
 COLOURS: tuple[str, ...] = tuple(_DATA["colours"])
@@ -59,13 +61,19 @@ def set_cells(kind: str, index: int) -> list[int]:
     return [4 * top + left, 4 * top + left + 1, 4 * (top + 1) + left + 1, 4 * (top + 1) + left]
 
 
-def _rotate(values: list, steps: int) -> list:
+def _rotate(values: list[T], steps: int) -> list[T]:
     """Move every value `steps` places along the list (wrapping)."""
     steps %= len(values)
     return values[-steps:] + values[:-steps] if steps else list(values)
 
 
-EFFECTS: dict[str, Callable[[list], list]] = {
+class Effect(Protocol):
+    """What a card does to the values of one set, read in the set's order."""
+
+    def __call__(self, values: list[T], /) -> list[T]: ...
+
+
+EFFECTS: dict[str, Effect] = {
     # columns read north to south: shifting north moves every tile up, the top one to the bottom
     "shift-north": lambda v: _rotate(v, -1),
     "shift-south": lambda v: _rotate(v, 1),
@@ -82,7 +90,7 @@ EFFECTS: dict[str, Callable[[list], list]] = {
 }
 
 
-def apply_card(grid: Grid, card: ActionCard, index: int) -> Grid:
+def apply_card(grid: Sequence[T], card: ActionCard, index: int) -> tuple[T, ...]:
     """The grid after `card` acts on its set number `index` (0-3)."""
     cells = set_cells(card.sets, index)
     moved = EFFECTS[card.effect]([grid[i] for i in cells])
@@ -92,7 +100,7 @@ def apply_card(grid: Grid, card: ActionCard, index: int) -> Grid:
     return tuple(out)
 
 
-def lines(grid: Sequence[Tile]) -> list[list[Tile]]:
+def lines(grid: Sequence[T]) -> list[list[T]]:
     """Every horizontal and vertical run of three cells (no diagonals, no wrap)."""
     runs = []
     for r in range(SIZE):
@@ -116,10 +124,6 @@ def holds(grid: Sequence[Tile], condition: str) -> bool:
 def is_calm(grid: Sequence[Tile]) -> bool:
     """No colour and no shape three in a line (how a starting grid must be)."""
     return not any(run[0][a] == run[1][a] == run[2][a] for run in lines(grid) for a in (0, 1))
-
-
-def tile_name(tile: Tile) -> str:
-    return f"{tile[0]} {tile[1]}"
 
 
 def cell_name(index: int) -> str:

@@ -1,4 +1,4 @@
-"""Telepathic, by Carl Klutzke, with the project's rulings (shared/rules/RULINGS.md).
+"""Telepathic, by Carl Klutzke, with the project's rulings (docs/rulings.md).
 
 Every seat's condition cards are dealt on its own device and committed; nothing about them is
 public until an Announcement, or until a met lose condition is declared with its opening as
@@ -6,9 +6,8 @@ proof. After every action on the grid each holder of a lose condition must say "
 game is lost" (its device does it by itself); the audit at the end replays the grid and catches
 any "play on" said while that seat's lose condition was met.
 
-Arrangements (variant "arrangement"): pair (2 seats), director (3: the director and two
-partners), four partners (4), teams (4: seats 1 and 3 against 2 and 4). Modes (variant "mode"):
-first game, standard, challenge (variant "discard": 1-3 cards removed unseen).
+The arrangements (pair, director, four partners, teams), the modes (first game, standard,
+challenge) and the cards a challenge sets aside are declared in options.py.
 """
 
 from __future__ import annotations
@@ -17,11 +16,11 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise, product
-from typing import Any
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair import sra
 from parlour.fair.commit import Context, Opening, check_opening, commitment_of, is_commitment
+from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, SharedDeal, Termination
@@ -36,10 +35,10 @@ from parlour.games.telepathic.grid import (
     holds,
     is_calm,
 )
+from parlour.games.telepathic.options import OPTIONS
+from parlour.games.telepathic.views import TeleMe, TelePublicView, TeleSeatView
 
 CONDITIONS_LABEL = "conditions"
-ARRANGEMENTS = {"pair": 2, "director": 3, "four": 4, "teams": 4}
-MODES = ("first", "standard", "challenge")
 ROW_SIZE = 4
 
 # Which condition cards each seat holds: (kind, "win" or "lose").
@@ -167,6 +166,11 @@ class TeleState:
     def kind_of(self, seat: int) -> str:
         return self.roles(seat)[0][0]
 
+    def sealed_at(self, seat: int) -> int | None:
+        """The move at which `seat` sealed its condition cards (None: it has not)."""
+        sealed = self.sealed[seat]
+        return None if sealed is None else sealed[1]
+
 
 def next_performer(state: TeleState) -> int:
     """Who receives the card the active player hands over now."""
@@ -186,31 +190,14 @@ def next_performer(state: TeleState) -> int:
 class Telepathic(Game[TeleState, Action]):
     id = "telepathic"
     name = "Telepathic"
-    min_seats = 2
-    max_seats = 4
-
-    def check_setup(self, setup: Setup) -> None:
-        arrangement = setup.variant.get("arrangement", "pair")
-        if arrangement not in ARRANGEMENTS:
-            raise IllegalAction("Choose pair, director, four partners or teams.")
-        if setup.seats != ARRANGEMENTS[arrangement]:
-            raise IllegalAction(
-                f"That arrangement is played by {ARRANGEMENTS[arrangement]} players, "
-                f"not {setup.seats}."
-            )
-        if setup.variant.get("mode", "standard") not in MODES:
-            raise IllegalAction("The mode is first game, standard or challenge.")
-        if setup.variant.get("mode") == "challenge" and setup.variant.get("discard", 1) not in (
-            1,
-            2,
-            3,
-        ):
-            raise IllegalAction("A challenge game sets aside 1 to 3 action cards.")
+    options = OPTIONS
+    min_seats = min(OPTIONS.seats.counts)
+    max_seats = max(OPTIONS.seats.counts)
 
     def initial_state(self, setup: Setup, seed: bytes) -> TeleState:
         self.check_setup(setup)
-        arrangement = setup.variant.get("arrangement", "pair")
-        mode = setup.variant.get("mode", "standard")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
+        mode = OPTIONS.word(setup.variant, "mode")
         rng = Rng(seed)
         grid = starting_grid(rng.derive("telepathic:grid"))
         if mode == "first":
@@ -219,7 +206,7 @@ class Telepathic(Game[TeleState, Action]):
             removed = 0
         else:
             order = rng.derive("telepathic:deck").shuffled([c.id for c in ACTION_CARDS])
-            removed = setup.variant.get("discard", 1) if mode == "challenge" else 0
+            removed = OPTIONS.number(setup.variant, "discard") if mode == "challenge" else 0
             row, deck = tuple(order[:ROW_SIZE]), tuple(order[ROW_SIZE + removed :])
         return TeleState(
             setup,
@@ -247,6 +234,7 @@ class Telepathic(Game[TeleState, Action]):
         if phase == "hand":
             return frozenset({state.active})
         if phase in ("perform", "window"):
+            assert state.performer is not None  # set when the card is handed over
             return frozenset({state.performer})
         if phase == "check":
             return frozenset(set(state.holders("lose")) - state.checked)
@@ -294,6 +282,7 @@ class Telepathic(Game[TeleState, Action]):
         elif state.phase == "window":
             actions.append(Continue())
         elif state.phase == "respond":
+            assert state.announcer is not None  # set by the Announcement
             kind = state.kind_of(state.announcer)
             actions += [Respond(n) for n in DECKS[kind]]
         return actions + self._announcements(state, seat)
@@ -308,7 +297,7 @@ class Telepathic(Game[TeleState, Action]):
     def shared_deals(self, setup: Setup) -> list[SharedDeal]:
         """Four partners and teams: two seats draw one card each from the colour deck, two from
         the shape deck. Online those seats may sit on different devices."""
-        arrangement = setup.variant.get("arrangement", "pair")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
         if arrangement not in ("four", "teams"):
             return []
         roles = ROLES[arrangement]
@@ -324,17 +313,17 @@ class Telepathic(Game[TeleState, Action]):
         setup: Setup,
         seats: Sequence[int],
         shared: Mapping[int, Mapping[str, str]] | None = None,
-        private: Mapping[int, Mapping[str, Any]] | None = None,
-    ) -> dict[int, dict[str, Any]]:
+        private: Mapping[int, Mapping[str, Json]] | None = None,
+    ) -> dict[int, dict[str, Json]]:
         """Deal condition cards to the seats held on this device, each deck without repeats;
         online, a card drawn in a shared deal is that seat's card of that kind."""
-        arrangement = setup.variant.get("arrangement", "pair")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
         decks = {
             kind: Rng(secrets.token_bytes(32)).shuffled(cards) for kind, cards in DECKS.items()
         }
-        dealt: dict[int, Any] = {}
+        dealt: dict[int, dict[str, Json]] = {}
         for seat in seats:
-            hand = {}
+            hand: dict[str, str] = {}
             for kind, which in ROLES[arrangement][seat]:
                 drawn = (shared or {}).get(seat, {}).get(kind)
                 hand[which] = drawn if drawn is not None else decks[kind].pop()
@@ -343,7 +332,7 @@ class Telepathic(Game[TeleState, Action]):
         return dealt
 
     def dealt_labels(self, setup: Setup, seat: int) -> frozenset[str]:
-        arrangement = setup.variant.get("arrangement", "pair")
+        arrangement = OPTIONS.word(setup.variant, "arrangement")
         return frozenset({CONDITIONS_LABEL}) if ROLES[arrangement][seat] else frozenset()
 
     def automatic(self, state: TeleState, seat: int) -> bool:
@@ -352,7 +341,7 @@ class Telepathic(Game[TeleState, Action]):
     def forfeit_winners(self, setup: Setup, seat: int) -> frozenset[int]:
         """Partners win or lose together: a stall loses the game for its side; in teams the
         other team wins."""
-        if setup.variant.get("arrangement", "pair") == "teams":
+        if OPTIONS.word(setup.variant, "arrangement") == "teams":
             return frozenset(s for s in range(setup.seats) if s % 2 != seat % 2)
         return frozenset()
 
@@ -383,19 +372,22 @@ class Telepathic(Game[TeleState, Action]):
         phase = state.phase
         if isinstance(action, Announce):
             return self._announce(state, seat, action)
-        handlers = {
-            "setup": (SealConditions, self._seal),
-            "hand": (HandCard, self._hand),
-            "perform": (Perform, self._perform),
-            "check": ((PlayOn, DeclareLost), self._check),
-            "window": (Continue, self._continue),
-            "respond": (Respond, self._respond),
-            "reveal": (Reveal, self._reveal),
-        }
-        kind, handler = handlers[phase]
-        if not isinstance(action, kind):
-            raise IllegalAction(PHASE_SENTENCES[phase].format(name=state.name(seat)))
-        return handler(state, seat, action)
+        # Each phase takes its own kind of action.
+        if phase == "setup" and isinstance(action, SealConditions):
+            return self._seal(state, seat, action)
+        if phase == "hand" and isinstance(action, HandCard):
+            return self._hand(state, seat, action)
+        if phase == "perform" and isinstance(action, Perform):
+            return self._perform(state, seat, action)
+        if phase == "check" and isinstance(action, (PlayOn, DeclareLost)):
+            return self._check(state, seat, action)
+        if phase == "window" and isinstance(action, Continue):
+            return self._continue(state, seat, action)
+        if phase == "respond" and isinstance(action, Respond):
+            return self._respond(state, seat, action)
+        if phase == "reveal" and isinstance(action, Reveal):
+            return self._reveal(state, seat, action)
+        raise IllegalAction(PHASE_SENTENCES[phase].format(name=state.name(seat)))
 
     def _seal(self, state: TeleState, seat: int, action: SealConditions) -> TeleState:
         promised = state.setup.precommitted(seat, CONDITIONS_LABEL)
@@ -418,7 +410,10 @@ class Telepathic(Game[TeleState, Action]):
     def _perform(self, state: TeleState, seat: int, action: Perform) -> TeleState:
         if not 0 <= action.set_index < 4:
             raise IllegalAction("Choose one of the four sets the card offers.")
-        card = CARDS_BY_ID[state.row[state.handed]]
+        assert state.handed is not None  # set when the card is handed over
+        card_id = state.row[state.handed]
+        assert card_id is not None  # `_hand` takes only a card that is there
+        card = CARDS_BY_ID[card_id]
         grid = apply_card(state.grid, card, action.set_index)
         new = self._use_card(replace(state, grid=grid), card.id)
         new = replace(new, turns=state.turns + 1, checked=frozenset())
@@ -433,6 +428,7 @@ class Telepathic(Game[TeleState, Action]):
         if not deck and self._may_reshuffle(state):
             rng = Rng(state.seed).derive(f"telepathic:reshuffle:{reshuffles}")
             deck, used, reshuffles = tuple(rng.shuffled(used)), (), reshuffles + 1
+        assert state.handed is not None  # the card just performed
         row[state.handed] = deck[0] if deck else None
         return replace(state, row=tuple(row), deck=deck[1:], used=used, reshuffles=reshuffles)
 
@@ -470,6 +466,7 @@ class Telepathic(Game[TeleState, Action]):
     def _next_turn(self, state: TeleState) -> TeleState:
         arrangement = state.arrangement
         if arrangement == "pair":
+            assert state.performer is not None  # the turn's performer becomes active
             active = state.performer
         elif arrangement == "director":
             active = 0
@@ -496,6 +493,7 @@ class Telepathic(Game[TeleState, Action]):
         return replace(new, phase="reveal")
 
     def _respond(self, state: TeleState, seat: int, action: Respond) -> TeleState:
+        assert state.announcer is not None  # set by the Announcement
         kind = state.kind_of(state.announcer)
         if action.name not in DECKS[kind]:
             raise IllegalAction(f"Name a {kind} for {state.name(state.announcer)}.")
@@ -510,16 +508,20 @@ class Telepathic(Game[TeleState, Action]):
             return replace(new, outcome=self._judge(new))
         return new
 
-    def _opened(self, state: TeleState, seat: int, opening: Opening, what: str) -> Mapping:
-        commitment, made = state.sealed[seat]  # type: ignore[misc]
-        if opening.label != CONDITIONS_LABEL:
+    def _opened(
+        self, state: TeleState, seat: int, opening: Opening, what: str
+    ) -> Mapping[str, str]:
+        sealed = state.sealed[seat]
+        if sealed is None or opening.label != CONDITIONS_LABEL:
             raise CommitmentMismatch(f"{state.name(seat)} opened the wrong thing.", seat)
+        commitment, made = sealed
         context = Context(state.setup.match_id, seat)
         check_opening(context, commitment, opening, who=state.name(seat), what=what, step=made)
         problem = conditions_problem(state, seat, opening.value)
         if problem:
             raise CommitmentMismatch(problem, seat, made)
-        return opening.value
+        conditions: Mapping[str, str] = opening.value  # checked just above
+        return conditions
 
     def _judge(self, state: TeleState) -> Outcome:
         wrong = [
@@ -534,6 +536,7 @@ class Telepathic(Game[TeleState, Action]):
         ]
         everyone = frozenset(range(state.seats))
         if state.arrangement == "teams":
+            assert state.announcer is not None  # only an Announcement is judged
             team = frozenset(s for s in range(4) if s % 2 == state.announcer % 2)
             winners = team if not wrong and not unmet else everyone - team
             names = " and ".join(state.name(s) for s in sorted(winners))
@@ -550,7 +553,7 @@ class Telepathic(Game[TeleState, Action]):
     def result(self, state: TeleState) -> Outcome | None:
         return state.outcome
 
-    def public_view(self, state: TeleState) -> dict[str, Any]:
+    def public_view(self, state: TeleState) -> TelePublicView:
         handed = state.row[state.handed] if state.handed is not None else None
         return {
             "game": self.id,
@@ -584,16 +587,18 @@ class Telepathic(Game[TeleState, Action]):
             "outcome": None if state.outcome is None else state.outcome.to_json(),
         }
 
-    def seat_view(self, state: TeleState, seat: int, store: PrivateStore | None) -> dict[str, Any]:
+    def seat_view(self, state: TeleState, seat: int, store: PrivateStore | None) -> TeleSeatView:
         view = self.public_view(state)
-        mine = dict(store.value(CONDITIONS_LABEL)) if store and CONDITIONS_LABEL in store else {}
-        view["me"] = {
+        mine: dict[str, str] = (
+            dict(store.value(CONDITIONS_LABEL)) if store and CONDITIONS_LABEL in store else {}
+        )
+        me: TeleMe = {
             "seat": seat,
             "conditions": mine,
             # a private hint for the owner only; the app never tells the partner
             "met": {which: holds(state.grid, c) for which, c in mine.items()},
         }
-        return view
+        return {**view, "me": me}
 
     def reveals(self, action: Action) -> bool:
         """Sealing, "play on" (my lose condition is not met), a loss and a reveal all tell
@@ -602,10 +607,10 @@ class Telepathic(Game[TeleState, Action]):
 
     # -- the log's JSON ----------------------------------------------------------------------
 
-    def parse_action(self, data: Any) -> Action:
+    def parse_action(self, data: Json) -> Action:
         return parse_action(data)
 
-    def action_to_json(self, action: Action) -> Any:
+    def action_to_json(self, action: Action) -> Json:
         return action_to_json(action)
 
     # -- audit -------------------------------------------------------------------------------
@@ -624,7 +629,7 @@ class Telepathic(Game[TeleState, Action]):
         return seals
 
     def check_secrets(
-        self, states: Sequence[TeleState], opened: Mapping[tuple[int, str], Any]
+        self, states: Sequence[TeleState], opened: Mapping[tuple[int, str], Json]
     ) -> None:
         final = states[-1]
         cards = {s: v for (s, label), v in opened.items() if label == CONDITIONS_LABEL}
@@ -632,7 +637,7 @@ class Telepathic(Game[TeleState, Action]):
         for seat, value in sorted(cards.items()):
             problem = conditions_problem(final, seat, value)
             if problem:
-                raise CommitmentMismatch(problem, seat, final.sealed[seat][1])  # type: ignore[index]
+                raise CommitmentMismatch(problem, seat, final.sealed_at(seat))
         self._check_shared(final, cards, opened)  # first: a false lock explains a repeat
         self._check_dealing(final, cards)
         for before, after in pairwise(states):
@@ -650,7 +655,7 @@ class Telepathic(Game[TeleState, Action]):
         self,
         final: TeleState,
         cards: Mapping[int, Mapping[str, str]],
-        opened: Mapping[tuple[int, str], Any],
+        opened: Mapping[tuple[int, str], Json],
     ) -> None:
         """Online: replay every deal across devices with the opened locks; each seat's card of
         that kind must be the one it drew."""
@@ -687,7 +692,7 @@ class Telepathic(Game[TeleState, Action]):
                         f"{final.name(seat)} and {final.name(seen[card])} both hold {card}: "
                         "a card was dealt twice.",
                         seat,
-                        final.sealed[seat][1],  # type: ignore[index]
+                        final.sealed_at(seat),
                     )
                 seen[card] = seat
 
@@ -732,7 +737,7 @@ def conditions_problem(state: TeleState, seat: int, value: object) -> str | None
 # -- JSON ---------------------------------------------------------------------------------
 
 
-def action_to_json(action: Action) -> Any:
+def action_to_json(action: Action) -> Json:
     if isinstance(action, SealConditions):
         return {"type": "seal", "commitment": action.commitment}
     if isinstance(action, HandCard):
@@ -756,7 +761,7 @@ def _small(value: object, limit: int) -> bool:
     return type(value) is int and 0 <= value < limit
 
 
-def parse_action(data: Any) -> Action:
+def parse_action(data: Json) -> Action:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MalformedInput("A Telepathic action must be an object with a type.")
     kind, keys = data["type"], set(data)

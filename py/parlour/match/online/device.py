@@ -22,8 +22,8 @@ from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game
 from parlour.match.config import MatchConfig
-from parlour.match.match import Match
-from parlour.match.table import Table
+from parlour.match.match import AnyMatch
+from parlour.match.table import AnyTable
 from parlour.match.wire import Limits, encode
 
 HOST = "host"  # a guest's name for its one connection
@@ -79,7 +79,7 @@ class Device(ABC):
     def _new_game(self) -> None:
         """One game's private stores and table: none until it is dealt and its seed drawn."""
         self.stores: dict[int, PrivateStore] = {}
-        self.table: Table | None = None
+        self.table: AnyTable | None = None
 
     # -- what one concern asks of another --------------------------------------------------
 
@@ -103,7 +103,7 @@ class Device(ABC):
         return self.role == "host"
 
     @property
-    def match(self) -> Match | None:
+    def match(self) -> AnyMatch | None:
         return self.table.match if self.table is not None else None
 
     def name(self, seat: int) -> str:
@@ -129,12 +129,12 @@ class Device(ABC):
             raise ProtocolError("The game is not known here yet: the host's welcome has not come.")
         return self.config
 
-    def _the_table(self) -> Table:
+    def _the_table(self) -> AnyTable:
         if self.table is None:
             raise ProtocolError("The game has not started yet.")
         return self.table
 
-    def _the_match(self) -> Match:
+    def _the_match(self) -> AnyMatch:
         return self._the_table().match
 
     # -- speaking ------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from parlour.games import game_by_id
 from parlour.games.base import Game
 from parlour.match.config import MAX_SEATS, MatchConfig
 from parlour.match.dealing import Dealing, lock_label
-from parlour.match.match import Match
+from parlour.match.match import AnyMatch, Match
 from parlour.match.online.device import HOST, Link, seat_peer
 from parlour.match.online.joining import Joining, check_setup
 from parlour.match.table import Table
@@ -259,7 +259,7 @@ class Saves(Joining):
                         "their commitment bound"
                     )
 
-    def _read_match(self, raw: object, config: MatchConfig) -> Match:
+    def _read_match(self, raw: object, config: MatchConfig) -> AnyMatch:
         """The log, replayed through the engine: the match drawn here, on the seed drawn here."""
         played = MatchConfig.from_json(_object(raw, "its log").get("config"))
         if replace(played, dealt={}, shared={}) != replace(config, dealt={}, shared={}):

@@ -1,0 +1,21 @@
+"""ESP's set-up, declared as data (games/options.py): two to four players, each a colour."""
+
+from __future__ import annotations
+
+from parlour.games.options import Options, Seats
+
+# The seats' colours, in turn order: the names the seats play under and the board draws.
+SEAT_COLOURS = ("Light", "Dark", "Violet", "Amber")
+
+OPTIONS = Options(
+    game="esp",
+    name="ESP",
+    seats=Seats(
+        counts=(2, 3, 4),
+        default=2,
+        legend="Names",
+        label=lambda seat: SEAT_COLOURS[seat],
+        placeholder=lambda seat: SEAT_COLOURS[seat],
+        swatches=True,
+    ),
+)
