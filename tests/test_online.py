@@ -605,3 +605,24 @@ def test_a_guest_whose_hello_was_lost_greets_the_host_again():
     net.tick(1.0)
     assert guest.phase is Phase.PLAY and host.phase is Phase.PLAY
     same_everywhere(net)
+
+
+# -- the message table ---------------------------------------------------------------------------
+
+
+def test_every_message_type_has_one_handler_and_its_body_one_typed_shape():
+    """`OnlineSession._handlers` is the one place a type meets its handler, and every body is
+    written down twice: its checks in `wire.SHAPES`, its fields' types in a TypedDict that the
+    handler reads. The three must name the same types and the same fields."""
+    from typing import get_type_hints
+
+    from parlour.match import wire
+
+    session = OnlineSession.guest(0.0)
+    handlers = session._handlers()
+    assert set(handlers) == set(wire.SHAPES)
+    for kind, handler in handlers.items():
+        hints = get_type_hints(handler)
+        body = hints[next(name for name in hints if name not in ("link", "return"))]
+        assert set(body.__annotations__) == set(wire.SHAPES[kind]), kind
+        assert handler.__name__ == "_on_" + kind.replace("-", "_")

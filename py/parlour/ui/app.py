@@ -10,46 +10,25 @@ all of it is tested without a browser. See docs/two-threads.md.
 from __future__ import annotations
 
 import json
-import time
 import traceback
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
 from parlour.ui import setup_form
 from parlour.ui.page import Effects, Storage
+from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
 
 if TYPE_CHECKING:
     from parlour.match.table import Table
     from parlour.ui.online_app import OnlineController
     from parlour.ui.play import PlaySession
 
-# The games' engines and screens are imported on first use: the home screen needs none of them.
-SCREENS = {
-    "esp": "parlour.ui.esp_screen:EspScreen",
-    "espeers": "parlour.ui.espeers_screen:EspeersScreen",
-    "psi-squad": "parlour.ui.psi_screen:PsiScreen",
-    "telepathic": "parlour.ui.tele_screen:TeleScreen",
-}
 STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
-ONLINE_SAVE = "psi-parlour:online"
-ONLINE_LAST = ONLINE_SAVE + ":last"
-# The pause before a bot's move is asked for, so a person sees each move land before the next.
-BOT_PAUSE_MS = 600
 
 
 def play_root(game_id: str) -> str:
     return f"#play-{game_id} .play-root"
-
-
-def screen_for(game_id: str) -> Any:
-    module, name = SCREENS[game_id].split(":")
-    return getattr(import_module(module), name)()
-
-
-def now() -> float:
-    return time.monotonic()
 
 
 class App:

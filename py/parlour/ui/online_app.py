@@ -7,23 +7,28 @@ for them as effects ("make an offer on link L3", "send this on L3") and hears of
 requests ("L3 opened", "L3 received ...", "the offer of L3 is made"). It ticks the session twice
 a second (the page's timer), saves it after every change, and draws the lobby, the join screen
 or the game in `#online`.
+
+The app (app.py) imports this module on first use and hands it itself; this module never
+imports the app: what it uses of it is written down as `TheApp`, and what both share (each
+game's screen, the bots' pause, the clock) comes from screens.py.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from parlour.errors import MalformedInput, ParlourError
+from parlour.fair.encoding import parse_json
 from parlour.games import GAMES
 from parlour.match.bot_seats import bot_name
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
+from parlour.numbers import whole
 from parlour.ui import setup_form
-from parlour.ui.app import BOT_PAUSE_MS, ONLINE_LAST, ONLINE_SAVE, now, screen_for
 from parlour.ui.online_screen import (
     Invite,
     bar_notice,
@@ -34,12 +39,13 @@ from parlour.ui.online_screen import (
     next_game_tree,
     online_banner,
 )
+from parlour.ui.page import Effects, Storage
 from parlour.ui.play import PlaySession
-
-if TYPE_CHECKING:
-    from parlour.ui.app import App
+from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
 
 ROOT = "#online .online-root"
+ONLINE_SAVE = "psi-parlour:online"  # then :<match id>:<role>:<seats>, one save per game and seat
+ONLINE_LAST = ONLINE_SAVE + ":last"  # the browser's latest online game
 TAB_KEY = ONLINE_SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
 KEYS = ONLINE_SAVE + ":keys"
 KEEP = 8  # online games kept in this browser
@@ -57,8 +63,25 @@ class Candidate:
         self.open = False
 
 
+class TheApp(Protocol):
+    """What online play uses of the app (app.App, which hands itself to this module)."""
+
+    storage: Storage
+    href: str
+    online: OnlineController | None
+
+    @property
+    def effects(self) -> Effects: ...
+
+    def go(self, hash_: str) -> None: ...
+
+    def saved_decks_raw(self) -> object: ...
+
+    def chosen_decks(self, choices: list[tuple[str, str]]) -> list[Any]: ...
+
+
 class OnlineController:
-    def __init__(self, app: App, session: OnlineSession) -> None:
+    def __init__(self, app: TheApp, session: OnlineSession) -> None:
         self.app = app
         self.session = session
         self.links: dict[str, Candidate] = {}  # peer -> the candidate in use
@@ -442,29 +465,30 @@ class OnlineController:
 # -- the app's entry points ---------------------------------------------------------------------
 
 
-def remember(app: App, key: str) -> None:
+def remember(app: TheApp, key: str) -> None:
     """Mark `key` as this tab's game and the browser's latest; forget all but the last few."""
     storage = app.storage
     storage.set(TAB_KEY, key, area="session")
     storage.set(ONLINE_LAST, key)
     app.effects.attrs["online-save"] = key
     try:
-        keys = json.loads(storage.get(KEYS) or "[]")
-    except ValueError:
-        keys = []
-    keys = [k for k in keys if isinstance(k, str) and k != key] + [key]
+        kept = parse_json(storage.get(KEYS) or "[]", "The list of saved online games")
+    except MalformedInput:
+        kept = []
+    keys = [k for k in kept if isinstance(k, str) and k != key] if isinstance(kept, list) else []
+    keys.append(key)
     for old in keys[:-KEEP]:
         storage.remove(old)
     storage.set(KEYS, json.dumps(keys[-KEEP:]))
 
 
-def _deck_choices(app: App) -> list[tuple[str, str]]:
+def _deck_choices(app: TheApp) -> list[tuple[str, str]]:
     from parlour.ui.espeers_decks import deck_choices, saved_decks
 
     return deck_choices(saved_decks(app.saved_decks_raw()))
 
 
-def _guest_choices(app: App, chosen: str) -> dict:
+def _guest_choices(app: TheApp, chosen: str) -> dict:
     """What the guest chose on the join screen for dealing: an ESPEERS deck."""
     from parlour.ui.espeers_decks import resolve_choice, saved_decks
 
@@ -472,7 +496,7 @@ def _guest_choices(app: App, chosen: str) -> dict:
     return {"deck": choice} if choice is not None else {}
 
 
-def _stun_setting(app: App) -> list[str]:
+def _stun_setting(app: TheApp) -> list[str]:
     raw = app.storage.get(STUN)
     try:
         return stun_servers(raw.split(",")) if raw is not None else []
@@ -480,7 +504,7 @@ def _stun_setting(app: App) -> list[str]:
         return []
 
 
-def host_new(app: App, game_id: str, form: object) -> None:
+def host_new(app: TheApp, game_id: str, form: object) -> None:
     """The set-up form's "Make the invites": a new online game hosted here."""
     bots = setup_form.seat_kinds(form)
     names = tuple(
@@ -523,14 +547,14 @@ def host_new(app: App, game_id: str, form: object) -> None:
     app.go("#online")
 
 
-def _refuse_setup(app: App, game_id: str, sentence: str) -> None:
+def _refuse_setup(app: TheApp, game_id: str, sentence: str) -> None:
     """Say under the set-up form's online part why no invites were made (or clear it)."""
     app.effects.text.append([f"#new-{game_id} [data-role=online-error]", sentence])
     if sentence:
         app.go(f"#new-{game_id}")
 
 
-def guest_new(app: App, fragment: str) -> None:
+def guest_new(app: TheApp, fragment: str) -> None:
     """An invite opened: `#join=<code>` (WebRTC) or `#join=bc.<room>` (another tab)."""
     code, stun, game = parse_invite(fragment)
     if app.online is None or app.online.session.is_host:
@@ -543,7 +567,7 @@ def guest_new(app: App, fragment: str) -> None:
     app.go("#online")
 
 
-def show(app: App) -> None:
+def show(app: TheApp) -> None:
     """`#online`: the game in progress here, or the one saved before a reload."""
     if app.online is None:
         saved = _saved(app)
@@ -557,7 +581,7 @@ def show(app: App) -> None:
     app.online.after(redraw=True)
 
 
-def take_over(app: App) -> None:
+def take_over(app: TheApp) -> None:
     """ "Play it here instead": this tab takes its game back from the tab that has it, from
     what that tab saved; the other tab lets go at its next save."""
     key = app.online.owned if app.online is not None else None
@@ -567,24 +591,39 @@ def take_over(app: App) -> None:
     show(app)
 
 
-def _saved(app: App) -> tuple[OnlineSession, dict] | None:
-    """The online game saved in this browser, with the seat's private notes; None if none."""
+def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | None:
+    """The online game saved in this browser, with the seat's private notes; None if none. A
+    save that cannot be loaded is dropped."""
     storage = app.storage
     key = storage.get(TAB_KEY, area="session") or storage.get(ONLINE_LAST)
     raw = storage.get(key) if key is not None else None
-    if raw is None:
+    if key is None or raw is None:
         return None
     try:
-        data = json.loads(raw)
-        session = OnlineSession.from_json(data["session"], now())
-        notes = {int(k): v for k, v in data.get("notes", {}).items() if isinstance(v, dict)}
-    except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
+        return load(raw)
+    except MalformedInput:
         storage.remove(key)
         return None
-    return session, notes
 
 
-def _replace(app: App, new: OnlineController, notes: dict | None = None) -> OnlineController:
+def load(raw: str) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
+    """A save as `OnlineController.save` writes it: the session, and the seat's private notes
+    (a note that is not one is left out). Anything wrong with the session is MalformedInput."""
+    data = parse_json(raw, "That saved online game")
+    if not isinstance(data, dict):
+        raise MalformedInput("That is not a saved online game.")
+    session = OnlineSession.from_json(data.get("session"), now())
+    notes = data.get("notes")
+    if not isinstance(notes, dict):
+        return session, {}
+    return session, {
+        seat: note
+        for key, note in notes.items()
+        if (seat := whole(key)) is not None and isinstance(note, dict)
+    }
+
+
+def _replace(app: TheApp, new: OnlineController, notes: dict | None = None) -> OnlineController:
     if app.online is not None:
         app.online.close_all()
     app.online = new

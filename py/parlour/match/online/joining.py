@@ -12,9 +12,11 @@ match id, on the connections that are open.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from parlour.errors import IllegalAction, ProtocolError
+from parlour.errors import IllegalAction, MalformedInput, ProtocolError
 from parlour.games import game_by_id
+from parlour.games.base import Game
 from parlour.match.config import MatchConfig
 from parlour.match.online.device import Link
 from parlour.match.online.links import Links
@@ -125,7 +127,7 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         config = MatchConfig.from_json(body["config"])
         game = game_by_id(config.game)
         base = replace(config, dealt={})
-        game.check_setup(base.setup())
+        check_setup(game, base)
         seat, host_seats = body["seat"], tuple(body["host"])
         if seat >= len(config.seats) or seat in host_seats:
             raise ProtocolError("The host offered a seat that is not free.")
@@ -157,3 +159,13 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
             self.private = {seat: choices}
             self._begin(game, base, (seat,))
         self.revision += 1
+
+
+def check_setup(game: Game[Any, Any], config: MatchConfig) -> None:
+    """A set-up that came from outside (a host's welcome, a save), checked by its game. A variant
+    value of a type no page writes (a list where Psi Squad's length goes) can trip a game's own
+    check rather than fail it: that is malformed too, not a fault of the page."""
+    try:
+        game.check_setup(config.setup())
+    except (TypeError, ValueError, LookupError, AttributeError):
+        raise MalformedInput(f"That set-up is not one {game.name} can be played with.") from None

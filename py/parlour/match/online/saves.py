@@ -30,7 +30,7 @@ from parlour.match.config import MAX_SEATS, MatchConfig
 from parlour.match.dealing import Dealing, lock_label
 from parlour.match.match import AnyMatch, Match
 from parlour.match.online.device import HOST, Link, seat_peer
-from parlour.match.online.joining import Joining
+from parlour.match.online.joining import Joining, check_setup
 from parlour.match.table import Table
 from parlour.match.wire import Limits, SeedStep, seed_step
 from parlour.numbers import whole
@@ -121,14 +121,16 @@ class Saves(Joining):
             return
         config = MatchConfig.from_json(raw_config)
         game = game_by_id(config.game)
-        game.check_setup(config.setup())
+        check_setup(game, config)
         self.config, self.game = config, game
         self.local = _local(_field(data, "local"), len(config.seats), self.is_host)
         self.links = self._read_links(_links(data))
         self.limits = _limits(_field(data, "limits"))
         self.private = {
-            seat: _object(value, "a player's own choices")
-            for seat, value in _by_seat(data.get("private", {}), self.local, "own choices").items()
+            seat: _object(value, "the players' own choices")
+            for seat, value in _by_seat(
+                data.get("private", {}), self.local, "the players' own choices"
+            ).items()
         }
         for choices in self.private.values():
             canonical_json(choices)
@@ -171,7 +173,7 @@ class Saves(Joining):
         lock for every shared deck it draws from."""
         config = self._the_config()
         stores = {}
-        for seat, value in _by_seat(raw, self.local, "private store").items():
+        for seat, value in _by_seat(raw, self.local, "the private stores").items():
             store = PrivateStore.from_json(value)
             if store.context != Context(config.match_id, seat):
                 raise _damaged(f"{self.name(seat)}'s private store is of another match or seat")
@@ -189,8 +191,8 @@ class Saves(Joining):
         """Each local seat's random bytes for the seed, or none before our cards were known."""
         names = list(config.seats)
         joint = {}
-        for seat, value in _by_seat(raw, self.local, "part of the seed").items():
-            parts = _list(value, "a part of the seed")
+        for seat, value in _by_seat(raw, self.local, "the parts of the seed").items():
+            parts = _list(value, "the parts of the seed")
             if len(parts) != 2:
                 raise _damaged("a part of the seed is not its bytes and nonce")
             secret = _hex_bytes(parts[0], RANDOM_BYTES, "a part of the seed")
@@ -259,9 +261,10 @@ class Saves(Joining):
 
     def _read_match(self, raw: object, config: MatchConfig) -> AnyMatch:
         """The log, replayed through the engine: the match drawn here, on the seed drawn here."""
+        played = MatchConfig.from_json(_object(raw, "its log").get("config"))
+        if replace(played, dealt={}, shared={}) != replace(config, dealt={}, shared={}):
+            raise _damaged("its log is of another match")  # (its set-up is the one checked)
         match = Match.from_json(raw)
-        if replace(match.config, dealt={}, shared={}) != replace(config, dealt={}, shared={}):
-            raise _damaged("its log is of another match")
         joint = next(iter(self.joint.values()), None)
         if joint is None or joint.missing_reveals() or joint.seed() != match.seed:
             raise _damaged("its log is not on the seed drawn here")
@@ -269,10 +272,12 @@ class Saves(Joining):
 
     def _load_moves(self, data: dict[str, Any]) -> None:
         """A guest's moves still on their way (a host has none)."""
-        for seat, action in _by_seat(_field(data, "pending"), self.local, "move").items():
+        for seat, action in _by_seat(
+            _field(data, "pending"), self.local, "the moves on their way"
+        ).items():
             canonical_json(action)
             self.pending[seat] = action
-        after = _by_seat(data.get("pending_after", {}), self.local, "move")
+        after = _by_seat(data.get("pending_after", {}), self.local, "the moves on their way")
         for seat, step in after.items():
             if seat in self.pending:
                 self.pending_after[seat] = _count(step, "the step a move was sealed after")
@@ -281,13 +286,13 @@ class Saves(Joining):
         """The openings and verdicts had so far (saves made before verdicts were kept have
         none)."""
         everyone = range(seats)
-        for seat, raw in _by_seat(_field(data, "openings"), everyone, "openings").items():
-            self.openings[seat] = [Opening.from_json(o) for o in _list(raw, "openings")]
-        for seat, raw in _by_seat(data.get("verdicts", {}), everyone, "verdict").items():
-            verdict = _list(raw, "a verdict")
+        for seat, raw in _by_seat(_field(data, "openings"), everyone, "the openings").items():
+            self.openings[seat] = [Opening.from_json(o) for o in _list(raw, "the openings")]
+        for seat, raw in _by_seat(data.get("verdicts", {}), everyone, "the verdicts").items():
+            verdict = _list(raw, "the verdicts")
             if len(verdict) != 2 or verdict[0] not in VERDICT_WORDS:
                 raise _damaged("a verdict is not a word and a sentence")
-            self.verdicts[seat] = (str(verdict[0]), _text(verdict[1], "a verdict"))
+            self.verdicts[seat] = (str(verdict[0]), _text(verdict[1], "the verdicts"))
 
 
 # -- reading a save's fields: each one's exact shape, or MalformedInput ---------------------------
@@ -305,25 +310,25 @@ def _field(data: Mapping[str, object], key: str) -> object:
 
 def _object(value: object, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise _damaged(f"{what} is not a set of named values")
+        raise _damaged(f"{what} cannot be read")
     return value
 
 
 def _list(value: object, what: str) -> list[object]:
     if not isinstance(value, list):
-        raise _damaged(f"{what} is not a list")
+        raise _damaged(f"{what} cannot be read")
     return value
 
 
 def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
-        raise _damaged(f"{what} is not text")
+        raise _damaged(f"{what} cannot be read")
     return value
 
 
 def _count(value: object, what: str) -> int:
     if type(value) is not int or not 0 <= value < 2**31:
-        raise _damaged(f"{what} is not a whole number")
+        raise _damaged(f"{what} cannot be read")
     return value
 
 
@@ -358,12 +363,14 @@ def _limits(value: object) -> Limits:
 
 
 def _by_seat(value: object, seats: range | tuple[int, ...], what: str) -> dict[int, object]:
-    """A JSON object keyed by seat (as text), every key one of `seats`."""
+    """A JSON object keyed by seat (as text), every key one of `seats` (those held here, or
+    all of the game's)."""
+    held = isinstance(seats, tuple)
     found: dict[int, object] = {}
-    for key, item in _object(value, f"the {what}s by seat").items():
+    for key, item in _object(value, what).items():
         seat = whole(key)
         if seat is None or seat not in seats or str(seat) != key:
-            raise _damaged(f"a {what} is for a seat not held here")
+            raise _damaged(f"{what} name a seat that is not {'here' if held else 'in the game'}")
         found[seat] = item
     return found
 
@@ -387,7 +394,7 @@ def _hex_number(value: object) -> int:
 
 
 def _seed_step(value: object) -> SeedStep:
-    item = _list(value, "a seed step")
+    item = _list(value, "the seed's steps")
     if len(item) != 2:
         raise _damaged("a seed step is not a type and a body")
     return seed_step(item[0], item[1])

@@ -26,6 +26,8 @@ Handler = Callable[[Link, Any], None]
 
 
 class Phase(StrEnum):
+    """Where a session stands, as its screens show it (worked out from its state: `phase`)."""
+
     LOBBY = "lobby"  # waiting for the guests (a guest: waiting for the host's welcome)
     SEED = "seed"  # everyone is here: committing and revealing the seed
     PLAY = "play"

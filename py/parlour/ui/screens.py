@@ -1,0 +1,32 @@
+"""What a table needs whoever runs it, pass-and-play (app.py) or online (online_app.py).
+
+Each game's screen, made on first use (the home screen needs none of the engines), the pause
+before a bot's move, and the clock. Both app.py and online_app.py import these from here, so
+neither imports the other: the app loads online play on first use, and online play never loads
+the app.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import import_module
+from typing import Any
+
+# The games' engines and screens are imported on first use: the home screen needs none of them.
+SCREENS = {
+    "esp": "parlour.ui.esp_screen:EspScreen",
+    "espeers": "parlour.ui.espeers_screen:EspeersScreen",
+    "psi-squad": "parlour.ui.psi_screen:PsiScreen",
+    "telepathic": "parlour.ui.tele_screen:TeleScreen",
+}
+# The pause before a bot's move is asked for, so a person sees each move land before the next.
+BOT_PAUSE_MS = 600
+
+
+def screen_for(game_id: str) -> Any:
+    module, name = SCREENS[game_id].split(":")
+    return getattr(import_module(module), name)()
+
+
+def now() -> float:
+    return time.monotonic()

@@ -1,0 +1,101 @@
+"""Online play in the app: a saved game comes back after a reload, a save that cannot be loaded
+is dropped (never a fault of the page), and online play never imports the app."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from parlour.match.online import Phase
+from parlour.ui import online_app
+from parlour.ui.app import App
+from parlour.ui.online_app import ONLINE_LAST, ONLINE_SAVE
+from tests.test_online import play, start
+
+
+def call(app: App, request: dict) -> dict:
+    out = json.loads(app.call(json.dumps(request)))
+    assert "error" not in out, out["error"]
+    return out
+
+
+def saved_game(role: str = "guest") -> tuple[str, str]:
+    """A real game a few moves in, saved as the page saves it: its key and its text."""
+    net = start("esp", ("Ada", "Bo"), match_id="m-online-app-1")
+    play(net, seed=b"app", steps=4, to_the_end=False)
+    session = net.host if role == "host" else net.guests[1]
+    seats = ",".join(str(s) for s in session.local)
+    key = f"{ONLINE_SAVE}:{session.config.match_id}:{role}:{seats}"
+    return key, json.dumps({"session": session.to_json(), "notes": {"1": {"cell": "x"}}})
+
+
+def reload_with(key: str, text: str) -> tuple[App, dict]:
+    app = App()
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    return app, call(app, {"op": "route", "hash": "#online"})
+
+
+@pytest.mark.parametrize("role", ["host", "guest"])
+def test_a_saved_online_game_comes_back_after_a_reload(role):
+    key, text = saved_game(role)
+    app, out = reload_with(key, text)
+    assert app.online is not None and app.online.session.phase is Phase.PLAY
+    assert app.online.session.match.step >= 4
+    assert out.get("go") != "#home" and out["local"].get(key) is not None  # kept, saved again
+
+
+def test_the_notes_come_back_and_a_note_that_is_not_one_is_left_out():
+    key, text = saved_game()
+    data = json.loads(text)
+    data["notes"] = {"1": {"cell": "x"}, "two": {"cell": "y"}, "3": "not a note"}
+    app, _ = reload_with(key, json.dumps(data))
+    assert app.online.notes == {1: {"cell": "x"}}
+
+
+def damaged() -> list[str]:
+    _, text = saved_game()
+    real = json.loads(text)
+    no_stores = json.loads(text)
+    del no_stores["session"]["stores"]
+    other_seat = json.loads(text)
+    other_seat["session"]["local"] = [0]
+    return [
+        "{not json",
+        "[]",
+        "5",
+        json.dumps({"notes": {}}),
+        json.dumps({"session": None}),
+        json.dumps({"session": real["session"]["match"]}),
+        json.dumps(no_stores),
+        json.dumps(other_seat),
+        "[" * 100_000 + "]" * 100_000,
+        text.replace('"role":"guest"', '"role":"visitor"').replace(
+            '"role": "guest"', '"role": "visitor"'
+        ),
+    ]
+
+
+@pytest.mark.parametrize("text", damaged(), ids=range(len(damaged())))
+def test_a_save_that_cannot_be_loaded_is_dropped_and_the_page_goes_home(text):
+    key = f"{ONLINE_SAVE}:m-online-app-1:guest:1"
+    app, out = reload_with(key, text)
+    assert app.online is None and out.get("go") == "#home"
+    assert out["local"][key] is None  # dropped, so the next reload does not trip on it
+
+
+def test_online_play_never_imports_the_app():
+    """The app imports online play on first use and hands it itself; an import back would be
+    a circle (each module half-loaded while the other loads)."""
+    tree = ast.parse(Path(online_app.__file__).read_text())
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    } | {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    assert "parlour.ui.app" not in imported
