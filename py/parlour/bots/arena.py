@@ -32,6 +32,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import A, Game, Outcome, S, Setup, Termination
+from parlour.numbers import whole
 
 MAX_STEPS = 4000
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
@@ -220,7 +221,7 @@ def parse_variant(items: list[str]) -> dict[str, Json]:
     for item in items:
         key, _, raw = item.partition("=")
         parts = raw.split(",")
-        values: list[Json] = [int(p) if p.isdigit() else p for p in parts]
+        values: list[Json] = [p if whole(p) is None else whole(p) for p in parts]
         variant[key] = values if len(values) > 1 else values[0]
     return variant
 
