@@ -1848,3 +1848,13 @@ def test_a_saved_game_replays_to_the_same_state():
     assert again.state == table.state
     restored = Table.from_json(json.loads(json.dumps(table.to_json())), GAMES)
     assert espeers.hand_of(restored.state, 0, restored.stores[0]) == hand(table, 0)
+
+
+@pytest.mark.parametrize("choice", ["aggro", 7, {"mind-spike": -1}, {"mind-spike": 30}, None])
+def test_a_damaged_deck_choice_kept_on_a_device_is_refused_with_a_sentence(choice):
+    """Online, a sealed deck is chosen on its owner's device (and saved there): a damaged
+    choice must be refused in words when the deck is dealt, never raise anything else."""
+    setup = config(["sealed", "sealed"]).setup()
+    with pytest.raises(IllegalAction) as caught:
+        espeers.deal(setup, (0,), private={0: {"deck": choice}})
+    assert caught.value.sentence

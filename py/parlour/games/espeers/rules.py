@@ -134,12 +134,14 @@ class Espeers(Game[EspeersState, Action]):
             choice = decks[seat]
             if choice == SEALED:  # online: the deck this device's player chose, never shown
                 choice = (private or {}).get(seat, {}).get("deck", DEFAULT_DECKS[seat])
-            dealt[seat] = {
-                DECK_LABEL: {
-                    "cards": resolve_deck(choice),
-                    "seed": secrets.token_hex(DECK_SEED_BYTES),
-                }
-            }
+            try:
+                cards = resolve_deck(choice)  # may be a damaged choice kept on this device
+            except ValueError:
+                raise IllegalAction("That deck is not one Psi Parlour knows.") from None
+            problem = deck_problem(cards)
+            if problem:
+                raise IllegalAction(problem)
+            dealt[seat] = {DECK_LABEL: {"cards": cards, "seed": secrets.token_hex(DECK_SEED_BYTES)}}
         return dealt
 
     def dealt_labels(self, setup: Setup, seat: int) -> frozenset[str]:
