@@ -120,12 +120,10 @@ def test_one_line_of_data_adds_a_new_option_to_esp(monkeypatch):
     def with_threshold(options):
         return dataclasses.replace(options, options=(threshold,))
 
-    html = _page_with(lambda o: o)
-    assert "Repetitions for a draw" not in html
-    html = _page_with(lambda o: o)
+    assert "Repetitions for a draw" not in pages.INDEX.read_text(encoding="utf-8")
     games = pages.declarations()
     games["esp"] = with_threshold(games["esp"])
-    html = pages.render(html, games)
+    html = pages.render(pages.INDEX.read_text(encoding="utf-8"), games)
     form, rules = _section(html, "new-esp"), _section(html, "rules-esp")
     assert "<legend>Repetitions for a draw</legend>" in form
     assert 'name="esp-repetitions" data-variant="repetitions" value="4">' in form

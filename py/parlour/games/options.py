@@ -201,10 +201,6 @@ class Options:
         """A word option's declared value in this variant (after `check`)."""
         return str(self.choice_of(variant, key).value)
 
-    def resolved(self, variant: Mapping[str, Json]) -> dict[str, Json]:
-        """Every option with its value: the variant's, else the default."""
-        return {o.key: self.value(variant, o.key) for o in self.options}
-
     def parse(self, key: str, text: str) -> Json:
         """A form field's text as the option's value ("4" is 4 for a number option)."""
         for choice in self.option(key).choices:
