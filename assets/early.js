@@ -1,3 +1,38 @@
-// Before the first paint: an invite link shows the join screen, not a flash of the home screen.
-// (A file, not an inline script: the Content-Security-Policy allows only the site's own scripts.)
-if (location.hash.startsWith("#join=")) document.documentElement.dataset.joining = "";
+// Before the first paint (a file, not an inline script: the Content-Security-Policy allows only
+// the site's own scripts). Everything here only reads the address and sets attributes on <html>.
+(() => {
+  const root = document.documentElement;
+  // An invite link shows the join screen, not a flash of the home screen.
+  if (location.hash.startsWith("#join=")) root.dataset.joining = "";
+
+  // Embedded in a blog (README, "Embedding"): ?embed=1 for the compact chrome, &theme= to fix
+  // the colours, &game= to open straight at one game, &mode= for how it is set up.
+  const query = new URLSearchParams(location.search);
+  const theme = query.get("theme");
+  if (theme === "light" || theme === "dark") root.dataset.theme = theme;
+  if (query.get("embed") !== "1") return;
+  root.dataset.embed = "";
+  const games = ["esp", "espeers", "psi-squad", "telepathic"];
+  const game = query.get("game");
+  if (!games.includes(game)) return;
+  root.dataset.embedGame = game;
+  if (!location.hash || location.hash === "#home") {
+    history.replaceState(null, "", `${location.pathname}${location.search}#new-${game}`);
+  }
+  const mode = query.get("mode");
+  if (mode !== "bots" && mode !== "online") return;
+  // The set-up form is plain HTML: against bots, every seat but the first is a medium bot;
+  // online, the form opens at its online part.
+  document.addEventListener("DOMContentLoaded", () => {
+    const form = document.getElementById(`new-${game}`);
+    if (!form) return;
+    if (mode === "online") {
+      const online = form.querySelector("details.online-setup");
+      if (online) online.open = true;
+      return;
+    }
+    form.querySelectorAll("select[data-seat-kind]").forEach((kind) => {
+      if (kind.dataset.seatKind !== "0") kind.value = "medium";
+    });
+  });
+})();

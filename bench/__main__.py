@@ -13,6 +13,8 @@ from bench import click, engine, longtasks, online, startup, strength, think
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
+BENCH_PAGES = ("bench/",)  # the bare PyScript page and the click page, served beside the site
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
@@ -40,7 +42,7 @@ def main() -> int:
             print(line, flush=True)
     if args.only in ("engine", "strength"):
         return 0
-    with SiteServer() as site, sync_playwright() as p:
+    with SiteServer(also_serve=BENCH_PAGES) as site, sync_playwright() as p:
         browser = p.chromium.launch(**chromium_launch_args())
         print(f"Chromium {browser.version}")
         if args.only in (None, "startup"):
@@ -48,7 +50,7 @@ def main() -> int:
                 print(line)
         if args.only in (None, "online"):
             if args.baseline:
-                with SiteServer(baseline_checkout(args.baseline)) as old:
+                with SiteServer(baseline_checkout(args.baseline), BENCH_PAGES) as old:
                     lines = online.run(browser, site.url, old.url)
             else:
                 lines = online.run(browser, site.url)

@@ -63,8 +63,9 @@ def chromium_launch_args() -> dict:
 class SiteServer:
     """The project's own static server on a free loopback port, in a background thread."""
 
-    def __init__(self, root=None) -> None:
-        self.httpd = make_server(0, quiet=True, **({} if root is None else {"root": root}))
+    def __init__(self, root=None, also_serve: tuple[str, ...] = ()) -> None:
+        where = {} if root is None else {"root": root}
+        self.httpd = make_server(0, quiet=True, also_serve=also_serve, **where)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property

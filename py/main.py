@@ -84,6 +84,7 @@ listen(document, "input", page.on_input)
 window.setInterval(create_proxy(tick), TICK_MS)
 bridge.after_effects.append(page_module.mark_resumable)
 page_module.mark_resumable()
-bridge.request(page.route_request())  # the address the page opened at, first in line
+listen(window, "message", page.embed.on_message)
+page.on_hash()  # the address the page opened at, first in line
 document.documentElement.dataset.ready = "true"
 env.spawn(start_engine())

@@ -11,9 +11,11 @@ forms and the rules pages' option tables) from the games' declarations (scripts/
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import sys
+import tokenize
 import zipfile
 from pathlib import Path
 
@@ -116,10 +118,27 @@ def _remove_stale_vendor_dirs(root: Path, keep: set[Path]) -> None:
             shutil.rmtree(d)
 
 
+# Modules of the package that only developers run under CPython (the bots' arena and the tools
+# built on it, the match simulator): left out of the browser's package (a test checks that
+# nothing shipped imports them).
+DEVELOPER_ONLY = (
+    "parlour/bots/arena.py",
+    "parlour/bots/espeers/balance.py",
+    "parlour/bots/psi_squad/make_book.py",
+    "parlour/match/simulate.py",
+)
+
+
 def app_sources(root: Path = ROOT) -> list[Path]:
     """Every file of the parlour package that the browser needs."""
-    package = root / "py" / "parlour"
-    return sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in {".py", ".json"})
+    py = root / "py"
+    return sorted(
+        p
+        for p in (py / "parlour").rglob("*")
+        if p.is_file()
+        and p.suffix in {".py", ".json"}
+        and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
+    )
 
 
 def app_zip_is_stale(root: Path = ROOT) -> bool:
@@ -130,23 +149,68 @@ def app_zip_is_stale(root: Path = ROOT) -> bool:
     return any(p.stat().st_mtime > built for p in app_sources(root))
 
 
+_STATEMENT_START = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING}
+
+
+def browser_source(source: str) -> str:
+    """The module as the browser gets it: comments and docstrings left out, every line kept.
+
+    Why: they are a third of the package's bytes, and every visitor downloads the package (once
+    more for each blog that embeds the page). Lines stay where they were, so a traceback from
+    the page points at the right line of the file in py/. A docstring becomes an empty string
+    with the same line breaks; nothing in the package reads __doc__.
+    """
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    kept: list[tokenize.TokenInfo] = []
+    previous = tokenize.NEWLINE
+    for index, token in enumerate(tokens):
+        if token.type == tokenize.COMMENT:
+            token = token._replace(string="")
+        elif (
+            token.type == tokenize.STRING
+            and previous in _STATEMENT_START
+            and tokens[index + 1].type == tokenize.NEWLINE
+        ):
+            breaks = token.string.count("\n")
+            token = token._replace(string='"""' + "\n" * breaks + '"""' if breaks else '""')
+        kept.append(token)
+        if token.type not in (tokenize.NL, tokenize.COMMENT):
+            previous = token.type
+    return tokenize.untokenize(kept)
+
+
 def build_app_zip(root: Path = ROOT) -> Path:
     """Zip py/parlour with fixed timestamps so equal sources give byte-equal zips."""
     zip_path = root / "assets" / "build" / "parlour.zip"
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = zip_path.with_suffix(".tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for path in app_sources(root):
             info = zipfile.ZipInfo(path.relative_to(root / "py").as_posix(), (2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, path.read_bytes())
+            text = path.read_text(encoding="utf-8")
+            zf.writestr(info, browser_source(text) if path.suffix == ".py" else text)
     tmp.replace(zip_path)
     return zip_path
 
 
-# What a deployment publishes: the page, its config, the entry point and the assets.
-SITE_FILES = ("index.html", "pyscript.json", "mpy.json", "py/main.py", "py/worker.py")
+# What a deployment publishes: the page, its config, the entry points, the service worker (built
+# from scripts/sw.js) and the assets. `make serve` serves these and nothing else.
+SITE_FILES = ("index.html", "pyscript.json", "mpy.json", "py/main.py", "py/worker.py", "sw.js")
 SITE_DIRS = ("assets", "py/shell")  # the vendored runtime and the app; the main thread's modules
+
+
+def published_files(root: Path = ROOT) -> list[str]:
+    """Every file the site publishes, as paths from the site's root (sorted): what the deploy
+    copies, what `make serve` answers for and what the service worker keeps for offline play."""
+    files = [name for name in SITE_FILES if (root / name).is_file()]
+    for name in SITE_DIRS:
+        files += [
+            p.relative_to(root).as_posix()
+            for p in (root / name).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        ]
+    return sorted(files)
 
 
 def assemble_dist(out: Path, root: Path = ROOT) -> Path:
@@ -154,22 +218,24 @@ def assemble_dist(out: Path, root: Path = ROOT) -> Path:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    for name in SITE_FILES:
+    for name in published_files(root):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(root / name, out / name)
-    for name in SITE_DIRS:
-        shutil.copytree(root / name, out / name, ignore=shutil.ignore_patterns("__pycache__"))
     return out
 
 
 def main(argv: list[str]) -> int:
-    from scripts import pages  # the set-up forms and option tables, from the games' declarations
+    from scripts import offline, pages  # pages: set-up forms and option tables from the games
 
     if pages.write():
         print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()
     zip_path = build_app_zip()
-    print(f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}")
+    worker = offline.write_service_worker()
+    print(
+        f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}; "
+        f"{worker.relative_to(ROOT)} keeps the site offline as {offline.cache_name()}"
+    )
     if argv[:1] == ["--dist"] and len(argv) == 2:
         out = assemble_dist(ROOT / argv[1])
         print(f"assembled the site in {out}")

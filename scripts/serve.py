@@ -2,8 +2,9 @@
 
 Why not `python -m http.server`: it takes MIME types from the host's tables, and a .wasm served
 with the wrong type makes Pyodide hang with no error. Here every type the page uses is set
-explicitly. The zipped Python package is rebuilt on request when a source under py/ changed, so
-editing Python and reloading the page is enough during development.
+explicitly. It serves only what a deploy publishes. The zipped Python package and the service
+worker are rebuilt on request when a source changed, so editing and reloading is enough during
+development (the page then offers the new version, as it would after a deploy).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ import os
 import sys
 import threading
 import tomllib
+import urllib.parse
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from scripts import build
+from scripts import build, offline
 
 ROOT = build.ROOT
 
@@ -40,7 +43,7 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
 }
 
-_zip_lock = threading.Lock()
+_build_lock = threading.Lock()
 NETLIFY = ROOT / "netlify.toml"
 
 
@@ -69,11 +72,29 @@ class ParlourHandler(SimpleHTTPRequestHandler):
         return MIME_TYPES.get(Path(path).suffix.lower(), "application/octet-stream")
 
     def send_head(self):
-        if self.path.split("?")[0].endswith("/assets/build/parlour.zip"):
-            with _zip_lock:
-                if build.app_zip_is_stale(Path(self.directory)):
-                    build.build_app_zip(Path(self.directory))
+        root = Path(self.directory)
+        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
+        if not self.is_published(root, path):
+            self.send_error(HTTPStatus.NOT_FOUND, "Not part of the site")
+            return None
+        if path in ("/assets/build/parlour.zip", "/" + offline.WORKER):
+            with _build_lock:
+                if build.app_zip_is_stale(root):
+                    build.build_app_zip(root)
+                if path == "/" + offline.WORKER and offline.is_stale(root):
+                    offline.write_service_worker(root)
         return super().send_head()
+
+    def is_published(self, root: Path, path: str) -> bool:
+        """Only what a deploy publishes (build.published_files), as Netlify would answer: a
+        file the page needs but the deploy leaves out fails here first. The benchmark adds its
+        own pages (`also_serve`)."""
+        name = path.lstrip("/")
+        if name in ("", "index.html", offline.WORKER):
+            return True
+        if name.startswith(getattr(self.server, "also_serve", ())):
+            return True
+        return name in build.published_files(root)
 
     def end_headers(self) -> None:
         path = self.path.split("?")[0].split("#")[0]
@@ -92,6 +113,7 @@ class ParlourServer(ThreadingHTTPServer):
 
     daemon_threads = True
     quiet = False
+    also_serve: tuple[str, ...] = ()  # path prefixes served beside the site (the bench's pages)
 
     def handle_error(self, request: object, client_address: object) -> None:
         if isinstance(sys.exc_info()[1], ConnectionError):
@@ -100,13 +122,18 @@ class ParlourServer(ThreadingHTTPServer):
 
 
 def make_server(
-    port: int = 0, host: str = "127.0.0.1", quiet: bool = False, root: Path = ROOT
+    port: int = 0,
+    host: str = "127.0.0.1",
+    quiet: bool = False,
+    root: Path = ROOT,
+    also_serve: tuple[str, ...] = (),
 ) -> ParlourServer:
-    """A server bound to host:port (0 picks a free port), serving the project root (or another
-    checkout's, for the bench's comparison with earlier code)."""
+    """A server bound to host:port (0 picks a free port), serving the site of the project root
+    (or of another checkout, for the bench's comparison with earlier code)."""
     handler = functools.partial(ParlourHandler, directory=str(root))
     server = ParlourServer((host, port), handler)
     server.quiet = quiet
+    server.also_serve = also_serve
     return server
 
 

@@ -64,7 +64,7 @@ def test_an_invite_link_gives_back_its_code_game_and_stun_servers():
     code = compress(SAMPLES[0]["offer"], OFFER)
     stun = ("stun:stun.example.org:3478", "stun:10.0.0.1:3478")
     link = invite_link("https://x.example/play/?embed=1#home", code, "psi-squad", stun)
-    assert link.startswith("https://x.example/play/?embed=1#join=")
+    assert link.startswith("https://x.example/play/#join=")  # an embed's invite: the full site
     assert parse_invite(link) == (code, list(stun), "psi-squad")
     assert parse_invite("  " + code + "\n") == (code, [], "")  # the bare code, pasted
     cut = link[:60] + "\n" + link[60:]  # a link broken across lines by a mail program

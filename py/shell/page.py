@@ -2,16 +2,15 @@
 Python game code at all are done right here (copying a code, arrow keys along a row of cards,
 the note on a name's length, which saved games can be resumed)."""
 
-import asyncio
-
 from shell import dom, env
 from shell.bridge import storage_snapshot
+from shell.copying import copy_code
+from shell.embed import EmbedPage
 
 GAMES = ("esp", "espeers", "psi-squad", "telepathic")
 TYPED_KEYS = ("Backspace", "Enter", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 ARROWS = {"ArrowLeft": -1, "ArrowUp": -1, "ArrowRight": 1, "ArrowDown": 1}
 TYPING_TAGS = ("INPUT", "TEXTAREA", "SELECT")
-COPIED, SELECTED = "Copied \u2713", "Selected: copy it"
 # The regions the worker draws into, and the name a click there goes by.
 REGIONS = [("#online .online-root", "online"), ("#decks-espeers .builder-root", "builder")]
 REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
@@ -21,6 +20,7 @@ REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
 class Page:
     def __init__(self, bridge):
         self.bridge = bridge
+        self.embed = EmbedPage()
 
     # -- routes ----------------------------------------------------------------------
 
@@ -36,6 +36,8 @@ class Page:
         return request
 
     def on_hash(self, _event=None):
+        if str(env.window.location.hash) == "#embed":
+            self.embed.refresh()  # the Embed page needs no engine
         self.bridge.request(self.route_request())
 
     # -- clicks ----------------------------------------------------------------------
@@ -49,6 +51,10 @@ class Page:
 
     def on_click(self, event):
         target = event.target
+        copy = dom.closest(target, "[data-embed-copy]")
+        if copy is not None:
+            self.embed.copy(copy)
+            return
         root, region = self.region_of(target)
         if root is None:
             return
@@ -135,6 +141,9 @@ class Page:
         """Say so when a typed or pasted name reaches the length a name keeps (the field's
         maxlength cuts the rest without a word)."""
         field = event.target
+        if dom.closest(field, "#embed") is not None:
+            self.embed.refresh()
+            return
         if dom.value(field.getAttribute("data-seat-name")) is None:
             return
         form = dom.closest(field, "section")
@@ -195,19 +204,3 @@ def mark_resumable():
     for link in env.document.querySelectorAll("[data-resume-last]"):
         last = dom.value(storage.getItem(str(link.getAttribute("data-resume-last"))))
         link.hidden = last is None or str(last) not in saved
-
-
-async def copy_code(button, text):
-    """Copy a code and say so on its button. Where the page may not write to the clipboard
-    (plain http on a LAN is no secure context), the code is left selected in its box."""
-    box = dom.value(button.parentElement.querySelector("input"))
-    if box is not None:
-        box.select()
-    try:
-        await env.window.navigator.clipboard.writeText(text)
-        words = COPIED
-    except Exception:
-        words = SELECTED
-    button.textContent = words
-    await asyncio.sleep(2.5)
-    button.textContent = "Copy"

@@ -176,10 +176,11 @@ def _sdp(kind: int, ufrag: str, pwd: str, fingerprint: bytes, candidates: list) 
 def invite_link(base: str, code: str, game: str = "", stun: tuple[str, ...] = ()) -> str:
     """The link a host sends: the page's address, `#join=` and the code (a WebRTC offer code,
     or `bc.<room>` for a tab of the same browser); `g` names the game for the join screen's
-    words, `stun` the servers the guest should use too."""
+    words, `stun` the servers the guest should use too. The page's query is left out: an
+    invite made inside a blog's frame (?embed=1&game=...) opens the full site."""
     extra = f"&g={quote(game)}" if game else ""
     extra += f"&stun={quote(','.join(stun), safe=':,.')}" if stun else ""
-    return f"{base.split('#')[0]}#join={code}{extra}"
+    return f"{base.split('#')[0].split('?')[0]}#join={code}{extra}"
 
 
 def parse_invite(text: str) -> tuple[str, list[str], str]:

@@ -1,0 +1,62 @@
+"""The service worker that keeps the site playable offline, written from scripts/sw.js.
+
+The build fills the template with the list of every published file and a cache name made from a
+hash of their contents, so any change to the site is a new service worker, installed in the
+background and used only after a reload (never a mix of two versions). `make serve` rewrites it
+when a file changed since, so development sees the same update flow as a deploy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from scripts import build
+
+ROOT = build.ROOT
+TEMPLATE = Path(__file__).with_name("sw.js")
+WORKER = "sw.js"
+CACHE_PREFIX = "psi-parlour-"
+
+
+def precached(root: Path = ROOT) -> list[str]:
+    """What the service worker keeps: every published file but itself."""
+    return [f for f in build.published_files(root) if f != WORKER]
+
+
+def cache_name(root: Path = ROOT) -> str:
+    """`psi-parlour-` and the first 16 hex digits of a SHA-256 over every kept file's path and
+    bytes: equal sites share a name, any change makes a new one."""
+    digest = hashlib.sha256()
+    for name in precached(root):
+        digest.update(name.encode() + b"\0")
+        digest.update(hashlib.sha256((root / name).read_bytes()).digest())
+    return CACHE_PREFIX + digest.hexdigest()[:16]
+
+
+def service_worker(root: Path = ROOT) -> str:
+    files = ["./" + name for name in precached(root)]
+    text = TEMPLATE.read_text().replace("__CACHE__", cache_name(root))
+    return text.replace("__FILES__", json.dumps(files, indent=2))
+
+
+def is_stale(root: Path = ROOT) -> bool:
+    """True when a published file changed after /sw.js was written (or it is missing)."""
+    worker = root / WORKER
+    if not worker.exists():
+        return True
+    written = worker.stat().st_mtime
+    sources = [TEMPLATE, *(root / name for name in precached(root))]
+    return any(p.stat().st_mtime > written for p in sources)
+
+
+def write_service_worker(root: Path = ROOT) -> Path:
+    """Write /sw.js (only when its text changes, so an unchanged site is no update)."""
+    worker = root / WORKER
+    text = service_worker(root)
+    if not worker.exists() or worker.read_text() != text:
+        worker.write_text(text)
+    else:
+        worker.touch()
+    return worker
