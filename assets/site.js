@@ -69,6 +69,17 @@ async function keepOffline() {
   }
 }
 
+// Online play needs a network path to the other devices; the set-up forms say so when there is
+// none (a LAN without internet is enough: the browser counts that as online).
+function watchNetwork() {
+  const mark = () => {
+    root.dataset.network = navigator.onLine ? "online" : "offline";
+  };
+  window.addEventListener("online", mark);
+  window.addEventListener("offline", mark);
+  mark();
+}
+
 // ---- Embedded: the height the parent page may give the frame -------------------------------
 
 // The message (README, "Embedding"): {type: "psi-parlour:height", version: 1, height: px}.
@@ -105,4 +116,5 @@ if (embedded) {
   linkFullSite();
   if (window.parent !== window) tellHeight();
 }
+watchNetwork();
 keepOffline();
