@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import tokenize
 import tomllib
 import urllib.request
 from pathlib import Path
@@ -156,3 +157,44 @@ def test_the_page_has_no_inline_script():
     html = (ROOT / "index.html").read_text()
     for tag in re.findall(r"<script\b[^>]*>", html):
         assert "src=" in tag, tag
+
+
+def _without_docstrings(tree):
+    import ast
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                body[0].value.value = ""
+    return ast.dump(tree)
+
+
+@pytest.mark.parametrize("path", build.app_sources(), ids=lambda p: p.name)
+def test_the_browser_gets_each_module_without_comments_and_docstrings_lines_kept(path):
+    import ast
+
+    if path.suffix != ".py":
+        return
+    source = path.read_text()
+    shipped = build.browser_source(source)
+    assert shipped.count("\n") == source.count("\n")  # a traceback points at the right line
+    assert _without_docstrings(ast.parse(shipped)) == _without_docstrings(ast.parse(source))
+    lines = iter(shipped.splitlines(True))
+    tokens = tokenize.generate_tokens(lambda: next(lines, ""))
+    assert not [t for t in tokens if t.type == tokenize.COMMENT]
+
+
+def test_nothing_the_browser_gets_imports_a_developer_only_module():
+    import ast
+
+    left_out = {name.removesuffix(".py").replace("/", ".") for name in build.DEVELOPER_ONLY}
+    for path in build.app_sources():
+        if path.suffix != ".py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+                assert not names & left_out, (path, names & left_out)
+            if isinstance(node, ast.Import):
+                assert not {a.name for a in node.names} & left_out, path
