@@ -9,7 +9,7 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import click, engine, longtasks, online, startup, strength, think
+from bench import click, engine, longtasks, offline, online, startup, strength, think
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
@@ -21,7 +21,16 @@ def main() -> int:
     parser.add_argument("--loads", type=int, default=9, help="page loads of each kind")
     parser.add_argument(
         "--only",
-        choices=["engine", "strength", "startup", "online", "click", "longtasks", "think"],
+        choices=[
+            "engine",
+            "strength",
+            "startup",
+            "offline",
+            "online",
+            "click",
+            "longtasks",
+            "think",
+        ],
         help="run one part",
     )
     parser.add_argument(
@@ -47,6 +56,9 @@ def main() -> int:
         print(f"Chromium {browser.version}")
         if args.only in (None, "startup"):
             for line in startup.run(browser, site.url, args.loads):
+                print(line)
+        if args.only in (None, "offline"):
+            for line in offline.run(browser, site.url, max(3, args.loads // 2)):
                 print(line)
         if args.only in (None, "online"):
             if args.baseline:

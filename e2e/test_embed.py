@@ -6,7 +6,6 @@ the full site.
 
 from __future__ import annotations
 
-import functools
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -30,7 +29,7 @@ class Blog:
         body = html.encode()
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - the base class's name
+            def do_GET(self) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.end_headers()
@@ -77,8 +76,7 @@ def heights(page, frame) -> tuple[float, float]:
 def follows(page, frame) -> float:
     """Wait until the blog has sized the frame to its content; return that height."""
     page.wait_for_function(
-        "([want]) => Math.abs(document.querySelector('iframe').clientHeight"
-        " - want) <= 2",
+        "([want]) => Math.abs(document.querySelector('iframe').clientHeight - want) <= 2",
         arg=[heights(page, frame)[1]],
         timeout=10_000,
     )

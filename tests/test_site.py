@@ -164,9 +164,10 @@ def _without_docstrings(tree):
 
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                body[0].value.value = ""
+        first = body[0] if isinstance(body, list) and body else None
+        value = first.value if isinstance(first, ast.Expr) else None
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            value.value = ""
     return ast.dump(tree)
 
 
