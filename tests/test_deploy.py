@@ -79,3 +79,20 @@ def test_the_service_worker_keeps_every_published_file_and_names_its_cache_by_th
     offline.write_service_worker(site)
     assert not offline.is_stale(site)
     assert offline.cache_name(site) in (site / "sw.js").read_text()
+
+
+def test_the_embed_page_states_the_download_as_it_is():
+    """The Embed page tells bloggers what each reader downloads: the figures must stay true."""
+    import gzip
+    import re
+
+    html = (ROOT / "index.html").read_text()
+    runtime_mb, app_mb = (
+        float(x)
+        for x in re.search(r"about ([\d.]+) MB compressed.*?about ([\d.]+) MB of", html).groups()
+    )
+    sizes = {n: len(gzip.compress((ROOT / n).read_bytes(), 9)) for n in build.published_files()}
+    runtime = sum(v for n, v in sizes.items() if n.startswith("assets/vendor/")) / 1e6
+    app = sum(v for n, v in sizes.items() if not n.startswith("assets/vendor/")) / 1e6
+    assert abs(runtime - runtime_mb) <= 0.1 * runtime, (runtime, runtime_mb)
+    assert app <= app_mb, (app, app_mb)
