@@ -16,7 +16,7 @@ from parlour.match.viewer import Replay
 from parlour.ui.online_screen import GAME_NAMES
 from parlour.ui.outcome import outcome_title
 from parlour.ui.play import GameScreen, audit_tree, describe_entry, log_tree, seats_tree
-from parlour.ui.tree import Node, h
+from parlour.ui.tree import Node, h, s
 
 START = "The start of the game: no move yet."
 
@@ -142,7 +142,26 @@ def _head(replay: Replay, game_id: str, link: str) -> Node:
     )
 
 
-def _button(cmd: str, label: str, words: str, disabled: bool, **more: object) -> Node:
+# The step buttons' icons, drawn here (a font may lack ⏮ and ⏭): SVG paths in a 16-unit box.
+ICONS = {
+    "first": "M2 2h2.5v12H2zM14 2 5.5 8 14 14z",
+    "previous": "M13 2 4 8l9 6z",
+    "next": "M3 2l9 6-9 6z",
+    "last": "M11.5 2H14v12h-2.5zM2 2l8.5 6L2 14z",
+    "play": "M4 2l10 6-10 6z",
+    "pause": "M3 2h3.5v12H3zM9.5 2H13v12H9.5z",
+}
+
+
+def icon(name: str) -> Node:
+    return s(
+        "svg",
+        {"class": "icon", "viewBox": "0 0 16 16", "aria-hidden": "true", "focusable": "false"},
+        s("path", {"d": ICONS[name]}),
+    )
+
+
+def _button(cmd: str, label: str, disabled: bool, *words: object, **more: object) -> Node:
     return h(
         "button",
         {
@@ -154,7 +173,7 @@ def _button(cmd: str, label: str, words: str, disabled: bool, **more: object) ->
             "disabled": disabled,
             **more,
         },
-        words,
+        *words,
     )
 
 
@@ -175,18 +194,19 @@ def _bar(replay: Replay) -> Node:
         h(
             "div",
             {"class": "replay-buttons"},
-            _button("first", "First: the start", "⏮", at_start),
-            _button("previous", "Previous move (←)", "◀", at_start),
+            _button("first", "First: the start (Home)", at_start, icon("first")),
+            _button("previous", "Previous move (←)", at_start, icon("previous")),
             _button(
                 "play",
                 "Pause" if playing else "Play the moves one by one",
-                "❚❚ Pause" if playing else "▶ Play",
                 replay.last == 0,
+                icon("pause" if playing else "play"),
+                "Pause" if playing else "Play",
                 aria_pressed="true" if playing else "false",
                 data_play="off" if playing else "on",
             ),
-            _button("next", "Next move (→)", "▶", at_end),
-            _button("last", "Last: the end", "⏭", at_end),
+            _button("next", "Next move (→)", at_end, icon("next")),
+            _button("last", "Last: the end (End)", at_end, icon("last")),
         ),
         h(
             "div",
@@ -205,8 +225,8 @@ def _bar(replay: Replay) -> Node:
                     "aria-valuetext": where,
                 },
             ),
+            h("span", {"class": "replay-where", "data-role": "where"}, where),
         ),
-        h("span", {"class": "replay-where", "data-role": "where"}, where),
     )
 
 
