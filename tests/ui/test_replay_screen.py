@@ -253,3 +253,22 @@ def test_an_online_game_is_shared_from_any_device_with_what_it_received(
         assert replay.verdict == dev.audit_result
         records.add(json.dumps(record.to_json(), sort_keys=True))
     assert len(records) == 1, "every device shares the same game"
+
+
+def test_espeers_hands_and_the_card_under_a_barrier_show_with_the_switch():
+    from tests.ui.test_espeers_screen import click_card, session, take
+
+    s = session()  # stacked decks: Ada lays Mind Spike as a barrier, Bo guesses wrong
+    click_card(s, "mind-spike")
+    s.handle({"cmd": "barrier"})
+    take(s, 1)
+    s.handle({"cmd": "predict", "symbol": "circle"})
+    record = s.replay_record()  # a game not over yet still replays
+    w = Watching(record.code(), record)
+    w.replay.end()
+    assert "under the barrier" not in drawn(w).text() and not drawn(w).find_all(data_role="final")
+    w.replay.show_everything(True)
+    (final,) = drawn(w).find_all(data_role="final")
+    assert "under the barrier: Mind Spike" in final.text()
+    w.replay.first()
+    assert "under the barrier" not in drawn(w).text()  # not laid yet at the start
