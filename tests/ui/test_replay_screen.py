@@ -165,6 +165,10 @@ def test_autoplay_asks_for_its_next_tick_and_a_stale_tick_changes_nothing():
     call(app, op="click", region="replay", data={"cmd": "next"})  # a click stops autoplay
     out = call(app, **tick)
     assert "render" not in out and app.replays().watching.replay.position == 2
+    out = call(app, op="click", region="replay", data={"cmd": "play", "play": "on"})
+    ((_, tick),) = out["later"]
+    call(app, op="route", hash="#home", href=SITE)  # leaving the replay stops it
+    assert "render" not in call(app, **tick)
 
 
 def test_a_damaged_link_or_file_is_refused_in_a_sentence():

@@ -103,6 +103,8 @@ class App:
         if hash_.startswith("#replay="):
             self.replays().open_code(hash_.removeprefix("#replay="))
             return
+        if self._replays is not None:
+            self._replays.leave()
         if hash_.startswith("#host-") and hash_[6:] in SCREENS:
             self._online_module().host_new(self, hash_[6:], form)
             return

@@ -97,6 +97,11 @@ class Replays:
         self.watching, self.error = None, None
         self.draw()
 
+    def leave(self) -> None:
+        """Another screen opened: autoplay stops (its next tick changes nothing)."""
+        if self.watching is not None:
+            self.watching.replay.play(False)
+
     # -- events --------------------------------------------------------------------------
 
     def click(self, data: dict[str, Any]) -> None:
