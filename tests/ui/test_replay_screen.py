@@ -276,3 +276,5 @@ def test_espeers_hands_and_the_card_under_a_barrier_show_with_the_switch():
     assert "under the barrier: Mind Spike" in final.text()
     w.replay.first()
     assert "under the barrier" not in drawn(w).text()  # not laid yet at the start
+    html = to_html(drawn(w))
+    assert 'aria-label="Ada (player)"' in html and "opponent" not in html  # a spectator's

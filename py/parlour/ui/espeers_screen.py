@@ -129,7 +129,8 @@ class EspeersScreen:
             if p["shield"]
             else None,
         ]
-        who = "you" if mine else "opponent"
+        # a spectator's table (the end, a replay) has two players, nobody's opponent
+        who = "you" if mine else "opponent" if is_seat_view(view) else "player"
         return h(
             "section",
             {
