@@ -111,7 +111,7 @@ class Page:
             return
         tag = str(getattr(element, "tagName", ""))
         replaying = str(env.window.location.hash).startswith("#replay=")
-        if replaying and key in REPLAY_KEYS and tag not in TYPING_TAGS:
+        if replaying and key in REPLAY_KEYS and tag not in TYPING_TAGS and not modified(event):
             event.preventDefault()  # the arrows, Home and End step through the replay
             self.send({"op": "key", "region": "replay", "key": key})
             return
@@ -124,7 +124,6 @@ class Page:
             else None
         )
         if cell is None:
-            tag = str(getattr(element, "tagName", ""))
             if key not in TYPED_KEYS or tag in TYPING_TAGS:
                 return
             if key == "Enter" and tag in ("BUTTON", "A"):
@@ -217,6 +216,11 @@ def mark_resumable():
     for link in env.document.querySelectorAll("[data-resume-last]"):
         last = dom.value(storage.getItem(str(link.getAttribute("data-resume-last"))))
         link.hidden = last is None or str(last) not in saved
+
+
+def modified(event):
+    """Alt, Ctrl or Meta held: the browser's own shortcut (Alt+← is Back), not the page's."""
+    return any(bool(getattr(event, name, False)) for name in ("altKey", "ctrlKey", "metaKey"))
 
 
 def mark_replaying():

@@ -163,6 +163,9 @@ def test_arrows_home_and_end_step_through_a_replay():
     assert all(r["op"] == "key" and r["region"] == "replay" for r in bridge.requests)
     page.on_key(Event(key="ArrowRight", target=root.querySelector("[data-cmd=seek]")))
     assert len(bridge.requests) == 4  # the slider moves itself, and says so when let go
+    back = Event(key="ArrowLeft", target=document.body, altKey=True)
+    page.on_key(back)
+    assert len(bridge.requests) == 4 and not back.prevented  # Alt+← is the browser's Back
 
 
 def test_the_slider_let_go_is_a_seek_with_its_value():
