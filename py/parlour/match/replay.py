@@ -172,22 +172,23 @@ def from_code(code: str) -> ReplayRecord:
         document = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise MalformedInput(DAMAGED) from None
-    try:
-        data = parse_json(document, "This replay link")
-    except MalformedInput:
-        raise MalformedInput(DAMAGED) from None
-    return ReplayRecord.from_json(data, "replay link")
+    return _read(document, "replay link", DAMAGED)
 
 
 def from_file(text: str) -> ReplayRecord:
     """A record from a game file's text."""
     if len(text) > MAX_BYTES:
         raise MalformedInput(TOO_LARGE.format(what="game file"))
+    return _read(text, "game file", NOT_OURS_FILE)
+
+
+def _read(text: str, what: str, not_json: str) -> ReplayRecord:
+    """The record in a document's text; `not_json` is the sentence when it is not JSON."""
     try:
-        data = parse_json(text, "This file")
+        data = parse_json(text, what)
     except MalformedInput:
-        raise MalformedInput(NOT_OURS_FILE) from None
-    return ReplayRecord.from_json(data, "game file")
+        raise MalformedInput(not_json) from None
+    return ReplayRecord.from_json(data, what)
 
 
 def file_text(record: ReplayRecord) -> str:
