@@ -2,8 +2,10 @@
 // the site's own scripts). Everything here only reads the address and sets attributes on <html>.
 (() => {
   const root = document.documentElement;
-  // An invite link shows the join screen, not a flash of the home screen.
+  // An invite link shows the join screen, a replay link the replay screen, not a flash of the
+  // home screen.
   if (location.hash.startsWith("#join=")) root.dataset.joining = "";
+  if (location.hash.startsWith("#replay=")) root.dataset.replaying = "";
 
   // Embedded in a blog (README, "Embedding"): ?embed=1 for the compact chrome, &theme= to fix
   // the colours, &game= to open straight at one game, &mode= for how it is set up.
@@ -16,7 +18,7 @@
   const game = query.get("game");
   if (!games.includes(game)) return;
   root.dataset.embedGame = game;
-  if (!location.hash || location.hash === "#home") {
+  if (!location.hash) {
     history.replaceState(null, "", `${location.pathname}${location.search}#new-${game}`);
   }
   const mode = query.get("mode");

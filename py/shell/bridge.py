@@ -100,6 +100,8 @@ class Bridge:
             env.window.location.replace(effects["go"])
         for pause, later in effects.get("later", []):
             env.spawn(self._later(pause, later))
+        for name, text in effects.get("download", []):
+            env.spawn(save_file(name, text))
         for hook in self.after_effects:
             hook()
         if effects.get("error") and self.on_error is not None:
@@ -122,3 +124,19 @@ def storage_snapshot(area):
         if key.startswith(STORAGE_PREFIX):
             values[key] = str(area.getItem(key))
     return values
+
+
+async def save_file(name, text):
+    """Hand the browser a file to save (a finished game), through a link to a Blob: the text
+    never sits in the page."""
+    window, document = env.window, env.document
+    parts = window.JSON.parse(json.dumps([text]))
+    blob = window.Blob.new(parts, window.JSON.parse('{"type": "application/json"}'))
+    url = window.URL.createObjectURL(blob)
+    link = document.createElement("a")
+    link.href, link.download = url, name
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+    await asyncio.sleep(1)
+    window.URL.revokeObjectURL(url)

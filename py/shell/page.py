@@ -1,6 +1,7 @@
 """The page's listeners (main thread): events become requests, and a few things that need no
 Python game code at all are done right here (copying a code, arrow keys along a row of cards,
-the note on a name's length, which saved games can be resumed)."""
+the note on a name's length, which saved games can be resumed, reading a game file chosen to
+replay)."""
 
 from shell import dom, env
 from shell.bridge import storage_snapshot
@@ -11,8 +12,11 @@ GAMES = ("esp", "espeers", "psi-squad", "telepathic")
 TYPED_KEYS = ("Backspace", "Enter", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 ARROWS = {"ArrowLeft": -1, "ArrowUp": -1, "ArrowRight": 1, "ArrowDown": 1}
 TYPING_TAGS = ("INPUT", "TEXTAREA", "SELECT")
+REPLAY_KEYS = ("ArrowLeft", "ArrowRight", "Home", "End")  # step through a replay
+MAX_FILE = 2000000  # bytes of a game file to replay: larger is refused unread
 # The regions the worker draws into, and the name a click there goes by.
 REGIONS = [("#online .online-root", "online"), ("#decks-espeers .builder-root", "builder")]
+REGIONS += [("#replay .replay-root", "replay")]
 REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
 REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
 
@@ -38,6 +42,7 @@ class Page:
     def on_hash(self, _event=None):
         if str(env.window.location.hash) == "#embed":
             self.embed.refresh()  # the Embed page needs no engine
+        mark_replaying()
         self.bridge.request(self.route_request())
 
     # -- clicks ----------------------------------------------------------------------
@@ -70,8 +75,11 @@ class Page:
         self.send({"op": "click", "region": region, "data": data}, element)
 
     def on_change(self, event):
-        """A field a screen reads later (the guest's deck) changed: the worker keeps it."""
+        """A field a screen reads later (the guest's deck) changed: the worker keeps it. On a
+        replay: the slider moved, or a game file was chosen (read here, sent as text)."""
         root, region = self.region_of(event.target)
+        if root is not None and region == "replay":
+            self.on_replay_change(event.target, root)
         if root is not None and region == "online":
             self.send(
                 {
@@ -80,6 +88,14 @@ class Page:
                     "data": {"cmd": "change", "fields": dom.fields_of(root)},
                 }
             )
+
+    def on_replay_change(self, field, root):
+        if field.hasAttribute("data-replay-file"):
+            env.spawn(read_file(field, self.bridge))
+        elif field.hasAttribute("data-cmd"):
+            data = dom.data_of(field)
+            data["fields"] = dom.fields_of(root)
+            self.send({"op": "click", "region": "replay", "data": data})
 
     def send(self, request, element=None):
         """A request, with a visible "warming up" on what was clicked while the engines load."""
@@ -99,6 +115,12 @@ class Page:
         if key in ARROWS and roving(element, ARROWS[key]):
             event.preventDefault()
             return
+        tag = str(getattr(element, "tagName", ""))
+        replaying = str(env.window.location.hash).startswith("#replay=")
+        if replaying and key in REPLAY_KEYS and tag not in TYPING_TAGS and not modified(event):
+            event.preventDefault()  # the arrows, Home and End step through the replay
+            self.send({"op": "key", "region": "replay", "key": key})
+            return
         region = self.key_region()
         if region is None:
             return
@@ -108,7 +130,6 @@ class Page:
             else None
         )
         if cell is None:
-            tag = str(getattr(element, "tagName", ""))
             if key not in TYPED_KEYS or tag in TYPING_TAGS:
                 return
             if key == "Enter" and tag in ("BUTTON", "A"):
@@ -204,3 +225,30 @@ def mark_resumable():
     for link in env.document.querySelectorAll("[data-resume-last]"):
         last = dom.value(storage.getItem(str(link.getAttribute("data-resume-last"))))
         link.hidden = last is None or str(last) not in saved
+
+
+def modified(event):
+    """Alt, Ctrl or Meta held: the browser's own shortcut (Alt+← is Back), not the page's."""
+    return any(bool(getattr(event, name, False)) for name in ("altKey", "ctrlKey", "metaKey"))
+
+
+def mark_replaying():
+    """<html data-replaying> while the address is a replay link (#replay=...): it shows the
+    viewer's screen, which no :target can match (assets/early.js does it before first paint)."""
+    root = env.document.documentElement
+    if str(env.window.location.hash).startswith("#replay="):
+        root.setAttribute("data-replaying", "")
+    else:
+        root.removeAttribute("data-replaying")
+
+
+async def read_file(field, bridge):
+    """A game file chosen to replay, as text for the worker (too large: its size only)."""
+    files = dom.value(field.files)
+    chosen = dom.value(files.item(0)) if files is not None and int(files.length) else None
+    if chosen is None:
+        return
+    size = int(chosen.size)
+    text = str(await chosen.text()) if size <= MAX_FILE else None
+    field.value = ""  # the same file chosen again is a change again
+    bridge.request({"op": "replay-file", "text": text, "size": size})

@@ -85,3 +85,49 @@ async def test_a_fault_in_the_worker_is_shown_not_swallowed():
 def test_storage_snapshot_takes_this_sites_keys_only():
     _, window = page()
     assert storage_snapshot(window.localStorage) == {"psi-parlour:x": "1"}
+
+
+async def test_a_file_to_save_goes_to_the_browser_through_a_blob_link():
+    document, window = page()
+    made, clicked = [], []
+
+    class Blob:
+        @staticmethod
+        def new(parts, options):
+            made.append((list(parts), options["type"]))
+            return "blob-object"
+
+    class Url:
+        @staticmethod
+        def createObjectURL(blob):
+            return "blob:http://127.0.0.1:8000/1" if blob == "blob-object" else None
+
+        @staticmethod
+        def revokeObjectURL(url):
+            pass
+
+    class Json:
+        @staticmethod
+        def parse(text):
+            import json
+
+            return json.loads(text)
+
+    class Link(Element):
+        def click(self):
+            clicked.append((self.href, self.download, self.parent is document.body))
+
+        def remove(self):
+            document.body.children.remove(self)
+            self.parent = None
+
+    window.Blob, window.URL, window.JSON = Blob, Url, Json
+    document.createElement = lambda tag: Link(tag)
+    document.body.appendChild = document.body.append
+    bridge = Bridge()
+    bridge.started(Worker(lambda request: {"download": [["game.json", '{"a": 1}']]}))
+    bridge.request({"op": "click"})
+    await settle()
+    assert made == [(['{"a": 1}'], "application/json")]
+    assert clicked == [("blob:http://127.0.0.1:8000/1", "game.json", True)]
+    assert document.body.querySelector("a") is None  # the link is gone again

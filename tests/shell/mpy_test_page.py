@@ -135,3 +135,88 @@ def test_a_name_at_its_limit_says_so():
     field.value = "Ada"
     Page(Recorder()).on_input(Event(target=field))
     assert note.hidden
+
+
+def replay_page(hash_="#replay=1.abc"):
+    body = Element("body")
+    section = body.append(Element("section", {"id": "replay"}))
+    root = section.append(Element("div", {"class": "replay-root"}))
+    bar = root.append(Element("div", {"class": "replay"}))
+    bar.append(Element("button", {"data-cmd": "next"}))
+    bar.append(Input({"type": "range", "data-cmd": "seek", "data-field": "position"}, value="4"))
+    files = bar.append(Input({"data-replay-file": ""}, kind="file"))
+    document = Document(body)
+    window = Window(document, hash_=hash_)
+    install(document, window)
+    return document, window, root, files
+
+
+def test_arrows_home_and_end_step_through_a_replay():
+    document, _, root, _ = replay_page()
+    bridge = Recorder()
+    page = Page(bridge)
+    for key in ("ArrowLeft", "ArrowRight", "Home", "End"):
+        event = Event(key=key, target=document.body)
+        page.on_key(event)
+        assert event.prevented
+    assert [r["key"] for r in bridge.requests] == ["ArrowLeft", "ArrowRight", "Home", "End"]
+    assert all(r["op"] == "key" and r["region"] == "replay" for r in bridge.requests)
+    page.on_key(Event(key="ArrowRight", target=root.querySelector("[data-cmd=seek]")))
+    assert len(bridge.requests) == 4  # the slider moves itself, and says so when let go
+    back = Event(key="ArrowLeft", target=document.body, altKey=True)
+    page.on_key(back)
+    assert len(bridge.requests) == 4 and not back.prevented  # Alt+← is the browser's Back
+
+
+def test_the_slider_let_go_is_a_seek_with_its_value():
+    _, _, root, _ = replay_page()
+    bridge = Recorder()
+    Page(bridge).on_change(Event(target=root.querySelector("[data-cmd=seek]")))
+    (request,) = bridge.requests
+    assert request["region"] == "replay" and request["data"]["cmd"] == "seek"
+    assert request["data"]["fields"]["position"] == "4"
+
+
+def test_a_replay_address_marks_the_page_before_the_worker_answers():
+    document, window, _, _ = replay_page("#home")
+    page = Page(Recorder())
+    window.location.hash = "#replay=1.abc"
+    page.on_hash()
+    assert document.documentElement.hasAttribute("data-replaying")
+    window.location.hash = "#home"
+    page.on_hash()
+    assert not document.documentElement.hasAttribute("data-replaying")
+
+
+class File:
+    def __init__(self, text, size=None):
+        self._text = text
+        self.size = len(text) if size is None else size
+
+    async def text(self):
+        return self._text
+
+
+class Files:
+    def __init__(self, *files):
+        self.files = files
+        self.length = len(files)
+
+    def item(self, i):
+        return self.files[i]
+
+
+async def test_a_game_file_chosen_is_read_here_and_sent_as_text():
+    import asyncio
+
+    _, _, _, field = replay_page("#replay")
+    bridge = Recorder()
+    for chosen in (File('{"format": "x"}'), File("", size=10**9)):
+        field.files = Files(chosen)
+        Page(bridge).on_change(Event(target=field))
+        for _ in range(10):
+            await asyncio.sleep(0)
+    assert bridge.requests == [
+        {"op": "replay-file", "text": '{"format": "x"}', "size": 15},
+        {"op": "replay-file", "text": None, "size": 10**9},
+    ]

@@ -54,6 +54,18 @@ def audit(
     openings: Mapping[int, Sequence[Opening] | None],
 ) -> AuditResult:
     """Audit a finished (or abandoned) match. `openings[seat]` is None for a seat that refused."""
+    match, cheat = replay_log(game, config, seed, log)
+    return cheat if cheat is not None else open_seals(match, openings)
+
+
+def replay_log(
+    game: Game[S, A],
+    config: MatchConfig,
+    seed: bytes,
+    log: Sequence[LogEntry | Mapping[str, Json]],
+) -> tuple[Match[S, A], Cheat | None]:
+    """Step 1: the match rebuilt from its log, every entry checked, as far as the log is sound;
+    and the cheat at the first entry that is not (None when every entry is)."""
     match = Match(game, config, seed)
     for item in log:
         data = item.to_json() if isinstance(item, LogEntry) else item
@@ -63,15 +75,15 @@ def audit(
         except ParlourError as error:
             culprit = getattr(error, "seat", None)
             culprit = culprit if culprit is not None else seat
-            return Cheat(
+            return match, Cheat(
                 culprit if isinstance(culprit, int) else -1, match.step + 1, error.sentence
             )
-    return _open_seals(match, openings)
+    return match, None
 
 
-def _open_seals(
-    match: Match[S, A], openings: Mapping[int, Sequence[Opening] | None]
-) -> AuditResult:
+def open_seals(match: Match[S, A], openings: Mapping[int, Sequence[Opening] | None]) -> AuditResult:
+    """Steps 2 and 3, on a match whose whole log replayed: open every seal still closed with
+    its seat's openings, then let the game check the opened values against the whole game."""
     game, names = match.game, match.config.seats
     by_seat = {s: {o.label: o for o in (ops or ())} for s, ops in openings.items()}
     refused: set[int] = {s for s in range(len(names)) if openings.get(s) is None}

@@ -7,6 +7,7 @@ and both run the game's own checks. A rejected action changes nothing and says w
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -167,6 +168,18 @@ class Match(Generic[S, A]):
             winners,
             f"{self.seat_name(seat)} did not take a required step in time and forfeits.",
         )
+
+    def upto(self, step: int) -> Match[S, A]:
+        """The match as it stood after `step` actions, as a match of its own (a replay's view
+        of the past); this one is unchanged."""
+        if not 0 <= step <= self.step:
+            raise IndexError(f"step {step} is outside 0..{self.step}")
+        earlier = copy.copy(self)
+        earlier.entries = self.entries[:step]
+        earlier._states = self._states[: step + 1]
+        if self._forfeit is not None and self._forfeit[0] > step:
+            earlier._forfeit = None
+        return earlier
 
     def truncate(self, step: int) -> None:
         """Drop every entry after `step` (undo in pass-and-play, where all seats agree)."""

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from parlour.match.table import Table
     from parlour.ui.online_app import OnlineController
     from parlour.ui.play import PlaySession
+    from parlour.ui.replay_app import Replays
 
 STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
@@ -39,6 +40,7 @@ class App:
         self.sessions: dict[str, PlaySession] = {}
         self.builder: Any = None
         self.online: OnlineController | None = None
+        self._replays: Replays | None = None
         self.href = ""
         self.hash = ""
 
@@ -95,6 +97,14 @@ class App:
         if hash_ == "#online":
             self._online_module().show(self)
             return
+        if hash_ == "#replay":
+            self.replays().show()
+            return
+        if hash_.startswith("#replay="):
+            self.replays().open_code(hash_.removeprefix("#replay="))
+            return
+        if self._replays is not None:
+            self._replays.leave()
         if hash_.startswith("#host-") and hash_[6:] in SCREENS:
             self._online_module().host_new(self, hash_[6:], form)
             return
@@ -118,6 +128,14 @@ class App:
     def go(self, hash_: str) -> None:
         """Replace the address (so Back skips the screen we leave); the page then routes."""
         self.effects.go = hash_
+
+    def replays(self) -> Replays:
+        """The replay viewer, made on first use (a game's page never needs it)."""
+        if self._replays is None:
+            from parlour.ui.replay_app import Replays
+
+            self._replays = Replays(self)
+        return self._replays
 
     def _online_module(self) -> Any:
         from parlour.ui import online_app
@@ -158,7 +176,7 @@ class App:
     def _session(self, table: Table, game_id: str) -> PlaySession:
         from parlour.ui.play import PlaySession
 
-        return PlaySession(table, screen_for(game_id))
+        return PlaySession(table, screen_for(game_id), site=self.href)
 
     def on_click(self, request: dict[str, Any]) -> None:
         region, data = request.get("region"), request.get("data")
@@ -174,6 +192,8 @@ class App:
             self.on_builder_click(data)
         elif kind == "online" and self.online is not None:
             self.online.on_click(data)
+        elif kind == "replay":
+            self.replays().click(data)
 
     def on_key(self, request: dict[str, Any]) -> None:
         """A key on a play screen, as the page read it: Enter or Space on a board cell, an
@@ -181,6 +201,9 @@ class App:
         anywhere else."""
         region = request.get("region")
         if not isinstance(region, str):
+            return
+        if region == "replay":
+            self.replays().key(str(request.get("key")))
             return
         kind, _, game_id = region.partition(":")
         send = (
@@ -203,6 +226,9 @@ class App:
     def dispatch(self, game_id: str, data: dict[str, Any]) -> None:
         session = self.sessions.get(game_id)
         if session is None:
+            return
+        if data.get("cmd") == "download-game":
+            self.effects.download.append(session.game_file())
             return
         if data.get("cmd") == "rematch":
             config = session.table.match.config
@@ -334,6 +360,14 @@ class App:
         if self.online is not None:
             self.online.on_link(request)
 
+    # -- replays: the viewer is imported on first use -------------------------------------
+
+    def on_replay_file(self, request: dict[str, Any]) -> None:
+        self.replays().open_file(request.get("text"))
+
+    def on_replay_tick(self, request: dict[str, Any]) -> None:
+        self.replays().tick(request.get("revision"))
+
 
 def new_table(
     game_id: str,
@@ -373,4 +407,6 @@ HANDLERS = {
     "link": App.on_link,
     "storage": App.on_storage,
     "bot": App.on_bot,
+    "replay-file": App.on_replay_file,
+    "replay-tick": App.on_replay_tick,
 }

@@ -109,8 +109,9 @@ class EspScreen:
         return None  # the final board itself shows every hidden tile, opened
 
     def final_reveal(self, session: PlaySession) -> dict[Cell, str]:
-        """At the end every seat opens its hidden tiles: show them on the final board."""
-        if session.table.match.result() is None:
+        """At the end every seat opens its hidden tiles: show them on the final board (and on
+        a replay's, at any move, once "show everything" is on)."""
+        if not session.shows_everything():
             return {}
         revealed = {}
         state: EspState = session.table.state

@@ -56,6 +56,18 @@ class EspeersSelection:
     discard: list[int] = field(default_factory=list)  # slots chosen to discard at the end
 
 
+def _under(state: EspeersState, seat: int, store: Any) -> str | None:
+    """The card under a seat's barrier still standing, once its seal is opened (the final
+    table; a replay's with everything shown)."""
+    barrier = state.players[seat].barrier
+    card = store.value(barrier.label) if barrier and store and barrier.label in store else None
+    return (
+        f" · under the barrier: {CARDS[card].name}"
+        if isinstance(card, str) and card in CARDS
+        else None
+    )
+
+
 def deck_name(choice: object, opened: object = None) -> str:
     """The deck a seat played, for the final table. `choice` is the set-up's word for it (a
     starter's id, card counts from the deck builder, or "sealed" online); `opened` is the seat's
@@ -117,7 +129,8 @@ class EspeersScreen:
             if p["shield"]
             else None,
         ]
-        who = "you" if mine else "opponent"
+        # a spectator's table (the end, a replay) has two players, nobody's opponent
+        who = "you" if mine else "opponent" if is_seat_view(view) else "player"
         return h(
             "section",
             {
@@ -452,7 +465,12 @@ class EspeersScreen:
                     h("th", {"scope": "row"}, state.name(seat)),
                     h("td", None, deck_name(decks[seat], opened)),
                     h("td", None, str(state.players[seat].psi)),
-                    h("td", None, ", ".join(CARDS[c].name for c in hand) or "—"),
+                    h(
+                        "td",
+                        None,
+                        ", ".join(CARDS[c].name for c in hand) or "—",
+                        _under(state, seat, store),
+                    ),
                 )
             )
         return h(

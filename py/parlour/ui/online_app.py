@@ -203,7 +203,7 @@ class OnlineController:
         if self.play is None and self.session.table is not None:
             self.played = True
             self.play = PlaySession(
-                self.session.table, screen_for(self.session.game.id), self.session
+                self.session.table, screen_for(self.session.game.id), self.session, self.app.href
             )
             self.play.notes = self.notes
             self.play.banner = lambda: online_banner(self.session, self.invites)
@@ -457,6 +457,8 @@ class OnlineController:
         elif cmd == "use-invite":
             code, stun, game = parse_invite(str(fields.get("invite", "")))
             self.answer(code, stun, game)
+        elif cmd == "download-game" and self.play is not None:
+            self.effects.download.append(self.play.game_file())
         elif self.play is not None:
             self.play.handle(data)
             self.after(redraw=True)

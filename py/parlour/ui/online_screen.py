@@ -55,7 +55,7 @@ def chip(state: str) -> Node:
     return h("span", {"class": f"chip {state}", "data-state": state}, STATE_WORDS.get(state, state))
 
 
-def _copy_box(text: str, label: str, role: str) -> Node:
+def copy_box(text: str, label: str, role: str) -> Node:
     return h(
         "div",
         {"class": "copy-box"},
@@ -176,7 +176,7 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
                 h(
                     "div",
                     None,
-                    _copy_box(invite.link, f"{name}'s invite link", f"invite-{seat}"),
+                    copy_box(invite.link, f"{name}'s invite link", f"invite-{seat}"),
                     h(
                         "p",
                         {"class": "hint"},
@@ -300,7 +300,7 @@ def guest_join(
             parts += [h("h4", None, "1. Choose your deck"), _deck_choice(decks, deck, sure=True)]
         parts += [
             h("h4", None, f"{1 + first}. Send this answer code back to the host"),
-            _copy_box(answer, "Your answer code", "answer"),
+            copy_box(answer, "Your answer code", "answer"),
             h("p", {"class": "hint"}, "Any way you like: a message, a mail. Keep this page open."),
             h("h4", None, f"{2 + first}. Wait for the host to paste it"),
             h(

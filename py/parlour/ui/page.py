@@ -12,6 +12,8 @@ from typing import Any
 
 from parlour.ui.tree import Node, to_html
 
+LISTS = ("render", "local", "session", "send", "links", "attrs", "text", "later", "download")
+
 
 class Effects:
     """The effects of one call, in the JSON form the main thread reads."""
@@ -28,6 +30,7 @@ class Effects:
         self.ticking: bool | None = None  # whether the main thread should tick twice a second
         self.text: list[list[str]] = []  # [selector, text]: a plain text to set
         self.later: list[list[Any]] = []  # [milliseconds, request]: ask again after a pause
+        self.download: list[list[str]] = []  # [file name, text]: a file for the browser to save
 
     def draw(self, selector: str, tree: Node) -> None:
         """Replace a region's content; a later draw of the same region wins."""
@@ -36,7 +39,18 @@ class Effects:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        for name in ("render", "local", "session", "send", "links", "attrs", "text", "later"):
+        lists = (
+            "render",
+            "local",
+            "session",
+            "send",
+            "links",
+            "attrs",
+            "text",
+            "later",
+            "download",
+        )
+        for name in lists:
             if getattr(self, name):
                 data[name] = getattr(self, name)
         for name in ("go", "focus", "ticking"):

@@ -12,13 +12,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from parlour.errors import ParlourError
-from parlour.fair.commit import Context
+from parlour.fair.commit import Context, Opening
 from parlour.fair.store import PrivateStore
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted, forfeited_seat
+from parlour.match.replay import ReplayRecord, file_text
 from parlour.match.table import Table
-from parlour.ui.online_screen import online_bar, play_again_button, play_again_note, verdicts_tree
+from parlour.ui.online_screen import (
+    copy_box,
+    online_bar,
+    play_again_button,
+    play_again_note,
+    verdicts_tree,
+)
 from parlour.ui.outcome import outcome_title
 from parlour.ui.tree import Node, h
 
@@ -51,11 +58,17 @@ class PlaySession:
     where `online` carries the moves to the other devices and runs the automatic steps)."""
 
     def __init__(
-        self, table: Table, screen: GameScreen, online: OnlineSession | None = None
+        self,
+        table: Table,
+        screen: GameScreen,
+        online: OnlineSession | None = None,
+        site: str = "",
     ) -> None:
         self.table = table
         self.screen = screen
         self.online = online
+        self.site = site  # the page's address: a shared game's link starts with it
+        self.sharing = False  # the result dialog shows the link to share
         self.banner: Callable[[], Node] | None = None  # online: the bar the page puts on top
         self.seen_step = table.match.step
         self.viewer: int | None = None
@@ -171,6 +184,26 @@ class PlaySession:
         opened = {o.label: o for o in self.online.openings[seat]}
         return PrivateStore(Context(self.table.match.config.match_id, seat), opened)
 
+    def shows_everything(self) -> bool:
+        """Whether a screen may draw every hidden value `store_of` gives it (on the final
+        board): once the game is over, when every seat has opened its secrets."""
+        return self.table.match.result() is not None
+
+    def end_openings(self) -> dict[int, list[Opening] | None]:
+        """What the seats opened at the end, as this device has it: every seat's store in
+        pass-and-play; online, what each device published for the audit (None: not yet)."""
+        if self.online is None:
+            return {s: self.table.openings(s) for s in self.table.stores}
+        return {s: self.online.openings.get(s) for s in range(len(self.names))}
+
+    def replay_record(self) -> ReplayRecord:
+        return ReplayRecord.of(self.table.match, self.end_openings())
+
+    def game_file(self) -> list[str]:
+        """The finished game as a file to download: [name, text]."""
+        record = self.replay_record()
+        return [record.file_name(), file_text(record)]
+
     def _next_view(self) -> None:
         """After any change: keep the view if the same seat acts again, else hand off (between
         the seats of this device only; a device with one seat always shows that seat)."""
@@ -239,6 +272,9 @@ class PlaySession:
             return
         if cmd == "show-result":
             self.result_open = self.table.match.result() is not None
+            return
+        if cmd == "share":
+            self.sharing = not self.sharing and self.table.match.result() is not None
             return
         if self.viewer is None:
             return  # nothing else is on screen during a hand-off or after the end
@@ -330,11 +366,7 @@ class PlaySession:
         return [line for line in lines if line]
 
     def _describe_entry(self, entry: Any) -> str:
-        forfeit = forfeited_seat(entry.action)
-        if forfeit is not None:
-            return f"{self.names[forfeit]} did not take a required step in time and forfeits."
-        before = self.table.match.state_at(entry.seq - 1)
-        return self.screen.describe(before, entry.seat, self.game.parse_action(entry.action))
+        return describe_entry(self.screen, self.table.match, entry)
 
     def can_undo(self) -> bool:
         """Undo is for one device: online, a move made is a move sent. Against bots, there
@@ -467,23 +499,7 @@ class PlaySession:
         acting = self.to_act()
         if acting is None:
             acting = self.bot_thinking()
-        items = []
-        for seat, name in enumerate(self.names):
-            classes = f"seat seat-{seat}" + (" acting" if seat == acting else "")
-            items.append(
-                h(
-                    "li",
-                    {"class": classes},
-                    h("span", {"class": "swatch", "aria-hidden": "true"}),
-                    h("strong", None, name),
-                    h("span", {"class": "seat-line"}, self.screen.seat_line(view, seat)),
-                    h("span", {"class": "you"}, "you") if seat == self.viewer else None,
-                    h("span", {"class": "bot-level"}, f"bot, {self.bots[seat]}")
-                    if seat in self.bots
-                    else None,
-                )
-            )
-        return h("section", {"class": "seats", "aria-label": "Players"}, h("ul", None, *items))
+        return seats_tree(self.screen, view, self.names, acting, self.viewer, self.bots)
 
     def _relayed(self) -> frozenset[int]:
         """On a guest: the other guests' seats (all they say comes through the host)."""
@@ -518,6 +534,7 @@ class PlaySession:
                 ),
                 verdicts_tree(self.online) if self.online else None,
                 play_again_note(self.online) if self.online else None,
+                self._share_tree() if self.sharing else None,
                 h(
                     "div",
                     {"class": "actions"},
@@ -534,10 +551,88 @@ class PlaySession:
                         {"class": "button", "data-cmd": "close-result", "type": "button"},
                         "See the board",
                     ),
+                    h(
+                        "button",
+                        {
+                            "class": "button",
+                            "data-cmd": "share",
+                            "type": "button",
+                            "aria-pressed": "true" if self.sharing else "false",
+                        },
+                        "Share this game",
+                    ),
                     h("a", {"class": "button", "href": "#home"}, "All games"),
                 ),
             ),
         )
+
+    def _share_tree(self) -> Node:
+        """The link that replays this game anywhere, and the game as a file."""
+        record = self.replay_record()
+        online = self.online is not None
+        missing = online and any(v is None for v in self.end_openings().values())
+        return h(
+            "section",
+            {"class": "share", "data-role": "share", "aria-labelledby": "share-title"},
+            h("h3", {"id": "share-title"}, "Share this game"),
+            h(
+                "p",
+                {"class": "hint"},
+                "Anyone with this link can watch the game move by move and check it themselves: "
+                "it holds every move and the secrets opened at the end.",
+                " Secrets not opened yet are left out." if missing else None,
+            ),
+            copy_box(record.link(self.site), "Link to this game's replay", "share-link"),
+            h(
+                "div",
+                {"class": "actions"},
+                h(
+                    "a",
+                    {"class": "button small", "href": "#replay=" + record.code()},
+                    "Watch the replay",
+                ),
+                h(
+                    "button",
+                    {"class": "button small", "data-cmd": "download-game", "type": "button"},
+                    "Download the game file",
+                ),
+            ),
+        )
+
+
+def describe_entry(screen: GameScreen, match: Any, entry: Any) -> str:
+    """A log entry of `match` in words ("" for a routine step the game does not tell)."""
+    forfeit = forfeited_seat(entry.action)
+    if forfeit is not None:
+        return f"{match.seat_name(forfeit)} did not take a required step in time and forfeits."
+    before = match.state_at(entry.seq - 1)
+    return screen.describe(before, entry.seat, match.game.parse_action(entry.action))
+
+
+def seats_tree(
+    screen: GameScreen,
+    view: dict,
+    names: tuple[str, ...],
+    acting: int | None,
+    viewer: int | None,
+    bots: dict[int, str],
+) -> Node:
+    """The one players panel: each seat's name, its line in the game's words, who acts."""
+    items = []
+    for seat, name in enumerate(names):
+        classes = f"seat seat-{seat}" + (" acting" if seat == acting else "")
+        items.append(
+            h(
+                "li",
+                {"class": classes},
+                h("span", {"class": "swatch", "aria-hidden": "true"}),
+                h("strong", None, name),
+                h("span", {"class": "seat-line"}, screen.seat_line(view, seat)),
+                h("span", {"class": "you"}, "you") if seat == viewer else None,
+                h("span", {"class": "bot-level"}, f"bot, {bots[seat]}") if seat in bots else None,
+            )
+        )
+    return h("section", {"class": "seats", "aria-label": "Players"}, h("ul", None, *items))
 
 
 def waiting_tree(view_names: list[str], seats: list[int], doing: str) -> Node:

@@ -1,0 +1,176 @@
+"""Replays through the real page: a finished game shared, its link opened in a fresh page,
+stepped through with the buttons and the keys, checked, exported and imported; a damaged link
+refused in words; the same replay inside an embed.
+
+The shared game is a two-seat Psi Squad game whose cyphers the test chose, so it knows the one
+secret still sealed at the end (the winner's own cypher): it must not be in the viewer's page at
+any move until "show everything" is switched on.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.settle import settle
+from e2e.test_psi_squad import PsiPage
+from parlour.match.replay import CUT_SHORT, NEWER, VERSION, from_code
+from parlour.ui.app import new_table
+from parlour.ui.play import PlaySession
+from parlour.ui.screens import screen_for
+
+ROOT = "#replay .replay-root"
+VIEWER = f"{ROOT} .replay"
+# The viewer's HTML without the link the Copy button carries (a compressed link is not a
+# secret in words, but its letters and digits could spell anything).
+PAGE_TEXT = """() => {
+  const root = document.querySelector('#replay .replay-root').cloneNode(true);
+  root.querySelectorAll('[data-copy]').forEach(e => e.removeAttribute('data-copy'));
+  return root.innerHTML;
+}"""
+# The slider let go at a value: the change event a drag or a key ends with.
+SLIDE = "(el, v) => { el.value = v; el.dispatchEvent(new Event('change', {bubbles: true})); }"
+
+
+def open_replay(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.locator(f"{ROOT} > *").first.wait_for()
+
+
+def position(page) -> int:
+    return int(page.get_attribute(VIEWER, "data-position") or "-1")
+
+
+def bot_game_code(game: str = "psi-squad") -> str:
+    """A finished game between easy bots, played here under CPython, as a replay code."""
+    table = new_table(game, ("Ann", "Bo"), {"length": 3}, {0: "easy", 1: "easy"})
+    session = PlaySession(table, screen_for(game))
+    while table.match.result() is None:
+        session.bot_move()
+    return session.replay_record().code()
+
+
+def test_a_finished_game_is_shared_and_watched_move_by_move(page, site, watch, screenshots):
+    psi = PsiPage(page, ("Dee", "Eli"), ("707", "123"))
+    psi.start(site.url)
+    psi.seal_all()
+    guesser = psi.take_device_if_asked()
+    target = 1 - guesser
+    psi.guess(target, psi.cyphers[target])  # one cypher left: the game is over
+    dialog = page.locator("[data-role=result]")
+    dialog.wait_for()
+    page.click("[data-role=result] [data-cmd=share]")
+    link = page.input_value("[data-role=result] [data-role=share-link]")
+    assert link.startswith(site.url + "#replay=1."), link
+    page.screenshot(path=screenshots / "replay-share-dialog.png")
+    secret = psi.cyphers[guesser]  # sealed until the audit
+    record = from_code(link)
+    assert [o.value for o in record.openings[guesser] or ()] == [secret]
+
+    viewer = page.context.browser.new_page()
+    open_replay(viewer, link)
+    assert viewer.locator(f"{ROOT} [data-audit=verified]").is_visible()
+    last = int(viewer.get_attribute(f"{VIEWER} input[type=range]", "max") or "0")
+    assert position(viewer) == 0 and last >= 3
+    for _ in range(last):
+        assert secret not in viewer.evaluate(PAGE_TEXT), "a sealed cypher before its time"
+        viewer.click(f"{VIEWER} [data-cmd=next]")
+    assert position(viewer) == last
+    assert "The cypher is guessed!" in viewer.inner_text(f"{VIEWER} [data-role=said]")
+    assert secret not in viewer.evaluate(PAGE_TEXT), "a sealed cypher before the switch"
+    viewer.click(f"{VIEWER} [data-cmd=previous]")
+    assert position(viewer) == last - 1
+    viewer.click(f"{VIEWER} [data-cmd=first]")
+    assert position(viewer) == 0
+    viewer.keyboard.press("ArrowRight")
+    viewer.keyboard.press("ArrowRight")
+    assert position(viewer) == 2
+    viewer.keyboard.press("ArrowLeft")
+    assert position(viewer) == 1
+    viewer.keyboard.press("End")
+    assert position(viewer) == last
+    viewer.keyboard.press("Home")
+    assert position(viewer) == 0
+    assert secret not in viewer.evaluate(PAGE_TEXT)
+    viewer.keyboard.press("End")
+    viewer.click(f"{VIEWER} [data-cmd=everything]")
+    assert viewer.get_attribute(VIEWER, "data-everything") == "on"
+    assert secret in viewer.inner_text(f"{VIEWER} [data-role=final]")
+    viewer.screenshot(path=screenshots / "replay-desktop-everything.png", full_page=True)
+    viewer.close()
+
+
+def test_autoplay_and_the_slider(page, site, watch):
+    open_replay(page, site.url + "#replay=" + bot_game_code())
+    page.eval_on_selector(f"{VIEWER} input[type=range]", SLIDE, "2")
+    settle(page)
+    assert position(page) == 2
+    page.click(f"{VIEWER} [data-cmd=play]")
+    assert page.get_attribute(f"{VIEWER} [data-cmd=play]", "aria-pressed") == "true"
+    page.wait_for_function(
+        "Number(document.querySelector('#replay .replay').dataset.position) >= 3", timeout=10_000
+    )
+    page.click(f"{VIEWER} [data-cmd=play]")  # pause
+    stopped = position(page)
+    page.wait_for_timeout(2000)
+    assert position(page) == stopped >= 3
+
+
+@pytest.mark.parametrize(
+    ("code", "sentence"),
+    [
+        ("cut", CUT_SHORT),
+        ("newer", NEWER.format(what="replay link", version=VERSION + 1, ours=VERSION)),
+        ("hello", "This is not a Psi Parlour replay link."),
+    ],
+)
+def test_a_damaged_link_gets_a_sentence(page, site, watch, code, sentence):
+    good = bot_game_code()
+    damaged = {"cut": good[: len(good) // 2], "newer": f"{VERSION + 1}." + good[2:]}
+    fragment = damaged.get(code, code)
+    open_replay(page, site.url + "#replay=" + fragment)
+    assert page.inner_text(f"{ROOT} [data-role=replay-error]") == sentence
+    assert page.locator("#replay").is_visible() and not page.locator("#home").is_visible()
+
+
+def test_a_game_file_is_exported_and_imported(page, site, watch, tmp_path, screenshots):
+    code = bot_game_code()
+    open_replay(page, site.url + "#replay=" + code)
+    page.keyboard.press("End")
+    with page.expect_download() as download:
+        page.click(f"{VIEWER} [data-cmd=download]")
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name.startswith("psi-parlour-psi-squad-") and saved.suffix == ".json"
+    assert json.loads(saved.read_text())["format"] == "psi-parlour/replay"
+    page.click(f"{VIEWER} a[href='#replay']")  # "Open another"
+    page.locator(f"{ROOT} [data-replay-file]").wait_for()
+    page.screenshot(path=screenshots / "replay-open.png")
+    page.set_input_files(f"{ROOT} [data-replay-file]", str(saved))
+    page.locator(VIEWER).wait_for()
+    assert page.evaluate("location.hash") == "#replay=" + code
+    assert page.locator(f"{ROOT} [data-audit=verified]").is_visible()
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"hello": "world"}')
+    page.click(f"{VIEWER} a[href='#replay']")
+    page.set_input_files(f"{ROOT} [data-replay-file]", str(bad))
+    error = page.locator(f"{ROOT} [data-role=replay-error]", has_text="not a Psi Parlour game")
+    error.wait_for()  # the file is read, then sent
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_replay_embedded_and_on_a_phone(browser, site, screenshots, scheme):
+    context = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
+    page = context.new_page()
+    open_replay(page, site.url + "?embed=1#replay=" + bot_game_code())
+    page.click(f"{VIEWER} [data-cmd=next]")
+    assert position(page) == 1
+    link = page.get_attribute(f"{VIEWER} [data-cmd=copy]", "data-copy") or ""
+    assert link.startswith(site.url + "#replay=1."), "the link is the full site's"
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the replay is {overflow}px wider than the phone"
+    page.screenshot(path=screenshots / f"replay-phone-{scheme}.png", full_page=True)
+    context.close()

@@ -1,0 +1,49 @@
+"""Finished games of every game for the replay tests: played to the end by easy bots (seeded),
+with every seat's store on one device, as pass-and-play leaves them."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from parlour.fair.rng import Rng
+from parlour.games import GAMES
+from parlour.match import bot_seats
+from parlour.match.config import MatchConfig
+from parlour.match.replay import ReplayRecord
+from parlour.match.table import AnyTable, Table
+
+SETUPS = [
+    ("esp", ("Ada", "Bo"), {}),
+    ("espeers", ("Ada", "Bo"), {}),
+    ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}),
+    ("telepathic", ("Ada", "Bo"), {"arrangement": "pair"}),
+    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}),
+]
+IDS = ["esp", "espeers", "psi-squad", "telepathic-pair", "telepathic-teams"]
+
+
+def finished_table(game_id: str, names: tuple[str, ...], variant: dict, index: int = 0) -> AnyTable:
+    config = MatchConfig(game_id, f"m-replay-{index:04d}", names, variant)
+    rng = Rng(f"replay-{game_id}-{len(names)}-{index}".encode())
+    table = Table.new(GAMES[game_id], config, rng.read(32), range(len(names)))
+    game = table.game
+    for _ in range(3000):
+        if table.match.result() is not None:
+            return table
+        state = table.state
+        seats = sorted(game.to_move(state))
+        moves = [(s, game.auto_action(state, s, table.stores[s])) for s in seats]
+        seat, choice = next(((s, a) for s, a in moves if a is not None), (seats[0], None))
+        if choice is None:
+            choice = bot_seats.decide(table, seat, "easy", rng.read(32)).choice
+        result = table.act(seat, choice)
+        assert result.ok, result.reason
+    raise AssertionError(f"a game of {game_id} between easy bots did not end")
+
+
+@cache
+def finished(setup: int, index: int = 0) -> tuple[AnyTable, ReplayRecord]:
+    """The `setup`-th game of SETUPS, finished, and its replay record (kept: tests only read)."""
+    table = finished_table(*SETUPS[setup], index=index)
+    openings = {s: table.openings(s) for s in table.stores}
+    return table, ReplayRecord.of(table.match, openings)
