@@ -13,8 +13,7 @@ import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
 from e2e.test_bots import SoloPage
-from e2e.test_online import CYPHERS, ROOT, Device, OnlineGame
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from e2e.test_online import ROOT, Device, OnlineGame, psi_squad_player
 
 BLOG = """<!doctype html><html><head><meta charset="utf-8"><title>A blog</title></head>
 <body style="margin: 2rem; font-family: serif"><h1>My games blog</h1><p>Try this:</p>
@@ -141,16 +140,7 @@ def test_without_the_script_the_frame_keeps_its_height_and_scrolls(blog_page, si
 
 
 def test_online_play_from_inside_an_embed_with_an_invite_to_the_full_site(browser, site):
-    guesses: dict[int, int] = {}
-
-    def decide(session, seat):
-        state = session.table.state
-        if state.setting_up:
-            return ChooseCypher(CYPHERS[seat])
-        target = state.targets(seat)[0]
-        guesses[seat] = guesses.get(seat, 0) + 1
-        digits = CYPHERS[target] if guesses[seat] > 2 else CYPHERS[target][::-1]
-        return Guess(target, digits)
+    decide = psi_squad_player()
 
     src = site.url + "?embed=1&game=psi-squad&mode=online"
     blog = Blog(BLOG.format(code=f'<iframe src="{src}" style="width:100%;height:900px"></iframe>'))

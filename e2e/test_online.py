@@ -341,7 +341,8 @@ def test_espeers_online_between_two_devices(browser, site, screenshots):
 CYPHERS = ("123", "456", "789")
 
 
-def test_psi_squad_online_three_devices_with_a_reload(browser, site, screenshots):
+def psi_squad_player():
+    """Seals CYPHERS[seat]; guesses its target's cypher reversed twice, then right."""
     guesses: dict[int, int] = {}
 
     def decide(session, seat):
@@ -352,6 +353,12 @@ def test_psi_squad_online_three_devices_with_a_reload(browser, site, screenshots
         guesses[seat] = guesses.get(seat, 0) + 1
         digits = CYPHERS[target] if guesses[seat] > 2 else CYPHERS[target][::-1]
         return Guess(target, digits)
+
+    return decide
+
+
+def test_psi_squad_online_three_devices_with_a_reload(browser, site, screenshots):
+    decide = psi_squad_player()
 
     def form(page):
         page.check("input[name='psi-squad-seats'][value='3']")
