@@ -32,10 +32,14 @@ def render(container, html):
     """Replace a region's content with the worker's HTML, keeping keyboard focus where it was
     (or moving it to an [autofocus] control), and the region's log scrolled to its newest."""
     active = value(env.document.activeElement)
-    key = focus_key(active) if active is not None and container.contains(active) else None
+    inside = active is not None and container.contains(active)
+    key = focus_key(active) if inside else None
     container.innerHTML = html
     target = value(container.querySelector(key)) if key else None
-    if target is None:
+    # [autofocus] takes the focus from nowhere or from this region, never from elsewhere (a
+    # bot's move must not pull a reader off the page's links)
+    loose = active is None or inside or str(active.tagName) in ("BODY", "H1", "H2")
+    if target is None and loose:
         target = value(container.querySelector("[autofocus]"))
     if target is not None:
         target.focus()

@@ -43,6 +43,8 @@ class Page:
         if str(env.window.location.hash) == "#embed":
             self.embed.refresh()  # the Embed page needs no engine
         mark_replaying()
+        if _event is not None:
+            focus_heading(str(env.window.location.hash))
         self.bridge.request(self.route_request())
 
     # -- clicks ----------------------------------------------------------------------
@@ -212,6 +214,21 @@ def roving(element, step):
     items[index + step].setAttribute("tabindex", "0")
     items[index + step].focus()
     return True
+
+
+def focus_heading(hash_):
+    """A new screen: the keyboard focus (and a screen reader) goes to its heading, not back to
+    the top of the page. Screens the worker draws get their focus from the worker."""
+    name = hash_[1:] or "home"
+    if not name.replace("-", "").isalnum():
+        return
+    section = dom.value(env.document.getElementById(name))
+    if section is None or section.classList.contains("play-screen"):
+        return
+    heading = dom.value(section.querySelector("h1, h2"))
+    if heading is not None:
+        heading.setAttribute("tabindex", "-1")
+        heading.focus()
 
 
 def mark_resumable():

@@ -227,9 +227,9 @@ def test_a_click_that_is_not_a_move_leaves_the_last_move_in_sight():
     bo.refresh()
     last = bo.log_lines()[-1]
     assert last.endswith("chooses a cypher and seals it.")
-    assert any(last in n.text() for n in bo.render().find_all(role="status"))
+    assert any(last in n.text() for n in bo.render().find_all(data_role="message"))
     bo.handle({"cmd": "target", "seat": "0"})  # choosing a target is no move
-    assert any(last in n.text() for n in bo.render().find_all(role="status"))
+    assert any(last in n.text() for n in bo.render().find_all(data_role="message"))
 
 
 def test_online_the_board_stays_this_seat_s_way_round_after_the_end():

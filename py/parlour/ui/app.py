@@ -122,6 +122,8 @@ class App:
                 if game_id not in self.sessions and not self.resume(game_id):
                     self.go(f"#new-{game_id}")
                     return
+                session = self.sessions[game_id]
+                session.focus_to = session.focus_to or "[autofocus],[data-role=status]"
                 self.draw(game_id)
                 return
 
@@ -242,6 +244,10 @@ class App:
     def draw(self, game_id: str) -> None:
         session = self.sessions[game_id]
         self.effects.draw(play_root(game_id), session.render())
+        self.effects.announce(session.take_said())
+        focus = session.take_focus()
+        if focus:
+            self.effects.focus = f"{play_root(game_id)} {focus}"
         due = session.bot_due()
         # <html data-bot-due> while a bot's move is coming: the browser tests wait for it to go
         self.effects.attrs["bot-due"] = "1" if due else None

@@ -270,6 +270,10 @@ class OnlineController:
         if self.play is not None and not self.joining:
             self.play.refresh()
             self.effects.draw(ROOT, self.play.render())
+            self.effects.announce(self.play.take_said())
+            focus = self.play.take_focus()
+            if focus:
+                self.effects.focus = f"{ROOT} {focus}"
             due = self.play.bot_due()
             self.effects.attrs["bot-due"] = "1" if due else None
             if due:

@@ -12,6 +12,7 @@ from typing import Any
 
 from parlour.ui.tree import Node, to_html
 
+ANNOUNCER = "#announcer"  # the page's one live region, outside every redrawn region
 LISTS = ("render", "local", "session", "send", "links", "attrs", "text", "later", "download")
 
 
@@ -36,6 +37,11 @@ class Effects:
         """Replace a region's content; a later draw of the same region wins."""
         html = to_html(tree)
         self.render = [r for r in self.render if r[0] != selector] + [[selector, html]]
+
+    def announce(self, said: str) -> None:
+        """Have the page's live region (#announcer) say `said`: each move in a sentence."""
+        if said:
+            self.text = [t for t in self.text if t[0] != ANNOUNCER] + [[ANNOUNCER, said]]
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}

@@ -9,6 +9,7 @@ game; a game brings its board, its controls and its words through a `GameScreen`
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from parlour.errors import ParlourError
@@ -19,6 +20,7 @@ from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted, forfeited_seat
 from parlour.match.replay import ReplayRecord, file_text
 from parlour.match.table import Table
+from parlour.ui.help import with_help
 from parlour.ui.online_screen import (
     copy_box,
     online_bar,
@@ -51,6 +53,21 @@ class GameScreen(Protocol):
     def describe(self, before: Any, seat: int, action: Any) -> str: ...
 
     def final_details(self, session: PlaySession) -> Node | None: ...
+
+    def describe_board(self, view: dict, viewer: int | None) -> list[str]:
+        """The position in sentences, for "Describe the board" (what a glance at it tells)."""
+        ...
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The newest move the log tells (the one the hand-off screen and the message name): the
+    board marks it. `before` is the state it was played in."""
+
+    seq: int
+    seat: int
+    action: Any
+    before: Any
 
 
 class PlaySession:
@@ -85,6 +102,11 @@ class PlaySession:
         }
         self.declined_at = -1
         self.stalled_at = -1
+        self.describing = False  # "Describe the board" is open
+        self.log_open = True  # the log panel can fold away (a small screen wants the room)
+        self.asking_undo = False  # pass-and-play: the seat shown is asked to allow an undo
+        self.said = ""  # what the live region has to say after this event ("" for nothing)
+        self.focus_to: str | None = None  # where the keyboard focus goes after this event
         if online is None:
             self._run_automatic()
         self._next_view()
@@ -172,6 +194,7 @@ class PlaySession:
         self.message = said
         if self.online is None:
             self._run_automatic()
+        self.said = self.message
         self._next_view()
         return True
 
@@ -208,6 +231,7 @@ class PlaySession:
         """After any change: keep the view if the same seat acts again, else hand off (between
         the seats of this device only; a device with one seat always shows that seat)."""
         self.selection = self.screen.new_selection()
+        self.asking_undo = self.describing = False
         self.seen_step = self.table.match.step
         humans = self.humans
         if len(humans) == 1 and (self.online is not None or self.bots):
@@ -236,6 +260,7 @@ class PlaySession:
             openings = {s: self.table.openings(s) for s in self.table.stores}
             self.audit_result = audit(self.game, match.config, match.seed, match.entries, openings)
             self.result_open = True
+            self.focus_to = "#result-title"
 
     def refresh(self) -> None:
         """Online: the match changed under us (another device moved). Follow it: the new move
@@ -244,6 +269,7 @@ class PlaySession:
         if step != self.seen_step:
             lines = self.log_lines()
             self.message = lines[-1] if lines else ""
+            self.said = self.message
             first_end = self.table.match.result() is not None
             self._next_view()
             self.result_open = self.result_open or first_end
@@ -257,15 +283,19 @@ class PlaySession:
 
         Whatever arrives, a refusal becomes the message and nothing changes."""
         self.message = ""
+        step = self.table.match.step
         try:
             self._handle(event)
         except ParlourError as error:
             self.message = error.sentence
+        if self.message and (self.table.match.step != step or event.get("cmd") != "key"):
+            self.said = self.message
 
     def _handle(self, event: dict) -> None:
         cmd = event.get("cmd")
         if cmd == "take-device":
             self.viewer = self.to_act()
+            self.focus_to = STATUS  # the new view's heading: what this seat is to do
             return
         if cmd == "close-result":
             self.result_open = False
@@ -276,10 +306,21 @@ class PlaySession:
         if cmd == "share":
             self.sharing = not self.sharing and self.table.match.result() is not None
             return
+        if cmd == "toggle-log":
+            self.log_open = not self.log_open
+            return
         if self.viewer is None:
             return  # nothing else is on screen during a hand-off or after the end
+        if cmd == "describe-board":
+            self.describing = not self.describing
+            if self.describing:
+                self.said = " ".join(self.board_sentences())
+            return
         if cmd == "undo":
-            self.undo()
+            self.ask_undo()
+            return
+        if cmd in ("allow-undo", "refuse-undo"):
+            self.answer_undo(cmd == "allow-undo")
             return
         if cmd == "offer-draw":
             self.act(self.game.parse_action({"type": "propose-draw"}))
@@ -323,6 +364,33 @@ class PlaySession:
                         break
             else:
                 return
+
+    def undo_asks(self) -> int | None:
+        """Pass-and-play: the seat whose move an undo would take back, when it is not the seat
+        shown (the player holding the device is asked first); None when nobody need be asked."""
+        if self.bots or self.online is not None or not self.can_undo():
+            return None
+        mover = self.table.match.entries[-1].seat
+        return mover if mover != self.viewer else None
+
+    def ask_undo(self) -> None:
+        if self.undo_asks() is None:
+            self.undo()
+        else:
+            self.asking_undo = True
+            self.focus_to = "#undo-question-title"
+
+    def answer_undo(self, allowed: bool) -> None:
+        """The seat shown answers another player's request to take back a move."""
+        if not self.asking_undo:
+            return
+        self.asking_undo = False
+        mover = self.undo_asks()
+        if not allowed or mover is None:
+            self.message = "The move stands." if not allowed else ""
+            return
+        self.undo()
+        self.message = f"{self.names[self.viewer or 0]} allowed it. {self.message}".strip()
 
     def undo(self) -> None:
         if not self.can_undo():
@@ -368,6 +436,39 @@ class PlaySession:
     def _describe_entry(self, entry: Any) -> str:
         return describe_entry(self.screen, self.table.match, entry)
 
+    def last_move(self) -> LastMove | None:
+        """The newest move the log tells in words: the one the board marks, the message and
+        the hand-off screen name (a routine step, told with "", is passed over)."""
+        match = self.table.match
+        for entry in reversed(match.entries):
+            if forfeited_seat(entry.action) is None and self._describe_entry(entry):
+                before = match.state_at(entry.seq - 1)
+                action = match.game.parse_action(entry.action)
+                return LastMove(entry.seq, entry.seat, action, before)
+        return None
+
+    def board_sentences(self) -> list[str]:
+        """The position as the seat shown sees it, in sentences ("Describe the board")."""
+        viewer = self.viewer
+        view = (
+            self.game.seat_view(self.table.state, viewer, self.table.stores.get(viewer))
+            if viewer is not None
+            else self.game.public_view(self.table.state)
+        )
+        describe = getattr(self.screen, "describe_board", None)
+        sentences = describe(view, viewer) if describe is not None else None
+        return list(sentences or []) or [self.screen.status(view, viewer or 0)]
+
+    def take_focus(self) -> str | None:
+        """Where the keyboard focus should go now (a screen of this session changed), once."""
+        focus, self.focus_to = self.focus_to, None
+        return focus
+
+    def take_said(self) -> str:
+        """What the page's live region should say now, once."""
+        said, self.said = self.said, ""
+        return said
+
     def can_undo(self) -> bool:
         """Undo is for one device: online, a move made is a move sent. Against bots, there
         must be a move of a person's to take back."""
@@ -412,41 +513,7 @@ class PlaySession:
             if over
             else self.screen.status(view, viewer if viewer is not None else 0)
         )
-        tools = [
-            h(
-                "button",
-                {
-                    "class": "button small",
-                    "data-cmd": "undo",
-                    "type": "button",
-                    "disabled": over or not self.can_undo(),
-                },
-                "Undo",
-            )
-            if self.online is None
-            else None,
-            h(
-                "button",
-                {
-                    "class": "button small",
-                    "data-cmd": "offer-draw",
-                    "type": "button",
-                    "disabled": over or view.get("offer") is not None,
-                },
-                "Offer a draw",
-            )
-            if "offer" in view
-            else None,
-            h(
-                "button",
-                {"class": "button small", "data-cmd": "show-result", "type": "button"},
-                "Result",
-            )
-            if over
-            else None,
-            h("a", {"class": "button small", "href": f"#rules-{self.game.id}"}, "Rules"),
-            h("a", {"class": "button small", "href": f"#new-{self.game.id}"}, "New game"),
-        ]
+        tools = self._tools(view, over)
         return h(
             "div",
             {"class": "play-table"},
@@ -454,8 +521,8 @@ class PlaySession:
                 "header",
                 {"class": "play-bar"},
                 h(
-                    "p",
-                    {"class": "turn", "data-role": "status"},
+                    "h2",
+                    {"class": "turn", "data-role": "status", "tabindex": "-1"},
                     h("span", {"class": "your-turn"}, "Your turn") if self._my_turn() else None,
                     h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
                     if self.bot_thinking() is not None
@@ -466,21 +533,124 @@ class PlaySession:
             ),
             # a hint or a refusal while there is one, else the last move (a click on notes or
             # a target must not blank it)
+            # (the page's own live region, #announcer, says each move: see `take_said`)
             h(
                 "p",
-                {"class": "message", "role": "status", "aria-live": "polite"},
+                {"class": "message", "data-role": "message"},
                 self.message or (lines[-1] if lines else ""),
             ),
+            self._undo_question() if self.asking_undo else None,
+            description_tree(self.board_sentences()) if self.describing else None,
             h(
                 "div",
                 {"class": "play-main"},
+                # the controls come first: Tab follows a turn (choose, then where on the board)
+                h("div", {"class": "side play-controls"}, self.screen.controls(self, view))
+                if viewer is not None
+                else None,
                 h("div", {"class": "board-wrap"}, self.screen.board(self, view)),
                 h(
                     "aside",
                     {"class": "side"},
-                    self.screen.controls(self, view) if viewer is not None else None,
                     self._seats_tree(view),
-                    log_tree(lines),
+                    log_tree(lines, self.log_open),
+                ),
+            ),
+        )
+
+    def _tools(self, view: dict, over: bool) -> list[Node | None]:
+        """The play bar's buttons, each with its "?"."""
+
+        def tool(cmd: str, label: str, text: str, disabled: bool = False, **more: Any) -> Node:
+            button = h(
+                "button",
+                {"class": "button small", "data-cmd": cmd, "type": "button", **more},
+                label,
+            )
+            if disabled:
+                button.attrs["disabled"] = ""
+            return with_help(button, cmd, label, text)
+
+        watching = self.viewer is None
+        return [
+            tool(
+                "undo",
+                "Undo",
+                "Takes back the last move; never back past a secret once it is shown.",
+                disabled=over or watching or not self.can_undo(),
+            )
+            if self.online is None
+            else None,
+            tool(
+                "offer-draw",
+                "Offer a draw",
+                "Proposes to end the game as a draw; the other player accepts or plays on.",
+                disabled=over or view.get("offer") is not None,
+            )
+            if "offer" in view
+            else None,
+            tool(
+                "describe-board",
+                "Describe the board",
+                "Reads the position out in sentences, for a screen reader or a second look.",
+                disabled=watching,
+                aria_expanded="true" if self.describing else "false",
+            ),
+            tool("show-result", "Result", "Opens the result and the fair-play check again.")
+            if over
+            else None,
+            with_help(
+                h("a", {"class": "button small", "href": f"#rules-{self.game.id}"}, "Rules"),
+                "rules",
+                "Rules",
+                "Opens this game's rules; your game waits here.",
+            ),
+            with_help(
+                h("a", {"class": "button small", "href": f"#new-{self.game.id}"}, "New game"),
+                "new-game",
+                "New game",
+                "Goes to the set-up form; you are asked before this game is replaced.",
+            ),
+        ]
+
+    def _undo_question(self) -> Node | None:
+        """Pass-and-play: taking back another player's move needs that player's yes."""
+        mover = self.undo_asks()
+        viewer = self.viewer if self.viewer is not None else 0
+        if mover is None:
+            return None
+        shown, asker = self.names[viewer], self.names[mover]
+        return h(
+            "div",
+            {
+                "class": "confirm undo-question",
+                "data-role": "undo-question",
+                "role": "alertdialog",
+                "aria-labelledby": "undo-question-title",
+            },
+            h(
+                "h2",
+                {"id": "undo-question-title", "tabindex": "-1"},
+                f"{shown}, allow {asker} to take back the move?",
+            ),
+            h("p", None, f"The last move was {asker}'s: {self.log_lines()[-1]}"),
+            h(
+                "div",
+                {"class": "actions"},
+                h(
+                    "button",
+                    {"class": "button primary", "data-cmd": "allow-undo", "type": "button"},
+                    "Allow",
+                ),
+                h(
+                    "button",
+                    {
+                        "class": "button",
+                        "data-cmd": "refuse-undo",
+                        "type": "button",
+                        "autofocus": True,
+                    },
+                    "Keep the move",
                 ),
             ),
         )
@@ -523,7 +693,7 @@ class PlaySession:
                     "aria-modal": "true",
                     "aria-labelledby": "result-title",
                 },
-                h("h2", {"id": "result-title"}, title),
+                h("h2", {"id": "result-title", "tabindex": "-1"}, title),
                 h("p", None, result.reason),
                 self.screen.final_details(self),
                 audit_tree(
@@ -600,6 +770,9 @@ class PlaySession:
         )
 
 
+STATUS = "[data-role=status]"  # the play screen's heading
+
+
 def describe_entry(screen: GameScreen, match: Any, entry: Any) -> str:
     """A log entry of `match` in words ("" for a routine step the game does not tell)."""
     forfeit = forfeited_seat(entry.action)
@@ -667,14 +840,44 @@ def handoff_tree(name: str, last_move: str | None = None) -> Node:
     )
 
 
-def log_tree(lines: list[str]) -> Node:
-    """The one log panel: every move in words, newest last."""
+def log_tree(lines: list[str], open_: bool = True) -> Node:
+    """The one log panel: every move in words, newest last; it folds away to a button (the
+    fold is the session's, so a redraw keeps it)."""
     items = [h("li", None, line) for line in lines]
     return h(
         "section",
-        {"class": "log", "aria-label": "Game log"},
-        h("h3", None, "Game log"),
-        h("ol", {"data-role": "log"}, *items) if items else h("p", None, "No moves yet."),
+        {"class": "log" + ("" if open_ else " folded"), "aria-label": "Game log"},
+        h(
+            "h3",
+            None,
+            h(
+                "button",
+                {
+                    "class": "log-toggle",
+                    "type": "button",
+                    "data-cmd": "toggle-log",
+                    "aria-expanded": "true" if open_ else "false",
+                    "aria-controls": "game-log",
+                },
+                "Game log",
+                h("span", {"class": "log-count"}, f" ({len(lines)})") if not open_ else None,
+            ),
+        ),
+        h(
+            "div",
+            {"id": "game-log", "hidden": not open_},
+            h("ol", {"data-role": "log"}, *items) if items else h("p", None, "No moves yet."),
+        ),
+    )
+
+
+def description_tree(sentences: list[str]) -> Node:
+    """ "Describe the board": the position in sentences, under the play bar."""
+    return h(
+        "section",
+        {"class": "board-description", "data-role": "description", "aria-label": "The board"},
+        h("h3", None, "The board in words"),
+        h("ul", None, *(h("li", None, s) for s in sentences)),
     )
 
 
