@@ -95,6 +95,10 @@ class Bridge:
         if effects.get("focus"):
             target = dom.value(document.querySelector(effects["focus"]))
             if target is not None:
+                if str(target.tagName) in ("H1", "H2", "H3") and not target.hasAttribute(
+                    "tabindex"
+                ):
+                    target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
                 target.focus()
         if effects.get("go"):
             env.window.location.replace(effects["go"])

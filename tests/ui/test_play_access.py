@@ -169,3 +169,11 @@ def finished() -> PlaySession:
         s.handle({"cmd": "take-device"})
         assert s.act(move), s.message
     return s
+
+
+def test_a_route_to_a_screen_the_worker_draws_moves_the_focus_to_its_heading():
+    app = App()
+    app.call('{"op": "route", "hash": "#replay", "href": "http://x/#replay"}')
+    assert app.effects.focus == "#replay .replay-root h2, #replay .replay-root h1"
+    app.call('{"op": "route", "hash": "#online-help", "href": "http://x/#online-help"}')
+    assert app.effects.focus is None, "a plain screen's focus is the page's own"

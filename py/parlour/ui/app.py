@@ -28,6 +28,15 @@ STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
 
 
+# Screens the worker draws whole (their address prefix, their region): a route to one moves
+# the keyboard focus to its heading, as the page does for its plain screens.
+DRAWN_SCREENS = (
+    ("#online", "#online .online-root"),
+    ("#join=", "#online .online-root"),
+    ("#replay", "#replay .replay-root"),
+)
+
+
 def play_root(game_id: str) -> str:
     return f"#play-{game_id} .play-root"
 
@@ -87,6 +96,19 @@ class App:
     # -- routes -------------------------------------------------------------------------
 
     def on_route(self, request: dict[str, Any]) -> None:
+        self._route(request)
+        hash_ = self.hash
+        drawn = [
+            root
+            for prefix, root in DRAWN_SCREENS
+            if hash_.partition("=")[0] == prefix.rstrip("=")
+            and any(r[0] == root for r in self.effects.render)
+        ]
+        if drawn and self.effects.focus is None and self.effects.go is None:
+            # a screen the worker draws: the focus goes to its heading (see shell/page.py)
+            self.effects.focus = f"{drawn[0]} h2, {drawn[0]} h1"
+
+    def _route(self, request: dict[str, Any]) -> None:
         self.href = str(request.get("href") or self.href)
         self.hash = hash_ = str(request.get("hash") or "")
         form = request.get("form")
