@@ -72,3 +72,14 @@ def test_fields_of_reads_a_screens_own_fields():
     root.append(Input({"data-field": "invite"}, value="abc"))
     root.append(Select({"data-field": "espeers-deck"}, value="starter:x"))
     assert dom.fields_of(root) == {"invite": "abc", "espeers-deck": "starter:x"}
+
+
+def test_render_never_pulls_the_focus_from_elsewhere_on_the_page():
+    _document, body = page()
+    link = body.append(Element("a", {"href": "#rules-esp"}))
+    link.focus()
+    region = body.append(Element("div"))
+    button = Element("button", {"autofocus": ""})
+    region.parse = lambda html: [button]
+    dom.render(region, "<button autofocus></button>")  # a bot's move redrew the board
+    assert not button.focused and link.focused

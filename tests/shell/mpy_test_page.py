@@ -220,3 +220,16 @@ async def test_a_game_file_chosen_is_read_here_and_sent_as_text():
         {"op": "replay-file", "text": '{"format": "x"}', "size": 15},
         {"op": "replay-file", "text": None, "size": 10**9},
     ]
+
+
+def test_a_new_screen_takes_the_focus_to_its_heading():
+    document, window, _root = build(hash_="#rules-esp")
+    rules = document.body.append(Element("section", {"id": "rules-esp", "class": "screen"}))
+    heading = rules.append(Element("h2"))
+    Page(Recorder()).on_hash(Event())
+    assert heading.focused and heading.getAttribute("tabindex") == "-1"
+    window.location.hash = "#play-esp"  # a screen the worker draws: its focus is the worker's
+    document.getElementById("play-esp").classList.add("play-screen")
+    play_heading = document.getElementById("play-esp").append(Element("h2"))
+    Page(Recorder()).on_hash(Event())
+    assert not play_heading.focused

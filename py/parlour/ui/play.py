@@ -389,8 +389,9 @@ class PlaySession:
         if not allowed or mover is None:
             self.message = "The move stands." if not allowed else ""
             return
+        shown = self.names[self.viewer if self.viewer is not None else 0]
         self.undo()
-        self.message = f"{self.names[self.viewer or 0]} allowed it. {self.message}".strip()
+        self.message = f"{shown} allowed it. {self.message}".strip()
 
     def undo(self) -> None:
         if not self.can_undo():
@@ -500,8 +501,6 @@ class PlaySession:
             main = self._table_tree(view)
         banner = self.banner() if self.banner else online_bar(self.online) if self.online else None
         children: list[Any] = [banner, main]
-        if result is not None and self.result_open:
-            children.append(self._result_tree(result))
         return h("div", {"class": f"play play-{game.id}", "data-viewer": self.viewer}, *children)
 
     def _table_tree(self, view: dict) -> Node:
@@ -544,8 +543,11 @@ class PlaySession:
             h(
                 "div",
                 {"class": "play-main"},
-                # the controls come first: Tab follows a turn (choose, then where on the board)
-                h("div", {"class": "side play-controls"}, self.screen.controls(self, view))
+                # the result, beside the board and never over it (its marks tell the end); else
+                # the controls: first, as Tab follows a turn (choose, then where on the board)
+                self._result_tree(self.table.match.result())
+                if over and self.result_open
+                else h("div", {"class": "side play-controls"}, self.screen.controls(self, view))
                 if viewer is not None
                 else None,
                 h("div", {"class": "board-wrap"}, self.screen.board(self, view)),
@@ -684,15 +686,10 @@ class PlaySession:
         title = outcome_title(result, self.names)
         return h(
             "div",
-            {"class": "overlay", "data-role": "result"},
+            {"class": "result-panel", "data-role": "result"},
             h(
-                "div",
-                {
-                    "class": "dialog",
-                    "role": "dialog",
-                    "aria-modal": "true",
-                    "aria-labelledby": "result-title",
-                },
+                "section",
+                {"class": "dialog", "aria-labelledby": "result-title"},
                 h("h2", {"id": "result-title", "tabindex": "-1"}, title),
                 h("p", None, result.reason),
                 self.screen.final_details(self),
@@ -719,7 +716,7 @@ class PlaySession:
                     h(
                         "button",
                         {"class": "button", "data-cmd": "close-result", "type": "button"},
-                        "See the board",
+                        "Close",
                     ),
                     h(
                         "button",

@@ -1,0 +1,171 @@
+"""The play screen's shared aids (issue 17), in CPython: the "?" beside each tool, undo of
+another player's move asked of the seat shown, the last move, the live region's sentences,
+focus after a screen change, the folding log, "Describe the board", and the result beside
+the board."""
+
+from __future__ import annotations
+
+from parlour.games.esp.rules import Place
+from parlour.games.zener import Symbol
+from parlour.ui.app import App
+from parlour.ui.help import help_id
+from parlour.ui.play import PlaySession
+from parlour.ui.tree import Node
+from tests.ui.test_play_session import place, session
+
+
+def tools(tree: Node) -> dict[str, Node]:
+    return {
+        n.attrs["data-cmd"]: n
+        for n in tree.find_all(**{"class": "button small"})
+        if "data-cmd" in n.attrs
+    }
+
+
+def test_every_tool_has_a_question_mark_that_names_it_and_one_sentence():
+    s = session()
+    place(s, "star", "up", "0,0")
+    s.handle({"cmd": "take-device"})
+    tree = s.render()
+    helps = tree.find_all(**{"class": "help"})
+    assert {h.attrs["data-help"] for h in helps} >= {"undo", "describe-board", "rules", "new-game"}
+    for tip in helps:
+        (button,) = tip.find_all(**{"class": "help-button"})
+        (text,) = tip.find_all(role="tooltip")
+        assert button.attrs["aria-describedby"] == text.attrs["id"]
+        assert button.attrs["aria-label"].startswith("What does ")
+        sentence = text.text()
+        assert sentence.endswith(".") and sentence.count(". ") == 0, sentence
+    (bar,) = tree.find_all(**{"class": "play-bar"})
+    for cmd, control in tools(bar).items():
+        assert control.attrs.get("aria-describedby") == help_id(cmd)
+
+
+def test_undo_of_another_players_move_asks_the_seat_shown_first():
+    s = session()
+    place(s, "star", "up", "0,0")  # Ada's move; Bo now holds the device
+    s.handle({"cmd": "take-device"})
+    assert s.viewer == 1
+    s.handle({"cmd": "undo"})
+    assert s.table.match.step == 1, "nothing is taken back before Bo answers"
+    (question,) = s.render().find_all(data_role="undo-question")
+    assert "Bo, allow Ada to take back the move?" in question.text()
+    assert s.take_focus() == "#undo-question-title"
+    s.handle({"cmd": "refuse-undo"})
+    assert s.table.match.step == 1 and s.message == "The move stands."
+    assert not s.render().find_all(data_role="undo-question")
+    s.handle({"cmd": "undo"})
+    s.handle({"cmd": "allow-undo"})
+    assert s.table.match.step == 0
+    assert s.message.startswith("Bo allowed it.")
+    assert s.render().find_all(data_role="handoff"), "the device goes back to Ada"
+
+
+def test_undo_of_ones_own_move_needs_nobody_s_leave():
+    s = session()
+    place(s, "star", "up", "0,0")
+    place(s, "cross", "up", "1,0")
+    s.handle({"cmd": "take-device"})  # Ada
+    assert s.undo_asks() == 1
+    s.viewer = 1  # were Bo still shown, the move would be Bo's own
+    assert s.undo_asks() is None
+
+
+def test_an_answer_with_no_question_changes_nothing():
+    s = session()
+    place(s, "star", "up", "0,0")
+    s.handle({"cmd": "take-device"})
+    s.handle({"cmd": "allow-undo"})
+    assert s.table.match.step == 1
+
+
+def test_the_last_move_is_the_one_the_log_and_the_hand_off_tell():
+    s = session()
+    assert s.last_move() is None
+    place(s, "star", "up", "0,0")
+    last = s.last_move()
+    assert last is not None and last.seat == 0 and last.seq == 1
+    tree = s.render()
+    (told,) = tree.find_all(data_role="last-move")
+    assert told.text() == s.log_lines()[-1] == s.message
+
+
+def test_each_move_is_said_once_by_the_page_s_live_region():
+    app = App()
+    app.sessions["esp"] = s = session()
+    place(s, "star", "up", "0,0")
+    app.draw("esp")
+    said = [t for t in app.effects.text if t[0] == "#announcer"]
+    assert said == [["#announcer", s.log_lines()[-1]]]
+    app.storage.effects = type(app.effects)()
+    app.draw("esp")
+    assert not app.effects.text, "a redraw says nothing new"
+
+
+def test_after_a_hand_off_the_focus_goes_to_the_new_view_s_heading():
+    app = App()
+    app.sessions["esp"] = s = session()
+    s.handle({"cmd": "take-device"})
+    app.draw("esp")
+    assert app.effects.focus == "#play-esp .play-root [data-role=status]"
+    (heading,) = s.render().find_all(data_role="status")
+    assert heading.tag == "h2" and heading.attrs["tabindex"] == "-1"
+
+
+def test_the_log_folds_and_unfolds_and_a_redraw_keeps_it():
+    s = session()
+    place(s, "star", "up", "0,0")
+    s.handle({"cmd": "take-device"})
+    s.handle({"cmd": "toggle-log"})
+    tree = s.render()
+    (toggle,) = tree.find_all(**{"class": "log-toggle"})
+    assert toggle.attrs["aria-expanded"] == "false" and "(1)" in toggle.text()
+    (log,) = tree.find_all(id="game-log")
+    assert "hidden" in log.attrs
+    s.handle({"cmd": "toggle-log"})
+    assert "hidden" not in s.render().find_all(id="game-log")[0].attrs
+
+
+def test_describe_the_board_reads_the_position_and_says_it():
+    s = session()
+    place(s, "star", "up", "0,0")
+    s.handle({"cmd": "take-device"})
+    s.handle({"cmd": "describe-board"})
+    (section,) = s.render().find_all(data_role="description")
+    assert section.find_all(tag="li") or section.text()
+    assert s.take_said() == " ".join(s.board_sentences())
+    s.handle({"cmd": "describe-board"})
+    assert not s.render().find_all(data_role="description")
+
+
+def test_the_result_sits_beside_the_board_not_over_it():
+    s = finished()
+    tree = s.render()
+    (panel,) = tree.find_all(data_role="result")
+    assert "overlay" not in panel.attrs.get("class", "")
+    (main,) = tree.find_all(**{"class": "play-main"})
+    assert main.children[0] is panel, "the result takes the controls' place, first"
+    assert main.find_all(**{"class": "board-wrap"})
+    assert s.take_focus() == "#result-title"
+    s.handle({"cmd": "close-result"})
+    assert not s.render().find_all(data_role="result")
+
+
+def finished() -> PlaySession:
+    """A game of ESP Ada wins by a set (the moves of test_play_session's ending)."""
+    s = session()
+    moves = [
+        Place((0, 0), Symbol.CIRCLE),
+        Place((1, 0), Symbol.CROSS),
+        Place((0, 1), Symbol.STAR, hidden=True),
+        Place((1, 1), Symbol.WAVES, hidden=True),
+        Place((2, 0), Symbol.WAVES),
+        Place((2, 1), Symbol.CIRCLE, hidden=True),
+        Place((3, 0), Symbol.SQUARE),
+        Place((3, 1), Symbol.SQUARE, hidden=True),
+        Place((4, 0), Symbol.STAR),
+    ]
+    for move in moves:
+        s.handle({"cmd": "take-device"})
+        assert s.act(move), s.message
+    return s
