@@ -197,7 +197,8 @@ def test_your_own_barrier_card_is_shown_to_you_only():
     tree = take(s, 0)
     (mine,) = tree.find_all(data_seat="0")[0].find_all(data_role="barrier")
     assert faces(mine) == ["mind-spike"]
-    assert "Mind Spike" in tree.find_all(aria_label="Your barrier")[0].text()
+    assert "Your barrier: Mind Spike lies face down" in mine.text()  # said, and in its title
+    assert "Mind Spike" in mine.attrs["title"]
 
 
 # -- the stack and Opportunity -------------------------------------------------------------

@@ -162,7 +162,14 @@ class EspeersScreen:
             {"class": "duel" + (" seated" if me else ""), "data-role": "duel"},
             self._duelist(view, 1 - bottom, mine=False, mark=mark, far=True),
             self._stack(session, view, mark),
-            self._duelist(view, bottom, mine=me is not None, mark=mark, far=False),
+            self._duelist(
+                view,
+                bottom,
+                mine=me is not None,
+                mark=mark,
+                far=False,
+                extra=self._barrier_row(session, view) if is_seat_view(view) else None,
+            ),
             self._hand(session, view) if is_seat_view(view) else None,
         )
 
@@ -187,7 +194,13 @@ class EspeersScreen:
         return sentences
 
     def _duelist(
-        self, view: PublicView, seat: int, mine: bool, mark: Mark | None = None, far: bool = False
+        self,
+        view: PublicView,
+        seat: int,
+        mine: bool,
+        mark: Mark | None = None,
+        far: bool = False,
+        extra: Node | None = None,
     ) -> Node:
         p = view["players"][seat]
         here = mark if mark is not None and mark.seat == seat else None
@@ -226,6 +239,7 @@ class EspeersScreen:
                 _pile("Deck", p["deck"], card_back("small") if p["deck"] else None),
                 _discard(p["discard"], here if here and here.place == "discard" else None),
             ),
+            extra,
         )
 
     def _barrier(self, view: PublicView, seat: int, mine: bool, mark: Mark | None = None) -> Node:
@@ -241,7 +255,8 @@ class EspeersScreen:
         # on a phone the label takes two lines, "Barrier ·" over "2 PSI"
         points = h("span", {"class": "barrier-psi"}, f"{barrier['points']} PSI")
         hint = (
-            f"Your barrier: {CARDS[card].name} ({CARDS[card].symbol}), face down to your opponent."
+            f"Your barrier: {words.barrier_words(card, barrier['points'])} Face down to your "
+            "opponent."
             if card is not None and card in CARDS
             else words.BARRIER_FACE_DOWN
         )
@@ -272,6 +287,7 @@ class EspeersScreen:
                     {"class": css + (" last-move" if here else ""), "data-card": item["card"]},
                     _tag(here),
                     card_face(item["card"]),
+                    hand_chip(item["card"]),
                     h(
                         "span",
                         {"class": "stack-owner"},
@@ -306,8 +322,8 @@ class EspeersScreen:
                 "header",
                 {"class": "stack-head"},
                 h("h3", None, "The stack"),
-                h("p", {"class": "hint"}, words.STACK_RULE) if items else None,
                 help_tip("espeers-stack", "the stack", HELP["stack"]),
+                h("p", {"class": "hint"}, words.STACK_RULE) if items else None,
             ),
             pile,
             h("p", {"class": "opportunity-line", "data-role": "opportunity"}, waiting)
@@ -455,9 +471,8 @@ class EspeersScreen:
             return self._predict(view)
         if isinstance(first, AssignDamage):
             return self._assign(view, legal)
-        if isinstance(first, Discard):
-            return None  # the choice is made on the hand itself
-        return self._barrier_controls(session, view, legal)
+        # a discard is chosen on the hand itself, and your barrier's attack sits beside it
+        return None
 
     def _mulligan(self, session: PlaySession, view: SeatView, legal: list[Action]) -> Node:
         me = view["players"][view["me"]["seat"]]
@@ -535,24 +550,15 @@ class EspeersScreen:
             h("div", {"class": "choice"}, *buttons),
         )
 
-    def _barrier_controls(
-        self, session: PlaySession, view: SeatView, legal: list[Action]
-    ) -> Node | None:
+    def _barrier_row(self, session: PlaySession, view: SeatView) -> Node | None:
+        """Your barrier's own control, beside it on the table: the attack, when it may."""
         me = view["me"]["seat"]
-        barrier = view["players"][me]["barrier"]
-        if barrier is None:
+        if view["players"][me]["barrier"] is None:
             return None
-        attack = next((a for a in legal if isinstance(a, BarrierAttack)), None)
-        problem = session.game.attack_problem(session.table.state, me)
-        card = view["me"]["barrier_card"]
-        return h(
-            "section",
-            {"class": "controls", "aria-label": "Your barrier"},
-            h("h3", None, "Your barrier"),
-            h("p", None, words.barrier_words(card, barrier["points"])),
-            _helped("attack", words.BARRIER_ATTACK) if attack else None,
-            h("p", {"class": "hint"}, problem) if problem and not attack else None,
-        )
+        legal = self._legal(session)
+        if not any(isinstance(a, BarrierAttack) for a in legal):
+            return None
+        return h("div", {"class": "barrier-row"}, _helped("attack", words.BARRIER_ATTACK))
 
     # -- the end -------------------------------------------------------------------------
 
