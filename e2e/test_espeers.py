@@ -370,6 +370,9 @@ def test_the_hand_the_stack_and_the_opponent_fit_a_laptop_and_a_phone(
             "window.scrollTo(0, document.querySelector('#play-espeers').getBoundingClientRect()"
             ".top + window.scrollY)"
         )
+        for scheme in ("dark", "light"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=screenshots / f"espeers-compact-{width}-{scheme}.png")
         parts = {
             "the opponent's side": f"{ROOT} .duelist.far",
             "the stack": f"{ROOT} .stack-area",
@@ -389,10 +392,6 @@ def test_the_hand_the_stack_and_the_opponent_fit_a_laptop_and_a_phone(
         size = float(top.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
         assert size >= 12, f"the opponent's discard is named in {size}px type"
         assert in_view(top.bounding_box(), width, height)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=screenshots / f"espeers-compact-{width}-{scheme}.png")
-        page.emulate_media(color_scheme="light")
 
 
 def tab_to(page, selector: str, limit: int = 120) -> None:
