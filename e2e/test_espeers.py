@@ -27,6 +27,7 @@ from parlour.games.espeers.actions import (
     Predict,
 )
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS
+from parlour.match import bot_seats
 from parlour.match.table import Table
 
 ROOT = "#play-espeers"
@@ -290,3 +291,186 @@ def test_espeers_on_a_phone(browser, site, screenshots, scheme):
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the deck builder is {overflow}px wider than the phone"
     context.close()
+
+
+# -- against a bot: the compact table, and a whole game by keyboard ------------------------------
+
+SOLO_SETTLED = (
+    "() => !document.documentElement.dataset.pending && !document.documentElement.dataset.botDue"
+)
+SIZES = [(1280, 800), (360, 740)]
+
+
+class SoloDuel:
+    """One person (seat 0) against an easy bot, on the real page."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def table(self) -> Table:
+        raw = self.page.evaluate(f"localStorage.getItem('{STORAGE}')")
+        return Table.from_json(json.loads(raw)["table"])
+
+    def settle(self) -> Table:
+        self.page.wait_for_function(SOLO_SETTLED, timeout=60_000)
+        return self.table()
+
+    def wait_for_move(self, before: int) -> None:
+        self.page.wait_for_function(
+            f"JSON.parse(localStorage.getItem('{STORAGE}')).table.match.log.length > {before}",
+            timeout=60_000,
+        )
+
+
+def mid_game(table: Table) -> bool:
+    """A card suspended on the stack, cards on both discard piles, and the person to act."""
+    state = table.state
+    return (
+        bool(state.stack)
+        and all(p.discard for p in state.players)
+        and 0 in table.game.to_move(state)
+        and state.phase in ("active", "end")
+    )
+
+
+def in_view(box: dict, width: int, height: int) -> bool:
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= width + 0.5
+        and box["y"] + box["height"] <= height + 0.5
+    )
+
+
+def test_the_hand_the_stack_and_the_opponent_fit_a_laptop_and_a_phone(
+    page, site, watch, screenshots
+):
+    """Issue 17: at 1280x800 and 360x740, scrolled to the play screen's top, the opponent's
+    side, the stack and every card of your hand are in view at once, and the opponent's discard
+    pile names its top card in type large enough to read."""
+    page.goto(site.url + "#new-espeers")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.select_option("#new-espeers [data-seat-kind='1']", "easy")
+    page.click("#new-espeers a[href='#start-espeers']")
+    page.locator(f"{ROOT} .play").wait_for()
+    solo = SoloDuel(page)
+    for _ in range(200):
+        table = solo.settle()
+        assert table.match.result() is None, "the game ended before the table filled"
+        if table.match.step > 12 and mid_game(table):
+            break
+        choice = bot_seats.decide(table, 0, "medium").choice
+        clicks.espeers(page, ROOT, table.state, choice)
+        solo.wait_for_move(table.match.step)
+    else:
+        raise AssertionError("no mid-game table")
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(
+            "window.scrollTo(0, document.querySelector('#play-espeers').getBoundingClientRect()"
+            ".top + window.scrollY)"
+        )
+        for scheme in ("dark", "light"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=screenshots / f"espeers-compact-{width}-{scheme}.png")
+        parts = {
+            "the opponent's side": f"{ROOT} .duelist.far",
+            "the stack": f"{ROOT} .stack-area",
+            "your hand": f"{ROOT} .hand-cards",
+        }
+        hand = page.locator(f"{ROOT} .hand-card")
+        assert hand.count() >= 1
+        for i in range(hand.count()):
+            parts[f"card {i + 1} of your hand"] = f"{ROOT} .hand-card >> nth={i}"
+        for name, selector in parts.items():
+            box = page.locator(selector).bounding_box()
+            assert box is not None and in_view(box, width, height), (
+                f"{name} is out of view at {width}x{height}: {box}"
+            )
+        top = page.locator(f"{ROOT} .duelist.far [data-role=discard] .top-name")
+        assert top.is_visible() and top.inner_text() in {c.name for c in CARDS.values()}
+        size = float(top.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+        assert size >= 12, f"the opponent's discard is named in {size}px type"
+        assert in_view(top.bounding_box(), width, height)
+
+
+def tab_to(page, selector: str, limit: int = 120) -> None:
+    """Press Tab until the focus is on `selector` (keyboard only: no click, no focus())."""
+    for _ in range(limit):
+        if page.evaluate(f"!!document.activeElement?.matches({json.dumps(selector)})"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def to_slot(page, slot: int) -> None:
+    """In the hand (a roving row), the arrow keys move the focus to `slot`."""
+    tab_to(page, f"{ROOT} .hand-card[tabindex='0']")
+    for _ in range(20):
+        here = int(page.evaluate("document.activeElement.dataset.slot"))
+        if here == slot:
+            return
+        page.keyboard.press("ArrowRight" if here < slot else "ArrowLeft")
+    raise AssertionError(f"the arrows never reached slot {slot}")
+
+
+def press_on(page, selector: str) -> None:
+    tab_to(page, selector)
+    page.keyboard.press("Enter")
+
+
+def keyboard_move(page, table: Table, choice) -> None:
+    """The keys a player presses for `choice` (what clicks.espeers does with the mouse)."""
+    if isinstance(choice, Mulligan):
+        press_on(page, f"{ROOT} [data-cmd={'keep' if choice.keep else 'mulligan'}]")
+    elif isinstance(choice, Predict):
+        symbol = f"[data-symbol='{choice.symbol}']" if choice.symbol else ""
+        press_on(
+            page, f"{ROOT} [data-cmd={'predict' if choice.symbol else 'predict-none'}]{symbol}"
+        )
+    elif isinstance(choice, AssignDamage):
+        press_on(page, f"{ROOT} [data-cmd=assign][data-amount='{choice.from_pool}']")
+    elif isinstance(choice, Discard):
+        hand = clicks.hand_faces(page, ROOT)
+        for card in choice.cards:
+            slot = hand.index(card)
+            hand[slot] = ""
+            to_slot(page, slot)
+            page.keyboard.press("Enter")
+        press_on(page, f"{ROOT} [data-cmd=discard]")
+    elif isinstance(choice, (Play, Cycle, PlaceBarrier)):
+        to_slot(page, clicks.hand_faces(page, ROOT).index(choice.card))
+        page.keyboard.press("Enter")
+        cmd = {Play: "play", Cycle: "cycle", PlaceBarrier: "barrier"}[type(choice)]
+        press_on(page, f"{ROOT} [data-cmd={cmd}]")
+    elif isinstance(choice, BarrierAttack):
+        press_on(page, f"{ROOT} [data-cmd=attack]")
+    else:
+        press_on(page, f"{ROOT} [data-cmd=pass]")
+
+
+def test_a_whole_game_against_a_bot_by_keyboard_alone(page, site, watch, screenshots):
+    """Issue 17: from the home screen to the result with keyboard events only."""
+    page.goto(site.url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    press_on(page, "a[href='#new-espeers']")
+    tab_to(page, "#new-espeers [data-seat-kind='1']")
+    page.keyboard.press("ArrowDown")  # a person, then "Bot: easy"
+    assert page.eval_on_selector("#new-espeers [data-seat-kind='1']", "e => e.value") == "easy"
+    press_on(page, "#new-espeers a[href='#start-espeers']")
+    page.locator(f"{ROOT} .play").wait_for()
+    solo = SoloDuel(page)
+    for _ in range(MAX_STEPS):
+        table = solo.settle()
+        if table.match.result() is not None:
+            break
+        choice = bot_seats.decide(table, 0, "easy").choice
+        keyboard_move(page, table, choice)
+        solo.wait_for_move(table.match.step)
+    else:
+        raise AssertionError("the game did not end")
+    result = page.locator(f"{ROOT} [data-role=result]")
+    result.wait_for()
+    assert result.locator("[data-audit=verified]").is_visible()
+    assert page.evaluate("document.activeElement.id") == "result-title"
+    page.screenshot(path=screenshots / "espeers-keyboard-result.png")

@@ -197,7 +197,8 @@ def test_your_own_barrier_card_is_shown_to_you_only():
     tree = take(s, 0)
     (mine,) = tree.find_all(data_seat="0")[0].find_all(data_role="barrier")
     assert faces(mine) == ["mind-spike"]
-    assert "Mind Spike" in tree.find_all(aria_label="Your barrier")[0].text()
+    assert "Your barrier: Mind Spike lies face down" in mine.text()  # said, and in its title
+    assert "Mind Spike" in mine.attrs["title"]
 
 
 # -- the stack and Opportunity -------------------------------------------------------------
@@ -574,3 +575,224 @@ def test_the_end_of_the_turn_is_said_on_screen_and_offers_no_pk_and_no_barrier()
     s.handle({"cmd": "pass"})
     (status,) = take(s, 1).find_all(data_role="status")
     assert status.text() == "Turn 2 · Bo's Active phase · Bo holds Opportunity."
+
+
+# -- issue 17: the last move marked, the board in words, a "?" beside each control -----------
+
+
+def marks(tree: Node) -> list[Node]:
+    return tree.find_all(data_role="last-move")
+
+
+def marked(tree: Node) -> list[Node]:
+    """What carries the mark's ring: every element of the table with the class last-move."""
+    return [
+        n
+        for n in tree.walk()
+        if isinstance(n, Node) and "last-move" in str(n.attrs.get("class", "")).split()
+    ]
+
+
+def test_the_card_just_played_is_marked_on_the_stack_in_words():
+    s = session(B_FEEDBACK)
+    play(s, "telekinetic-slam")
+    tree = take(s, 1)
+    (ring,) = marked(tree)
+    assert ring.tag == "li" and ring.attrs["data-card"] == "telekinetic-slam"
+    (tag,) = marks(tree)
+    assert tag.text() == "Last move: Just played"  # the words, not a colour: a shape and text
+    # Bo answers: now his card is the one marked, and only it
+    play(s, "feedback")
+    tree = take(s, 0)
+    (ring,) = marked(tree)
+    assert ring.attrs["data-card"] == "feedback"
+
+
+def test_a_resolved_card_is_marked_on_its_owner_s_discard_pile():
+    s = session(B_FEEDBACK)
+    play(s, "telekinetic-slam")
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+    s.handle({"cmd": "pass"})  # the Slam resolves: Bo takes the damage
+    tree = s.render()
+    if s.viewer is None:
+        tree = take(s, 1)
+    (ring,) = marked(tree)
+    assert ring.attrs["data-role"] in ("discard", "psi")
+    last = s.last_move()
+    assert last is not None
+    said = marks(tree)[0].text()
+    assert said.startswith("Last move: ")
+    if ring.attrs["data-role"] == "discard":
+        assert "Telekinetic Slam" in ring.text() and "resolved" in said
+    else:
+        assert "damage" in said
+
+
+def test_a_cycled_card_and_a_barrier_laid_are_marked():
+    s = session()
+    click_card(s, "quick-recall")
+    s.handle({"cmd": "cycle"})
+    tree = s.render()
+    (ring,) = marked(tree)
+    assert ring.attrs["data-role"] == "discard" and "Quick Recall" in ring.text()
+    assert marks(tree)[0].text() == "Last move: Just cycled"
+    click_card(s, "mind-spike")
+    s.handle({"cmd": "barrier"})
+    tree = take(s, 1)  # Bo is asked to guess: Ada's new barrier is the move marked
+    (ring,) = marked(tree)
+    assert ring.attrs["data-role"] == "barrier" and faces(ring) == []
+    assert marks(tree)[0].text() == "Last move: Just laid"
+
+
+def test_a_pass_marks_the_player_who_passed_and_nothing_is_marked_before_any_move():
+    table = stacked_table((deck_with(A_HEAD), deck_with(B_HEAD)))
+    s = PlaySession(table, EspeersScreen())
+    take(s, 0)
+    assert s.last_move() is None and marked(s.render()) == []
+    s.handle({"cmd": "keep"})
+    tree = take(s, 1)
+    assert [m.text() for m in marks(tree)] == ["Last move: Kept the hand"]
+    s.handle({"cmd": "keep"})
+    take(s, 0)
+    s.handle({"cmd": "pass"})
+    tree = take(s, 1)
+    (tag,) = marks(tree)
+    assert tag.text() == "Last move: Passed"
+    (ada,) = tree.find_all(data_seat="0")
+    assert ada.find_all(data_role="last-move")
+
+
+def test_a_spectator_s_table_marks_the_last_move_too():
+    """The replay viewer's session has no last_move: the screen finds it in the match."""
+    s = session(B_FEEDBACK)
+    play(s, "telekinetic-slam")
+
+    class Spectator:
+        viewer = None
+
+        def __init__(self, table):
+            self.table = table
+            self.selection = EspeersScreen().new_selection()
+
+    screen = EspeersScreen()
+    view = s.table.game.public_view(s.table.state)
+    tree = screen.board(Spectator(s.table), view)  # type: ignore[arg-type]
+    (ring,) = marked(tree)
+    assert ring.attrs["data-card"] == "telekinetic-slam"
+    assert faces(tree) == ["telekinetic-slam"]  # nobody's hand
+
+
+def test_describe_the_board_tells_the_position_and_no_secret_of_the_other_seat():
+    s = session(B_FEEDBACK)
+    play(s, "telekinetic-slam")
+    take(s, 1)
+    s.handle({"cmd": "describe-board"})
+    tree = s.render()
+    (described,) = tree.find_all(data_role="description")
+    text = described.text()
+    assert "Ada: PSI 10 (Pool 7, Spent 3" in text and "Bo (you): PSI 10" in text
+    assert "5 cards in hand" in text  # Ada's hand, counted
+    assert "On the stack, top first: Ada's Telekinetic Slam." in text
+    bo_hand = s.table.view(1)["me"]["hand"]
+    assert f"Your hand, {len(bo_hand)} cards: " in text
+    for card in set(A_HEAD) - set(bo_hand) - {"telekinetic-slam"}:
+        assert CARDS[card].name not in text, f"Ada's {card} is told to Bo"
+    assert s.said.startswith("Turn 1")  # the live region reads it out
+
+
+def test_describe_board_names_your_barrier_to_you_and_a_face_down_card_to_the_other():
+    s = session()
+    click_card(s, "mind-spike")
+    s.handle({"cmd": "barrier"})
+    take(s, 1)
+    screen = EspeersScreen()
+    bo = screen.describe_board(s.table.view(1), 1)
+    assert any("Ada: " in line and "a barrier, face down, with 2 PSI" in line for line in bo)
+    assert not any(line.startswith("Ada") and "Mind Spike" in line for line in bo)
+    ada = screen.describe_board(s.table.view(0), 0)
+    symbol = CARDS["mind-spike"].symbol
+    assert any(f"a barrier, Mind Spike ({symbol}), with 2 PSI" in line for line in ada)
+    public = screen.describe_board(s.table.game.public_view(s.table.state), None)
+    assert not any("Your hand" in line or "Mind Spike" in line for line in public)
+
+
+def help_keys(tree: Node) -> set[str]:
+    return {
+        str(n.attrs["data-help"])
+        for n in tree.walk()
+        if isinstance(n, Node) and "data-help" in n.attrs
+    }
+
+
+def test_every_control_of_the_game_has_its_question_mark():
+    s = session()
+    click_card(s, "mind-spike")
+    tree = s.render()
+    keys = help_keys(tree)
+    assert {"espeers-play", "espeers-cycle", "espeers-barrier", "espeers-pass"} <= keys
+    assert {"espeers-hand", "espeers-stack"} <= keys
+    for cmd in ("play", "cycle", "barrier", "pass"):
+        (button,) = tree.find_all(data_cmd=cmd)
+        assert button.attrs["aria-describedby"] == f"help-espeers-{cmd}"
+    # every sentence is one sentence
+    for n in tree.walk():
+        if (
+            isinstance(n, Node)
+            and n.attrs.get("role") == "tooltip"
+            and n.attrs["id"].startswith("help-espeers")
+        ):
+            assert n.text().count(". ") == 0 and n.text().endswith(".")
+
+
+def test_the_mulligan_guess_damage_and_discard_prompts_have_their_question_marks():
+    table = stacked_table((deck_with(A_HEAD), deck_with(B_HEAD)))
+    s = PlaySession(table, EspeersScreen())
+    assert {"espeers-keep", "espeers-mulligan"} <= help_keys(take(s, 0))
+    s = session()
+    click_card(s, "mind-spike")
+    s.handle({"cmd": "barrier"})
+    assert {"espeers-predict", "espeers-predict-none"} <= help_keys(take(s, 1))
+
+
+def test_cards_and_places_have_names_in_the_game_s_words():
+    s = session(B_FEEDBACK)
+    play(s, "telekinetic-slam")
+    tree = take(s, 1)
+    for button in tree.find_all(data_cmd="card"):
+        assert button.attrs["aria-label"].split(",")[0] in {c.name for c in CARDS.values()}
+    (stack,) = tree.find_all(data_role="stack")
+    assert stack.attrs["aria-label"] == "Suspended cards, the top one last"
+    assert "Ada's Telekinetic Slam, PK, costs 3 PSI" in stack.text()
+    (ada,) = tree.find_all(data_seat="0")
+    assert ada.attrs["aria-label"] == "Ada (opponent)"
+    (bo,) = tree.find_all(data_seat="1")
+    assert bo.attrs["aria-label"] == "Bo (your table)"
+    (discard,) = ada.find_all(data_role="discard")
+    assert "Discard · 0" in discard.text()
+
+
+def test_the_opponent_s_discard_pile_names_its_top_card_in_words():
+    s = session()
+    click_card(s, "quick-recall")
+    s.handle({"cmd": "cycle"})
+    s.handle({"cmd": "pass"})
+    tree = take(s, 1)
+    (ada,) = tree.find_all(data_seat="0")
+    (discard,) = ada.find_all(data_role="discard")
+    (top,) = discard.find_all(**{"class": "top-name"})
+    assert top.text() == "Quick Recall"
+    assert "Quick Recall" in discard.find_all(**{"class": "discard-list"})[0].text()
+
+
+def test_your_barrier_s_attack_sits_beside_it_with_its_question_mark():
+    s = session()
+    click_card(s, "mind-spike")
+    s.handle({"cmd": "barrier"})
+    take(s, 1)
+    s.handle({"cmd": "predict-none"})
+    tree = take(s, 0)
+    assert s.screen.controls(s, s.table.view(0)) is None  # nothing beside the table
+    (mine,) = tree.find_all(data_seat="0")
+    assert not mine.find_all(data_cmd="attack")  # not in the turn it was laid

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from parlour.errors import ParlourError
 from parlour.games.espeers import words
 from parlour.games.espeers.actions import (
     Action,
+    AnswerPrediction,
     AssignDamage,
     BarrierAttack,
     Cycle,
@@ -27,9 +30,15 @@ from parlour.games.espeers.actions import (
     PlaceBarrier,
     Play,
     Predict,
+    RevealBarrier,
 )
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS
-from parlour.games.espeers.state import DECK_LABEL, EspeersState, declared_decks
+from parlour.games.espeers.state import (
+    DECK_LABEL,
+    EspeersState,
+    declared_decks,
+    ends_active_phase,
+)
 from parlour.games.espeers.views import (
     PlayerView,
     PublicView,
@@ -41,6 +50,7 @@ from parlour.games.espeers.views import (
 from parlour.games.zener import SYMBOLS
 from parlour.numbers import whole
 from parlour.ui.espeers_cards import card_back, card_face, card_label
+from parlour.ui.help import help_tip, with_help
 from parlour.ui.tree import Node, h, s
 from parlour.ui.zener_art import symbol_icon
 
@@ -48,6 +58,43 @@ if TYPE_CHECKING:
     from parlour.ui.play import PlaySession
 
 MAX_BACKS = 7  # card backs drawn for a hand; the count says the rest
+
+# The "?" beside each of the game's own controls: one sentence each, in the game's words.
+HELP = {
+    "hand": "Choose a card to see what it can do now: play it, cycle it, or lay it as a barrier.",
+    "play": (
+        "Pays the card's cost from your Pool and puts it on the stack, suspended: it resolves "
+        "when both players pass in a row, unless it is answered first."
+    ),
+    "cycle": (
+        "Discards the card for the small ability at its foot instead of playing it: it costs "
+        "nothing and you keep Opportunity."
+    ),
+    "barrier": (
+        f"Lays the card face down with {words.BARRIER_PSI} PSI from your Pool on it: it absorbs "
+        "damage to you, and your opponent may guess its symbol to discard it."
+    ),
+    "attack": (
+        f"Discards your barrier, face up, to deal {words.ATTACK_DAMAGE} damage to your opponent."
+    ),
+    "pass": (
+        "Gives Opportunity to the other player: two passes in a row resolve the top card of the "
+        "stack, and a pass on an empty stack ends the phase or the turn."
+    ),
+    "stack": (
+        "Played cards wait here, suspended, so the other player can answer them; the top card "
+        "resolves first."
+    ),
+    "keep": "Starts the game with these cards.",
+    "mulligan": "Shuffles these cards back into your deck and draws a new opening hand.",
+    "predict": (
+        "Name the symbol you think is on the new barrier: a right guess discards it and its PSI "
+        "go to Spent; a wrong one leaves it standing."
+    ),
+    "predict-none": "Leaves the new barrier standing without a guess.",
+    "assign": "Choose how much of the damage comes out of your Pool and how much out of Spent.",
+    "discard": "Discards the chosen cards, to keep six in hand at the end of your Active phase.",
+}
 
 
 @dataclass
@@ -109,17 +156,54 @@ class EspeersScreen:
     def board(self, session: PlaySession, view: PublicView) -> Node:
         me = view["me"] if is_seat_view(view) else None
         bottom = me["seat"] if me else 0
+        mark = last_mark(last_move_of(session), view)
         return h(
             "div",
-            {"class": "duel", "data-role": "duel"},
-            self._duelist(view, 1 - bottom, mine=False),
-            self._stack(session, view),
-            self._duelist(view, bottom, mine=me is not None),
+            {"class": "duel" + (" seated" if me else ""), "data-role": "duel"},
+            self._duelist(view, 1 - bottom, mine=False, mark=mark, far=True),
+            self._stack(session, view, mark),
+            self._duelist(
+                view,
+                bottom,
+                mine=me is not None,
+                mark=mark,
+                far=False,
+                extra=self._barrier_row(session, view) if is_seat_view(view) else None,
+            ),
             self._hand(session, view) if is_seat_view(view) else None,
         )
 
-    def _duelist(self, view: PublicView, seat: int, mine: bool) -> Node:
+    def describe_board(self, view: PublicView, viewer: int | None) -> list[str]:
+        """The table in sentences, for "Describe the board": what a glance at it tells the seat
+        on screen (its own hand and barrier card; of the other seat only what is public)."""
+        seat_view = view if is_seat_view(view) else None
+        me = seat_view["me"]["seat"] if seat_view else None
+        sentences = [words.status(view)]
+        order = (1 - me, me) if me is not None else (0, 1)
+        for seat in order:
+            sentences.append(_player_sentence(view, seat, me))
+        sentences.append(_stack_sentence(view))
+        if seat_view is not None:
+            hand = seat_view["me"]["hand"]
+            names = words.listed([CARDS[c].name for c in hand if c in CARDS])
+            sentences.append(
+                f"Your hand, {len(hand)} card{'s' if len(hand) != 1 else ''}: {names}."
+                if hand
+                else "Your hand is empty."
+            )
+        return sentences
+
+    def _duelist(
+        self,
+        view: PublicView,
+        seat: int,
+        mine: bool,
+        mark: Mark | None = None,
+        far: bool = False,
+        extra: Node | None = None,
+    ) -> Node:
         p = view["players"][seat]
+        here = mark if mark is not None and mark.seat == seat else None
         badges = [
             h("span", {"class": "badge active"}, "Active") if view["active"] == seat else None,
             h("span", {"class": "badge opportunity"}, "Opportunity")
@@ -131,31 +215,34 @@ class EspeersScreen:
         ]
         # a spectator's table (the end, a replay) has two players, nobody's opponent
         who = "you" if mine else "opponent" if is_seat_view(view) else "player"
+        place = "far" if far else "near"
         return h(
             "section",
             {
-                "class": f"duelist {who} seat-{seat}",
+                "class": f"duelist {who} {place} seat-{seat}",
                 "data-seat": seat,
-                "aria-label": f"{p['name']} ({who})",
+                "aria-label": f"{p['name']} ({'your table' if mine else who})",
             },
             h(
                 "header",
                 {"class": "duelist-head"},
                 h("strong", {"class": "who"}, p["name"]),
                 *badges,
+                _tag(here) if here and here.place == "duelist" else None,
             ),
-            psi_meter(p),
+            psi_meter(p, _tag(here) if here and here.place == "psi" else None),
             h(
                 "div",
                 {"class": "zones"},
-                self._barrier(view, seat, mine),
+                self._barrier(view, seat, mine, here if here and here.place == "barrier" else None),
                 None if mine else _backs(p["hand"]),
                 _pile("Deck", p["deck"], card_back("small") if p["deck"] else None),
-                _discard(p["discard"]),
+                _discard(p["discard"], here if here and here.place == "discard" else None),
             ),
+            extra,
         )
 
-    def _barrier(self, view: PublicView, seat: int, mine: bool) -> Node:
+    def _barrier(self, view: PublicView, seat: int, mine: bool, mark: Mark | None = None) -> Node:
         barrier = view["players"][seat]["barrier"]
         if barrier is None:
             return h(
@@ -168,39 +255,58 @@ class EspeersScreen:
         # on a phone the label takes two lines, "Barrier ·" over "2 PSI"
         points = h("span", {"class": "barrier-psi"}, f"{barrier['points']} PSI")
         hint = (
-            f"Your barrier: {CARDS[card].name} ({CARDS[card].symbol}), face down to your opponent."
+            f"Your barrier: {words.barrier_words(card, barrier['points'])} Face down to your "
+            "opponent."
             if card is not None and card in CARDS
             else words.BARRIER_FACE_DOWN
         )
         return h(
             "div",
-            {"class": "zone barrier", "data-role": "barrier", "title": hint},
+            {
+                "class": "zone barrier" + (" last-move" if mark else ""),
+                "data-role": "barrier",
+                "title": hint,
+            },
+            _tag(mark),
             art,
             h("span", {"class": "zone-label"}, "Barrier · ", points),
+            h("span", {"class": "visually-hidden"}, f" {hint}"),
         )
 
-    def _stack(self, session: PlaySession, view: PublicView) -> Node:
+    def _stack(self, session: PlaySession, view: PublicView, mark: Mark | None = None) -> Node:
         names = [p["name"] for p in view["players"]]
-        items = [
-            h(
-                "li",
-                {"class": "stack-card" + (" countered" if item["countered"] else "")},
-                card_face(item["card"]),
-                h(
-                    "span",
-                    {"class": "stack-owner"},
-                    f"{names[item['owner']]}'s",
-                    h("span", {"class": "countered-word"}, " countered")  # its own line
-                    if item["countered"]
-                    else None,
-                ),
+        items = []
+        for index, item in enumerate(view["stack"]):
+            here = (
+                mark if mark is not None and mark.place == "stack" and mark.index == index else None
             )
-            for item in view["stack"]
-        ]
+            css = "stack-card" + (" countered" if item["countered"] else "")
+            items.append(
+                h(
+                    "li",
+                    {"class": css + (" last-move" if here else ""), "data-card": item["card"]},
+                    _tag(here),
+                    card_face(item["card"]),
+                    hand_chip(item["card"]),
+                    h(
+                        "span",
+                        {"class": "stack-owner"},
+                        f"{names[item['owner']]}'s",
+                        h("span", {"class": "visually-hidden"}, f" {card_label(item['card'])}"),
+                        h("span", {"class": "countered-word"}, " countered")  # its own line
+                        if item["countered"]
+                        else None,
+                    ),
+                )
+            )
         pile = (
             h(
                 "ol",
-                {"class": "stack-pile", "data-role": "stack", "aria-label": "Suspended cards"},
+                {
+                    "class": "stack-pile",
+                    "data-role": "stack",
+                    "aria-label": "Suspended cards, the top one last",
+                },
                 *items,
             )
             if items
@@ -216,6 +322,7 @@ class EspeersScreen:
                 "header",
                 {"class": "stack-head"},
                 h("h3", None, "The stack"),
+                help_tip("espeers-stack", "the stack", HELP["stack"]),
                 h("p", {"class": "hint"}, words.STACK_RULE) if items else None,
             ),
             pile,
@@ -230,12 +337,13 @@ class EspeersScreen:
         if viewer is None or not any(isinstance(a, Pass) for a in self._legal(session)):
             return None
         state: EspeersState = session.table.state
-        return h(
+        button = h(
             "button",
             {"class": "button primary pass", "data-cmd": "pass", "type": "button"},
             "Pass ",
             h("span", {"class": "pass-effect"}, f"({words.pass_effect(state, viewer)})"),
         )
+        return with_help(button, "espeers-pass", "Pass", HELP["pass"])
 
     def _hand(self, session: PlaySession, view: SeatView) -> Node:
         sel: EspeersSelection = session.selection
@@ -258,13 +366,19 @@ class EspeersScreen:
                         "tabindex": "0" if slot == current else "-1",
                     },
                     card_face(card),
+                    hand_chip(card),
                 )
             )
         title = f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''}"
         return h(
             "section",
             {"class": "hand", "aria-label": "Your hand"},
-            h("h3", None, title),
+            h(
+                "header",
+                {"class": "hand-head"},
+                h("h3", None, title),
+                help_tip("espeers-hand", "your hand", HELP["hand"]),
+            ),
             h(
                 "div",
                 {"class": "hand-cards", "data-roving": "hand", "data-role": "hand"},
@@ -300,11 +414,11 @@ class EspeersScreen:
         info = CARDS[card]
         buttons = []
         if Play(card) in legal:
-            buttons.append(_button("play", f"Play · {info.cost} PSI", primary=True))
+            buttons.append(_helped("play", f"Play · {info.cost} PSI", primary=True))
         if Cycle(card) in legal:
-            buttons.append(_button("cycle", f"Cycle: {words.cycle_words(card)}"))
+            buttons.append(_helped("cycle", f"Cycle: {words.cycle_words(card)}"))
         if PlaceBarrier(card) in legal:
-            buttons.append(_button("barrier", words.LAY_BARRIER))
+            buttons.append(_helped("barrier", words.LAY_BARRIER))
         why = self._why_not(session, view, card, legal)
         return h(
             "div",
@@ -341,7 +455,7 @@ class EspeersScreen:
             "div",
             {"class": "card-actions", "data-role": "card-actions"},
             h("p", None, words.discard_prompt(need, chosen)),
-            _button("discard", f"Discard {chosen} card{'s' if chosen != 1 else ''}", primary=True),
+            _helped("discard", f"Discard {chosen} card{'s' if chosen != 1 else ''}", primary=True),
         )
 
     # -- the prompts beside the table ----------------------------------------------------
@@ -357,9 +471,8 @@ class EspeersScreen:
             return self._predict(view)
         if isinstance(first, AssignDamage):
             return self._assign(view, legal)
-        if isinstance(first, Discard):
-            return None  # the choice is made on the hand itself
-        return self._barrier_controls(session, view, legal)
+        # a discard is chosen on the hand itself, and your barrier's attack sits beside it
+        return None
 
     def _mulligan(self, session: PlaySession, view: SeatView, legal: list[Action]) -> Node:
         me = view["players"][view["me"]["seat"]]
@@ -372,8 +485,8 @@ class EspeersScreen:
             h(
                 "div",
                 {"class": "choice"},
-                _button("keep", "Keep this hand", primary=True),
-                _button("mulligan", f"Mulligan ({cost})") if Mulligan(False) in legal else None,
+                _helped("keep", "Keep this hand", primary=True),
+                _helped("mulligan", f"Mulligan ({cost})") if Mulligan(False) in legal else None,
             ),
         )
 
@@ -396,10 +509,15 @@ class EspeersScreen:
         return h(
             "section",
             {"class": "controls", "aria-label": "Guess the barrier"},
-            h("h3", None, "Guess the barrier"),
+            h(
+                "h3",
+                None,
+                "Guess the barrier",
+                help_tip("espeers-predict", "a guess", HELP["predict"]),
+            ),
             h("p", None, words.predict_prompt(owner)),
             h("div", {"class": "choice symbols"}, *buttons),
-            _button("predict-none", "No guess"),
+            _helped("predict-none", "No guess"),
         )
 
     def _assign(self, view: SeatView, legal: list[Action]) -> Node:
@@ -422,29 +540,25 @@ class EspeersScreen:
         return h(
             "section",
             {"class": "controls", "aria-label": "Take the damage"},
-            h("h3", None, f"Take {amount} damage"),
+            h(
+                "h3",
+                None,
+                f"Take {amount} damage",
+                help_tip("espeers-assign", "taking damage", HELP["assign"]),
+            ),
             h("p", None, words.ASSIGN_RULE),
             h("div", {"class": "choice"}, *buttons),
         )
 
-    def _barrier_controls(
-        self, session: PlaySession, view: SeatView, legal: list[Action]
-    ) -> Node | None:
+    def _barrier_row(self, session: PlaySession, view: SeatView) -> Node | None:
+        """Your barrier's own control, beside it on the table: the attack, when it may."""
         me = view["me"]["seat"]
-        barrier = view["players"][me]["barrier"]
-        if barrier is None:
+        if view["players"][me]["barrier"] is None:
             return None
-        attack = next((a for a in legal if isinstance(a, BarrierAttack)), None)
-        problem = session.game.attack_problem(session.table.state, me)
-        card = view["me"]["barrier_card"]
-        return h(
-            "section",
-            {"class": "controls", "aria-label": "Your barrier"},
-            h("h3", None, "Your barrier"),
-            h("p", None, words.barrier_words(card, barrier["points"])),
-            _button("attack", words.BARRIER_ATTACK, primary=False) if attack else None,
-            h("p", {"class": "hint"}, problem) if problem and not attack else None,
-        )
+        legal = self._legal(session)
+        if not any(isinstance(a, BarrierAttack) for a in legal):
+            return None
+        return h("div", {"class": "barrier-row"}, _helped("attack", words.BARRIER_ATTACK))
 
     # -- the end -------------------------------------------------------------------------
 
@@ -583,6 +697,154 @@ def _button(cmd: str, label: str, primary: bool = False) -> Node:
     return h("button", {"class": css, "data-cmd": cmd, "type": "button"}, label)
 
 
+def _helped(cmd: str, label: str, primary: bool = False) -> Node:
+    """A control of the game with its "?" (HELP[cmd]), so a newcomer can ask what it does."""
+    return with_help(_button(cmd, label, primary), f"espeers-{cmd}", label, HELP[cmd])
+
+
+# -- the last move, marked on the table ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where the table marks the last move the log tells, and the words beside it: a dashed
+    outline and a tag in words, so the mark never rests on colour alone."""
+
+    place: str  # "stack", "discard", "barrier", "psi" or "duelist"
+    seat: int
+    words: str  # the tag ("Just played")
+    index: int = -1  # the stack item, for "stack"
+
+
+def last_move_of(session: Any) -> Any:
+    """The newest move told in words: the session's own (`PlaySession.last_move`), or, for a
+    session without one (the replay viewer's spectator), found in its match the same way."""
+    told = getattr(session, "last_move", None)
+    if callable(told):
+        return told()
+    match = getattr(getattr(session, "table", None), "match", None)
+    if match is None:
+        return None
+    try:
+        for entry in reversed(match.entries):
+            action = match.game.parse_action(entry.action)
+            before = match.state_at(entry.seq - 1)
+            if isinstance(before, EspeersState) and words.describe(before, entry.seat, action):
+                return SimpleNamespace(seat=entry.seat, action=action, before=before)
+    except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
+        return None  # a forfeit or an entry this game does not read: no mark
+    return None
+
+
+def last_mark(last: Any, view: PublicView) -> Mark | None:
+    """Where the last move shows on the table now: the card played (on the stack), resolved,
+    cycled or discarded (on its discard pile), the barrier laid or guessed at, the PSI that took
+    damage, or the player who passed. None when nothing of it is left to point at."""
+    before, seat, action = (getattr(last, k, None) for k in ("before", "seat", "action"))
+    if not isinstance(before, EspeersState) or seat not in (0, 1):
+        return None
+    players = view["players"]
+    if isinstance(action, Play):
+        index = len(before.stack)
+        stack = view["stack"]
+        if index < len(stack) and stack[index]["card"] == action.card:
+            return Mark("stack", seat, "Just played", index)
+        return None
+    if isinstance(action, Cycle):
+        return _in_discard(view, seat, action.card, "Just cycled")
+    if isinstance(action, Pass):
+        if not ends_active_phase(before, seat) and before.passes == 1 and before.stack:
+            top = before.stack[-1]
+            said = "Resolved, countered" if top.countered else "Just resolved"
+            return _in_discard(view, top.owner, top.card, said)
+        return Mark("duelist", seat, "Passed")
+    if isinstance(action, PlaceBarrier):
+        return Mark("barrier", seat, "Just laid") if players[seat]["barrier"] else None
+    if isinstance(action, BarrierAttack):
+        return _in_discard(view, seat, action.opening.value, "Attacked with")
+    if isinstance(action, RevealBarrier):
+        return _in_discard(view, seat, action.opening.value, "Absorbed damage")
+    if isinstance(action, AnswerPrediction):
+        if action.right and action.opening is not None:
+            return _in_discard(view, seat, action.opening.value, "Guessed right")
+        return Mark("barrier", seat, "Guess missed") if players[seat]["barrier"] else None
+    if isinstance(action, Predict):
+        said = f"Guessed: {action.symbol}" if action.symbol else "No guess"
+        return Mark("barrier", 1 - seat, said) if players[1 - seat]["barrier"] else None
+    if isinstance(action, AssignDamage):
+        return Mark("psi", seat, f"Took {action.from_pool + action.from_spent} damage")
+    if isinstance(action, Discard) and action.cards:
+        return _in_discard(view, seat, action.cards[-1], "Just discarded")
+    if isinstance(action, Mulligan):
+        return Mark("duelist", seat, "Kept the hand" if action.keep else "Took a mulligan")
+    return None
+
+
+def _in_discard(view: PublicView, seat: int, card: object, said: str) -> Mark | None:
+    """Mark a discard pile, naming the card when it is not the one on top."""
+    pile = view["players"][seat]["discard"]
+    if not isinstance(card, str) or card not in pile:
+        return None
+    if pile[-1] != card and card in CARDS:
+        said = f"{said}: {CARDS[card].name}"
+    return Mark("discard", seat, said)
+
+
+def _tag(mark: Mark | None) -> Node | None:
+    """The words of the mark, on the table beside what it marks."""
+    if mark is None:
+        return None
+    return h(
+        "span",
+        {"class": "last-tag", "data-role": "last-move"},
+        h("span", {"class": "visually-hidden"}, "Last move: "),
+        mark.words,
+    )
+
+
+# -- the table in sentences ---------------------------------------------------------------------
+
+
+def _player_sentence(view: PublicView, seat: int, me: int | None) -> str:
+    """One player's side of the table: PSI, hand, deck, barrier, discard pile."""
+    p = view["players"][seat]
+    who = f"{p['name']} (you)" if seat == me else p["name"]
+    parts = [
+        f"{who}: PSI {psi(p)} (Pool {p['pool']}, Spent {p['spent']}, out of the game "
+        f"{p['removed']})",
+        f"{words.cards(p['hand'])} in hand" if seat != me else None,
+        f"{words.cards(p['deck'])} in the deck",
+    ]
+    barrier = p["barrier"]
+    if barrier is None:
+        parts.append("no barrier")
+    else:
+        card = view["me"]["barrier_card"] if seat == me and is_seat_view(view) else None
+        what = f"{CARDS[card].name} ({CARDS[card].symbol})" if card in CARDS else "face down"
+        parts.append(f"a barrier, {what}, with {barrier['points']} PSI on it")
+    if p["shield"]:
+        parts.append(f"the next {p['shield']} damage prevented this turn")
+    pile = [CARDS[c].name for c in reversed(p["discard"]) if c in CARDS]
+    parts.append(
+        f"discard pile, newest first: {words.listed(pile)}" if pile else "an empty discard pile"
+    )
+    return "; ".join(x for x in parts if x) + "."
+
+
+def _stack_sentence(view: PublicView) -> str:
+    names = [p["name"] for p in view["players"]]
+    stack = view["stack"]
+    if not stack:
+        return "The stack is empty."
+    items = [
+        f"{names[i['owner']]}'s {CARDS[i['card']].name}"
+        + (" (countered)" if i["countered"] else "")
+        for i in reversed(stack)
+        if i["card"] in CARDS
+    ]
+    return f"On the stack, top first: {words.listed(items)}."
+
+
 def _split_words(action: AssignDamage) -> str:
     parts = []
     if action.from_pool:
@@ -592,8 +854,9 @@ def _split_words(action: AssignDamage) -> str:
     return " + ".join(parts)
 
 
-def psi_meter(p: PlayerView) -> Node:
-    """Ten pips: Pool (filled), barrier (gold), Spent (ring), removed (faint cross)."""
+def psi_meter(p: PlayerView, tag: Node | None = None) -> Node:
+    """Ten pips: Pool (filled), barrier (gold), Spent (ring), removed (faint cross); `tag` marks
+    the last move when it was damage taken here."""
     barrier = p["barrier"]["points"] if p["barrier"] else 0
     kinds = (
         ["pool"] * p["pool"]
@@ -610,7 +873,8 @@ def psi_meter(p: PlayerView) -> Node:
     words += f" · Out {p['removed']}"
     return h(
         "div",
-        {"class": "psi", "data-role": "psi"},
+        {"class": "psi" + (" last-move" if tag is not None else ""), "data-role": "psi"},
+        tag,
         s(
             "svg",
             {
@@ -627,6 +891,19 @@ def psi_meter(p: PlayerView) -> Node:
             " · ",
             words,
         ),
+    )
+
+
+def hand_chip(card: str) -> Node:
+    """A card of the hand as a line of words (cost, name, kind): what a phone shows in place of
+    the drawing, whose print is too fine to read there (parlour.css picks one per width)."""
+    info = CARDS[card]
+    return h(
+        "span",
+        {"class": f"hand-chip {info.kind.lower()}", "aria-hidden": "true"},
+        h("span", {"class": "chip-cost"}, str(info.cost)),
+        h("span", {"class": "chip-name"}, info.name),
+        h("span", {"class": "chip-kind"}, info.kind),
     )
 
 
@@ -649,17 +926,23 @@ def _pile(label: str, count: int, art: Node | None) -> Node:
     )
 
 
-def _discard(cards: list[str]) -> Node:
+def _discard(cards: list[str], mark: Mark | None = None) -> Node:
+    """The discard pile: its top card, drawn and named in words (a small card's own print is
+    too fine to read on a phone), and every card in it, newest first, behind "All"."""
     top = card_face(cards[-1], "small") if cards else None
     pile = _pile("Discard", len(cards), top)
+    if mark is not None:
+        pile.attrs["class"] += " last-move"
+        pile.children.insert(0, _tag(mark))
     if not cards:
         return pile
+    pile.children.append(h("span", {"class": "top-name"}, CARDS[cards[-1]].name))
     names = [h("li", None, CARDS[c].name) for c in reversed(cards)]
     pile.children.append(
         h(
             "details",
             {"class": "discard-list"},
-            h("summary", None, "All"),
+            h("summary", None, "All", h("span", {"class": "visually-hidden"}, " discarded cards")),
             h("ol", None, *names),
         )
     )
