@@ -1,0 +1,127 @@
+"""The tutorials in CPython: every lesson's step is reachable (its thing to press is on screen
+and highlighted), every press completes its step, every scripted move is legal, wrong presses
+change nothing, and the app routes #learn-<game>."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from parlour.ui.app import App
+from parlour.ui.tree import Node
+from parlour.ui.tutorial import (
+    HIGHLIGHT,
+    LESSONS,
+    TutorialSession,
+    lesson_for,
+)
+
+GAMES = sorted(LESSONS)
+
+
+def highlighted(tree: Node) -> list[Node]:
+    return [
+        n
+        for n in tree.walk()
+        if isinstance(n, Node) and HIGHLIGHT in n.attrs.get("class", "").split()
+    ]
+
+
+def run_bots(s: TutorialSession) -> None:
+    for _ in range(20):
+        if not s.bot_due():
+            return
+        assert s.bot_move(), s.message
+    raise AssertionError("the bot never stopped")
+
+
+def follow(s: TutorialSession) -> None:
+    """Follow the highlights to the end of the script, as a learner would."""
+    steps = s.lesson.steps
+    while s.step is not None:
+        step, index = s.step, s.index
+        marked = highlighted(s.render())
+        assert len(marked) == 1, (index, step.say)
+        for key, value in step.event.items():
+            assert marked[0].attrs.get(f"data-{key}") == value, (index, key)
+        moved = s.table.match.step
+        s.handle(step.event)
+        assert s.index == index + 1, (index, s.message)
+        if step.moves:
+            assert s.table.match.step > moved, (index, s.message)
+        run_bots(s)
+    assert s.index == len(steps)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_step_is_highlighted_and_completed_by_its_press(game):
+    s = TutorialSession(lesson_for(game))
+    follow(s)
+    assert s.scripted is False
+    assert "Playing on" in s.render().text() or s.table.match.result() is not None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_wrong_press_is_answered_kindly_and_changes_nothing(game):
+    s = TutorialSession(lesson_for(game))
+    s.handle(s.lesson.steps[0].event)  # past the welcome
+    run_bots(s)
+    before, index = s.table.match.step, s.index
+    s.handle({"cell": "99,99", "cmd": "nonsense"})
+    assert s.table.match.step == before and s.index == index
+    assert s.message.startswith("Not that one yet: press the")
+    s.handle({"cmd": "undo"})
+    assert s.table.match.step == before and "Undo is off" in s.message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_step_is_said_in_the_live_region(game):
+    s = TutorialSession(lesson_for(game))
+    assert s.take_said() == s.lesson.steps[0].say
+    s.handle(s.lesson.steps[0].event)
+    run_bots(s)
+    assert s.step is not None and s.step.say in s.take_said()
+
+
+def test_esp_ends_with_the_set_and_the_learner_winning():
+    s = TutorialSession(lesson_for("esp"))
+    follow(s)
+    result = s.table.match.result()
+    assert result is not None and result.winners == frozenset({0})
+    assert "Ada 3, Bo (bot) 2" in result.reason
+    assert s.audit_result is not None and "verified" in type(s.audit_result).__name__.lower()
+
+
+def test_the_app_routes_a_lesson_and_its_clicks_and_the_bot():
+    app = App()
+    out = json.loads(app.call(json.dumps({"op": "route", "hash": "#learn-esp"})))
+    root = "#learn-esp .learn-root"
+    assert root in json.dumps(out)
+    assert "Learn ESP" in json.dumps(out)
+    first = lesson_for("esp").steps[0]
+    out = json.loads(
+        app.call(json.dumps({"op": "click", "region": "learn:esp", "data": first.event}))
+    )
+    assert app.tutorials["esp"].index == 1
+    # the keyboard: a key on a cell is a press of that cell
+    s = app.tutorials["esp"]
+    for step in s.lesson.steps[1:3]:
+        app.call(json.dumps({"op": "click", "region": "learn:esp", "data": step.event}))
+    out = json.loads(
+        app.call(json.dumps({"op": "key", "region": "learn:esp", "key": "Enter", "cell": "4,2"}))
+    )
+    assert s.index == 4
+    later = out["later"]
+    assert later and later[0][1]["game"] == "learn:esp"
+    app.call(json.dumps(later[0][1]))
+    assert not s.pending and s.table.match.step == 18
+    app.call(json.dumps({"op": "click", "region": "learn:esp", "data": {"cmd": "lesson-restart"}}))
+    assert app.tutorials["esp"] is not s and app.tutorials["esp"].index == 0
+
+
+def test_no_secret_of_the_bot_is_in_the_lesson_screen():
+    s = TutorialSession(lesson_for("esp"))
+    html = json.dumps(s.render().text())
+    for opening in s.table.stores[1].openings.values():
+        assert opening.nonce not in html
