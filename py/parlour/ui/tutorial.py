@@ -35,6 +35,7 @@ Reply = Any | Callable[["Table"], Any]
 
 # The lessons, by game id: each module has a `LESSON`. Imported on first use.
 LESSONS = {
+    "psi-squad": "parlour.ui.lessons.psi_squad",
     "esp": "parlour.ui.lessons.esp",
 }
 NEXT = {"cmd": "lesson-next"}  # a step with nothing to press in the game: "Next"
@@ -48,13 +49,15 @@ class Step:
     """One step of a lesson: `say` is shown and announced; `press` is the event that completes
     it (None: a "Next" button); `what` names the thing to press, for the sentence a wrong press
     gets; `moves`: the press must play a move (a refused one leaves the step as it is);
-    `replies`: the bot's moves after this step, before the next one's words."""
+    `replies`: the bot's moves after this step, before the next one's words; `also`: other
+    events that do the same (a digit typed on a keyboard for the digit's key on screen)."""
 
     say: str
     press: Mapping[str, str] | None = None
     what: str = "highlighted control"
     moves: bool = False
     replies: tuple[Reply, ...] = ()
+    also: tuple[Mapping[str, str], ...] = ()
 
     @property
     def event(self) -> dict[str, str]:
@@ -145,7 +148,7 @@ class TutorialSession(PlaySession):
             self.message = f"Wait for {self.names[self.lesson.bot]}'s move."
             self.said = self.message
             return
-        if not matches(event, step.event):
+        if not any(matches(event, press) for press in (step.event, *step.also)):
             self.message = f"Not that one yet: press the {step.what}. {step.say}"
             self.said = self.message
             return
