@@ -35,6 +35,7 @@ Reply = Any | Callable[["Table"], Any]
 
 # The lessons, by game id: each module has a `LESSON`. Imported on first use.
 LESSONS = {
+    "telepathic": "parlour.ui.lessons.telepathic",
     "psi-squad": "parlour.ui.lessons.psi_squad",
     "esp": "parlour.ui.lessons.esp",
 }
