@@ -20,21 +20,23 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from parlour.errors import ParlourError
 from parlour.match.match import Submitted
 from parlour.ui.play import STATUS, PlaySession
 from parlour.ui.screens import BOT_PAUSE_MS, screen_for
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
-    from parlour.match.table import Table
+    from parlour.match.table import AnyTable
     from parlour.ui.app import App
 
 # A bot's scripted reply: its choice, or a function of the table that makes it (a choice that
 # needs the bot's own store, such as a flip's opening).
-Reply = Any | Callable[["Table"], Any]
+Reply = Any | Callable[["AnyTable"], Any]
 
 # The lessons, by game id: each module has a `LESSON`. Imported on first use.
 LESSONS = {
+    "espeers": "parlour.ui.lessons.espeers",
     "telepathic": "parlour.ui.lessons.telepathic",
     "psi-squad": "parlour.ui.lessons.psi_squad",
     "esp": "parlour.ui.lessons.esp",
@@ -71,7 +73,7 @@ class Lesson:
 
     game: str
     title: str
-    table: Callable[[], Table]  # a fresh prepared table (seat `human` is the learner)
+    table: Callable[[], AnyTable]  # a fresh prepared table (seat `human` is the learner)
     steps: tuple[Step, ...]
     done: str  # said after the last step, while the game goes on freely
     human: int = 0
@@ -132,7 +134,7 @@ class TutorialSession(PlaySession):
 
     # -- events -------------------------------------------------------------------------
 
-    def handle(self, event: dict) -> None:
+    def handle(self, event: dict[str, Any]) -> None:
         cmd = event.get("cmd")
         if cmd in LOOKING or cmd == "take-device":
             super().handle(event)
@@ -182,8 +184,11 @@ class TutorialSession(PlaySession):
             return False if self.step is not None else super().bot_move(seed)
         reply = self.pending.pop(0)
         seat, before = self.lesson.bot, self.table.state
-        choice = reply(self.table) if callable(reply) else reply
-        result: Submitted = self.table.act(seat, choice)
+        try:
+            choice = reply(self.table) if callable(reply) else reply
+            result: Submitted = self.table.act(seat, choice)
+        except (ParlourError, ValueError, TypeError, KeyError, AttributeError) as error:
+            result = Submitted(reason=getattr(error, "sentence", "its move is not one."))
         if not result.ok or result.entry is None:  # a lesson's mistake: say it, play on freely
             self.pending.clear()
             self.index = len(self.lesson.steps)

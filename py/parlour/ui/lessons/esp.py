@@ -14,7 +14,7 @@ from parlour.games.esp.hexgrid import Cell
 from parlour.games.esp.rules import Move, Place
 from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
-from parlour.match.table import Table, new_match_id
+from parlour.match.table import AnyTable, Table, new_match_id
 from parlour.ui.tutorial import Lesson, Step
 
 NAMES = ("Ada", "Bo (bot)")
@@ -49,9 +49,9 @@ PREFIX = (
 )
 
 
-def table() -> Table:
+def table() -> AnyTable:
     config = MatchConfig("esp", new_match_id(), NAMES, {}, bots={"1": "easy"})
-    prepared: Table = Table.new(GAMES["esp"], config, bytes(32), range(2))
+    prepared: AnyTable = Table.new(GAMES["esp"], config, bytes(32), range(2))
     for ply, choice in enumerate(PREFIX):
         result = prepared.act(ply % 2, choice)
         assert result.ok, result.reason

@@ -10,7 +10,7 @@ from __future__ import annotations
 from parlour.games import GAMES
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.match.config import MatchConfig
-from parlour.match.table import Table, new_match_id
+from parlour.match.table import AnyTable, Table, new_match_id
 from parlour.ui.tutorial import Lesson, Step
 
 NAMES = ("Ada", "Bo (bot)")
@@ -18,9 +18,9 @@ SEED = bytes([4]) * 32  # Ada guesses first with this seed (tests/ui/test_tutori
 BO = "472"
 
 
-def table() -> Table:
+def table() -> AnyTable:
     config = MatchConfig("psi-squad", new_match_id(), NAMES, {"length": 3}, bots={"1": "easy"})
-    prepared: Table = Table.new(GAMES["psi-squad"], config, SEED, range(2))
+    prepared: AnyTable = Table.new(GAMES["psi-squad"], config, SEED, range(2))
     result = prepared.act(1, ChooseCypher(BO))
     assert result.ok, result.reason
     return prepared

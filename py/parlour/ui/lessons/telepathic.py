@@ -15,7 +15,7 @@ from parlour.games import GAMES
 from parlour.games.telepathic.rules import CONDITIONS_LABEL, HandCard, Perform, Respond
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
-from parlour.match.table import Table, new_match_id
+from parlour.match.table import AnyTable, Table, new_match_id
 from parlour.ui.tutorial import Lesson, Step
 
 NAMES = ("Ada", "Bo (bot)")
@@ -23,7 +23,7 @@ SEED = bytes(32)  # its starting grid is the one the lesson's words describe
 CONDITIONS = ({"win": "green", "lose": "orange"}, {"win": "star", "lose": "circle"})
 
 
-def table() -> Table:
+def table() -> AnyTable:
     variant = {"arrangement": "pair", "mode": "first"}
     config = MatchConfig("telepathic", new_match_id(), NAMES, variant, bots={"1": "easy"})
     stores = {}
@@ -31,7 +31,7 @@ def table() -> Table:
         store = PrivateStore(Context(config.match_id, seat))
         store.commit(CONDITIONS_LABEL, dict(cards))
         stores[seat] = store
-    prepared: Table = Table(Match(GAMES["telepathic"], config, SEED), stores)
+    prepared: AnyTable = Table(Match(GAMES["telepathic"], config, SEED), stores)
     return prepared
 
 
