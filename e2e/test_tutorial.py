@@ -12,7 +12,7 @@ from e2e.harness import READY, READY_TIMEOUT_MS
 SETTLED = (
     "() => !document.documentElement.dataset.pending && !document.documentElement.dataset.botDue"
 )
-LESSON_GAMES = ["esp"]
+LESSON_GAMES = ["esp", "espeers", "psi-squad", "telepathic"]
 MAX_STEPS = 40
 
 
@@ -93,20 +93,36 @@ def test_esp_by_keyboard_alone_to_the_set(page, site, watch):
     assert page.locator(f"{root('esp')} [data-audit=verified]").count() == 1
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [360, 1280])
+SIZES = {360: 740, 1280: 800}
+# The steps photographed (by the number of presses before them): each at both widths, in both
+# themes, by changing the viewport and the colour scheme of the one page.
+SHOT_AT = {
+    "esp": (3, 7, 11),
+    "espeers": (2, 4, 9),
+    "psi-squad": (4, 9, 11),
+    "telepathic": (1, 4, 7),
+}
+
+
 @pytest.mark.parametrize("game", LESSON_GAMES)
-def test_tutorial_screenshots(browser, site, screenshots, game, width, scheme):
-    height = 740 if width == 360 else 800
-    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
-    page = context.new_page()
+def test_tutorial_screenshots(page, site, watch, screenshots, game):
     open_from_card(page, site, game)
 
+    def shoot(name: str) -> None:
+        for width, height in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                page.locator(
+                    f"{root(game)} .learn-next, {root(game)} .lesson"
+                ).first.scroll_into_view_if_needed()
+                page.screenshot(path=screenshots / f"tutorial-{game}-{width}-{scheme}-{name}.png")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.emulate_media(color_scheme="light")
+
     def shots(presses: int) -> None:
-        if presses in (1, 3, 6, 10):
-            name = f"tutorial-{game}-{width}-{scheme}-step{presses}.png"
-            page.screenshot(path=screenshots / name)
+        if presses in SHOT_AT[game]:
+            shoot(f"step{presses}")
 
     follow_highlights(page, game, shots=shots)
-    page.screenshot(path=screenshots / f"tutorial-{game}-{width}-{scheme}-end.png")
-    context.close()
+    shoot("end")
