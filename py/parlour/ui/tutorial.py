@@ -104,7 +104,7 @@ class TutorialSession(PlaySession):
         self.pending: list[Reply] = []  # the bot's scripted replies still to come
         super().__init__(lesson.table(), screen_for(lesson.game))
         self.said = lesson.steps[0].say if lesson.steps else lesson.done
-        self.focus_to = "[data-role=lesson-title]"
+        self.focus_to = f".{HIGHLIGHT}"  # the first Next, described by the lesson's words
 
     # -- the script ---------------------------------------------------------------------
 
@@ -249,11 +249,11 @@ class TutorialSession(PlaySession):
                 lesson.title,
                 h("span", {"class": "lesson-progress"}, f" · {progress}"),
             ),
-            h("p", {"id": "lesson-say", "class": "lesson-say", "data-role": "lesson-say"}, words),
+            # Restart and Leave come before the words, Next after them: when Next goes, nothing
+            # moves into the place a quick second tap on it would land.
             h(
                 "div",
                 {"class": "actions"},
-                next_button,
                 h(
                     "button",
                     {"class": "button small", "type": "button", "data-cmd": "lesson-restart"},
@@ -265,6 +265,8 @@ class TutorialSession(PlaySession):
                     "Leave the lesson",
                 ),
             ),
+            h("p", {"id": "lesson-say", "class": "lesson-say", "data-role": "lesson-say"}, words),
+            next_button,
         )
 
 
