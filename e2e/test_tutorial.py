@@ -35,7 +35,7 @@ def follow_highlights(page, game: str, keyboard: bool = False, shots=None) -> in
     """Press the highlighted thing until the script is over; the number of presses."""
     for presses in range(MAX_STEPS):
         page.wait_for_function(SETTLED, timeout=60_000)
-        if "Playing on" in progress(page, game):
+        if progress(page, game).endswith(("Playing on", "Done")):
             return presses
         marked = page.locator(f"{root(game)} .learn-next")
         assert marked.count() == 1, f"step {presses}: {marked.count()} highlighted"

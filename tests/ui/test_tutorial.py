@@ -59,7 +59,10 @@ def test_every_step_is_highlighted_and_completed_by_its_press(game):
     s = TutorialSession(lesson_for(game))
     follow(s)
     assert s.scripted is False
-    assert "Playing on" in s.render().text() or s.table.match.result() is not None
+    over = s.table.match.result() is not None
+    assert ("Done" if over else "Playing on") in s.render().text()
+    (undo,) = s.render().find_all(data_cmd="undo")
+    assert "disabled" in undo.attrs
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -165,6 +165,10 @@ class TutorialSession(PlaySession):
             return  # refused: the message says why, the step stays
         self._advance()
 
+    def can_undo(self) -> bool:
+        """Undo is off in a lesson (its Undo button shows disabled): Restart is the way back."""
+        return False
+
     # -- the bot ------------------------------------------------------------------------
 
     def bot_due(self) -> bool:
@@ -225,7 +229,14 @@ class TutorialSession(PlaySession):
             words = f"{self.names[lesson.bot]} is moving…"
         else:
             words = step.say if step is not None else lesson.done
-        progress = f"Step {self.index + 1} of {total}" if step is not None else "Playing on"
+        over = self.table.match.result() is not None
+        progress = (
+            f"Step {self.index + 1} of {total}"
+            if step is not None
+            else "Done"
+            if over
+            else "Playing on"
+        )
         next_button = (
             h(
                 "button",
