@@ -176,3 +176,15 @@ def test_a_lesson_that_goes_wrong_plays_on_freely_with_a_sentence():
     assert s.bot_due()
     s.bot_move()
     assert s.step is None and "could not make its scripted move" in s.message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_screen_of_a_lesson_is_html_the_parser_keeps_as_it_is(game):
+    from tests.ui.test_tree_html import problems
+
+    s = TutorialSession(lesson_for(game))
+    while s.step is not None:
+        assert problems(s.render()) == [], s.index
+        s.handle(s.step.event)
+        run_bots(s)
+    assert problems(s.render()) == []
