@@ -80,16 +80,20 @@ def test_a_wrong_press_is_explained_and_changes_nothing(page, site, watch):
     assert "Step 1 of" in progress(page, "esp")
 
 
-def test_esp_by_keyboard_alone_to_the_set(page, site, watch):
-    page.goto(site.url + "#rules-esp")
+@pytest.mark.parametrize("game", LESSON_GAMES)
+def test_each_tutorial_by_keyboard_alone_from_its_rules_page(page, site, watch, game):
+    """The focus goes to the thing to press after every step, and Enter presses it."""
+    page.goto(site.url + f"#rules-{game}")
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.click("#rules-esp a[href='#learn-esp']")
-    page.locator(f"{root('esp')} .lesson").wait_for(timeout=60_000)
+    page.focus(f"#rules-{game} a[href='#learn-{game}']")
+    page.keyboard.press("Enter")
+    page.locator(f"{root(game)} .lesson").wait_for(timeout=60_000)
     page.wait_for_function(SETTLED)
-    follow_highlights(page, "esp", keyboard=True)
-    assert page.locator(f"{root('esp')} [data-role=result]").count() == 1
-    assert "Ada 3, Bo (bot) 2" in page.inner_text(f"{root('esp')} [data-role=result]")
-    assert page.locator(f"{root('esp')} [data-audit=verified]").count() == 1
+    follow_highlights(page, game, keyboard=True)
+    if game == "esp":
+        result = page.inner_text(f"{root(game)} [data-role=result]")
+        assert "Ada 3, Bo (bot) 2" in result
+        assert page.locator(f"{root(game)} [data-audit=verified]").count() == 1
 
 
 SIZES = {360: 740, 1280: 800}
