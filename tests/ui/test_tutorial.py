@@ -188,3 +188,50 @@ def test_every_screen_of_a_lesson_is_html_the_parser_keeps_as_it_is(game):
         s.handle(s.step.event)
         run_bots(s)
     assert problems(s.render()) == []
+
+
+def run_to(game: str, say: str) -> TutorialSession:
+    """A lesson followed up to the step whose words start with `say`."""
+    s = TutorialSession(lesson_for(game))
+    while s.step is not None and not s.step.say.startswith(say):
+        s.handle(s.step.event)
+        run_bots(s)
+    assert s.step is not None, say
+    return s
+
+
+def test_esps_words_say_what_the_board_shows():
+    from parlour.games.esp.hexgrid import neighbours
+
+    s = run_to("esp", "Enclosure")
+    state, game = s.table.state, s.game
+    assert game.placement_problem(state, (2, -1)) == "That would enclose a tile on all six sides."
+    assert sum(n in state.board for n in neighbours((2, -1))) == 4
+    s.handle(s.step.event)
+    assert s.message == "That would enclose a tile on all six sides."
+    s = run_to("esp", "Bo jumped")
+    assert s.game.pin_problem(s.table.state, (1, 0)).startswith("That tile is pinned")
+    s.handle(s.step.event)
+    assert s.message.startswith("That tile is pinned")
+
+
+def test_telepathics_words_say_what_the_grid_would_do():
+    from parlour.games.telepathic.grid import CARDS_BY_ID, apply_card, holds
+
+    s = run_to("telepathic", "Choosing a set")
+    state = s.table.state
+    card = CARDS_BY_ID[state.row[state.handed]]
+    assert card.name == "Shift east"
+    assert holds(apply_card(state.grid, card, 1), "orange")  # row 2: Ada's lose condition
+    row_1 = apply_card(state.grid, card, 0)
+    assert holds(row_1, "green") and holds(row_1, "star") and not holds(row_1, "orange")
+
+
+def test_espeers_words_match_the_psi_after_each_step():
+    s = run_to("espeers", "Mind Drain resolved")
+    players = s.table.view(0)["players"]
+    assert (players[0]["pool"], players[0]["spent"]) == (7, 3)
+    s = run_to("espeers", "Bo took 1 damage")
+    players = s.table.view(0)["players"]
+    assert players[1]["pool"] + players[1]["spent"] == 9
+    assert s.table.view(0)["me"]["hand"][4] == "second-wind"

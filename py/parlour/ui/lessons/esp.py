@@ -98,7 +98,7 @@ STEPS = (
     ),
     Step(
         "Enclosure: while tiles are being placed, no tile may be closed in on all six sides. "
-        "The highlighted cell touches three tiles, but a tile there would close in your "
+        "The highlighted cell touches four tiles, but a tile there would close in your "
         "cross. Try it and see what the game says.",
         {"cell": "2,-1"},
         "highlighted cell beside your cross",
@@ -139,8 +139,8 @@ STEPS = (
         "your star",
     ),
     Step(
-        "Look at the top row: circle, cross, waves, square, and an empty cell. Jump your star "
-        "over Bo's hidden tile into it to make a set.",
+        "Look along the row of your cross: circle, cross, waves, square, then an empty cell. "
+        "Jump your star over Bo's hidden tile into that cell to make a set.",
         {"cell": "4,0"},
         "highlighted cell at the end of the row",
         moves=True,

@@ -73,9 +73,10 @@ STEPS = (
         moves=True,
     ),
     Step(
-        "Three green in row 1: your win is met. Column A shows three stars: a hint that Bo "
-        "chose that rotation for its win. The Announcement: after any turn either of you may "
-        "name the other's win condition. Open it.",
+        "Three green in row 1: your win is met. Column A shows three stars: Bo's rotation "
+        "lined up two of them and your shift added the third, a hint that star is Bo's win. "
+        "The Announcement: after any turn either of you may name the other's win condition. "
+        "Open it.",
         {"cmd": "announce-open"},
         "Make the Announcement button",
     ),
