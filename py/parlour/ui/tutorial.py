@@ -98,11 +98,11 @@ def matches(event: Mapping[str, Any], press: Mapping[str, str]) -> bool:
 class TutorialSession(PlaySession):
     """A guided game: the learner's seat and a bot's, the lesson's script, then free play."""
 
-    def __init__(self, lesson: Lesson) -> None:
+    def __init__(self, lesson: Lesson, site: str = "") -> None:
         self.lesson = lesson
         self.index = 0
         self.pending: list[Reply] = []  # the bot's scripted replies still to come
-        super().__init__(lesson.table(), screen_for(lesson.game))
+        super().__init__(lesson.table(), screen_for(lesson.game), site=site)
         self.said = lesson.steps[0].say if lesson.steps else lesson.done
         self.focus_to = f".{HIGHLIGHT}"  # the first Next, described by the lesson's words
 
@@ -305,7 +305,7 @@ def route(app: App, game_id: str) -> None:
     """#learn-<game>: the lesson under way, or a new one."""
     lessons = tutorials(app)
     if game_id not in lessons:
-        lessons[game_id] = TutorialSession(lesson_for(game_id))
+        lessons[game_id] = TutorialSession(lesson_for(game_id), app.href)
     session = lessons[game_id]
     session.focus_to = session.focus_to or "[data-role=lesson-title]"
     draw(app, game_id)
@@ -324,7 +324,7 @@ def dispatch(app: App, game_id: str, data: dict[str, Any]) -> None:
     if session is None:
         return
     if data.get("cmd") in ("lesson-restart", "rematch"):
-        lessons[game_id] = TutorialSession(lesson_for(game_id))
+        lessons[game_id] = TutorialSession(lesson_for(game_id), app.href)
     elif data.get("cmd") == "download-game":
         app.effects.download.append(session.game_file())
         return
