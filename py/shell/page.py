@@ -19,6 +19,7 @@ REGIONS = [("#online .online-root", "online"), ("#decks-espeers .builder-root", 
 REGIONS += [("#replay .replay-root", "replay")]
 REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
 REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
+REGIONS += [("#learn-" + g + " .learn-root", "learn:" + g) for g in GAMES]  # the tutorials
 
 
 class Page:
@@ -156,6 +157,8 @@ class Page:
         for game in GAMES:
             if hash_ == "#play-" + game:
                 return "play:" + game
+            if hash_ == "#learn-" + game:
+                return "learn:" + game
         return None
 
     # -- things done here ------------------------------------------------------------

@@ -51,6 +51,7 @@ class App:
         self.online: OnlineController | None = None
         self._replays: Replays | None = None
         self.href = ""
+        self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
         self.hash = ""
 
     @property
@@ -130,6 +131,9 @@ class App:
         if hash_.startswith("#host-") and hash_[6:] in SCREENS:
             self._online_module().host_new(self, hash_[6:], form)
             return
+        if hash_.startswith("#learn-") and hash_[7:] in SCREENS:
+            self._tutorial().route(self, hash_[7:])
+            return
         if hash_ == "#decks-espeers":
             self.draw_builder()
             return
@@ -160,6 +164,11 @@ class App:
 
             self._replays = Replays(self)
         return self._replays
+
+    def _tutorial(self) -> Any:
+        from parlour.ui import tutorial
+
+        return tutorial
 
     def _online_module(self) -> Any:
         from parlour.ui import online_app
@@ -209,6 +218,8 @@ class App:
         kind, _, game_id = region.partition(":")
         if kind == "play" and game_id in SCREENS:
             self.dispatch(game_id, data)
+        elif kind == "learn" and game_id in self.tutorials:
+            self._tutorial().dispatch(self, game_id, data)
         elif kind == "start" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
             self.start_new(game_id, getattr(self, "pending_form", None), confirmed=True)
@@ -233,6 +244,8 @@ class App:
         send = (
             (lambda data: self.dispatch(game_id, data))
             if kind == "play" and game_id in self.sessions
+            else (lambda data: self._tutorial().dispatch(self, game_id, data))
+            if kind == "learn" and game_id in self.tutorials
             else self.online.click
             if kind == "online" and self.online is not None and self.online.play is not None
             else None
@@ -281,6 +294,9 @@ class App:
         """A bot's turn, asked for by the page after the pause (see `draw`). A request for a
         step the match has left (an undo, a second request) changes nothing."""
         game_id = request.get("game")
+        if isinstance(game_id, str) and game_id.startswith("learn:"):
+            self._tutorial().bot(self, game_id[6:], request.get("step"))
+            return
         if game_id == "online":
             if self.online is not None:
                 self.online.bot(request.get("step"))
