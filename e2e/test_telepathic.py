@@ -121,6 +121,10 @@ class TelePage:
         self.hand(slot)
         self.take_device_if_asked()
         self.page.click(f"{ROOT} [data-cmd=undo]")
+        # the move taken back is another player's: the seat shown is asked to allow it
+        allow = self.page.locator(f"{ROOT} [data-cmd=allow-undo]")
+        if allow.count():
+            allow.click()
 
     def announce(self, claims: dict[int, str]) -> None:
         page = self.page
