@@ -489,6 +489,16 @@ class PsiScreen:
             "div",
             {"class": "notes-for-row"},
             h(
+                "p",
+                {"class": "hint"},
+                "Notes on:",
+                help_tip(
+                    "psi-notes-for",
+                    "the notes' players",
+                    "Shows your notes on another player's cypher; each cypher keeps its own notes.",
+                ),
+            ),
+            h(
                 "div",
                 {
                     "class": "choice notes-for",
@@ -513,11 +523,6 @@ class PsiScreen:
                     for s, info in enumerate(view["seats"])
                     if s != viewer
                 ),
-            ),
-            help_tip(
-                "psi-notes-for",
-                "the notes' players",
-                "Shows your notes on another player's cypher; each cypher keeps its own notes.",
             ),
         )
         head = h(
