@@ -6,10 +6,14 @@ other seat's cypher that is still unguessed may be anywhere in the page's DOM.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
-from parlour.games.psi_squad.rules import max_status, score
+from parlour.games.psi_squad.rules import Guess, max_status, score
+from parlour.match import bot_seats
+from parlour.match.table import Table
 
 ROOT = "#play-psi-squad"
 
@@ -199,3 +203,97 @@ def test_psi_squad_on_a_phone(browser, site, screenshots, scheme):
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the play sheet is {overflow}px wider than the phone"
     context.close()
+
+
+# -- keyboard only: from the home screen to the result, against a bot -------------------------
+
+SETTLED = (
+    "() => !document.documentElement.dataset.pending && !document.documentElement.dataset.botDue"
+)
+STORAGE = "psi-parlour:psi-squad:pass-and-play"
+
+
+def focused_matches(page, selector: str) -> bool:
+    return page.evaluate(
+        "s => !!document.activeElement && document.activeElement.matches(s)", selector
+    )
+
+
+def tab_to(page, selector: str, limit: int = 90) -> None:
+    """Press Tab until the focus is on `selector` (a person finds a control the same way)."""
+    for _ in range(limit):
+        if focused_matches(page, selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def press(page, selector: str) -> None:
+    tab_to(page, selector)
+    page.keyboard.press("Enter")
+
+
+def choose(page, group: str, wanted: str) -> None:
+    """In a row of choices that is one Tab stop (`data-roving`), move with the arrow keys to
+    `wanted` and press Enter."""
+    tab_to(page, f"{group} button")
+    here, there = page.evaluate(
+        """([group, wanted]) => {
+            const items = [...document.querySelectorAll(group + ' button')];
+            return [items.indexOf(document.activeElement),
+                    items.indexOf(document.querySelector(wanted))];
+        }""",
+        [group, wanted],
+    )
+    assert there >= 0, f"no {wanted} in {group}"
+    for _ in range(abs(there - here)):
+        page.keyboard.press("ArrowRight" if there > here else "ArrowLeft")
+    assert focused_matches(page, wanted), f"the arrows did not reach {wanted}"
+    page.keyboard.press("Enter")
+
+
+def psi_by_keys(page, choice) -> None:
+    if isinstance(choice, Guess):
+        group = f"{ROOT} [data-roving=targets]"
+        choose(page, group, f"{group} [data-seat='{choice.target}']")
+    page.keyboard.type(choice.digits)  # typed digits go to the entry wherever the focus is
+    press(page, f"{ROOT} [data-cmd={'guess' if isinstance(choice, Guess) else 'seal-cypher'}]")
+
+
+def test_a_whole_game_against_a_bot_by_keyboard_alone(page, site, watch):
+    """Home screen, set-up form, every move, the result: Tab, the arrow keys, digits and Enter
+    only. The person's moves are the easy bot's choices for their seat (read from the saved
+    game, which holds the person's own cypher)."""
+    page.goto(site.url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    press(page, "a[href='#new-psi-squad']")
+    tab_to(page, "input[name='psi-squad-seats']:checked")
+    page.keyboard.press("ArrowLeft")  # 3 players -> 2
+    tab_to(page, "input[name='psi-squad-length']:checked")
+    page.keyboard.press("ArrowLeft")  # 4 digits -> 3
+    tab_to(page, "#new-psi-squad [data-seat-kind='1']")
+    page.keyboard.press("ArrowDown")  # Person -> Bot: easy
+    assert page.input_value("#new-psi-squad [data-seat-kind='1']") == "easy"
+    press(page, "#new-psi-squad a[href='#start-psi-squad']")
+    page.locator(f"{ROOT} .play").wait_for()
+    moves = 0
+    for _ in range(80):
+        page.wait_for_function(SETTLED, timeout=60_000)
+        raw = page.evaluate(f"localStorage.getItem('{STORAGE}')")
+        table = Table.from_json(json.loads(raw)["table"])
+        if table.match.result() is not None:
+            break
+        assert table.state.length == 3 and table.state.seats == 2
+        assert 0 in table.game.to_move(table.state), "settled, but nobody waits on the person"
+        before = table.match.step
+        psi_by_keys(page, bot_seats.decide(table, 0, "easy").choice)
+        page.wait_for_function(
+            f"JSON.parse(localStorage.getItem('{STORAGE}')).table.match.log.length > {before}"
+        )
+        moves += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert moves >= 2  # the cypher and at least one guess
+    dialog = page.locator(f"{ROOT} [data-role=result]")
+    dialog.wait_for()
+    assert dialog.locator("[data-audit=verified]").count() == 1

@@ -7,11 +7,16 @@ cards before planning, a partner takes back the card just handed to them (Undo),
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.tele_planner import plan_loss, plan_win
 from parlour.games.telepathic.grid import ACTION_CARDS, COLUMNS, holds
+from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
+from parlour.match import bot_seats
+from parlour.match.table import Table
 from parlour.ui.tele_screen import in_a_line
 
 ROOT = "#play-telepathic"
@@ -83,7 +88,7 @@ class TelePage:
         for label in self.page.locator(f"{ROOT} [data-tile]").evaluate_all(
             "els => els.map(e => e.getAttribute('aria-label'))"
         ):
-            tile, cell = label.split(", ")
+            tile, cell = label.split(", ")[:2]  # then perhaps "moved by the last card"
             colour, shape = tile.split(" ")
             index = 4 * (int(cell[1]) - 1) + COLUMNS.index(cell[0])
             tiles[index] = (colour, shape)
@@ -116,6 +121,10 @@ class TelePage:
         self.hand(slot)
         self.take_device_if_asked()
         self.page.click(f"{ROOT} [data-cmd=undo]")
+        # the move taken back is another player's: the seat shown is asked to allow it
+        allow = self.page.locator(f"{ROOT} [data-cmd=allow-undo]")
+        if allow.count():
+            allow.click()
 
     def announce(self, claims: dict[int, str]) -> None:
         page = self.page
@@ -253,3 +262,115 @@ def test_telepathic_on_a_phone(browser, site, screenshots, scheme):
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the grid is {overflow}px wider than the phone"
     context.close()
+
+
+# -- keyboard only: from the home screen to the result, against a bot -------------------------
+
+SETTLED = (
+    "() => !document.documentElement.dataset.pending && !document.documentElement.dataset.botDue"
+)
+STORAGE = "psi-parlour:telepathic:pass-and-play"
+
+
+def focused_matches(page, selector: str) -> bool:
+    return page.evaluate(
+        "s => !!document.activeElement && document.activeElement.matches(s)", selector
+    )
+
+
+def tab_to(page, selector: str, limit: int = 90) -> None:
+    """Press Tab until the focus is on `selector` (a person finds a control the same way)."""
+    for _ in range(limit):
+        if focused_matches(page, selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def press(page, selector: str) -> None:
+    tab_to(page, selector)
+    page.keyboard.press("Enter")
+
+
+def choose(page, group: str, wanted: str) -> None:
+    """In a row of choices that is one Tab stop (`data-roving`), move with the arrow keys to
+    `wanted` and press Enter."""
+    tab_to(page, f"{group} button")
+    here, there = page.evaluate(
+        """([group, wanted]) => {
+            const items = [...document.querySelectorAll(group + ' button')];
+            return [items.indexOf(document.activeElement),
+                    items.indexOf(document.querySelector(wanted))];
+        }""",
+        [group, wanted],
+    )
+    assert there >= 0, f"no {wanted} in {group}"
+    for _ in range(abs(there - here)):
+        page.keyboard.press("ArrowRight" if there > here else "ArrowLeft")
+    assert focused_matches(page, wanted), f"the arrows did not reach {wanted}"
+    page.keyboard.press("Enter")
+
+
+def tele_by_keys(page, state, choice) -> None:
+    if isinstance(choice, HandCard):
+        choose(
+            page,
+            f"{ROOT} [data-roving=cards]",
+            f"{ROOT} [data-cmd=pick-card][data-slot='{choice.slot}']",
+        )
+        press(page, f"{ROOT} [data-cmd=hand]")
+    elif isinstance(choice, Perform):
+        choose(
+            page,
+            f"{ROOT} [data-roving=sets]",
+            f"{ROOT} [data-cmd=pick-set][data-set='{choice.set_index}']",
+        )
+        press(page, f"{ROOT} [data-cmd=perform]")
+    elif isinstance(choice, (Announce, Respond)):
+        if isinstance(choice, Announce):
+            press(page, f"{ROOT} [data-cmd=announce-open]")
+            claims = list(choice.claims)
+        else:
+            claims = [(state.announcer, choice.name)]
+        for seat, name in claims:
+            group = f"{ROOT} .claim:has([data-seat='{seat}']) [data-roving=claim]"
+            choose(page, group, f"{group} [data-name='{name}']")
+        press(page, f"{ROOT} [data-cmd={'announce' if isinstance(choice, Announce) else 'answer'}]")
+    elif isinstance(choice, Continue):
+        press(page, f"{ROOT} [data-cmd=continue]")
+    else:
+        raise AssertionError(f"no keys for {choice}")
+
+
+def test_a_whole_game_against_a_bot_by_keyboard_alone(page, site, watch):
+    """Home screen, set-up form, every move, the result: Tab, the arrow keys and Enter only. The
+    person's moves are the easy bot's choices for their seat (read from the saved game)."""
+    page.goto(site.url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    press(page, "a[href='#new-telepathic']")
+    tab_to(page, "#new-telepathic [data-seat-kind='1']")
+    page.keyboard.press("ArrowDown")  # Person -> Bot: easy
+    assert page.input_value("#new-telepathic [data-seat-kind='1']") == "easy"
+    press(page, "#new-telepathic a[href='#start-telepathic']")
+    page.locator(f"{ROOT} .play").wait_for()
+    moves = 0
+    for _ in range(60):
+        page.wait_for_function(SETTLED, timeout=60_000)
+        table = Table.from_json(
+            json.loads(page.evaluate(f"localStorage.getItem('{STORAGE}')"))["table"]
+        )
+        if table.match.result() is not None:
+            break
+        assert 0 in table.game.to_move(table.state), "settled, but nobody waits on the person"
+        before = table.match.step
+        tele_by_keys(page, table.state, bot_seats.decide(table, 0, "easy").choice)
+        page.wait_for_function(
+            f"JSON.parse(localStorage.getItem('{STORAGE}')).table.match.log.length > {before}"
+        )
+        moves += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert moves >= 1
+    dialog = page.locator(f"{ROOT} [data-role=result]")
+    dialog.wait_for()
+    assert dialog.locator("[data-audit=verified]").count() == 1

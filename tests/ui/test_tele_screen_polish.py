@@ -179,8 +179,13 @@ def test_the_seat_acting_has_its_controls_first_and_no_waiting_panel():
     assert not tree.find_all(data_role="waiting")
     (controls,) = tree.find_all(**{"class": "tele-controls"})
     first, second = [c for c in controls.children if isinstance(c, Node)]
-    assert "Your turn" in first.text() and "Hand it to Bob" in first.text()
+    assert "Your turn" in first.text() and "to hand to Bob" in first.text()
     assert "my-cards" in second.attrs["class"]
+    # the button that hands the card over comes right after the cards, under the grid
+    (row,) = tree.find_all(**{"class": "card-row"})
+    order = [n.attrs.get("data-cmd") for n in row.walk() if isinstance(n, Node)]
+    assert order.index("hand") > max(i for i, c in enumerate(order) if c == "pick-card")
+    assert "Hand it to Bob" in row.text()
 
 
 def test_teams_the_others_wait_for_the_performer():

@@ -16,10 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parlour.games.psi_squad.rules import CYPHER_LABEL, ChooseCypher, Guess, PsiState
-from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiSeatView
+from parlour.games.psi_squad.rules import CYPHER_LABEL, Answer, ChooseCypher, Guess, PsiState
+from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
-from parlour.ui.play import waiting_tree
+from parlour.ui.help import help_tip, with_help
+from parlour.ui.play import LastMove, waiting_tree
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -51,6 +52,21 @@ def _signed(change: int) -> str:
     return f"+{change}" if change > 0 else str(change)
 
 
+def _last_move(session: Any) -> LastMove | None:
+    """The session's newest move; a replay's spectator has no `last_move` and marks none."""
+    last_move = getattr(session, "last_move", None)
+    return last_move() if callable(last_move) else None
+
+
+def answer_words(r: PsiRecord, names: Sequence[str]) -> str:
+    """A guess and its answer in a sentence, as the play sheet records it."""
+    return (
+        f"{names[r['guesser']]} guessed {r['digits']} for {names[r['target']]}'s cypher: "
+        f"{r['correct']} correct, {r['spotted']} spotted, Value {r['value']} "
+        f"({names[r['guesser']]} {_signed(r['change'])})."
+    )
+
+
 class PsiScreen:
     def new_selection(self) -> PsiSelection:
         return PsiSelection()
@@ -76,25 +92,94 @@ class PsiScreen:
         state = "guessed" if info["guessed"] else f"Value {info['value']}"
         return f"status {info['status']} · {state}"
 
+    def describe_board(self, view: PsiPublicView, viewer: int | None) -> list[str]:
+        """The play sheet in sentences ("Describe the board"): everyone's status and Value,
+        the newest guesses, and the viewer's own cypher, never another seat's."""
+        names = [s["name"] for s in view["seats"]]
+        lines = [] if view.get("outcome") else [self.status(view, viewer or 0)]
+        lines.append(f"Cyphers of {view['length']} digits; the highest status is {view['max']}.")
+        for seat, info in enumerate(view["seats"]):
+            you = " (you)" if seat == viewer else ""
+            if view["stage"] == "setup":
+                ready = "cypher sealed" if info["ready"] else "still choosing a cypher"
+                lines.append(f"{info['name']}{you}: {ready}.")
+                continue
+            cypher = "cypher guessed" if info["guessed"] else f"cypher Value {info['value']}"
+            lines.append(f"{info['name']}{you}: status {info['status']}, {cypher}.")
+        me = view.get("me")
+        if isinstance(me, dict) and me.get("seat") == viewer and me.get("cypher"):
+            lines.append(f"Your cypher: {' '.join(str(me['cypher']))}.")
+        history = view["history"]
+        if history:
+            newest = [answer_words(r, names) for r in reversed(history[-3:])]
+            count = f"{len(history)} guess" + ("es" if len(history) != 1 else "")
+            lines.append(f"{count} so far; the newest first: " + " ".join(newest))
+        elif view["stage"] == "play":
+            lines.append("No guesses yet.")
+        pending = view["pending"]
+        if pending is not None:
+            lines.append(
+                f"{names[pending['guesser']]}'s guess {pending['digits']} waits for "
+                f"{names[pending['target']]}'s answer."
+            )
+        bonus = view["bonus"]
+        if bonus is not None:
+            lines.append(f"{names[bonus['seat']]} gains {bonus['points']} for the last cypher.")
+        return lines
+
     # -- the public board ----------------------------------------------------------------
 
     def board(self, session: PlaySession, view: PsiPublicView) -> Node:
+        names = [s["name"] for s in view["seats"]]
+        last = self._last_guess(session, view)
+        target = last["target"] if last else None
+        pending = view["pending"]
+        if pending is not None:  # online: the guess waits for its target's device
+            target = pending["target"]
+        note = (
+            f"Last guess (outlined): {answer_words(last, names)}"
+            if last
+            else f"{names[pending['guesser']]} guesses {pending['digits']} for "
+            f"{names[pending['target']]}'s cypher: waiting for the answer."
+            if pending
+            else None
+        )
         return h(
             "div",
             {"class": "sheet", "data-role": "sheet"},
-            self._status_table(view),
-            self._history_table(view),
+            h("p", {"class": "hint last-move-note", "data-role": "last-guess-note"}, note)
+            if note
+            else None,
+            self._status_table(view, target),
+            self._history_table(view, last["step"] if last else None),
         )
 
-    def _status_table(self, view: PsiPublicView) -> Node:
+    def _last_guess(self, session: PlaySession, view: PsiPublicView) -> PsiRecord | None:
+        """The play sheet's record of the newest move, when it is the answer to a guess."""
+        last = _last_move(session)
+        if last is None or not isinstance(last.action, Answer):
+            return None
+        return next((r for r in view["history"] if r["step"] == last.seq), None)
+
+    def _status_table(self, view: PsiPublicView, target: int | None = None) -> Node:
         rows = []
         for seat, info in enumerate(view["seats"]):
             state = "guessed" if info["guessed"] else "unguessed"
             rows.append(
                 h(
                     "tr",
-                    {"class": f"seat-{seat % 4} {state}", "data-seat": seat},
-                    h("th", {"scope": "row"}, info["name"]),
+                    {
+                        "class": f"seat-{seat % 4} {state}" + (" last" if seat == target else ""),
+                        "data-seat": seat,
+                    },
+                    h(
+                        "th",
+                        {"scope": "row"},
+                        info["name"],
+                        h("span", {"class": "last-tag"}, " · last guess")
+                        if seat == target
+                        else None,
+                    ),
                     h("td", {"data-role": "status"}, str(info["status"])),
                     h("td", {"data-role": "value"}, str(info["value"])),
                     h("td", None, "✓ guessed" if info["guessed"] else "—"),
@@ -123,7 +208,7 @@ class PsiScreen:
             h("tbody", None, *rows),
         )
 
-    def _history_table(self, view: PsiPublicView) -> Node:
+    def _history_table(self, view: PsiPublicView, last_step: int | None = None) -> Node:
         """Every guess, newest first. On a phone (CSS, max-width 30rem) the guesser and target
         share one column ("Bo → Ada") and the number columns get one-letter headers, so the
         table fits 360 px without scrolling sideways; the full headers stay for screen readers."""
@@ -131,11 +216,16 @@ class PsiScreen:
         rows = [
             h(
                 "tr",
-                {"data-step": r["step"]},
+                {"data-step": r["step"], **({"class": "last"} if r["step"] == last_step else {})},
                 h("td", {"class": "wide"}, names[r["guesser"]]),
                 h("td", {"class": "wide"}, names[r["target"]]),
                 h("td", {"class": "narrow who"}, f"{names[r['guesser']]} → {names[r['target']]}"),
-                h("td", {"class": "digits"}, r["digits"]),
+                h(
+                    "td",
+                    {"class": "digits"},
+                    r["digits"],
+                    h("span", {"class": "last-tag"}, " last") if r["step"] == last_step else None,
+                ),
                 h("td", {"data-col": "correct"}, str(r["correct"])),
                 h("td", {"data-col": "spotted"}, str(r["spotted"])),
                 h("td", {"data-col": "value"}, str(r["value"])),
@@ -231,7 +321,15 @@ class PsiScreen:
         keys = [
             h(
                 "button",
-                {"class": "key", "data-cmd": "digit", "data-digit": str(d), "type": "button"},
+                {
+                    "class": "key",
+                    "data-cmd": "digit",
+                    "data-digit": str(d),
+                    # the page gives the focus back to the key of this name after a redraw
+                    "data-name": str(d),
+                    "tabindex": "0" if d == 1 else "-1",
+                    "type": "button",
+                },
                 str(d),
             )
             for d in (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
@@ -243,10 +341,17 @@ class PsiScreen:
                     "class": "key",
                     "data-cmd": "erase",
                     "type": "button",
+                    "tabindex": "-1",
                     "aria-label": "Erase the last digit",
                 },
                 "⌫",
             )
+        )
+        send = (
+            "Seals your cypher with a commitment: nobody sees it, and it cannot change after."
+            if action == "seal-cypher"
+            else "Sends your guess; the target's cypher answers how many digits are correct "
+            "(right place) and spotted (anywhere)."
         )
         return [
             h(
@@ -254,19 +359,40 @@ class PsiScreen:
                 {
                     "class": "digits-display",
                     "data-role": "entry",
-                    "aria-label": f"{label}: {digits or 'empty'}",
+                    "role": "group",
+                    "aria-label": f"{label}: {' '.join(digits) or 'no digits yet'}",
                 },
                 *slots,
             ),
-            h("div", {"class": "pad"}, *keys),
             h(
-                "button",
-                {
-                    "class": "button primary",
-                    "data-cmd": action,
-                    "type": "button",
-                },
+                "div",
+                {"class": "pad-row"},
+                h(
+                    "div",
+                    {
+                        "class": "pad",
+                        "role": "group",
+                        "aria-label": "Digits",
+                        "data-roving": "pad",
+                    },
+                    *keys,
+                ),
+                help_tip(
+                    f"psi-pad-{action}",
+                    "the digit keys",
+                    "Each key adds a digit and ⌫ takes the last one back; the keyboard's digits, "
+                    "Backspace and Enter do the same.",
+                ),
+            ),
+            with_help(
+                h(
+                    "button",
+                    {"class": "button primary", "data-cmd": action, "type": "button"},
+                    label,
+                ),
+                f"psi-{action}",
                 label,
+                send,
             ),
         ]
 
@@ -290,6 +416,8 @@ class PsiScreen:
     def _guess_entry(self, session: PlaySession, view: PsiSeatView) -> Node:
         sel: PsiSelection = session.selection
         me = view["me"]["seat"]
+        open_ = [s for s, info in enumerate(view["seats"]) if s != me and not info["guessed"]]
+        stop = sel.target if sel.target in open_ else (open_[0] if open_ else None)
         targets = [
             h(
                 "button",
@@ -297,19 +425,39 @@ class PsiScreen:
                     "class": "button small",
                     "data-cmd": "target",
                     "data-seat": str(s),
+                    "data-name": view["seats"][s]["name"],
                     "aria-pressed": "true" if sel.target == s else "false",
+                    "tabindex": "0" if s == stop else "-1",
                     "type": "button",
                 },
-                info["name"],
+                view["seats"][s]["name"],
             )
-            for s, info in enumerate(view["seats"])
-            if s != me and not info["guessed"]
+            for s in open_
         ]
         return h(
             "section",
             {"class": "controls guess"},
             h("h3", None, "Your guess"),
-            h("div", {"class": "choice", "role": "group", "aria-label": "Whose cypher"}, *targets),
+            h(
+                "p",
+                {"class": "hint", "id": "psi-target-label"},
+                "Whose cypher:",
+                help_tip(
+                    "psi-target",
+                    "whose cypher",
+                    "Chooses whose cypher you guess; a cypher already guessed is out of play.",
+                ),
+            ),
+            h(
+                "div",
+                {
+                    "class": "choice",
+                    "role": "group",
+                    "aria-labelledby": "psi-target-label",
+                    "data-roving": "targets",
+                },
+                *targets,
+            ),
             *self._pad(sel.digits, view["length"], "guess", "Guess"),
         )
 
@@ -339,21 +487,42 @@ class PsiScreen:
         name = view["seats"][target]["name"]
         chooser = h(
             "div",
-            {"class": "choice notes-for", "role": "group", "aria-label": "Notes on whose cypher"},
-            *(
-                h(
-                    "button",
-                    {
-                        "class": "button small",
-                        "data-cmd": "notes-target",
-                        "data-seat": str(s),
-                        "aria-pressed": "true" if s == target else "false",
-                        "type": "button",
-                    },
-                    info["name"],
-                )
-                for s, info in enumerate(view["seats"])
-                if s != viewer
+            {"class": "notes-for-row"},
+            h(
+                "p",
+                {"class": "hint"},
+                "Notes on:",
+                help_tip(
+                    "psi-notes-for",
+                    "the notes' players",
+                    "Shows your notes on another player's cypher; each cypher keeps its own notes.",
+                ),
+            ),
+            h(
+                "div",
+                {
+                    "class": "choice notes-for",
+                    "role": "group",
+                    "aria-label": "Notes on whose cypher",
+                    "data-roving": "notes-for",
+                },
+                *(
+                    h(
+                        "button",
+                        {
+                            "class": "button small",
+                            "data-cmd": "notes-target",
+                            "data-seat": str(s),
+                            "data-name": info["name"],
+                            "aria-pressed": "true" if s == target else "false",
+                            "tabindex": "0" if s == target else "-1",
+                            "type": "button",
+                        },
+                        info["name"],
+                    )
+                    for s, info in enumerate(view["seats"])
+                    if s != viewer
+                ),
             ),
         )
         head = h(
@@ -375,6 +544,7 @@ class PsiScreen:
                                 "class": f"note {mark}".strip(),
                                 "data-cmd": "note",
                                 "data-note": f"{pos}:{d}",
+                                "data-name": f"{pos}:{d}",
                                 "type": "button",
                                 "aria-label": f"position {pos + 1}, digit {d}: {NOTE_WORD[mark]}",
                             },
@@ -391,7 +561,17 @@ class PsiScreen:
                 "data-target": str(target),
                 "aria-label": f"Your notes on {name}'s cypher",
             },
-            h("h3", None, f"Notes on {name}'s cypher"),
+            h(
+                "h3",
+                None,
+                f"Notes on {name}'s cypher",
+                help_tip(
+                    "psi-notes",
+                    "the notes",
+                    "A square per position and digit: each press cycles ruled out, possible, "
+                    "certain, blank; only you see your notes.",
+                ),
+            ),
             chooser,
             h(
                 "div",

@@ -34,7 +34,8 @@ from parlour.games.telepathic.rules import (
 )
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
-from parlour.ui.play import waiting_tree
+from parlour.ui.help import help_tip, with_help
+from parlour.ui.play import LastMove, waiting_tree
 from parlour.ui.tree import Node, h, s
 
 if TYPE_CHECKING:
@@ -82,6 +83,38 @@ def _label(tile: list | tuple) -> str:
 def in_a_line(card: str) -> str:
     """A condition card in words: "three stars in a line", "three blue in a line"."""
     return f"three {PLURALS.get(card, card)} in a line"
+
+
+def set_frame(kind: str, index: int) -> tuple[int, int, int, int]:
+    """A set's box on the grid as (first column, first row, columns, rows): a row, a column
+    or a 2x2 quadrant is always a rectangle, so one frame outlines it."""
+    cells = set_cells(kind, index)
+    cols = [c % SIZE for c in cells]
+    rows = [c // SIZE for c in cells]
+    return min(cols), min(rows), max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
+
+
+def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
+    """The Perform of the newest turn, which the board marks: the last move itself, or the one
+    before a "play on" (the set stays marked until the next card is handed over)."""
+    if last is None or isinstance(last.action, Perform):
+        return last
+    if not isinstance(last.action, Continue):
+        return None
+    match = session.table.match
+    for entry in reversed(match.entries[: last.seq - 1]):
+        action = match.game.parse_action(entry.action)
+        if isinstance(action, Perform):
+            return LastMove(entry.seq, entry.seat, action, match.state_at(entry.seq - 1))
+        if isinstance(action, HandCard):
+            return None
+    return None
+
+
+def last_move_of(session: Any) -> LastMove | None:
+    """The session's newest move; a replay's spectator has no `last_move` and marks none."""
+    last_move = getattr(session, "last_move", None)
+    return last_move() if callable(last_move) else None
 
 
 def partner_in_team(seat: int) -> int:
@@ -154,6 +187,45 @@ class TeleScreen:
             return f"other team, with {partner} · {line}"
         return f"team with {partner} · {line}"
 
+    def describe_board(self, view: TelePublicView, viewer: int | None) -> list[str]:
+        """The position in sentences ("Describe the board"): what happens now, the grid row by
+        row, the action cards, and the viewer's own condition cards, never another seat's (they
+        are secret until opened at the end, and then `revealed` is public)."""
+        names = [seat["name"] for seat in view["seats"]]
+        lines = [] if view.get("outcome") else [self.status(view, viewer or 0)]
+        grid = view["grid"]
+        for row in range(SIZE):
+            tiles = ", ".join(
+                f"{COLUMNS[col]} {_label(grid[row * SIZE + col])}" for col in range(SIZE)
+            )
+            where = " (north)" if row == 0 else " (south)" if row == SIZE - 1 else ""
+            lines.append(f"Row {row + 1}{where}, west to east: {tiles}.")
+        faces = [
+            f"{CARDS_BY_ID[c].name} ({SETS_WORDS[CARDS_BY_ID[c].sets]})" for c in view["row"] if c
+        ]
+        cards = "Face-up action cards: " + ("; ".join(faces) or "none")
+        deck = f"{view['deck']} in the deck, " if view["mode"] != "first" else ""
+        lines.append(f"{cards}. {deck}{view['used']} used.")
+        if view["phase"] == "perform" and view["handed"] and view["performer"] is not None:
+            card = CARDS_BY_ID[view["handed"]].name
+            lines.append(f"{names[view['active']]} handed {names[view['performer']]} {card}.")
+        me = view.get("me")
+        if isinstance(me, dict) and me.get("seat") == viewer:
+            mine = [
+                f"Your {which} condition: {in_a_line(me['conditions'][which])}"
+                + (", met on the grid now." if me["met"].get(which) else ", not met now.")
+                for which in CONDITION_ORDER
+                if which in me["conditions"]
+            ]
+            lines += mine or ["You are the director: you hold no condition cards."]
+        if view["claims"]:
+            said = "; ".join(f"{names[int(s)]}'s win is {n}" for s, n in view["claims"])
+            lines.append(f"Announced: {said}.")
+        for seat, opened in sorted(view["revealed"].items()):
+            shown = ", ".join(f"{w} {opened[w]}" for w in CONDITION_ORDER if w in opened)
+            lines.append(f"{names[int(seat)]}'s condition cards, opened: {shown}.")
+        return lines
+
     # -- the grid -------------------------------------------------------------------------
 
     def _preview(self, session: PlaySession, view: TelePublicView) -> tuple[list, set[int]]:
@@ -170,24 +242,42 @@ class TeleScreen:
             set_cells(card.sets, sel.set_index)
         )
 
+    def _acted_on(self, session: PlaySession, view: TelePublicView) -> tuple[str, int, str] | None:
+        """The set the newest turn's card acted on, as (the card's sets, which, the sentence
+        under the grid), or None (no card has acted yet, or a new turn has begun)."""
+        perform = turn_perform(session, last_move_of(session))
+        if perform is None or view["phase"] == "perform":
+            return None
+        before = perform.before
+        card = CARDS_BY_ID[before.row[before.handed]]
+        index = perform.action.set_index
+        target = set_names(card.sets)[index]
+        words = f"Dashed frame: {target}, where {before.name(perform.seat)} applied {card.name}."
+        return card.sets, index, words
+
     def board(self, session: PlaySession, view: TelePublicView) -> Node:
         grid, marked = self._preview(session, view)
         preview = bool(marked)
+        acted = None if preview else self._acted_on(session, view)
+        last = set(set_cells(acted[0], acted[1])) if acted else set()
         size = SIZE * CELL + (SIZE - 1) * GAP
         pad = 26
         cells = []
         for index, tile in enumerate(grid):
             row, col = divmod(index, SIZE)
             x, y = pad + col * (CELL + GAP), pad + row * (CELL + GAP)
+            # "blue star, A1": the coordinates the rules page explains (column letter, row number)
             label = f"{_label(tile)}, {cell_name(index)}"
+            if index in last:
+                label += ", moved by the last card"
             classes = f"tile colour-{tile[0]}" + (" moved" if index in marked else "")
+            classes += " last" if index in last else ""
             cells.append(
                 s(
                     "g",
                     {
                         "class": classes,
                         "transform": f"translate({x} {y})",
-                        "tabindex": "0",
                         "role": "img",
                         "aria-label": label,
                         "data-tile": cell_name(index),
@@ -203,6 +293,22 @@ class TeleScreen:
                         },
                     ),
                 )
+            )
+        frame = None
+        if acted:
+            col, row, cols, rows = set_frame(acted[0], acted[1])
+            frame = s(
+                "rect",
+                {
+                    "class": "last-set",
+                    "data-role": "last-set",
+                    "x": pad + col * (CELL + GAP) - 4,
+                    "y": pad + row * (CELL + GAP) - 4,
+                    "width": cols * CELL + (cols - 1) * GAP + 8,
+                    "height": rows * CELL + (rows - 1) * GAP + 8,
+                    "rx": 13,
+                    "aria-hidden": "true",
+                },
             )
         labels = [
             s(
@@ -229,13 +335,18 @@ class TeleScreen:
                     "viewBox": f"0 0 {size + pad + 8} {size + pad + 8}",
                     "width": size + pad + 8,
                     "role": "group",
-                    "aria-label": "The grid" + (" (preview)" if preview else ""),
+                    "aria-label": "The grid, columns A to D from west to east, rows 1 to 4 "
+                    "from north to south" + (" (preview)" if preview else ""),
                 },
                 *labels,
                 *cells,
+                frame,
             ),
             h("p", {"class": "hint preview-note"}, "Preview: this is how the grid would look.")
             if preview
+            else None,
+            h("p", {"class": "hint last-move-note", "data-role": "last-set-note"}, acted[2])
+            if acted
             else None,
             self._card_row(session, view),
         )
@@ -243,29 +354,73 @@ class TeleScreen:
     # -- the action cards -------------------------------------------------------------------
 
     def _card_row(self, session: PlaySession, view: TelePublicView) -> Node:
+        """The face-up cards. The seat handing one over picks it here and hands it with the
+        button right after the cards (so Tab follows the turn: a card, then "Hand it"); the
+        arrow keys move along the cards (`data-roving`), one Tab stop for the row."""
         sel: TeleSelection = session.selection
         choosing = view["phase"] == "hand" and session.viewer == view["active"]
+        choosing = choosing and not view["must_announce"] and not sel.announcing
+        names = [seat["name"] for seat in view["seats"]]
+        performer = view["performer"]
+        live = [slot for slot, card_id in enumerate(view["row"]) if card_id is not None]
+        stop = sel.slot if sel.slot in live else (live[0] if live else None)
         cards = []
         for slot, card_id in enumerate(view["row"]):
             if card_id is None:
                 cards.append(h("div", {"class": "action-card empty"}, "used"))
                 continue
             pressed = "true" if sel.slot == slot else "false"
-            attrs = {"class": "action-card", "type": "button", "data-slot": str(slot)}
+            attrs: dict[str, Any] = {
+                "class": "action-card",
+                "type": "button",
+                "data-slot": str(slot),
+            }
             if choosing:
                 attrs.update({"data-cmd": "pick-card", "aria-pressed": pressed})
+                attrs["tabindex"] = "0" if slot == stop else "-1"
             else:
                 attrs["disabled"] = True
-            if view["handed_slot"] == slot:
+            handed = view["handed_slot"] == slot and view["phase"] == "perform"
+            if handed:
                 attrs["class"] += " handed"
-            cards.append(h("button", attrs, *card_face(card_id)))
+            tag = (
+                h("span", {"class": "handed-tag"}, f"handed to {names[performer]}")
+                if handed and performer is not None
+                else None
+            )
+            cards.append(h("button", attrs, *card_face(card_id), tag))
         mode = MODE.choice(view["mode"])
         deck = f"{view['deck']} in the deck" if view["mode"] != "first" or not mode else mode.name
         compass = any(c and CARDS_BY_ID[c].sets != "quadrants" for c in view["row"])
+        receiver = view["receiver"]
+        hand = (
+            h(
+                "div",
+                {"class": "hand-it"},
+                with_help(
+                    h(
+                        "button",
+                        {"class": "button primary", "data-cmd": "hand", "type": "button"},
+                        f"Hand it to {names[receiver]}",
+                    ),
+                    "tele-hand",
+                    "Hand it",
+                    f"Gives the chosen card to {names[receiver]}, who decides where it acts; "
+                    "nothing may be said about it.",
+                ),
+            )
+            if choosing and receiver is not None
+            else None
+        )
         return h(
             "section",
             {"class": "card-row", "aria-label": "Face-up action cards"},
-            h("div", {"class": "cards"}, *cards),
+            h(
+                "div",
+                {"class": "cards", **({"data-roving": "cards"} if choosing else {})},
+                *cards,
+            ),
+            hand,
             h(
                 "p",
                 {"class": "hint"},
@@ -310,13 +465,7 @@ class TeleScreen:
             }.get(phase, "to act")
         panel = waiting_tree(names, waiting, doing)
         if session.game.announcement_shape(session.table.state, session.viewer):
-            panel.children.append(
-                h(
-                    "button",
-                    {"class": "button", "data-cmd": "announce-open", "type": "button"},
-                    "Make the Announcement",
-                )
-            )
+            panel.children.append(announce_button())
         return panel
 
     def _my_cards(self, view: TeleSeatView) -> Node:
@@ -358,25 +507,27 @@ class TeleScreen:
             performer = names[view["receiver"]]
             parts = []
             if not view["must_announce"]:
-                parts += [
-                    h("p", None, f"Choose a card to hand to {performer}."),
-                    h(
-                        "button",
-                        {"class": "button primary", "data-cmd": "hand", "type": "button"},
-                        f"Hand it to {performer}",
-                    ),
-                ]
-            if session.game.announcement_shape(session.table.state, viewer):
+                # the card and its "Hand it" button sit under the grid (see `_card_row`)
                 parts.append(
                     h(
-                        "button",
-                        {"class": "button", "data-cmd": "announce-open", "type": "button"},
-                        "Make the Announcement",
+                        "p",
+                        None,
+                        f"Choose a face-up action card under the grid to hand to {performer}, "
+                        "then hand it.",
+                        help_tip(
+                            "tele-pick-card",
+                            "the action cards",
+                            "Choosing a card (a click, or the arrow keys and Enter) only marks it; "
+                            "it is handed over when you press Hand it.",
+                        ),
                     )
                 )
+            if session.game.announcement_shape(session.table.state, viewer):
+                parts.append(announce_button())
             return h("section", {"class": "controls"}, h("h3", None, "Your turn"), *parts)
         if phase == "perform" and viewer == view["performer"]:
             card = CARDS_BY_ID[view["handed"]]
+            stop = sel.set_index if sel.set_index is not None else 0
             options = [
                 h(
                     "button",
@@ -384,7 +535,10 @@ class TeleScreen:
                         "class": "button small",
                         "data-cmd": "pick-set",
                         "data-set": str(i),
+                        # the page gives the focus back to the button of this name after a redraw
+                        "data-name": name,
                         "aria-pressed": "true" if sel.set_index == i else "false",
+                        "tabindex": "0" if i == stop else "-1",
                         "type": "button",
                     },
                     name,
@@ -395,12 +549,36 @@ class TeleScreen:
                 "section",
                 {"class": "controls"},
                 h("h3", None, f"{names[view['active']]} handed you {card.name}"),
-                h("p", None, "Choose where it acts; the grid shows a preview before you confirm."),
-                h("div", {"class": "choice"}, *options),
                 h(
-                    "button",
-                    {"class": "button primary", "data-cmd": "perform", "type": "button"},
+                    "p",
+                    {"id": "tele-sets-label"},
+                    "Choose where it acts; the grid shows a preview before you confirm.",
+                    help_tip(
+                        "tele-pick-set",
+                        "the sets",
+                        f"Each button previews {card.name} acting on that "
+                        f"{card.sets.rstrip('s')}; nothing changes until you press Do it.",
+                    ),
+                ),
+                h(
+                    "div",
+                    {
+                        "class": "choice",
+                        "role": "group",
+                        "aria-labelledby": "tele-sets-label",
+                        "data-roving": "sets",
+                    },
+                    *options,
+                ),
+                with_help(
+                    h(
+                        "button",
+                        {"class": "button primary", "data-cmd": "perform", "type": "button"},
+                        "Do it",
+                    ),
+                    "tele-perform",
                     "Do it",
+                    "Applies the card to the set you chose; the grid changes for everyone.",
                 ),
             )
         if phase == "window" and viewer == view["performer"]:
@@ -411,15 +589,16 @@ class TeleScreen:
                 h(
                     "div",
                     {"class": "choice"},
-                    h(
-                        "button",
-                        {"class": "button", "data-cmd": "announce-open", "type": "button"},
-                        "Make the Announcement",
-                    ),
-                    h(
-                        "button",
-                        {"class": "button primary", "data-cmd": "continue", "type": "button"},
+                    announce_button(),
+                    with_help(
+                        h(
+                            "button",
+                            {"class": "button primary", "data-cmd": "continue", "type": "button"},
+                            "Play on",
+                        ),
+                        "tele-continue",
                         "Play on",
+                        "Lets the game go on without an Announcement: the next card is handed.",
                     ),
                 ),
             )
@@ -453,6 +632,7 @@ class TeleScreen:
         groups = []
         for target in targets:
             kind = state.kind_of(target)
+            stop = claims.get(target, DECKS[kind][0])
             buttons = [
                 h(
                     "button",
@@ -463,27 +643,51 @@ class TeleScreen:
                         "data-name": option,
                         "type": "button",
                         "aria-pressed": "true" if claims.get(target) == option else "false",
+                        "tabindex": "0" if option == stop else "-1",
                     },
                     option,
                 )
                 for option in DECKS[kind]
             ]
+            label = f"claim-{target}-label"
             groups.append(
                 h(
                     "div",
                     {"class": "claim"},
-                    h("p", {"class": "hint"}, f"{names[target]}'s win ({kind}):"),
-                    h("div", {"class": "choice"}, *buttons),
+                    h("p", {"class": "hint", "id": label}, f"{names[target]}'s win ({kind}):"),
+                    h(
+                        "div",
+                        {
+                            "class": "choice",
+                            "role": "group",
+                            "aria-labelledby": label,
+                            "data-roving": "claim",
+                        },
+                        *buttons,
+                    ),
                 )
             )
         cancel = (
-            h(
-                "button",
-                {"class": "button", "data-cmd": "announce-close", "type": "button"},
+            with_help(
+                h(
+                    "button",
+                    {"class": "button", "data-cmd": "announce-close", "type": "button"},
+                    "Not now",
+                ),
+                "tele-announce-close",
                 "Not now",
+                "Closes the Announcement without saying anything; the game goes on.",
             )
             if submit == "announce" and not view["must_announce"]
             else None
+        )
+        word = "Answer" if submit == "answer" else "Announce"
+        send = with_help(
+            h("button", {"class": "button primary", "data-cmd": submit, "type": "button"}, word),
+            f"tele-{submit}",
+            word,
+            ("Names the announcer's win condition" if submit == "answer" else "Says the names")
+            + "; the game ends, won only if every name is right and every win condition is met.",
         )
         return h(
             "section",
@@ -491,16 +695,7 @@ class TeleScreen:
             h("h3", None, "The Announcement"),
             *intro,
             *groups,
-            h(
-                "div",
-                {"class": "choice"},
-                h(
-                    "button",
-                    {"class": "button primary", "data-cmd": submit, "type": "button"},
-                    "Answer" if submit == "answer" else "Announce",
-                ),
-                cancel,
-            ),
+            h("div", {"class": "choice"}, send, cancel),
         )
 
     # -- the end --------------------------------------------------------------------------
@@ -575,6 +770,20 @@ class TeleScreen:
             session.message = "Name a win condition for each partner first."
             return
         session.act(Announce(tuple((t, claims[t]) for t in targets)))
+
+
+def announce_button() -> Node:
+    """ "Make the Announcement", with its "?"."""
+    return with_help(
+        h(
+            "button",
+            {"class": "button", "data-cmd": "announce-open", "type": "button"},
+            "Make the Announcement",
+        ),
+        "tele-announce-open",
+        "Make the Announcement",
+        "Opens the Announcement: you name win conditions aloud, and that ends the game.",
+    )
 
 
 def card_face(card_id: str) -> list[Node]:
