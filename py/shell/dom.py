@@ -41,6 +41,10 @@ def render(container, html):
     loose = active is None or inside or str(active.tagName) in ("BODY", "H1", "H2")
     if target is None and loose:
         target = value(container.querySelector("[autofocus]"))
+    if target is None and inside:
+        # the control pressed went with the redraw (a card played): the screen's heading
+        # takes the focus rather than the top of the page
+        target = value(container.querySelector("[data-role=status]"))
     if target is not None:
         target.focus()
     log = value(container.querySelector("[data-role=log]"))

@@ -83,3 +83,14 @@ def test_render_never_pulls_the_focus_from_elsewhere_on_the_page():
     region.parse = lambda html: [button]
     dom.render(region, "<button autofocus></button>")  # a bot's move redrew the board
     assert not button.focused and link.focused
+
+
+def test_render_gives_the_focus_to_the_heading_when_the_control_pressed_went():
+    _document, body = page()
+    region = body.append(Element("div"))
+    card = region.append(Element("button", {"data-cmd": "play", "data-card": "7"}))
+    card.focus()
+    heading = Element("h2", {"data-role": "status", "tabindex": "-1"})
+    region.parse = lambda html: [heading]
+    dom.render(region, "<h2 data-role=status tabindex=-1></h2>")  # the card was played
+    assert heading.focused
