@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from parlour.games.esp.hexgrid import DIRECTION_NAMES, DIRECTIONS, Cell, neighbours
 from parlour.games.esp.options import SEAT_COLOURS
 from parlour.games.esp.views import EspPublicView, EspTile
-from parlour.ui.tree import Node, s
+from parlour.ui.tree import Node, h, s
 from parlour.ui.zener_art import symbol_use
 
 SIZE = 30.0  # centre to corner
@@ -209,10 +209,15 @@ def empty_cells_to_draw(occupied: Collection[Cell], targets: Collection[Cell]) -
 
 
 def board_tree(
-    view: EspPublicView, viewer: int | None, marks: BoardMarks, zoom: float | None = None
+    view: EspPublicView,
+    viewer: int | None,
+    marks: BoardMarks,
+    zoom: float | None = None,
+    auto: bool = False,
 ) -> Node:
     """The whole board for `view` (a seat view, or the public view when `viewer` is None), at
-    `zoom` CSS px per unit (None: fitted to its frame)."""
+    `zoom` CSS px per unit (None: fitted to its frame); `auto`: fitted all the same on a wide
+    screen (the CSS decides, the worker knows no screen)."""
     hidden = view.get("me", {}).get("hidden", {}) if viewer is not None else {}
     names = [seat["name"] for seat in view["seats"]]
     tiles = view["tiles"]
@@ -223,7 +228,7 @@ def board_tree(
     in_sets = {(c[0], c[1]) for window in view.get("sets", []) for c in window}
     nodes = [_empty(c, marks) for c in empties]
     nodes += [_tile(t, viewer, hidden, marks, names, in_sets) for t in tiles]
-    _one_tab_stop(nodes, marks.focus)
+    stop = _one_tab_stop(nodes, marks.focus)
     lines = [_set_line(window) for window in view.get("sets", [])]
     if marks.last_from is not None and marks.last is not None:
         lines.append(_path(marks.last_from, marks.last))
@@ -240,19 +245,21 @@ def board_tree(
     return s(
         "svg",
         {
-            "class": "board esp-board " + ("fit" if zoom is None else "zoomed"),
+            "class": "board esp-board "
+            + ("fit" if zoom is None else "zoomed auto" if auto else "zoomed"),
             "viewBox": " ".join(f"{v:.1f}" for v in box),
             **size,
             "role": "group",
             "aria-label": "ESP board",
             "data-tiles": str(len(tiles)),
+            "data-stop": stop,
         },
         *nodes,
         *lines,
     )
 
 
-def _one_tab_stop(nodes: list[Node], focus: Cell | None) -> None:
+def _one_tab_stop(nodes: list[Node], focus: Cell | None) -> str:
     """Tab reaches the board once, at `focus` (or the first cell drawn); the arrows go on."""
     keys = [n.attrs["data-cell"] for n in nodes]
     stop = (
@@ -263,6 +270,34 @@ def _one_tab_stop(nodes: list[Node], focus: Cell | None) -> None:
     for node in nodes:
         if node.attrs["data-cell"] == stop:
             node.attrs["tabindex"] = "0"
+            node.attrs["class"] += " stop"
+    return stop
+
+
+def canvas_tree(svg: Node) -> Node:
+    """The board and, over it, an invisible box on its Tab stop: a zoomed board's frame first
+    scrolls to that box (CSS scroll-initial-target, which an SVG element cannot take), so a
+    phone shows the cell that matters (the chosen tile, a target, the last move)."""
+    box = [float(v) for v in svg.attrs["viewBox"].split()]
+    stop = parse_key(svg.attrs.get("data-stop"))
+    anchor = None
+    if stop is not None:
+        x, y = centre(stop)
+        left, top = (x - SIZE - box[0]) / box[2] * 100, (y - SIZE - box[1]) / box[3] * 100
+        anchor = h(
+            "div",
+            {
+                "class": "scroll-anchor",
+                "aria-hidden": "true",
+                "data-role": "scroll-anchor",
+                # not a style attribute (the page's CSP allows none): the CSS reads these
+                "data-left": f"{left:.2f}",
+                "data-top": f"{top:.2f}",
+                "data-width": f"{2 * SIZE / box[2] * 100:.2f}",
+                "data-height": f"{2 * SIZE / box[3] * 100:.2f}",
+            },
+        )
+    return h("div", {"class": "esp-canvas"}, svg, anchor)
 
 
 def _distance_from_centre(cell: Cell | None) -> tuple[int, Cell]:
@@ -272,31 +307,49 @@ def _distance_from_centre(cell: Cell | None) -> tuple[int, Cell]:
     return ((abs(q) + abs(r) + abs(q + r)) // 2, cell)
 
 
-def _line(a: Cell, b: Cell, css: str) -> Node:
+def _line(a: Cell, b: Cell, css: str, side: float) -> Node:
+    """A line from `a`'s centre to `b`'s, moved `side` units off the centres (to one side of
+    the symbols, so it never hides one): negative above, positive below."""
     (x1, y1), (x2, y2) = centre(a), centre(b)
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length  # a normal of the line
+    if ny < 0 or (ny == 0 and nx < 0):
+        nx, ny = -nx, -ny  # pointing down the page
+    dx, dy = nx * side, ny * side
     return s(
         "line",
-        {"x1": f"{x1:.1f}", "y1": f"{y1:.1f}", "x2": f"{x2:.1f}", "y2": f"{y2:.1f}", "class": css},
+        {
+            "x1": f"{x1 + dx:.1f}",
+            "y1": f"{y1 + dy:.1f}",
+            "x2": f"{x2 + dx:.1f}",
+            "y2": f"{y2 + dy:.1f}",
+            "class": css,
+        },
     )
 
 
+SIDE = 20.0  # how far a line runs from the centres: clear of the symbols, inside the hexes
+
+
 def _set_line(window: list[list[int]]) -> Node:
+    """A line along the set, below its symbols."""
     first, last = (window[0][0], window[0][1]), (window[-1][0], window[-1][1])
     return s(
         "g",
         {"class": "set-path", "aria-hidden": "true"},
-        _line(first, last, "set-line-halo"),
-        _line(first, last, "set-line"),
+        _line(first, last, "set-line-halo", SIDE),
+        _line(first, last, "set-line", SIDE),
     )
 
 
 def _path(start: Cell, end: Cell) -> Node:
-    """The last jump's path, from the cell it left to where it landed (dashed)."""
+    """The last jump's path, from the cell it left to where it landed (dashed, above the
+    symbols of the tiles jumped over)."""
     return s(
         "g",
         {"class": "last-path", "aria-hidden": "true"},
-        _line(start, end, "path-halo"),
-        _line(start, end, "path-line"),
+        _line(start, end, "path-halo", -SIDE),
+        _line(start, end, "path-line", -SIDE),
     )
 
 

@@ -31,6 +31,7 @@ from parlour.ui.esp_board import (
     ZOOMS,
     BoardMarks,
     board_tree,
+    canvas_tree,
     cell_name,
     parse_key,
 )
@@ -122,8 +123,13 @@ class EspScreen:
         # The replay viewer's spectator has no clicks to zoom with: its board is fitted.
         zoomable = isinstance(session, PlaySession)
         zoom = ZOOMS[self.zoom] if zoomable else None
-        svg = board_tree(view, session.viewer, marks, zoom)
-        frame = h("div", {"class": "esp-frame", "data-role": "board-frame"}, svg)
+        svg = board_tree(view, session.viewer, marks, zoom, auto=self.zoom == DEFAULT_ZOOM)
+        level = "fit" if zoom is None else "auto" if self.zoom == DEFAULT_ZOOM else "zoomed"
+        frame = h(
+            "div",
+            {"class": f"esp-frame {level}", "data-role": "board-frame"},
+            canvas_tree(svg),
+        )
         if not zoomable:
             return frame
         return h("div", {"class": "esp-area"}, self._zoom_bar(), frame)
