@@ -141,10 +141,10 @@ def _tile(
         children.append(s("polygon", {"points": INNER, "class": "back"}))
         what = f"{whose} tile, symbol-down"
         if owner == viewer and key in hidden:
-            children.append(_symbol(hidden[key], 0.4, "mark"))
+            children.append(_symbol(hidden[key], 0.46, "mark"))
             what += f" (yours: a {hidden[key]})"
         elif cell in marks.revealed:
-            children.append(_symbol(marks.revealed[cell], 0.4, "mark revealed"))
+            children.append(_symbol(marks.revealed[cell], 0.46, "mark revealed"))
             what += f", it was a {marks.revealed[cell]}"
     notes = []
     if cell == marks.selected:
