@@ -532,7 +532,9 @@ def set_count_tree(state: EspState, mover: int) -> Node:
     best = ordered[0][1]
     leaders = [s for s, n in ordered if n == best]
     mover_name = state.name(mover)
-    if len(leaders) == 1:
+    if len(ordered) == 1:
+        why = ""  # nobody else has a tile in it: nothing to weigh
+    elif len(leaders) == 1:
         why = f"The most tiles in the set win: {state.name(leaders[0])} has {best}."
     elif mover in leaders:
         tied = _and([state.name(s) for s in leaders])
@@ -559,7 +561,7 @@ def set_count_tree(state: EspState, mover: int) -> Node:
     return h(
         "div",
         {"class": "esp-count", "data-role": "set-count"},
-        h("p", None, holds, " ", why),
+        h("p", None, holds, f" {why}" if why else None),
         h("p", {"class": "hint"}, "In line, as ringed on the board:"),
         h("ul", {"class": "set-tiles"}, *lines),
     )
