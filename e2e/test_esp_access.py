@@ -129,15 +129,30 @@ def play_by_keys(page, table: Table, choice) -> None:
         raise AssertionError(f"no keys for {choice}")
 
 
-def choose(table: Table):
-    """A winning move if there is one (a shorter test), else the easy bot's choice."""
-    for action in table.legal(0):
-        if isinstance(action, (Place, Move, Flip)):
-            sealed = ESP.seal(table.state, 0, action, table.stores[0])
-            outcome = ESP.apply(table.state, 0, sealed).outcome
-            if outcome is not None and 0 in outcome.winners:
-                return action
-    return bot_seats.decide(table, 0, "easy").choice
+def _wins(table: Table, action) -> bool:
+    if not isinstance(action, (Place, Move, Flip)):
+        return False
+    sealed = ESP.seal(table.state, 0, action, table.stores[0])
+    outcome = ESP.apply(table.state, 0, sealed).outcome
+    return outcome is not None and 0 in outcome.winners
+
+
+def choose(table: Table, played: set[str]):
+    """In the movement stage a winning move if there is one (a shorter test); while placing,
+    never a set (so the keys for a flip and a jump get their turn); a first flip when one is
+    open; else the easy bot's choice."""
+    legal = table.legal(0)
+    if not table.state.placing:
+        wins = [a for a in legal if _wins(table, a)]
+        if wins:
+            return wins[0]
+        flips = [a for a in legal if isinstance(a, Flip)]
+        if flips and "Flip" not in played:
+            return flips[0]  # one flip at least, by keys
+    choice = bot_seats.decide(table, 0, "easy").choice
+    if table.state.placing and _wins(table, choice):
+        return next((a for a in legal if not _wins(table, a)), choice)
+    return choice
 
 
 def test_a_whole_game_by_keyboard_alone_from_the_home_screen_to_the_result(page, site, watch):
@@ -156,18 +171,22 @@ def test_a_whole_game_by_keyboard_alone_from_the_home_screen_to_the_result(page,
     stops = tab_to(page, f"{ROOT} [data-cell]")
     trays = [i for i, s in enumerate(stops) if "|tray|" in s]
     assert trays and trays[0] < len(stops) - 1, f"the tray comes after the board: {stops}"
+    played: set[str] = set()
     for _ in range(MAX_HUMAN_MOVES):
         table = solo.settle()
         solo.check_view()
         if table.match.result() is not None:
             break
         before = table.match.step
-        play_by_keys(page, table, choose(table))
+        choice = choose(table, played)
+        played.add(type(choice).__name__)
+        play_by_keys(page, table, choice)
         page.wait_for_function(
             f"JSON.parse(localStorage.getItem('{solo.storage}')).table.match.log.length > {before}"
         )
     else:
         raise AssertionError("the game did not end")
+    print("played by keys:", sorted(played), "moves:", table.match.step)
     dialog = page.locator("[data-role=result]")
     dialog.wait_for()
     assert active(page).startswith("h2|"), "the focus is not on the result's title"
