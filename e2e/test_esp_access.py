@@ -237,9 +237,9 @@ def open_saved(page, site_url: str, table: Table) -> None:
     page.evaluate(
         "([k, v]) => localStorage.setItem(k, v)", ["psi-parlour:esp:pass-and-play", saved]
     )
-    page.goto(site_url + "#play-esp")
-    page.reload()
+    page.reload()  # the worker reads the saved game when it starts
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.goto(site_url + "#play-esp")
     page.click(f"{ROOT} [data-cmd=take-device]")
 
 
