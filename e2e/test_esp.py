@@ -179,9 +179,11 @@ def test_a_three_seat_game_hands_off_in_seat_order_refuses_with_reasons_and_resu
     )
     assert page.locator("#play-esp [data-role=log] li").count() == 4
     esp.play(seat, choice)
-    # Undo takes back the last placement; the previous player gets the device back.
+    # Undo takes back the last placement once the player holding the device allows it; the
+    # previous player gets the device back.
     esp.take_device(plan[5][0])
     page.click("#play-esp [data-cmd=undo]")
+    page.click("#play-esp [data-cmd=allow-undo]")
     esp.mirror.undo()
     esp.take_device(seat)
     assert page.locator("#play-esp [data-role=log] li").count() == 4
