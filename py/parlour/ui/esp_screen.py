@@ -6,9 +6,11 @@ asks the engine for the sentence when a click is refused.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from parlour.errors import ParlourError
 from parlour.games.esp.hexgrid import Cell
 from parlour.games.esp.rules import (
     ESP,
@@ -23,13 +25,20 @@ from parlour.games.esp.rules import (
 from parlour.games.esp.views import EspPublicView, EspSeatView
 from parlour.games.esp.words import describe
 from parlour.games.zener import SYMBOLS, Symbol
-from parlour.ui.esp_board import BoardMarks, board_tree, parse_key
-from parlour.ui.play import waiting_tree
+from parlour.ui.esp_board import (
+    DEFAULT_ZOOM,
+    ZOOM_NAMES,
+    ZOOMS,
+    BoardMarks,
+    board_tree,
+    canvas_tree,
+    cell_name,
+    parse_key,
+)
+from parlour.ui.help import help_tip, with_help
+from parlour.ui.play import LastMove, PlaySession, waiting_tree
 from parlour.ui.tree import Node, h
 from parlour.ui.zener_art import symbol_icon
-
-if TYPE_CHECKING:
-    from parlour.ui.play import PlaySession
 
 
 @dataclass
@@ -40,6 +49,11 @@ class EspSelection:
 
 
 class EspScreen:
+    def __init__(self) -> None:
+        # The board's zoom on this device (an index into `ZOOMS`): a way of looking, not a
+        # move, so it outlives the turn's selection.
+        self.zoom = DEFAULT_ZOOM
+
     def new_selection(self) -> EspSelection:
         return EspSelection()
 
@@ -97,16 +111,116 @@ class EspScreen:
     def board(self, session: PlaySession, view: EspPublicView) -> Node:
         sel: EspSelection = session.selection
         flip = self._flip(session)
+        targets = self._targets(session)
         marks = BoardMarks(
-            targets=set(self._targets(session)),
+            targets=set(targets),
             selected=sel.cell,
             flippable=flip.cell if flip else None,
             revealed=self.final_reveal(session),
         )
-        return board_tree(view, session.viewer, marks)
+        self._mark_last(session, marks)
+        marks.focus = self._tab_stop(session, marks)
+        # The replay viewer's spectator has no clicks to zoom with: its board is fitted.
+        zoomable = isinstance(session, PlaySession)
+        zoom = ZOOMS[self.zoom] if zoomable else None
+        svg = board_tree(view, session.viewer, marks, zoom, auto=self.zoom == DEFAULT_ZOOM)
+        level = "fit" if zoom is None else "auto" if self.zoom == DEFAULT_ZOOM else "zoomed"
+        frame = h(
+            "div",
+            {"class": f"esp-frame {level}", "data-role": "board-frame"},
+            canvas_tree(svg),
+        )
+        if not zoomable:
+            return frame
+        return h("div", {"class": "esp-area"}, self._zoom_bar(), frame)
+
+    def _mark_last(self, session: PlaySession, marks: BoardMarks) -> None:
+        """The last move on the board: the tile placed, flipped or jumped, and a jump's start."""
+        last = _last_move(session)
+        if last is None:
+            return
+        before: EspState = last.before
+        action, who = last.action, before.name(last.seat)
+        if isinstance(action, Place):
+            marks.last, marks.last_words = action.cell, f"{who}'s last move placed this tile"
+        elif isinstance(action, Flip):
+            marks.last, marks.last_words = action.cell, f"{who}'s last move flipped this tile"
+        elif isinstance(action, Move) and action.cell in before.board:
+            game: ESP = session.game
+            marks.last = game.landing(before, action.cell, action.direction)
+            marks.last_from = action.cell
+            where = cell_name(action.cell)
+            marks.last_words = f"{who}'s last move jumped this tile here from {where}"
+
+    def _tab_stop(self, session: PlaySession, marks: BoardMarks) -> Cell | None:
+        """Where Tab enters the board: the chosen tile, else the first place a click would
+        act, else the first tile of yours that can act, else the last move."""
+        if marks.selected is not None:
+            return marks.selected
+        if marks.targets:
+            return min(marks.targets)
+        own = sorted(a.cell for a in self._legal(session) if isinstance(a, (Flip, Move)))
+        return own[0] if own else marks.last
+
+    def _zoom_bar(self) -> Node:
+        level = self.zoom
+
+        def button(cmd: str, sign: str, label: str, off: bool, text: str) -> Node:
+            return with_help(
+                h(
+                    "button",
+                    {
+                        "class": "button small zoom",
+                        "data-cmd": cmd,
+                        "type": "button",
+                        "aria-label": label,
+                        # aria-disabled, not disabled: the focus stays on the button
+                        "aria-disabled": "true" if off else None,
+                    },
+                    sign,
+                ),
+                f"esp-{cmd}",
+                label,
+                text,
+            )
+
+        return h(
+            "div",
+            {"class": "esp-zoom", "role": "group", "aria-label": "Zoom"},
+            button(
+                "zoom-out",
+                "−",
+                "Zoom out",
+                level == 0,
+                "Draws the board smaller; the smallest shows the whole board at once.",
+            ),
+            h(
+                "span",
+                {"class": "zoom-level", "data-role": "zoom-level"},
+                f"Zoom: {ZOOM_NAMES[level]}",
+            ),
+            button(
+                "zoom-in",
+                "+",
+                "Zoom in",
+                level == len(ZOOMS) - 1,
+                "Draws the board larger; drag or scroll the board to see the rest.",
+            ),
+        )
 
     def final_details(self, session: PlaySession) -> Node | None:
-        return None  # the final board itself shows every hidden tile, opened
+        """What the numbers of a won game are: whose tiles the set holds, and why that wins
+        (the final board itself shows every hidden tile, opened, and rings the set)."""
+        state: EspState = session.table.state
+        entries = session.table.match.entries
+        if not state.sets or not entries:
+            return None
+        return set_count_tree(state, entries[-1].seat)
+
+    def describe_board(self, view: EspPublicView, viewer: int | None) -> list[str]:
+        """The position in sentences: the stage, each player's tiles by where they are, the
+        winning set. Only what `view` shows: a hidden symbol only when it is the viewer's."""
+        return board_sentences(view, viewer)
 
     def final_reveal(self, session: PlaySession) -> dict[Cell, str]:
         """At the end every seat opens its hidden tiles: show them on the final board (and on
@@ -136,10 +250,15 @@ class EspScreen:
                 "section",
                 {"class": "controls"},
                 h("p", None, "You have no legal move, so you must pass."),
-                h(
-                    "button",
-                    {"class": "button primary", "data-cmd": "pass", "type": "button"},
+                with_help(
+                    h(
+                        "button",
+                        {"class": "button primary", "data-cmd": "pass", "type": "button"},
+                        "Pass",
+                    ),
+                    "esp-pass",
                     "Pass",
+                    "Ends your turn without a move, which is allowed only when you have none.",
                 ),
             )
         if view["stage"] == "placement":
@@ -155,25 +274,35 @@ class EspScreen:
             h(
                 "div",
                 {"class": "choice"},
-                h(
-                    "button",
-                    {
-                        "class": "button primary",
-                        "data-cmd": "answer-draw",
-                        "data-accept": "yes",
-                        "type": "button",
-                    },
+                with_help(
+                    h(
+                        "button",
+                        {
+                            "class": "button primary",
+                            "data-cmd": "answer-draw",
+                            "data-accept": "yes",
+                            "type": "button",
+                        },
+                        "Accept the draw",
+                    ),
+                    "esp-accept-draw",
                     "Accept the draw",
+                    "Ends the game as a draw once every other player has accepted too.",
                 ),
-                h(
-                    "button",
-                    {
-                        "class": "button",
-                        "data-cmd": "answer-draw",
-                        "data-accept": "no",
-                        "type": "button",
-                    },
+                with_help(
+                    h(
+                        "button",
+                        {
+                            "class": "button",
+                            "data-cmd": "answer-draw",
+                            "data-accept": "no",
+                            "type": "button",
+                        },
+                        "Play on",
+                    ),
+                    "esp-play-on",
                     "Play on",
+                    "Declines the draw: the game goes on from here.",
                 ),
             ),
         )
@@ -203,18 +332,35 @@ class EspScreen:
                 )
             )
         faces = [
-            h(
-                "button",
-                {
-                    "class": "button small",
-                    "data-cmd": "face",
-                    "data-face": face,
-                    "aria-pressed": "true" if sel.face == face else "false",
-                    "type": "button",
-                },
+            with_help(
+                h(
+                    "button",
+                    {
+                        "class": "button small",
+                        "data-cmd": "face",
+                        "data-face": face,
+                        "aria-pressed": "true" if sel.face == face else "false",
+                        "type": "button",
+                    },
+                    label,
+                ),
+                f"esp-face-{face}",
                 label,
+                text,
             )
-            for face, label in (("up", "Symbol up"), ("down", "Symbol down"))
+            for face, label, text in (
+                (
+                    "up",
+                    "Symbol up",
+                    "Places the tile showing its symbol: everyone sees it, and it can jump later.",
+                ),
+                (
+                    "down",
+                    "Symbol down",
+                    "Places the tile hiding its symbol from the others; it cannot jump until "
+                    "you flip it.",
+                ),
+            )
         ]
         hint = (
             "Now choose a highlighted cell."
@@ -224,8 +370,18 @@ class EspScreen:
         return h(
             "section",
             {"class": "controls", "aria-label": "Your tray"},
-            h("h3", None, "Your tray"),
-            h("div", {"class": "tray"}, *buttons),
+            h(
+                "h3",
+                None,
+                "Your tray",
+                help_tip(
+                    "esp-tray",
+                    "Your tray",
+                    "Your tiles still to place: choose one, then symbol up or down, then a "
+                    "highlighted cell on the board.",
+                ),
+            ),
+            h("div", {"class": "tray", "role": "group", "aria-label": "Tiles to place"}, *buttons),
             h("div", {"class": "choice", "role": "group", "aria-label": "Face"}, *faces),
             h("p", {"class": "hint"}, hint),
         )
@@ -236,10 +392,16 @@ class EspScreen:
         if flip is not None:
             body = [
                 h("p", None, "This tile is symbol-down. Flip it to show its symbol?"),
-                h(
-                    "button",
-                    {"class": "button primary", "data-cmd": "flip", "type": "button"},
+                with_help(
+                    h(
+                        "button",
+                        {"class": "button primary", "data-cmd": "flip", "type": "button"},
+                        "Flip this tile",
+                    ),
+                    "esp-flip",
                     "Flip this tile",
+                    "Turns the chosen tile symbol-up for good, so everyone sees its symbol; "
+                    "that is your move.",
                 ),
             ]
         elif sel.cell is not None and self._targets(session):
@@ -260,7 +422,10 @@ class EspScreen:
     def handle(self, session: PlaySession, event: dict) -> None:
         cmd = event.get("cmd")
         sel: EspSelection = session.selection
-        if cmd == "tray":
+        if cmd in ("zoom-in", "zoom-out"):
+            step = 1 if cmd == "zoom-in" else -1
+            self.zoom = min(max(self.zoom + step, 0), len(ZOOMS) - 1)
+        elif cmd == "tray":
             sel.tray = Symbol.parse(event.get("symbol"))
         elif cmd == "face":
             sel.face = "down" if event.get("face") == "down" else "up"
@@ -309,5 +474,148 @@ class EspScreen:
         problem = game.pin_problem(state, cell)
         if problem:
             session.message = problem
+        elif self._flip(session) is not None:
+            session.focus_to = "[data-cmd=flip]"  # the next step of a flip, for the keyboard
         elif tile.up and not self._targets(session):
             session.message = "That tile has no tile beside it to jump over."
+
+
+# -- the last move, the result's numbers, the board in words ------------------------------
+
+
+def _last_move(session: Any) -> LastMove | None:
+    """The move the board marks: the play session's own (`PlaySession.last_move`); for a
+    replay's spectator, which has none, the newest entry of the match it shows."""
+    finder = getattr(session, "last_move", None)
+    if callable(finder):
+        found = finder()
+        return found if isinstance(found, LastMove) else None
+    try:
+        match = session.table.match
+        entry = match.entries[-1] if match.entries else None
+        if entry is None:
+            return None
+        action = match.game.parse_action(entry.action)
+        return LastMove(entry.seq, entry.seat, action, match.state_at(entry.seq - 1))
+    except (ParlourError, AttributeError, KeyError, IndexError, TypeError, ValueError):
+        return None  # a forfeit, or a session that shows no match: nothing to mark
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _tiles(n: int) -> str:
+    return "1 tile" if n == 1 else f"{n} tiles"
+
+
+def set_count_tree(state: EspState, mover: int) -> Node:
+    """Whose tiles the set holds, why that decides the game, and the set's tiles in line."""
+    union = {c for window in state.sets for c in window}
+    counts = Counter(state.board[c].owner for c in union)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    shares = [
+        f"{n} of {state.name(s)}'s" + (" tiles" if i == 0 else "")
+        for i, (s, n) in enumerate(ordered)
+    ]
+    if len(state.sets) == 1:
+        holds = (
+            f"The set holds {_and(shares)}."
+            if len(ordered) > 1
+            else f"The set's 5 tiles are all {state.name(ordered[0][0])}'s."
+        )
+    else:
+        holds = (
+            f"The {len(state.sets)} sets hold {_tiles(len(union))} between them (a tile in two "
+            f"sets counts once): {_and(shares)}."
+        )
+    best = ordered[0][1]
+    leaders = [s for s, n in ordered if n == best]
+    mover_name = state.name(mover)
+    if len(ordered) == 1:
+        why = ""  # nobody else has a tile in it: nothing to weigh
+    elif len(leaders) == 1:
+        why = f"The most tiles in the set win: {state.name(leaders[0])} has {best}."
+    elif mover in leaders:
+        tied = _and([state.name(s) for s in leaders])
+        why = (
+            f"{tied} tie with {best} each, and a tie goes to the player who completed the set: "
+            f"{mover_name}."
+        )
+    else:
+        tied = _and([state.name(s) for s in leaders])
+        why = (
+            f"{tied} tie with {best} each; {mover_name} completed the set with fewer, so they "
+            "share the win."
+        )
+    lines = [
+        h(
+            "li",
+            None,
+            ", ".join(
+                f"{state.name(state.board[c].owner)}'s {_symbol_of(state, c)}" for c in window
+            ),
+        )
+        for window in state.sets
+    ]
+    return h(
+        "div",
+        {"class": "esp-count", "data-role": "set-count"},
+        h("p", None, holds, f" {why}" if why else None),
+        h("p", {"class": "hint"}, "In line, as ringed on the board:"),
+        h("ul", {"class": "set-tiles"}, *lines),
+    )
+
+
+def _symbol_of(state: EspState, cell: Cell) -> str:
+    symbol = state.board[cell].symbol
+    return symbol.value if symbol is not None else "tile"  # a set's tiles are all symbol-up
+
+
+def _distance(cell: Cell) -> int:
+    q, r = cell
+    return (abs(q) + abs(r) + abs(q + r)) // 2
+
+
+def board_sentences(view: EspPublicView, viewer: int | None) -> list[str]:
+    """The position in sentences (see `EspScreen.describe_board`)."""
+    seats = view["seats"]
+    hidden = view.get("me", {}).get("hidden", {}) if viewer is not None else {}
+    placed = sum(10 - seat["unplaced"] for seat in seats)
+    if view["stage"] == "placement":
+        sentences = [f"Placement stage: {placed} of {10 * len(seats)} tiles placed."]
+    else:
+        sentences = ["Movement stage: every tile is placed."]
+    if not view["tiles"]:
+        sentences.append("The board is empty: the first tile goes on the centre.")
+    for seat, info in enumerate(seats):
+        mine = sorted(
+            (t for t in view["tiles"] if t["owner"] == seat),
+            key=lambda t: (_distance((t["cell"][0], t["cell"][1])), t["cell"]),
+        )
+        who = f"{info['name']} ({info['colour']})"
+        if not mine:
+            sentences.append(f"{who} has no tiles on the board yet.")
+            continue
+        parts = []
+        for tile in mine:
+            cell = (tile["cell"][0], tile["cell"][1])
+            where = cell_name(cell)
+            where = where if where == "the centre" else f"at {where}"
+            if tile["face"] == "up":
+                parts.append(f"a {tile['symbol']} {where}")
+            else:
+                key = f"{cell[0]},{cell[1]}"
+                own = f" (yours: a {hidden[key]})" if seat == viewer and key in hidden else ""
+                parts.append(f"a symbol-down tile{own} {where}")
+        parts = [p.replace(" the centre", " on the centre") for p in parts]
+        left = f"; {info['unplaced']} still to place" if view["stage"] == "placement" else ""
+        sentences.append(f"{who}, {_tiles(len(mine))}{left}: " + "; ".join(parts) + ".")
+    for window in view.get("sets", []):
+        cells = [cell_name((c[0], c[1])) for c in window]
+        sentences.append(f"A set lies from {cells[0]} to {cells[-1]}.")
+    sentences.append(
+        "Cells are named from the centre (where the first tile went): so many steps one way, "
+        "then so many the next way clockwise."
+    )
+    return sentences

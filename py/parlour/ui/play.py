@@ -309,6 +309,9 @@ class PlaySession:
         if cmd == "toggle-log":
             self.log_open = not self.log_open
             return
+        if cmd in ("zoom-in", "zoom-out"):
+            self.screen.handle(self, event)  # a way of looking (ESP's board), even at the end
+            return
         if self.viewer is None:
             return  # nothing else is on screen during a hand-off or after the end
         if cmd == "describe-board":
