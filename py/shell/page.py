@@ -220,7 +220,7 @@ def focus_heading(hash_):
     """A new screen: the keyboard focus (and a screen reader) goes to its heading, not back to
     the top of the page. Screens the worker draws get their focus from the worker."""
     name = hash_[1:] or "home"
-    if not name.replace("-", "").isalnum():
+    if not all(c.isalpha() or c.isdigit() or c == "-" for c in name):  # MicroPython: no isalnum
         return
     section = dom.value(env.document.getElementById(name))
     if section is None or section.classList.contains("play-screen"):
