@@ -90,6 +90,9 @@ def test_the_home_rules_help_and_embed_pages(app, site):
         app.goto(site.url + "#" + screen)
         app.locator(f"#{screen}").wait_for()
         sweep.check(screen)
+    app.goto(site.url + "#new-telepathic")
+    app.click("#new-telepathic .online-setup summary")  # "Play online instead", opened
+    sweep.check("new-telepathic, online part open")
     sweep.assert_clean()
 
 
@@ -170,9 +173,13 @@ def test_online_lobby_join_play_and_result(browser, site):
         guests[seat] = Sweep(guest_page, f"online guest {seat}")
         guests[seat].check("joining, the answer code")
 
+    def form(page) -> None:
+        page.check("input[name='psi-squad-seats'][value='2']")
+        page.check("input[name='psi-squad-length'][value='3']")
+
     game.before_connect = before_connect
     try:
-        game.open(lambda page: page.check("input[name='psi-squad-length'][value='3']"))
+        game.open(form)
         host.check("playing", ONLINE)
         guests[1].check("playing", ONLINE)
         game.play_to_the_end(decide)
