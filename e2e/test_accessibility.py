@@ -225,3 +225,95 @@ def test_the_site_embedded(page, site, watch):
         wait_for_play(page, "#play-esp")
         sweep.check("playing")
     sweep.assert_clean()
+
+
+# -- prefers-reduced-motion ----------------------------------------------------------------
+
+# Every element (and its ::before and ::after) that would move: a running animation, a CSS
+# animation named, or a transition longer than nothing. Hidden screens count too.
+MOVING = """() => {
+  const moving = [];
+  const long = (v) => v.split(',').some((d) => parseFloat(d) > 0);
+  for (const el of document.querySelectorAll('*')) {
+    for (const pseudo of [null, '::before', '::after']) {
+      const s = getComputedStyle(el, pseudo);
+      const animated = s.animationName !== 'none' && long(s.animationDuration);
+      if (animated || long(s.transitionDuration)) {
+        const name = el.tagName.toLowerCase() + (el.className && el.className.baseVal === undefined
+          ? '.' + String(el.className).trim().split(/\\s+/).join('.') : '');
+        moving.push(name + (pseudo || '') + (animated ? ' animation ' + s.animationName
+          : ' transition ' + s.transitionProperty + ' ' + s.transitionDuration));
+      }
+    }
+  }
+  return {moving, running: document.getAnimations().map((a) => a.animationName
+    || a.transitionProperty || a.constructor.name)};
+}"""
+
+
+# A part drawn tomorrow, with an animation and a transition and no reduced-motion rule of its
+# own: only the site-wide rule stops it.
+PROBE = """() => {
+  const probe = document.createElement('div');
+  probe.className = 'motion-probe';
+  probe.style.animation = 'pulse 1s ease-in-out infinite';
+  probe.style.transition = 'opacity 2s';
+  document.querySelector('#home').append(probe);
+}"""
+
+
+def motion_journey(page, site_url: str) -> list[dict]:
+    """The page from its first moment, a new part, a bot thinking, an ESPEERS hand and the
+    replay viewer's switch: what moves at each point."""
+    seen = []
+    page.goto(site_url)
+    page.evaluate(PROBE)
+    seen.append(page.evaluate(MOVING))  # the engines still loading: their dot would pulse
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    solo = SoloPage(page, "esp")
+    solo.start(site_url, 2, "medium")
+    table = solo.settle()
+    clicks.esp(page, solo.root, table.state, bot_seats.decide(table, 0, "easy").choice)
+    page.locator(f"{solo.root} [data-role=thinking]").wait_for()
+    seen.append(page.evaluate(MOVING))  # the bot thinks: its chip would pulse
+    solo.settle()
+    espeers = SoloPage(page, "espeers")
+    espeers.start(site_url, 2, "easy")
+    espeers.settle()
+    page.hover(f"{espeers.root} .hand-card >> nth=0")
+    seen.append(page.evaluate(MOVING))  # a card under the pointer would rise
+    page.goto(site_url + "#replay=" + bot_game_code())
+    page.locator("#replay .replay").wait_for()
+    page.click("#replay [data-cmd=last]")
+    page.click("#replay [data-cmd=everything]")
+    seen.append(page.evaluate(MOVING))  # the switch would slide
+    return seen
+
+
+def test_reduced_motion_stops_every_animation_and_transition(browser, site):
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        seen = motion_journey(page, site.url)
+    finally:
+        context.close()
+    for point, found in enumerate(seen):
+        assert found["running"] == [], f"point {point}: animations run: {found['running']}"
+        assert found["moving"] == [], f"point {point}: would move: {found['moving'][:10]}"
+
+
+def test_without_reduced_motion_things_may_move(browser, site):
+    """The same journey with no preference: the check above is not passing by accident."""
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="no-preference")
+    page = context.new_page()
+    try:
+        seen = motion_journey(page, site.url)
+    finally:
+        context.close()
+    moving = " ".join(m for found in seen for m in found["moving"])
+    assert "animation pulse" in moving, "the engines' dot pulses while they load"
+    assert "animation thinking-pulse" in moving, "a bot's thinking chip pulses"
+    assert "hand-card transition" in moving, "a hand's card rises"
+    assert "switch-track" in moving, "a switch slides"
+    assert "motion-probe animation" in moving, "a new part's own animation runs"
+    assert any(found["running"] for found in seen), "something animates"
