@@ -159,7 +159,17 @@ def test_every_screen_of_a_whole_game(page, site, watch, game, seats, radio):
     sweep.assert_clean()
 
 
-def test_online_lobby_join_play_and_result(browser, site):
+def phone_shot(page, path) -> None:
+    """A full-page picture at phone width, dark, to look at; the page left as it was."""
+    page.emulate_media(color_scheme="dark")
+    page.set_viewport_size(PHONE)
+    page.evaluate(TWO_FRAMES)
+    page.screenshot(path=path, full_page=True)
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size(DESKTOP)
+
+
+def test_online_lobby_join_play_and_result(browser, site, screenshots):
     decide = psi_squad_player()
     game = OnlineGame(browser, site, "psi-squad", ("Ada", "Bo"))
     host = Sweep(game.host.page, "online host")
@@ -169,6 +179,8 @@ def test_online_lobby_join_play_and_result(browser, site):
         host.check("the lobby, an invite out")
         guests[seat] = Sweep(guest_page, f"online guest {seat}")
         guests[seat].check("joining, the answer code")
+        phone_shot(game.host.page, screenshots / "a11y-online-lobby-phone-dark.png")
+        phone_shot(guest_page, screenshots / "a11y-online-join-phone-dark.png")
 
     def form(page) -> None:
         page.check("input[name='psi-squad-seats'][value='2']")
