@@ -223,8 +223,8 @@ def focus_heading(hash_):
     """A new screen: the keyboard focus (and a screen reader) goes to its heading, not back to
     the top of the page. Screens the worker draws get their focus from the worker."""
     name = hash_[1:] or "home"
-    if not all(c.isalpha() or c.isdigit() or c == "-" for c in name):  # MicroPython: no isalnum
-        return
+    if not all(c.isalpha() or c.isdigit() or c == "-" for c in name):
+        return  # (MicroPython's str has no isalnum)
     section = dom.value(env.document.getElementById(name))
     if section is None or section.classList.contains("play-screen"):
         return
