@@ -220,17 +220,3 @@ async def test_a_game_file_chosen_is_read_here_and_sent_as_text():
         {"op": "replay-file", "text": '{"format": "x"}', "size": 15},
         {"op": "replay-file", "text": None, "size": 10**9},
     ]
-
-
-def test_a_new_screen_puts_the_focus_on_its_heading_without_scrolling():
-    body = Element("body")
-    section = body.append(Element("section", {"id": "rules-esp", "class": "screen rules"}))
-    heading = section.append(Element("h2"))
-    document = Document(body)
-    window = Window(document, hash_="#home")
-    install(document, window)
-    page = Page(Recorder())
-    window.location.hash = "#rules-esp"
-    page.on_hash(Event(target=body))
-    assert heading.focused and heading.getAttribute("tabindex") == "-1"
-    assert heading.focus_options == {"preventScroll": True}
