@@ -219,6 +219,9 @@ def roving(element, step):
     return True
 
 
+NO_SCROLL = '{"preventScroll": true}'
+
+
 def focus_heading(hash_):
     """A new screen: the keyboard focus (and a screen reader) goes to its heading, not back to
     the top of the page. Screens the worker draws get their focus from the worker."""
@@ -231,7 +234,10 @@ def focus_heading(hash_):
     heading = dom.value(section.querySelector("h1, h2"))
     if heading is not None:
         heading.setAttribute("tabindex", "-1")
-        heading.focus()
+        # without scrolling: the screen's own rule shows the page's top, and a focus that
+        # scrolled would move the page around a frame too (the Embed page's preview opened
+        # 650 px down on a phone)
+        heading.focus(env.window.JSON.parse(NO_SCROLL))
 
 
 def mark_resumable():

@@ -200,8 +200,9 @@ class Element:
     def isSameNode(self, other):
         return self is other
 
-    def focus(self):
+    def focus(self, options=None):
         self.focused = True
+        self.focus_options = options
         DOCUMENT_STATE["active"] = self
 
     def select(self):
@@ -338,6 +339,14 @@ class Crypto:
         return "uuid-" + str(self.n)
 
 
+class FakeJSON:
+    @staticmethod
+    def parse(text):
+        import json
+
+        return json.loads(text)
+
+
 class Window:
     def __init__(self, document, local=None, session=None, hash_="#home"):
         self.document = document
@@ -345,6 +354,7 @@ class Window:
         self.sessionStorage = Storage(session)
         self.location = Location(hash_)
         self.crypto = Crypto()
+        self.JSON = FakeJSON
         BroadcastChannel.bus = Bus()
         self.BroadcastChannel = BroadcastChannel
 

@@ -866,7 +866,10 @@ def log_tree(lines: list[str], open_: bool = True) -> Node:
         h(
             "div",
             {"id": "game-log", "hidden": not open_},
-            h("ol", {"data-role": "log"}, *items) if items else h("p", None, "No moves yet."),
+            # it scrolls once long: Tab reaches it, so the arrow keys scroll it (axe)
+            h("ol", {"data-role": "log", "tabindex": "0"}, *items)
+            if items
+            else h("p", None, "No moves yet."),
         ),
     )
 
