@@ -59,24 +59,7 @@ def inject(page) -> None:
 # Violations inside a game's own board or controls, found while other work was changing those
 # modules (issue 17): each is tolerated here, by rule and by a piece of the failing element's
 # HTML, until its fix lands; then its line goes. `AXE_STRICT=1` tolerates none of them.
-KNOWN: tuple[tuple[str, str, str], ...] = (
-    (
-        "label-content-name-mismatch",
-        'class="tray-tile"',
-        "esp_screen: aria-label 'circle (2 left)' reads '(2' as a word; 'circle, 2 left' matches",
-    ),
-    (
-        "label-content-name-mismatch",
-        'class="hand-card',
-        "espeers_screen: no aria-label; the card face aria-hidden and card_label(card) in a "
-        ".visually-hidden span inside the button",
-    ),
-    (
-        "scrollable-region-focusable",
-        'class="history-wrap"',
-        "psi_screen: the scrolling .history-wrap gets tabindex=0, role=region and a name",
-    ),
-)
+KNOWN: tuple[tuple[str, str, str], ...] = ()
 
 
 def tolerated(rule: str, html: str) -> bool:

@@ -761,7 +761,11 @@ def test_cards_and_places_have_names_in_the_game_s_words():
     play(s, "telekinetic-slam")
     tree = take(s, 1)
     for button in tree.find_all(data_cmd="card"):
-        assert button.attrs["aria-label"].split(",")[0] in {c.name for c in CARDS.values()}
+        # the name a reader hears comes first and the drawing is hidden from it
+        said, drawn = button.children[0], button.children[1]
+        assert isinstance(said, Node) and isinstance(drawn, Node)
+        assert said.text().split(",")[0] in {c.name for c in CARDS.values()}
+        assert drawn.attrs["aria-hidden"] == "true"
     (stack,) = tree.find_all(data_role="stack")
     assert stack.attrs["aria-label"] == "Suspended cards, the top one last"
     assert "Ada's Telekinetic Slam, PK, costs 3 PSI" in stack.text()

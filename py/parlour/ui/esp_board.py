@@ -133,7 +133,7 @@ def _tile(
     owner = tile["owner"]
     whose = f"{names[owner]}'s" if owner < len(names) else f"{COLOURS[owner]}'s"
     classes = ["cell", "tile", f"seat-{owner}", tile["face"]]
-    children: list[Node] = [s("polygon", {"points": HEX, "class": "hex"})]
+    children: list[Node] = [s("polygon", {"points": HEX, "class": "hex"}), _pips(owner)]
     if tile["face"] == "up":
         children.append(_symbol(tile["symbol"], 0.52, "symbol"))
         what = f"{whose} {tile['symbol']}, symbol-up"
@@ -166,6 +166,17 @@ def _tile(
         notes.append("in the winning set")
     label = "; ".join([f"{cell_name(cell)}: {what}", *notes])
     return _group(cell, classes, label, children)
+
+
+def _pips(owner: int) -> Node:
+    """The owner's mark beside its colour: one pip for the first seat, two for the second...
+    (the seats panel shows the same), so whose tile it is never rests on colour alone."""
+    count = owner + 1
+    dots = [
+        s("circle", {"cx": f"{(i - (count - 1) / 2) * 5:.1f}", "cy": "22.5", "r": "1.7"})
+        for i in range(count)
+    ]
+    return s("g", {"class": "pips", "aria-hidden": "true"}, *dots)
 
 
 def _empty(cell: Cell, marks: BoardMarks) -> Node:

@@ -78,10 +78,13 @@ class EspScreen:
 
     def seat_line(self, view: EspPublicView, seat: int) -> str:
         info = view["seats"][seat]
+        # the pips its tiles carry (esp_board._pips): whose tile, not by colour alone
+        pips = ("one pip", "two pips", "three pips", "four pips")[seat % 4]
+        colour = f"{info['colour']}, {pips}"
         if view["stage"] == "placement":
-            return f"{info['colour']} · {info['unplaced']} to place"
+            return f"{colour} · {info['unplaced']} to place"
         down = sum(1 for t in view["tiles"] if t["owner"] == seat and t["face"] == "down")
-        return f"{info['colour']} · {down} symbol-down"
+        return f"{colour} · {down} symbol-down"
 
     # -- the board -----------------------------------------------------------------------
 
@@ -325,7 +328,7 @@ class EspScreen:
                         "data-symbol": symbol.value,
                         "aria-pressed": pressed,
                         "type": "button",
-                        "aria-label": f"{symbol.value} ({count} left)",
+                        "aria-label": f"{symbol.value}, {count} left",
                     },
                     symbol_icon(symbol.value),
                     h("span", {"class": "count"}, f"×{count}"),

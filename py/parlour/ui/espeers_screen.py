@@ -362,11 +362,11 @@ class EspeersScreen:
                         "data-cmd": "discard-pick" if discarding else "card",
                         "data-slot": slot,
                         "aria-pressed": "true" if chosen else "false",
-                        "aria-label": card_label(card),
                         "tabindex": "0" if slot == current else "-1",
                     },
-                    card_face(card),
-                    hand_chip(card),
+                    # the name a reader hears is the card's words; the drawing says it again
+                    h("span", {"class": "visually-hidden"}, card_label(card)),
+                    h("span", {"aria-hidden": "true"}, card_face(card), hand_chip(card)),
                 )
             )
         title = f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''}"

@@ -241,7 +241,13 @@ class PsiScreen:
         ]
         return h(
             "div",
-            {"class": "history-wrap"},
+            # it scrolls on a phone: Tab reaches it, and a reader hears what it is
+            {
+                "class": "history-wrap",
+                "tabindex": "0",
+                "role": "region",
+                "aria-label": "Guesses, newest first",
+            },
             h(
                 "table",
                 {"class": "psi-history", "aria-label": "Every guess and answer, newest first"},

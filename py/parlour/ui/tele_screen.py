@@ -292,6 +292,8 @@ class TeleScreen:
                             "transform": f"translate({CELL / 2} {CELL / 2})",
                         },
                     ),
+                    # the colour's initial: a colour told apart by more than its hue
+                    s("text", {"class": "tile-letter", "x": 7, "y": 17}, tile[0][0].upper()),
                 )
             )
         frame = None
