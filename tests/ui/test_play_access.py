@@ -175,5 +175,13 @@ def test_a_route_to_a_screen_the_worker_draws_moves_the_focus_to_its_heading():
     app = App()
     app.call('{"op": "route", "hash": "#replay", "href": "http://x/#replay"}')
     assert app.effects.focus == "#replay .replay-root h2, #replay .replay-root h1"
+
+
+def test_a_route_back_to_a_game_looks_for_its_focus_inside_that_game_only():
+    app = App()
+    app.sessions["esp"] = session()
+    app.call('{"op": "route", "hash": "#play-esp", "href": "http://x/#play-esp"}')
+    parts = app.effects.focus.split(", ")
+    assert len(parts) == 2 and all(p.startswith("#play-esp .play-root ") for p in parts)
     app.call('{"op": "route", "hash": "#online-help", "href": "http://x/#online-help"}')
     assert app.effects.focus is None, "a plain screen's focus is the page's own"

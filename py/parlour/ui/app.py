@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
 from parlour.ui import setup_form
-from parlour.ui.page import Effects, Storage
+from parlour.ui.page import Effects, Storage, within
 from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ class App:
         ]
         if drawn and self.effects.focus is None and self.effects.go is None:
             # a screen the worker draws: the focus goes to its heading (see shell/page.py)
-            self.effects.focus = f"{drawn[0]} h2, {drawn[0]} h1"
+            self.effects.focus = within(drawn[0], "h2, h1")
 
     def _route(self, request: dict[str, Any]) -> None:
         self.href = str(request.get("href") or self.href)
@@ -282,7 +282,7 @@ class App:
         self.effects.announce(session.take_said())
         focus = session.take_focus()
         if focus:
-            self.effects.focus = f"{play_root(game_id)} {focus}"
+            self.effects.focus = within(play_root(game_id), focus)
         due = session.bot_due()
         # <html data-bot-due> while a bot's move is coming: the browser tests wait for it to go
         self.effects.attrs["bot-due"] = "1" if due else None

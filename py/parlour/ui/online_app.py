@@ -39,7 +39,7 @@ from parlour.ui.online_screen import (
     next_game_tree,
     online_banner,
 )
-from parlour.ui.page import Effects, Storage
+from parlour.ui.page import Effects, Storage, within
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
 
@@ -273,7 +273,7 @@ class OnlineController:
             self.effects.announce(self.play.take_said())
             focus = self.play.take_focus()
             if focus:
-                self.effects.focus = f"{ROOT} {focus}"
+                self.effects.focus = within(ROOT, focus)
             due = self.play.bot_due()
             self.effects.attrs["bot-due"] = "1" if due else None
             if due:

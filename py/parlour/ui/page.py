@@ -16,6 +16,11 @@ ANNOUNCER = "#announcer"  # the page's one live region, outside every redrawn re
 LISTS = ("render", "local", "session", "send", "links", "attrs", "text", "later", "download")
 
 
+def within(root: str, selector: str) -> str:
+    """`selector` (a list, "a, b") looked for inside `root` only: where focus may go."""
+    return ", ".join(f"{root} {part.strip()}" for part in selector.split(","))
+
+
 class Effects:
     """The effects of one call, in the JSON form the main thread reads."""
 

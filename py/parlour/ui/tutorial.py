@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
 from parlour.match.match import Submitted
+from parlour.ui.page import within
 from parlour.ui.play import STATUS, PlaySession
 from parlour.ui.screens import BOT_PAUSE_MS, screen_for
 from parlour.ui.tree import Node, h
@@ -340,7 +341,7 @@ def draw(app: App, game_id: str) -> None:
     effects.announce(session.take_said())
     focus = session.take_focus()
     if focus:
-        effects.focus = f"{learn_root(game_id)} {focus}"
+        effects.focus = within(learn_root(game_id), focus)
     due = session.bot_due()
     effects.attrs["bot-due"] = "1" if due else None
     if due:
