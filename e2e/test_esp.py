@@ -185,7 +185,7 @@ def test_a_three_seat_game_hands_off_in_seat_order_refuses_with_reasons_and_resu
     page.click("#play-esp [data-cmd=undo]")
     question = page.locator("#play-esp [data-role=undo-question]")
     assert f"allow {names[seat]} to take back the move?" in question.inner_text()
-    assert page.evaluate("document.activeElement.id") == "undo-question-title"
+    assert page.evaluate("document.activeElement.matches('[data-role=undo-question] h2')")
     page.click("#play-esp [data-cmd=allow-undo]")
     esp.mirror.undo()
     esp.take_device(seat)

@@ -472,5 +472,5 @@ def test_a_whole_game_against_a_bot_by_keyboard_alone(page, site, watch, screens
     result = page.locator(f"{ROOT} [data-role=result]")
     result.wait_for()
     assert result.locator("[data-audit=verified]").is_visible()
-    assert page.evaluate("document.activeElement.id") == "result-title"
+    assert page.evaluate("document.activeElement.matches('[data-role=result] h2')")
     page.screenshot(path=screenshots / "espeers-keyboard-result.png")

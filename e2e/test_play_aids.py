@@ -34,7 +34,7 @@ def test_moves_are_said_and_the_focus_follows_each_screen(page, site, watch):
         assert said and said == page.locator(f"{ROOT} [data-role=last-move]").inner_text()
     # The "?" beside Undo: its sentence shows on focus, and the button names it for a reader.
     esp.take_device(plan[3][0])
-    tip = page.locator(f"{ROOT} [data-help=undo]")
+    tip = page.locator(f"{ROOT} .help:has([data-help=undo])")
     assert not tip.locator(".help-text").is_visible()
     tip.locator(".help-button").focus()
     assert tip.locator(".help-text").is_visible()
@@ -60,7 +60,7 @@ def test_the_result_leaves_the_board_in_sight(page, site, watch):
         esp.play(seat, choice)
     result = page.locator(f"{ROOT} [data-role=result]")
     result.wait_for()
-    assert page.evaluate("document.activeElement.id") == "result-title"
+    assert page.evaluate("document.activeElement.matches('[data-role=result] h2')")
     board = page.locator(f"{ROOT} .board-wrap").bounding_box()
     panel = result.bounding_box()
     assert board and panel

@@ -3,6 +3,7 @@
 from shell import env
 
 FOCUS_ATTRS = ("data-cell", "data-symbol", "data-cmd", "data-slot", "data-card", "data-name")
+FOCUS_ATTRS += ("data-help",)  # a "?" keeps its focus through a redraw
 
 
 def value(x):

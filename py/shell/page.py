@@ -44,9 +44,9 @@ class Page:
         if str(env.window.location.hash) == "#embed":
             self.embed.refresh()  # the Embed page needs no engine
         mark_replaying()
+        self.bridge.request(self.route_request())  # first: nothing below may stop a route
         if _event is not None:
             focus_heading(str(env.window.location.hash))
-        self.bridge.request(self.route_request())
 
     # -- clicks ----------------------------------------------------------------------
 

@@ -5,10 +5,14 @@ the board."""
 
 from __future__ import annotations
 
+from parlour.games import GAMES
 from parlour.games.esp.rules import Place
 from parlour.games.zener import Symbol
+from parlour.match.config import MatchConfig
+from parlour.match.table import Table
 from parlour.ui.app import App
-from parlour.ui.help import help_id
+from parlour.ui.esp_screen import EspScreen
+from parlour.ui.help import help_key
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node
 from tests.ui.test_play_session import place, session
@@ -28,7 +32,8 @@ def test_every_tool_has_a_question_mark_that_names_it_and_one_sentence():
     s.handle({"cmd": "take-device"})
     tree = s.render()
     helps = tree.find_all(**{"class": "help"})
-    assert {h.attrs["data-help"] for h in helps} >= {"undo", "describe-board", "rules", "new-game"}
+    keys = {h.find_all(**{"class": "help-button"})[0].attrs["data-help"] for h in helps}
+    assert keys >= {"undo", "describe-board", "rules", "new-game"}
     for tip in helps:
         (button,) = tip.find_all(**{"class": "help-button"})
         (text,) = tip.find_all(role="tooltip")
@@ -37,8 +42,11 @@ def test_every_tool_has_a_question_mark_that_names_it_and_one_sentence():
         sentence = text.text()
         assert sentence.endswith(".") and sentence.count(". ") == 0, sentence
     (bar,) = tree.find_all(**{"class": "play-bar"})
+    sentences = {t.attrs["id"] for t in tree.find_all(role="tooltip")}
     for cmd, control in tools(bar).items():
-        assert control.attrs.get("aria-describedby") == help_id(cmd)
+        ident = control.attrs.get("aria-describedby", "")
+        assert ident in sentences and help_key(ident) == f"help-{cmd}", (cmd, ident)
+    assert len(sentences) == len(helps), "every sentence's id is its own"
 
 
 def test_undo_of_another_players_move_asks_the_seat_shown_first():
@@ -50,7 +58,7 @@ def test_undo_of_another_players_move_asks_the_seat_shown_first():
     assert s.table.match.step == 1, "nothing is taken back before Bo answers"
     (question,) = s.render().find_all(data_role="undo-question")
     assert "Bo, allow Ada to take back the move?" in question.text()
-    assert s.take_focus() == "#undo-question-title"
+    assert s.take_focus() == "[data-role=undo-question] h2"
     s.handle({"cmd": "refuse-undo"})
     assert s.table.match.step == 1 and s.message == "The move stands."
     assert not s.render().find_all(data_role="undo-question")
@@ -120,10 +128,10 @@ def test_the_log_folds_and_unfolds_and_a_redraw_keeps_it():
     tree = s.render()
     (toggle,) = tree.find_all(**{"class": "log-toggle"})
     assert toggle.attrs["aria-expanded"] == "false" and "(1)" in toggle.text()
-    (log,) = tree.find_all(id="game-log")
+    (log,) = tree.find_all(id="esp-game-log")
     assert "hidden" in log.attrs
     s.handle({"cmd": "toggle-log"})
-    assert "hidden" not in s.render().find_all(id="game-log")[0].attrs
+    assert "hidden" not in s.render().find_all(id="esp-game-log")[0].attrs
 
 
 def test_describe_the_board_reads_the_position_and_says_it():
@@ -146,7 +154,7 @@ def test_the_result_sits_beside_the_board_not_over_it():
     (main,) = tree.find_all(**{"class": "play-main"})
     assert main.children[0] is panel, "the result takes the controls' place, first"
     assert main.find_all(**{"class": "board-wrap"})
-    assert s.take_focus() == "#result-title"
+    assert s.take_focus() == "[data-role=result] h2"
     s.handle({"cmd": "close-result"})
     assert not s.render().find_all(data_role="result")
 
@@ -185,3 +193,26 @@ def test_a_route_back_to_a_game_looks_for_its_focus_inside_that_game_only():
     assert len(parts) == 2 and all(p.startswith("#play-esp .play-root ") for p in parts)
     app.call('{"op": "route", "hash": "#online-help", "href": "http://x/#online-help"}')
     assert app.effects.focus is None, "a plain screen's focus is the page's own"
+
+
+def test_with_two_people_and_a_bot_undo_of_the_other_person_s_move_asks_first():
+    config = MatchConfig("esp", "m-ui-test-0002", ("Ada", "Bo", "Cy"), bots={"2": "easy"})
+    table = Table.new(GAMES["esp"], config, bytes(32), range(3))
+    s = PlaySession(table, EspScreen())
+    place(s, "star", "up", "0,0")  # Ada's move; Bo (a person) holds the device next
+    s.handle({"cmd": "take-device"})
+    assert s.viewer == 1 and s.undo_asks() == 0
+    s.handle({"cmd": "undo"})
+    assert s.table.match.step == 1 and s.asking_undo
+    s.handle({"cmd": "allow-undo"})
+    assert s.table.match.step == 0
+    assert s.message == "Bo allowed it. Took back Ada's move."
+
+
+def test_describe_the_board_reads_the_final_board_too():
+    s = finished()
+    s.handle({"cmd": "close-result"})
+    s.handle({"cmd": "describe-board"})
+    assert s.render().find_all(data_role="description")
+    s.handle({"cmd": "show-result"})
+    assert s.take_focus() == "[data-role=result] h2"

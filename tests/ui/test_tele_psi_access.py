@@ -11,7 +11,7 @@ from parlour.games.telepathic.grid import CARDS_BY_ID, apply_card, holds, set_ce
 from parlour.games.telepathic.rules import Continue
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.help import help_id
+from parlour.ui.help import help_key
 from parlour.ui.play import PlaySession
 from parlour.ui.psi_screen import PsiScreen
 from parlour.ui.tele_screen import TeleScreen, in_a_line, turn_perform
@@ -65,6 +65,11 @@ def tiles_marked(tree: Node) -> list[int]:
 
 def described_ids(tree: Node) -> set[str]:
     return {n.attrs["id"] for n in tree.find_all(role="tooltip")}
+
+
+def help_keys(tree: Node) -> set[str]:
+    """The help sentences' ids without the number that makes each unique in the page."""
+    return {help_key(i) for i in described_ids(tree)}
 
 
 def check_every_command_has_help(tree: Node, grouped: set[str]) -> None:
@@ -190,7 +195,7 @@ def test_telepathic_controls_each_have_a_help_and_groups_one_tab_stop():
     s.handle({"cmd": "take-device"})
     tree = s.render()
     check_every_command_has_help(tree, {"pick-card"})
-    assert "help-tele-pick-card" in described_ids(tree)
+    assert "help-tele-pick-card" in help_keys(tree)
     (cards,) = tree.find_all(data_roving="cards")
     one_tab_stop(cards)
     s.handle({"cmd": "announce-open"})
@@ -206,12 +211,12 @@ def test_telepathic_controls_each_have_a_help_and_groups_one_tab_stop():
     s.handle({"cmd": "pick-set", "set": "2"})
     tree = s.render()
     check_every_command_has_help(tree, {"pick-set"})
-    assert "help-tele-pick-set" in described_ids(tree)
+    assert "help-tele-pick-set" in help_keys(tree)
     (sets,) = tree.find_all(data_roving="sets")
     one_tab_stop(sets)
     (stop,) = [b for b in sets.find_all(data_cmd="pick-set") if b.attrs["tabindex"] == "0"]
     assert stop.attrs["data-set"] == "2", "the Tab stop is the set chosen"
-    assert help_id("tele-perform") in described_ids(tree)
+    assert "help-tele-perform" in help_keys(tree)
 
 
 # -- Psi Squad ---------------------------------------------------------------------------------
@@ -272,12 +277,30 @@ def test_psi_controls_each_have_a_help_and_groups_one_tab_stop():
     s = psi_session()
     tree = s.render()
     check_every_command_has_help(tree, {"target", "digit", "erase", "note", "notes-target"})
-    ids = described_ids(tree)
+    keys = help_keys(tree)
     for key in ("psi-target", "psi-pad-guess", "psi-guess", "psi-notes", "psi-notes-for"):
-        assert help_id(key) in ids, key
+        assert f"help-{key}" in keys, key
     for name in ("targets", "pad", "notes-for"):
         (group,) = tree.find_all(data_roving=name)
         one_tab_stop(group)
     # the focus comes back to the very key pressed after a redraw (shell/dom.py reads data-name)
     (five,) = tree.find_all(data_cmd="digit", data_digit="5")
     assert five.attrs["data-name"] == "5"
+
+
+def test_the_set_that_ended_the_game_stays_framed_at_the_end():
+    """Row 2 in the lesson's position meets Ada's lose condition: the game is lost on that
+    card, and the board still frames the set that lost it."""
+    from parlour.ui.play import PlaySession
+    from parlour.ui.tutorial import TutorialSession, lesson_for
+
+    s = TutorialSession(lesson_for("telepathic"))
+    while s.step is not None and not s.step.say.startswith("Choosing a set"):
+        s.handle(s.step.event)
+        while s.bot_due():
+            s.bot_move()
+    PlaySession.handle(s, {"cmd": "pick-set", "set": "1"})
+    PlaySession.handle(s, {"cmd": "perform"})
+    assert s.table.match.result() is not None
+    (frame,) = s.render().find_all(data_role="last-set")
+    assert frame.attrs["class"] == "last-set"

@@ -258,7 +258,10 @@ class App:
         elif key in ("Enter", " "):
             send({"cell": str(cell)})
         elif key.startswith("Arrow"):
-            self.effects.focus = arrow_focus(str(cell), request.get("cells"), key)
+            target = arrow_focus(str(cell), request.get("cells"), key)
+            roots = {"play": play_root(game_id), "learn": f"#learn-{game_id} .learn-root"}
+            root = roots.get(kind, "#online .online-root")
+            self.effects.focus = within(root, target) if target else None
 
     def dispatch(self, game_id: str, data: dict[str, Any]) -> None:
         session = self.sessions.get(game_id)

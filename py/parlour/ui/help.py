@@ -7,25 +7,46 @@ aria-describedby, so a screen reader reads the sentence with the control itself.
 
 from __future__ import annotations
 
+from itertools import count
+
 from parlour.ui.tree import Node, h
+
+# Every drawn screen stays in the page (hidden when another shows), and several draw the same
+# controls (each game's Undo, a game and its lesson): a help sentence's id carries the screen
+# drawing it (`begin`, called as a screen starts drawing) and a number counted within it, so
+# it is unique in the page and the same drawing gives the same ids.
+_DRAWING: dict[str, object] = {"scope": "page", "numbers": count(1)}
+
+
+def begin(scope: str) -> None:
+    """A screen called `scope` starts drawing: its help ids start at 1 again."""
+    _DRAWING["scope"], _DRAWING["numbers"] = scope, count(1)
 
 
 def help_id(key: str) -> str:
-    """The id of a help sentence: a control points at it with aria-describedby."""
-    return "help-" + "".join(c if c.isalnum() else "-" for c in key.lower())
+    """The next id for the help sentence of `key` in the screen being drawn."""
+    name = "".join(c if c.isalnum() else "-" for c in key.lower())
+    number = next(_DRAWING["numbers"])  # type: ignore[call-overload]
+    return f"{_DRAWING['scope']}-help-{name}-{number}"
 
 
-def help_tip(key: str, label: str, text: str) -> Node:
+def help_key(ident: str) -> str:
+    """ "help-<key>" of a help id, without its screen and number (what tests look for)."""
+    return ident[ident.index("help-") :].rsplit("-", 1)[0]
+
+
+def help_tip(key: str, label: str, text: str, ident: str | None = None) -> Node:
     """A "?" button beside a control called `label`; `text` is one sentence about it."""
-    ident = help_id(key)
+    ident = ident or help_id(key)
     return h(
         "span",
-        {"class": "help", "data-help": key},
+        {"class": "help"},
         h(
             "button",
             {
                 "class": "help-button",
                 "type": "button",
+                "data-help": key,  # names the button, so a redraw gives its focus back
                 "aria-label": f"What does {label} do?",
                 "aria-describedby": ident,
             },
@@ -37,5 +58,7 @@ def help_tip(key: str, label: str, text: str) -> Node:
 
 def with_help(control: Node, key: str, label: str, text: str) -> Node:
     """A control and its "?" together, kept on one line."""
-    control.attrs.setdefault("aria-describedby", help_id(key))
-    return h("span", {"class": "with-help"}, control, help_tip(key, label, text))
+    ident = help_id(key)
+    described = control.attrs.get("aria-describedby", "")
+    control.attrs["aria-describedby"] = f"{described} {ident}".strip()
+    return h("span", {"class": "with-help"}, control, help_tip(key, label, text, ident))

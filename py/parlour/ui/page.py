@@ -17,8 +17,16 @@ LISTS = ("render", "local", "session", "send", "links", "attrs", "text", "later"
 
 
 def within(root: str, selector: str) -> str:
-    """`selector` (a list, "a, b") looked for inside `root` only: where focus may go."""
-    return ", ".join(f"{root} {part.strip()}" for part in selector.split(","))
+    """`selector` (a list, "a, b") looked for inside `root` only: where focus may go. A comma
+    inside [brackets] (a cell's "1,0") is not a list's."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(selector):
+        depth += (c == "[") - (c == "]")
+        if c == "," and depth == 0:
+            parts.append(selector[start:i])
+            start = i + 1
+    parts.append(selector[start:])
+    return ", ".join(f"{root} {part.strip()}" for part in parts)
 
 
 class Effects:

@@ -20,6 +20,7 @@ from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted, forfeited_seat
 from parlour.match.replay import ReplayRecord, file_text
 from parlour.match.table import Table
+from parlour.ui import help as helps
 from parlour.ui.help import with_help
 from parlour.ui.online_screen import (
     copy_box,
@@ -107,6 +108,9 @@ class PlaySession:
         self.asking_undo = False  # pass-and-play: the seat shown is asked to allow an undo
         self.said = ""  # what the live region has to say after this event ("" for nothing)
         self.focus_to: str | None = None  # where the keyboard focus goes after this event
+        # The start of this screen's ids: every drawn screen stays in the page (hidden), so an
+        # id must not repeat across games, online play and the lessons.
+        self.scope = ("online-" if online is not None else "") + table.game.id
         if online is None:
             self._run_automatic()
         self._next_view()
@@ -260,7 +264,7 @@ class PlaySession:
             openings = {s: self.table.openings(s) for s in self.table.stores}
             self.audit_result = audit(self.game, match.config, match.seed, match.entries, openings)
             self.result_open = True
-            self.focus_to = "#result-title"
+            self.focus_to = RESULT_TITLE
 
     def refresh(self) -> None:
         """Online: the match changed under us (another device moved). Follow it: the new move
@@ -302,6 +306,7 @@ class PlaySession:
             return
         if cmd == "show-result":
             self.result_open = self.table.match.result() is not None
+            self.focus_to = RESULT_TITLE if self.result_open else None
             return
         if cmd == "share":
             self.sharing = not self.sharing and self.table.match.result() is not None
@@ -312,13 +317,13 @@ class PlaySession:
         if cmd in ("zoom-in", "zoom-out"):
             self.screen.handle(self, event)  # a way of looking (ESP's board), even at the end
             return
-        if self.viewer is None:
-            return  # nothing else is on screen during a hand-off or after the end
-        if cmd == "describe-board":
+        if cmd == "describe-board" and (self.viewer is not None or self._over()):
             self.describing = not self.describing
             if self.describing:
                 self.said = " ".join(self.board_sentences())
             return
+        if self.viewer is None:
+            return  # nothing else is on screen during a hand-off or after the end
         if cmd == "undo":
             self.ask_undo()
             return
@@ -368,20 +373,37 @@ class PlaySession:
             else:
                 return
 
-    def undo_asks(self) -> int | None:
-        """Pass-and-play: the seat whose move an undo would take back, when it is not the seat
-        shown (the player holding the device is asked first); None when nobody need be asked."""
-        if self.bots or self.online is not None or not self.can_undo():
+    def undo_target(self) -> Any:
+        """The log entry an undo would take back: the last one; with bots, the last move a
+        person made here (the bots' replies after it go too). None if there is none."""
+        if not self.can_undo():
             return None
-        mover = self.table.match.entries[-1].seat
-        return mover if mover != self.viewer else None
+        match, floor = self.table.match, self.table.undo_floor()
+        for entry in reversed(match.entries[floor:]):
+            if not self.bots:
+                return entry
+            before = match.state_at(entry.seq - 1)
+            if entry.seat in self.humans and not self.game.automatic(before, entry.seat):
+                return entry
+        return None
+
+    def undo_asks(self) -> int | None:
+        """Pass-and-play (two people or more here): the seat whose move an undo would take
+        back, when it is not the seat shown (the player holding the device is asked first);
+        None when nobody need be asked."""
+        if self.online is not None or len(self.humans) < 2:
+            return None
+        target = self.undo_target()
+        if target is None or target.seat == self.viewer:
+            return None
+        return int(target.seat)
 
     def ask_undo(self) -> None:
         if self.undo_asks() is None:
             self.undo()
         else:
             self.asking_undo = True
-            self.focus_to = "#undo-question-title"
+            self.focus_to = "[data-role=undo-question] h2"
 
     def answer_undo(self, allowed: bool) -> None:
         """The seat shown answers another player's request to take back a move."""
@@ -421,10 +443,11 @@ class PlaySession:
                 undone = match.step - (entry.seq - 1)
                 match.truncate(entry.seq - 1)
                 self.declined_at = self.stalled_at = -1
+                whose = "your" if entry.seat == self.viewer else f"{self.names[entry.seat]}'s"
                 self.message = (
-                    "Took back your move and the bots' replies."
+                    f"Took back {whose} move and the bots' replies."
                     if undone > 1
-                    else "Took back your move."
+                    else f"Took back {whose} move."
                 )
                 return
         self.message = "Nothing to undo: undo never goes back past a revealed secret."
@@ -463,6 +486,9 @@ class PlaySession:
         sentences = describe(view, viewer) if describe is not None else None
         return list(sentences or []) or [self.screen.status(view, viewer or 0)]
 
+    def _over(self) -> bool:
+        return self.table.match.result() is not None
+
     def take_focus(self) -> str | None:
         """Where the keyboard focus should go now (a screen of this session changed), once."""
         focus, self.focus_to = self.focus_to, None
@@ -489,6 +515,7 @@ class PlaySession:
     # -- drawing -------------------------------------------------------------------------
 
     def render(self) -> Node:
+        helps.begin(self.scope)
         result = self.table.match.result()
         game = self.game
         if self.viewer is None and result is None and self.to_act() is not None:
@@ -558,7 +585,7 @@ class PlaySession:
                     "aside",
                     {"class": "side"},
                     self._seats_tree(view),
-                    log_tree(lines, self.log_open),
+                    log_tree(lines, self.log_open, self.scope),
                 ),
             ),
         )
@@ -598,7 +625,7 @@ class PlaySession:
                 "describe-board",
                 "Describe the board",
                 "Reads the position out in sentences, for a screen reader or a second look.",
-                disabled=watching,
+                disabled=watching and not over,
                 aria_expanded="true" if self.describing else "false",
             ),
             tool("show-result", "Result", "Opens the result and the fair-play check again.")
@@ -631,14 +658,14 @@ class PlaySession:
                 "class": "confirm undo-question",
                 "data-role": "undo-question",
                 "role": "alertdialog",
-                "aria-labelledby": "undo-question-title",
+                "aria-labelledby": f"{self.scope}-undo-question",
             },
             h(
                 "h2",
-                {"id": "undo-question-title", "tabindex": "-1"},
+                {"id": f"{self.scope}-undo-question", "tabindex": "-1"},
                 f"{shown}, allow {asker} to take back the move?",
             ),
-            h("p", None, f"The last move was {asker}'s: {self.log_lines()[-1]}"),
+            h("p", None, f"The move: {self._describe_entry(self.undo_target())}"),
             h(
                 "div",
                 {"class": "actions"},
@@ -692,8 +719,8 @@ class PlaySession:
             {"class": "result-panel", "data-role": "result"},
             h(
                 "section",
-                {"class": "dialog", "aria-labelledby": "result-title"},
-                h("h2", {"id": "result-title", "tabindex": "-1"}, title),
+                {"class": "dialog", "aria-labelledby": f"{self.scope}-result-title"},
+                h("h2", {"id": f"{self.scope}-result-title", "tabindex": "-1"}, title),
                 h("p", None, result.reason),
                 self.screen.final_details(self),
                 audit_tree(
@@ -743,8 +770,12 @@ class PlaySession:
         missing = online and any(v is None for v in self.end_openings().values())
         return h(
             "section",
-            {"class": "share", "data-role": "share", "aria-labelledby": "share-title"},
-            h("h3", {"id": "share-title"}, "Share this game"),
+            {
+                "class": "share",
+                "data-role": "share",
+                "aria-labelledby": f"{self.scope}-share-title",
+            },
+            h("h3", {"id": f"{self.scope}-share-title"}, "Share this game"),
             h(
                 "p",
                 {"class": "hint"},
@@ -771,6 +802,7 @@ class PlaySession:
 
 
 STATUS = "[data-role=status]"  # the play screen's heading
+RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 
 def describe_entry(screen: GameScreen, match: Any, entry: Any) -> str:
@@ -840,7 +872,7 @@ def handoff_tree(name: str, last_move: str | None = None) -> Node:
     )
 
 
-def log_tree(lines: list[str], open_: bool = True) -> Node:
+def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Node:
     """The one log panel: every move in words, newest last; it folds away to a button (the
     fold is the session's, so a redraw keeps it)."""
     items = [h("li", None, line) for line in lines]
@@ -857,7 +889,7 @@ def log_tree(lines: list[str], open_: bool = True) -> Node:
                     "type": "button",
                     "data-cmd": "toggle-log",
                     "aria-expanded": "true" if open_ else "false",
-                    "aria-controls": "game-log",
+                    "aria-controls": f"{scope}-game-log",
                 },
                 "Game log",
                 h("span", {"class": "log-count"}, f" ({len(lines)})") if not open_ else None,
@@ -865,7 +897,7 @@ def log_tree(lines: list[str], open_: bool = True) -> Node:
         ),
         h(
             "div",
-            {"id": "game-log", "hidden": not open_},
+            {"id": f"{scope}-game-log", "hidden": not open_},
             # it scrolls once long: Tab reaches it, so the arrow keys scroll it (axe)
             h("ol", {"data-role": "log", "tabindex": "0"}, *items)
             if items

@@ -13,6 +13,7 @@ from typing import Any
 
 from parlour.match.table import Table
 from parlour.match.viewer import Replay
+from parlour.ui import help as helps
 from parlour.ui.online_screen import GAME_NAMES
 from parlour.ui.outcome import outcome_title
 from parlour.ui.play import GameScreen, audit_tree, describe_entry, log_tree, seats_tree
@@ -62,6 +63,7 @@ def said_of(screen: GameScreen, replay_match: Any) -> list[str]:
 
 def replay_tree(replay: Replay, screen: GameScreen, said: list[str], link: str) -> Node:
     """The whole viewer at the replay's position."""
+    helps.begin("replay")
     spectator = Spectator(replay, screen)
     match = spectator.table.match
     game = match.game

@@ -26,9 +26,11 @@ from parlour.games.telepathic.rules import (
     DECKS,
     Announce,
     Continue,
+    DeclareLost,
     HandCard,
     Perform,
     Respond,
+    Reveal,
     TeleState,
     next_performer,
 )
@@ -96,10 +98,12 @@ def set_frame(kind: str, index: int) -> tuple[int, int, int, int]:
 
 def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
     """The Perform of the newest turn, which the board marks: the last move itself, or the one
-    before a "play on" (the set stays marked until the next card is handed over)."""
+    before what may follow it in the same turn (a "play on", a lost game declared, an
+    Announcement and its answer and reveals), so the set stays marked until the next card is
+    handed over, and the set that ended a game stays marked at the end."""
     if last is None or isinstance(last.action, Perform):
         return last
-    if not isinstance(last.action, Continue):
+    if not isinstance(last.action, (Continue, DeclareLost, Announce, Respond, Reveal)):
         return None
     match = session.table.match
     for entry in reversed(match.entries[: last.seq - 1]):

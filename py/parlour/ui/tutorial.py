@@ -45,7 +45,15 @@ LESSONS = {
 NEXT = {"cmd": "lesson-next"}  # a step with nothing to press in the game: "Next"
 HIGHLIGHT = "learn-next"
 # Commands that never disturb the script: they open, fold or read things.
-LOOKING = ("toggle-log", "describe-board", "close-result", "show-result", "share")
+LOOKING = (
+    "toggle-log",
+    "describe-board",
+    "close-result",
+    "show-result",
+    "share",
+    "zoom-in",
+    "zoom-out",
+)
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,7 @@ class TutorialSession(PlaySession):
         self.index = 0
         self.pending: list[Reply] = []  # the bot's scripted replies still to come
         super().__init__(lesson.table(), screen_for(lesson.game), site=site)
+        self.scope = f"learn-{lesson.game}"  # ids apart from the same game's own screen
         self.said = lesson.steps[0].say if lesson.steps else lesson.done
         self.focus_to = f".{HIGHLIGHT}"  # the first Next, described by the lesson's words
 
@@ -215,7 +224,7 @@ class TutorialSession(PlaySession):
         tree = super().render()
         step = self.step
         if step is not None and not self.pending and step.press is not None:
-            highlight(tree, step.press)
+            highlight(tree, step.press, f"{self.scope}-say")
         return h(
             "div",
             {"class": f"learn learn-{self.lesson.game}"},
@@ -245,7 +254,7 @@ class TutorialSession(PlaySession):
                     "class": f"button primary {HIGHLIGHT}",
                     "type": "button",
                     "data-cmd": "lesson-next",
-                    "aria-describedby": "lesson-say",
+                    "aria-describedby": f"{self.scope}-say",
                 },
                 "Next",
             )
@@ -254,10 +263,10 @@ class TutorialSession(PlaySession):
         )
         return h(
             "section",
-            {"class": "lesson", "data-role": "lesson", "aria-labelledby": "lesson-title"},
+            {"class": "lesson", "data-role": "lesson", "aria-labelledby": f"{self.scope}-title"},
             h(
                 "h2",
-                {"id": "lesson-title", "data-role": "lesson-title", "tabindex": "-1"},
+                {"id": f"{self.scope}-title", "data-role": "lesson-title", "tabindex": "-1"},
                 lesson.title,
                 h("span", {"class": "lesson-progress"}, f" · {progress}"),
             ),
@@ -277,12 +286,16 @@ class TutorialSession(PlaySession):
                     "Leave the lesson",
                 ),
             ),
-            h("p", {"id": "lesson-say", "class": "lesson-say", "data-role": "lesson-say"}, words),
+            h(
+                "p",
+                {"id": f"{self.scope}-say", "class": "lesson-say", "data-role": "lesson-say"},
+                words,
+            ),
             next_button,
         )
 
 
-def highlight(tree: Node, press: Mapping[str, str]) -> Node | None:
+def highlight(tree: Node, press: Mapping[str, str], said: str) -> Node | None:
     """Mark the first element that sends `press` (its data-* attributes) as the next thing to
     press: a class for the eye, the lesson's words as its description for a screen reader."""
     wanted = {f"data-{key}": value for key, value in press.items()}
@@ -290,7 +303,7 @@ def highlight(tree: Node, press: Mapping[str, str]) -> Node | None:
         if isinstance(node, Node) and all(node.attrs.get(k) == v for k, v in wanted.items()):
             node.attrs["class"] = f"{node.attrs.get('class', '')} {HIGHLIGHT}".strip()
             described = node.attrs.get("aria-describedby", "")
-            node.attrs["aria-describedby"] = f"{described} lesson-say".strip()
+            node.attrs["aria-describedby"] = f"{described} {said}".strip()
             return node
     return None
 
