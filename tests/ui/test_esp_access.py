@@ -218,6 +218,7 @@ def test_a_move_without_a_cell_marks_nothing_and_a_replay_marks_from_its_match()
         game=ESP,
         shows_everything=lambda: False,
         store_of=lambda seat: None,
+        screen=EspScreen(),
     )
     screen = EspScreen()
     tree = screen.board(spectator, ESP.public_view(t.state))  # type: ignore[arg-type]

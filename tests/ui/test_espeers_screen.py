@@ -675,7 +675,8 @@ def test_a_spectator_s_table_marks_the_last_move_too():
 
         def __init__(self, table):
             self.table = table
-            self.selection = EspeersScreen().new_selection()
+            self.screen = EspeersScreen()
+            self.selection = self.screen.new_selection()
 
     screen = EspeersScreen()
     view = s.table.game.public_view(s.table.state)

@@ -10,7 +10,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.errors import ParlourError
 from parlour.games.esp.hexgrid import Cell
 from parlour.games.esp.rules import (
     ESP,
@@ -36,7 +35,7 @@ from parlour.ui.esp_board import (
     parse_key,
 )
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import LastMove, PlaySession, waiting_tree
+from parlour.ui.play import PlaySession, last_move_of, waiting_tree
 from parlour.ui.tree import Node, h
 from parlour.ui.zener_art import symbol_icon
 
@@ -139,7 +138,7 @@ class EspScreen:
 
     def _mark_last(self, session: PlaySession, marks: BoardMarks) -> None:
         """The last move on the board: the tile placed, flipped or jumped, and a jump's start."""
-        last = _last_move(session)
+        last = last_move_of(session)
         if last is None:
             return
         before: EspState = last.before
@@ -484,24 +483,6 @@ class EspScreen:
 
 
 # -- the last move, the result's numbers, the board in words ------------------------------
-
-
-def _last_move(session: Any) -> LastMove | None:
-    """The move the board marks: the play session's own (`PlaySession.last_move`); for a
-    replay's spectator, which has none, the newest entry of the match it shows."""
-    finder = getattr(session, "last_move", None)
-    if callable(finder):
-        found = finder()
-        return found if isinstance(found, LastMove) else None
-    try:
-        match = session.table.match
-        entry = match.entries[-1] if match.entries else None
-        if entry is None:
-            return None
-        action = match.game.parse_action(entry.action)
-        return LastMove(entry.seq, entry.seat, action, match.state_at(entry.seq - 1))
-    except (ParlourError, AttributeError, KeyError, IndexError, TypeError, ValueError):
-        return None  # a forfeit, or a session that shows no match: nothing to mark
 
 
 def _and(parts: list[str]) -> str:

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from parlour.errors import ParlourError
 from parlour.games.espeers import words
 from parlour.games.espeers.actions import (
     Action,
@@ -51,6 +49,7 @@ from parlour.games.zener import SYMBOLS
 from parlour.numbers import whole
 from parlour.ui.espeers_cards import card_back, card_face, card_label
 from parlour.ui.help import help_tip, with_help
+from parlour.ui.play import last_move_of
 from parlour.ui.tree import Node, h, s
 from parlour.ui.zener_art import symbol_icon
 
@@ -714,26 +713,6 @@ class Mark:
     seat: int
     words: str  # the tag ("Just played")
     index: int = -1  # the stack item, for "stack"
-
-
-def last_move_of(session: Any) -> Any:
-    """The newest move told in words: the session's own (`PlaySession.last_move`), or, for a
-    session without one (the replay viewer's spectator), found in its match the same way."""
-    told = getattr(session, "last_move", None)
-    if callable(told):
-        return told()
-    match = getattr(getattr(session, "table", None), "match", None)
-    if match is None:
-        return None
-    try:
-        for entry in reversed(match.entries):
-            action = match.game.parse_action(entry.action)
-            before = match.state_at(entry.seq - 1)
-            if isinstance(before, EspeersState) and words.describe(before, entry.seat, action):
-                return SimpleNamespace(seat=entry.seat, action=action, before=before)
-    except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
-        return None  # a forfeit or an entry this game does not read: no mark
-    return None
 
 
 def last_mark(last: Any, view: PublicView) -> Mark | None:

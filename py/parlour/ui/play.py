@@ -466,13 +466,7 @@ class PlaySession:
     def last_move(self) -> LastMove | None:
         """The newest move the log tells in words: the one the board marks, the message and
         the hand-off screen name (a routine step, told with "", is passed over)."""
-        match = self.table.match
-        for entry in reversed(match.entries):
-            if forfeited_seat(entry.action) is None and self._describe_entry(entry):
-                before = match.state_at(entry.seq - 1)
-                action = match.game.parse_action(entry.action)
-                return LastMove(entry.seq, entry.seat, action, before)
-        return None
+        return newest_told(self.table.match, self.screen)
 
     def board_sentences(self) -> list[str]:
         """The position as the seat shown sees it, in sentences ("Describe the board")."""
@@ -799,6 +793,27 @@ class PlaySession:
                 ),
             ),
         )
+
+
+def newest_told(match: Any, screen: GameScreen) -> LastMove | None:
+    """The newest entry of `match` that `screen` tells in words (forfeits aside), as a move."""
+    for entry in reversed(match.entries):
+        if forfeited_seat(entry.action) is None and describe_entry(screen, match, entry):
+            before = match.state_at(entry.seq - 1)
+            return LastMove(entry.seq, entry.seat, match.game.parse_action(entry.action), before)
+    return None
+
+
+def last_move_of(session: Any) -> LastMove | None:
+    """The move a board marks: a play session's `last_move`; a replay's spectator (which has
+    none) the same, found in the match it shows. None when there is nothing to read."""
+    told = getattr(session, "last_move", None)
+    try:
+        if callable(told):
+            return told()  # type: ignore[no-any-return]
+        return newest_told(session.table.match, session.screen)
+    except (ParlourError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+        return None  # a session with no match, or an entry its game does not read
 
 
 STATUS = "[data-role=status]"  # the play screen's heading

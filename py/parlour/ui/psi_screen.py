@@ -20,7 +20,7 @@ from parlour.games.psi_squad.rules import CYPHER_LABEL, Answer, ChooseCypher, Gu
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import LastMove, waiting_tree
+from parlour.ui.play import last_move_of, waiting_tree
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -50,12 +50,6 @@ class PsiSelection:
 
 def _signed(change: int) -> str:
     return f"+{change}" if change > 0 else str(change)
-
-
-def _last_move(session: Any) -> LastMove | None:
-    """The session's newest move; a replay's spectator has no `last_move` and marks none."""
-    last_move = getattr(session, "last_move", None)
-    return last_move() if callable(last_move) else None
 
 
 def answer_words(r: PsiRecord, names: Sequence[str]) -> str:
@@ -156,7 +150,7 @@ class PsiScreen:
 
     def _last_guess(self, session: PlaySession, view: PsiPublicView) -> PsiRecord | None:
         """The play sheet's record of the newest move, when it is the answer to a guess."""
-        last = _last_move(session)
+        last = last_move_of(session)
         if last is None or not isinstance(last.action, Answer):
             return None
         return next((r for r in view["history"] if r["step"] == last.seq), None)

@@ -37,7 +37,7 @@ from parlour.games.telepathic.rules import (
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import LastMove, waiting_tree
+from parlour.ui.play import LastMove, last_move_of, waiting_tree
 from parlour.ui.tree import Node, h, s
 
 if TYPE_CHECKING:
@@ -113,12 +113,6 @@ def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
         if isinstance(action, HandCard):
             return None
     return None
-
-
-def last_move_of(session: Any) -> LastMove | None:
-    """The session's newest move; a replay's spectator has no `last_move` and marks none."""
-    last_move = getattr(session, "last_move", None)
-    return last_move() if callable(last_move) else None
 
 
 def partner_in_team(seat: int) -> int:
