@@ -38,7 +38,7 @@ def test_every_tool_has_a_question_mark_that_names_it_and_one_sentence():
         (button,) = tip.find_all(**{"class": "help-button"})
         (text,) = tip.find_all(role="tooltip")
         assert button.attrs["aria-describedby"] == text.attrs["id"]
-        assert button.attrs["aria-label"].startswith("What does ")
+        assert button.attrs["aria-label"].startswith("About ")
         sentence = text.text()
         assert sentence.endswith(".") and sentence.count(". ") == 0, sentence
     (bar,) = tree.find_all(**{"class": "play-bar"})

@@ -235,3 +235,20 @@ def test_espeers_words_match_the_psi_after_each_step():
     players = s.table.view(0)["players"]
     assert players[1]["pool"] + players[1]["spent"] == 9
     assert s.table.view(0)["me"]["hand"][4] == "second-wind"
+
+
+def test_psi_squad_s_seal_and_guess_steps_take_the_keyboard_s_enter_too():
+    s = TutorialSession(lesson_for("psi-squad"))
+    sealed = guessed = False
+    while s.step is not None and not guessed:
+        event = s.step.event
+        if event.get("cmd") in ("seal-cypher", "guess"):
+            before = s.table.match.step
+            s.handle({"cmd": "key", "key": "Enter"})
+            assert s.table.match.step > before, s.message
+            sealed, guessed = True, event["cmd"] == "guess"
+        else:
+            s.handle(event)
+        while s.bot_due():
+            s.bot_move()
+    assert sealed and guessed

@@ -47,7 +47,7 @@ def help_tip(key: str, label: str, text: str, ident: str | None = None) -> Node:
                 "class": "help-button",
                 "type": "button",
                 "data-help": key,  # names the button, so a redraw gives its focus back
-                "aria-label": f"What does {label} do?",
+                "aria-label": f"About {label}",  # "About Undo", "About the sets"
                 "aria-describedby": ident,
             },
             "?",

@@ -914,7 +914,11 @@ def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Nod
             "div",
             {"id": f"{scope}-game-log", "hidden": not open_},
             # it scrolls once long: Tab reaches it, so the arrow keys scroll it (axe)
-            h("ol", {"data-role": "log", "tabindex": "0"}, *items)
+            h(
+                "ol",
+                {"data-role": "log", "tabindex": "0", "aria-label": "Moves, oldest first"},
+                *items,
+            )
             if items
             else h("p", None, "No moves yet."),
         ),

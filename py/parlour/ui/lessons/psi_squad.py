@@ -26,6 +26,9 @@ def table() -> AnyTable:
     return prepared
 
 
+ENTER = {"cmd": "key", "key": "Enter"}  # the keyboard's Enter: the pad's Seal or Guess
+
+
 def digit(d: str, say: str, **more: object) -> Step:
     """A press of a digit's key (or the digit typed on a keyboard)."""
     return Step(
@@ -52,6 +55,7 @@ STEPS = (
         {"cmd": "seal-cypher"},
         "Seal my cypher button",
         moves=True,
+        also=(ENTER,),
     ),
     Step(
         "Your turn to guess. First choose whose cypher: Bo's.",
@@ -66,6 +70,7 @@ STEPS = (
         {"cmd": "guess"},
         "Guess button",
         moves=True,
+        also=(ENTER,),
         replies=(Guess(0, "851"),),
     ),
     Step(
@@ -93,6 +98,7 @@ STEPS = (
         {"cmd": "guess"},
         "Guess button",
         moves=True,
+        also=(ENTER,),
     ),
 )
 
