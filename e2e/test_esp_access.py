@@ -16,6 +16,7 @@ from collections import deque
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.keys import active, tab_to
 from e2e.test_bots import SoloPage
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
@@ -29,30 +30,7 @@ from parlour.ui.play import PlaySession
 
 ESP = GAMES["esp"]
 ROOT = "#play-esp"
-ACTIVE = """() => {
-  const el = document.activeElement;
-  if (!el || el === document.body) return "body";
-  const d = el.dataset || {};
-  return [el.tagName.toLowerCase(), d.cmd || "", d.symbol || d.face || d.accept || "",
-          d.cell || "", el.getAttribute("href") || ""].join("|");
-}"""
-MAX_TABS = 160
 MAX_HUMAN_MOVES = 90
-
-
-def active(page) -> str:
-    return page.evaluate(ACTIVE)
-
-
-def tab_to(page, selector: str, back: bool = False) -> list[str]:
-    """Press Tab (Shift+Tab when `back`) until the focus is on `selector`; the stops passed."""
-    seen = []
-    for _ in range(MAX_TABS):
-        if page.evaluate("(s) => !!document.activeElement?.matches(s)", selector):
-            return seen
-        page.keyboard.press("Shift+Tab" if back else "Tab")
-        seen.append(active(page))
-    raise AssertionError(f"Tab never reached {selector}: {seen[-12:]}")
 
 
 def focused_cell(page):

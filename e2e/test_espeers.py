@@ -15,6 +15,7 @@ import pytest
 
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.keys import tab_to
 from parlour.games.espeers.actions import (
     AssignDamage,
     BarrierAttack,
@@ -392,15 +393,6 @@ def test_the_hand_the_stack_and_the_opponent_fit_a_laptop_and_a_phone(
         size = float(top.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
         assert size >= 12, f"the opponent's discard is named in {size}px type"
         assert in_view(top.bounding_box(), width, height)
-
-
-def tab_to(page, selector: str, limit: int = 120) -> None:
-    """Press Tab until the focus is on `selector` (keyboard only: no click, no focus())."""
-    for _ in range(limit):
-        if page.evaluate(f"!!document.activeElement?.matches({json.dumps(selector)})"):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector}")
 
 
 def to_slot(page, slot: int) -> None:

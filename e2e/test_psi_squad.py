@@ -11,6 +11,8 @@ import json
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.keys import choose, press, tab_to
+from e2e.test_bots import SETTLED
 from parlour.games.psi_squad.rules import Guess, max_status, score
 from parlour.match import bot_seats
 from parlour.match.table import Table
@@ -207,49 +209,7 @@ def test_psi_squad_on_a_phone(browser, site, screenshots, scheme):
 
 # -- keyboard only: from the home screen to the result, against a bot -------------------------
 
-SETTLED = (
-    "() => !document.documentElement.dataset.pending && !document.documentElement.dataset.botDue"
-)
 STORAGE = "psi-parlour:psi-squad:pass-and-play"
-
-
-def focused_matches(page, selector: str) -> bool:
-    return page.evaluate(
-        "s => !!document.activeElement && document.activeElement.matches(s)", selector
-    )
-
-
-def tab_to(page, selector: str, limit: int = 90) -> None:
-    """Press Tab until the focus is on `selector` (a person finds a control the same way)."""
-    for _ in range(limit):
-        if focused_matches(page, selector):
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {selector}")
-
-
-def press(page, selector: str) -> None:
-    tab_to(page, selector)
-    page.keyboard.press("Enter")
-
-
-def choose(page, group: str, wanted: str) -> None:
-    """In a row of choices that is one Tab stop (`data-roving`), move with the arrow keys to
-    `wanted` and press Enter."""
-    tab_to(page, f"{group} button")
-    here, there = page.evaluate(
-        """([group, wanted]) => {
-            const items = [...document.querySelectorAll(group + ' button')];
-            return [items.indexOf(document.activeElement),
-                    items.indexOf(document.querySelector(wanted))];
-        }""",
-        [group, wanted],
-    )
-    assert there >= 0, f"no {wanted} in {group}"
-    for _ in range(abs(there - here)):
-        page.keyboard.press("ArrowRight" if there > here else "ArrowLeft")
-    assert focused_matches(page, wanted), f"the arrows did not reach {wanted}"
-    page.keyboard.press("Enter")
 
 
 def psi_by_keys(page, choice) -> None:

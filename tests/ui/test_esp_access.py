@@ -26,6 +26,7 @@ from parlour.ui.esp_board import ZOOMS, cell_name
 from parlour.ui.esp_screen import EspScreen, set_count_tree
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node, to_html
+from tests.ui.test_play_session import SET_IN_NINE
 
 ESP = GAMES["esp"]
 SYMBOL_WORDS = re.compile(r"\b(" + "|".join(s.value for s in SYMBOLS) + r")\b")
@@ -234,18 +235,7 @@ def test_a_move_without_a_cell_marks_nothing_and_a_replay_marks_from_its_match()
 
 def won_game() -> PlaySession:
     s = session()
-    moves = [
-        Place((0, 0), Symbol.CIRCLE),
-        Place((1, 0), Symbol.CROSS),
-        Place((0, 1), Symbol.STAR, hidden=True),
-        Place((1, 1), Symbol.WAVES, hidden=True),
-        Place((2, 0), Symbol.WAVES),
-        Place((2, 1), Symbol.CIRCLE, hidden=True),
-        Place((3, 0), Symbol.SQUARE),
-        Place((3, 1), Symbol.SQUARE, hidden=True),
-        Place((4, 0), Symbol.STAR),
-    ]
-    for i, move in enumerate(moves):
+    for i, move in enumerate(SET_IN_NINE):
         play(s, i % 2, move)
     return s
 

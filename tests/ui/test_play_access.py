@@ -6,8 +6,6 @@ the board."""
 from __future__ import annotations
 
 from parlour.games import GAMES
-from parlour.games.esp.rules import Place
-from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui.app import App
@@ -15,7 +13,7 @@ from parlour.ui.esp_screen import EspScreen
 from parlour.ui.help import help_key
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node
-from tests.ui.test_play_session import place, session
+from tests.ui.test_play_session import SET_IN_NINE, place, session
 
 
 def tools(tree: Node) -> dict[str, Node]:
@@ -160,20 +158,9 @@ def test_the_result_sits_beside_the_board_not_over_it():
 
 
 def finished() -> PlaySession:
-    """A game of ESP Ada wins by a set (the moves of test_play_session's ending)."""
+    """A game of ESP Ada wins by a set (test_play_session's SET_IN_NINE)."""
     s = session()
-    moves = [
-        Place((0, 0), Symbol.CIRCLE),
-        Place((1, 0), Symbol.CROSS),
-        Place((0, 1), Symbol.STAR, hidden=True),
-        Place((1, 1), Symbol.WAVES, hidden=True),
-        Place((2, 0), Symbol.WAVES),
-        Place((2, 1), Symbol.CIRCLE, hidden=True),
-        Place((3, 0), Symbol.SQUARE),
-        Place((3, 1), Symbol.SQUARE, hidden=True),
-        Place((4, 0), Symbol.STAR),
-    ]
-    for move in moves:
+    for move in SET_IN_NINE:
         s.handle({"cmd": "take-device"})
         assert s.act(move), s.message
     return s

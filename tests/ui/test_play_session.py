@@ -17,6 +17,21 @@ from parlour.ui.tree import h, to_html
 ESP = GAMES["esp"]
 
 
+# A game of ESP Ada wins with her ninth move, a set of 4 of her tiles and 1 of Bo's (the seats
+# alternate, Ada first): the end the result's tests read.
+SET_IN_NINE = (
+    Place((0, 0), Symbol.CIRCLE),
+    Place((1, 0), Symbol.CROSS),
+    Place((0, 1), Symbol.STAR, hidden=True),
+    Place((1, 1), Symbol.WAVES, hidden=True),
+    Place((2, 0), Symbol.WAVES),
+    Place((2, 1), Symbol.CIRCLE, hidden=True),
+    Place((3, 0), Symbol.SQUARE),
+    Place((3, 1), Symbol.SQUARE, hidden=True),
+    Place((4, 0), Symbol.STAR),
+)
+
+
 def session(names=("Ada", "Bo")) -> PlaySession:
     config = MatchConfig("esp", "m-ui-test-0001", names)
     return PlaySession(Table.new(ESP, config, bytes(32), range(len(names))), EspScreen())
