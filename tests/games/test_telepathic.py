@@ -21,6 +21,7 @@ import pytest
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair.commit import Context, Opening
+from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
@@ -686,6 +687,24 @@ def test_a_challenge_sets_aside_cards_unseen(discard):
         turns += 1
     assert turns == 10 - discard
     assert not aside & set(table.state.used)
+
+
+@pytest.mark.parametrize("discard", [None, 2])
+def test_the_action_deck_follows_from_the_public_seed(discard):
+    """docs/fair-play.md, "Telepathic's action deck is public": anyone holding the public seed
+    can compute every coming card and the cards a challenge sets aside. This keeps that claim
+    true; if the deck is ever hidden, this fails and the docs must change."""
+    table = new_table(mode="standard" if discard is None else "challenge", discard=discard)
+    order = Rng(table.match.seed).derive("telepathic:deck").shuffled(list(ALL_CARDS))
+    aside = order[4 : 4 + (discard or 0)]
+    assert list(table.state.row) == order[:4]
+    assert set(ALL_CARDS) - set(table.state.row) - set(table.state.deck) == set(aside)
+    drawn = []
+    while table.state.deck:
+        before = table.state.row
+        safe_turn(table)
+        drawn += [new for old, new in zip(before, table.state.row) if new != old]
+    assert drawn == order[4 + len(aside) :]
 
 
 def test_the_standard_game_discards_nothing():
