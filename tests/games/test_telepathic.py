@@ -703,7 +703,7 @@ def test_the_action_deck_follows_from_the_public_seed(discard):
     while table.state.deck:
         before = table.state.row
         safe_turn(table)
-        drawn += [new for old, new in zip(before, table.state.row) if new != old]
+        drawn += [new for old, new in zip(before, table.state.row, strict=True) if new != old]
     assert drawn == order[4 + len(aside) :]
 
 
