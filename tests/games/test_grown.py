@@ -21,7 +21,8 @@ def test_each_sequence_keeps_its_own_items_when_two_grow_from_one():
 
 def test_it_reads_like_the_tuple_of_its_items():
     grown = Grown[str]().plus("a").plus("b").plus("c")
-    assert grown == ("a", "b", "c") and ("a", "b", "c") == grown
+    assert grown == ("a", "b", "c")
+    assert ("a", "b", "c") == grown  # noqa: SIM300 (the tuple's == falls back to Grown's)
     assert grown[-1] == "c" and grown[-3:] == ("a", "b", "c") and grown[:-1] == ("a", "b")
     assert list(reversed(grown)) == ["c", "b", "a"] and "b" in grown
     assert hash(grown) == hash(("a", "b", "c")) and Grown() == ()

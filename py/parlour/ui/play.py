@@ -921,7 +921,11 @@ def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Nod
         h(
             "div",
             {"id": f"{scope}-game-log", "hidden": not open_},
-            h("p", {"class": "hint", "data-role": "log-earlier"}, earlier_words(earlier, "move", "moves"))
+            h(
+                "p",
+                {"class": "hint", "data-role": "log-earlier"},
+                earlier_words(earlier, "move", "moves"),
+            )
             if earlier
             else None,
             # it scrolls once long: Tab reaches it, so the arrow keys scroll it (axe)

@@ -206,9 +206,10 @@ class PsiScreen:
         )
 
     def _history_table(self, view: PsiPublicView, last_step: int | None = None) -> Node:
-        """Every guess, newest first (the newest `HISTORY_ROWS`, and how many more). On a phone (CSS, max-width 30rem) the guesser and target
-        share one column ("Bo → Ada") and the number columns get one-letter headers, so the
-        table fits 360 px without scrolling sideways; the full headers stay for screen readers."""
+        """Every guess, newest first: the newest `HISTORY_ROWS`, and how many more there are.
+        On a phone (CSS, max-width 30rem) the guesser and target share one column ("Bo → Ada")
+        and the number columns get one-letter headers, so the table fits 360 px without
+        scrolling sideways; the full headers stay for screen readers."""
         names = [s["name"] for s in view["seats"]]
         history = view["history"]
         shown = history[-HISTORY_ROWS:]
