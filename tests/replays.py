@@ -7,6 +7,7 @@ from functools import cache
 
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
+from parlour.games.psi_squad.rules import ChooseCypher, score
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.replay import ReplayRecord
@@ -47,3 +48,25 @@ def finished(setup: int, index: int = 0) -> tuple[AnyTable, ReplayRecord]:
     table = finished_table(*SETUPS[setup], index=index)
     openings = {s: table.openings(s) for s in table.stores}
     return table, ReplayRecord.of(table.match, openings)
+
+
+def endless(moves: int) -> ReplayRecord:
+    """A Psi Squad record of `moves` log entries that follows every rule and every seal: two
+    seats guess "00000" at each other forever (no cypher holds a 0, so no guess ever ends the
+    game), and every answer is the truth. No real game is that long: it is the worst a forger
+    can send the viewer (issue 25)."""
+    config = MatchConfig("psi-squad", "m-endless", ("Ann", "Bo"), {"length": 5})
+    table = Table.new(GAMES["psi-squad"], config, Rng(b"endless").read(32), (0, 1))
+    cyphers = ("12345", "67891")
+    for seat, digits in enumerate(cyphers):
+        assert table.act(seat, ChooseCypher(digits)).ok
+    log = [(e.seat, e.action) for e in table.match.entries]
+    guesser = min(table.game.to_move(table.state))
+    while len(log) < moves:
+        target = 1 - guesser
+        correct, spotted = score(cyphers[target], "00000")
+        log.append((guesser, {"type": "guess", "target": target, "digits": "00000"}))
+        log.append((target, {"type": "answer", "correct": correct, "spotted": spotted}))
+        guesser = target
+    openings = {s: table.openings(s) for s in (0, 1)}
+    return ReplayRecord(config, table.match.seed, tuple(log[:moves]), openings)

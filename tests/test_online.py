@@ -43,6 +43,13 @@ def device(net: MemoryNet, seat: int) -> OnlineSession:
     return net.host if seat in net.host.local else net.guests[seat]
 
 
+def acts(dev: OnlineSession, seat: int, choice: object) -> None:
+    """`seat` acts on its own device: applied (on the host) or sent to the host (a guest's
+    move), never refused."""
+    result = dev.act(seat, choice)
+    assert result.ok or result.sent, result.reason
+
+
 def over(net: MemoryNet) -> bool:
     return net.host.match is not None and net.host.match.result() is not None
 
@@ -84,8 +91,7 @@ def play(
         seats = [s for s in sorted(game.to_move(state)) if not game.automatic(state, s)]
         assert seats, "the game waits only on automatic steps, yet nobody took them"
         seat = seats[rng.below(len(seats))]
-        result = device(net, seat).act(seat, choose(net, seat, rng))
-        assert result.ok or result.sent, result.reason
+        acts(device(net, seat), seat, choose(net, seat, rng))
         net.flush()
     if to_the_end:
         raise AssertionError("the game did not end")
@@ -279,7 +285,7 @@ def test_a_tampered_reveal_is_caught_at_once_and_shown():
             break
         places = [a for a in legal if getattr(a, "hidden", False)] if seat == 1 else []
         choice = places[0] if places and rng.below(2) else choose(net, seat, rng)
-        assert dev.act(seat, choice).ok or True
+        acts(dev, seat, choice)
         net.flush()
         assert not over(net)
     flip = flips[0]

@@ -31,7 +31,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.wire import encode
 from parlour.net.memory import MemoryNet
-from tests.test_online import device, notices, play, start
+from tests.test_online import acts, device, notices, play, start
 from tests.test_online_verdicts import LyingPsiSquad, play_out, three_devices
 
 
@@ -48,7 +48,7 @@ def psi_three(match_id: str) -> MemoryNet:
     """Psi Squad, Ada hosts, Bo and Cy are guests; every cypher sealed."""
     net = start("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, limit=60, match_id=match_id)
     for seat, digits in {0: "123", 1: "456", 2: "789"}.items():
-        assert device(net, seat).act(seat, ChooseCypher(digits)).ok or True
+        acts(device(net, seat), seat, ChooseCypher(digits))
     net.flush()
     return net
 
@@ -473,7 +473,7 @@ def test_a_host_cannot_escape_the_audit_by_starting_another_game_at_once():
     liar = LyingPsiSquad()
     host.game = liar
     for seat, digits in {0: "123", 1: "456"}.items():
-        assert device(net, seat).act(seat, ChooseCypher(digits)).ok or True
+        acts(device(net, seat), seat, ChooseCypher(digits))
     net.flush()
     net.tamper = lambda s, t, text: (
         None if s == "host" and kind(text) in ("openings", "verdict") else text
@@ -486,7 +486,7 @@ def test_a_host_cannot_escape_the_audit_by_starting_another_game_at_once():
             guess = Guess(0, "132") if seat == 1 else Guess(1, "999")
         else:
             guess = Guess(1 - seat, {0: "123", 1: "456"}[1 - seat])
-        assert device(net, seat).act(seat, guess).ok or True
+        acts(device(net, seat), seat, guess)
         net.flush()
     assert liar.lie is not None and bo.match.result() is not None
     assert bo.audit_result is None  # waiting for Ada's openings

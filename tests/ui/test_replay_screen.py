@@ -6,20 +6,25 @@ games."""
 from __future__ import annotations
 
 import json
+import re
+import time
 from dataclasses import replace
 
 import pytest
 
+from parlour.errors import MalformedInput
+from parlour.games import GAMES
 from parlour.games.psi_squad.rules import CYPHER_LABEL
 from parlour.match.replay import CUT_SHORT, NOT_OURS_FILE, TOO_LARGE, from_code, from_file
-from parlour.match.viewer import Replay
+from parlour.match.viewer import TOO_MANY_MOVES, Replay
 from parlour.ui.app import App
-from parlour.ui.play import PlaySession
+from parlour.ui.play import LOG_ROWS, PlaySession, earlier_words
+from parlour.ui.psi_screen import HISTORY_ROWS
 from parlour.ui.replay_app import Watching
 from parlour.ui.replay_screen import replay_tree
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, to_html
-from tests.replays import IDS, SETUPS, finished
+from tests.replays import IDS, SETUPS, endless, finished
 from tests.test_online import device, over, play, start
 
 SITE = "https://parlour.example/"
@@ -278,3 +283,84 @@ def test_espeers_hands_and_the_card_under_a_barrier_show_with_the_switch():
     assert "under the barrier" not in drawn(w).text()  # not laid yet at the start
     html = to_html(drawn(w))
     assert 'aria-label="Ada (player)"' in html and "opponent" not in html  # a spectator's
+
+
+# -- the longest replay a link may hold (issue 25) ------------------------------------------------
+
+
+def psi_most() -> int:
+    """The most moves a Psi Squad replay may hold: ten times the longest real game."""
+    most = GAMES["psi-squad"].options.max_moves  # type: ignore[union-attr]
+    assert isinstance(most, int)
+    return most
+
+
+def rows(html: str) -> tuple[int, int]:
+    """The log's rows and the guesses table's rows in the viewer's HTML."""
+    log = re.search(r'<ol data-role="log"[^>]*>(.*?)</ol>', html)
+    return (log.group(1).count("<li>") if log else 0), html.count("<tr data-step=")
+
+
+def test_the_longest_replay_accepted_answers_each_step_with_a_window_of_rows():
+    """A forged Psi Squad link as long as a game may be (its `max_moves`, ten times the longest
+    real game) opens, and Last, one step back and First each answer with at most `LOG_ROWS`
+    log rows and `HISTORY_ROWS` guesses, saying how many earlier ones are left out: before,
+    a 20,000-move link drew every row (3.7 MB of HTML, 1.9 s a redraw under CPython)."""
+    most = psi_most()
+    code = endless(most).code()
+    app = App()
+    call(app, op="route", hash="#replay=" + code, href=SITE + "#replay=" + code)
+    watching = app.replays().watching
+    assert watching is not None and watching.replay.last > 2 * HISTORY_ROWS
+    guesses = (most - 2) // 2  # two seals, then a guess and its answer each
+    for key, back in (("End", 0), ("ArrowLeft", 1), ("Home", None)):
+        started = time.perf_counter()
+        html = html_of(call(app, op="key", region="replay", key=key))
+        took = time.perf_counter() - started
+        assert took < 1.0, f"{key}: {took:.2f} s"  # 0.02 s here; generous for a busy machine
+        assert len(html) < 60_000, f"{key}: {len(html):,} characters"
+        if back is None:
+            assert rows(html) == (0, 0) and 'data-position="0"' in html
+            continue
+        assert rows(html) == (LOG_ROWS, HISTORY_ROWS)
+        told = len([line for line in watching.said[: watching.replay.step] if line])
+        assert earlier_words(told - LOG_ROWS, "move", "moves") in html
+        assert earlier_words(guesses - back - HISTORY_ROWS, "guess", "guesses") in html
+
+
+def test_a_replay_longer_than_any_real_game_is_refused_in_a_sentence():
+    too_long = endless(psi_most() + 1)
+    sentence = TOO_MANY_MOVES.format(game="Psi Squad")
+    assert sentence == (
+        "This replay has more moves than any real game of Psi Squad could: it was not made by "
+        "this site."
+    )
+    with pytest.raises(MalformedInput) as refused:
+        Replay.open(too_long)
+    assert refused.value.sentence == sentence
+    app = App()
+    code = too_long.code()
+    out = call(app, op="route", hash="#replay=" + code, href=SITE + "#replay=" + code)
+    assert sentence in html_of(out) and app.replays().watching is None
+
+
+def test_every_game_bounds_its_moves_well_above_its_real_games():
+    """The bound is data beside each game; the finished games here are far under it."""
+    for game in GAMES.values():
+        assert game.options is not None and isinstance(game.options.max_moves, int), game.id
+    for setup in range(len(SETUPS)):
+        table, _ = finished(setup)
+        most = table.game.options.max_moves
+        assert table.match.step * 5 < most, (table.game.id, table.match.step)
+
+
+def test_the_verdict_says_what_the_check_proves_and_what_it_cannot():
+    """A forged record of a game never played still replays and checks: "verified" is true of
+    the record, and the sentence beside it says that much only."""
+    w = Watching("forged", endless(40))
+    (section,) = drawn(w).find_all(aria_label="Fair-play check")
+    words = section.text()
+    assert "Fair-play check: verified." in words
+    assert "follows the rules" in words and "matches its seal" in words
+    assert "cannot prove who played, that the game took place" in words
+    assert "nobody saw another player's secrets" in words

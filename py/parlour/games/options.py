@@ -142,6 +142,10 @@ class Options:
     name: str  # the game's name, in sentences
     seats: Seats
     options: tuple[Option, ...] = ()
+    # The most moves (log entries) a real game can take: about ten times the longest game the
+    # arena plays at the weakest level offered, at the largest table (README, "Replays"). A
+    # replay holding more was not made by this site, and would only slow the viewer down.
+    max_moves: int | None = None
 
     def option(self, key: str) -> Option:
         for option in self.options:

@@ -33,6 +33,9 @@ Routine = Callable[[AnyMatch, int], bool]
 
 NOT_YET = "Step to the end of the game first: then every hidden value can be shown."
 NOT_TRUSTED = "The hidden values are not shown: the fair-play check found a cheat."
+TOO_MANY_MOVES = (
+    "This replay has more moves than any real game of {game} could: it was not made by this site."
+)
 
 
 @dataclass
@@ -58,8 +61,12 @@ class Replay:
         routine: Routine | None = None,
     ) -> Replay:
         """Replay and audit a record; raises `MalformedInput` or `IllegalAction` (a sentence)
-        when its set-up cannot even start a game."""
+        when its set-up cannot even start a game, or it holds more moves than a real game of
+        its game can (the game's `max_moves`)."""
         game = game_by_id(record.config.game, games)
+        most = game.options.max_moves if game.options is not None else None
+        if most is not None and len(record.moves) > most:
+            raise MalformedInput(TOO_MANY_MOVES.format(game=game.name))
         match, cheat = replay_log(game, record.config, record.seed, record.entries())
         verdict = cheat if cheat is not None else open_seals(match, record.openings)
         stops = _stops(match, routine)

@@ -35,6 +35,10 @@ from parlour.ui.tree import Node, h
 if TYPE_CHECKING:
     from parlour.match.online import OnlineSession
 
+# The log panel's rows: the newest moves, more than the longest real game tells (a forged replay
+# may hold thousands: drawing them all froze the page, issue 25).
+LOG_ROWS = 200
+
 
 class GameScreen(Protocol):
     """What a game adds to the shared play screen."""
@@ -888,9 +892,13 @@ def handoff_tree(name: str, last_move: str | None = None) -> Node:
 
 
 def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Node:
-    """The one log panel: every move in words, newest last; it folds away to a button (the
-    fold is the session's, so a redraw keeps it)."""
-    items = [h("li", None, line) for line in lines]
+    """The one log panel: the moves in words, newest last, the newest `LOG_ROWS` of them (a
+    longer log says how many earlier moves it leaves out: a page of thousands of rows froze
+    the replay viewer, issue 25); it folds away to a button (the fold is the session's, so a
+    redraw keeps it)."""
+    shown = lines[-LOG_ROWS:]
+    earlier = len(lines) - len(shown)
+    items = [h("li", None, line) for line in shown]
     return h(
         "section",
         {"class": "log" + ("" if open_ else " folded"), "aria-label": "Game log"},
@@ -913,16 +921,33 @@ def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Nod
         h(
             "div",
             {"id": f"{scope}-game-log", "hidden": not open_},
+            h(
+                "p",
+                {"class": "hint", "data-role": "log-earlier"},
+                earlier_words(earlier, "move", "moves"),
+            )
+            if earlier
+            else None,
             # it scrolls once long: Tab reaches it, so the arrow keys scroll it (axe)
             h(
                 "ol",
-                {"data-role": "log", "tabindex": "0", "aria-label": "Moves, oldest first"},
+                {
+                    "data-role": "log",
+                    "tabindex": "0",
+                    "aria-label": "Moves, oldest first",
+                    "start": earlier + 1 if earlier else None,
+                },
                 *items,
             )
             if items
             else h("p", None, "No moves yet."),
         ),
     )
+
+
+def earlier_words(count: int, one: str, many: str) -> str:
+    """The line beside a list drawn only in part: how many earlier rows it leaves out."""
+    return f"… {count:,} earlier {one if count == 1 else many}, not shown here."
 
 
 def description_tree(sentences: list[str]) -> Node:

@@ -20,7 +20,7 @@ from parlour.games.psi_squad.rules import CYPHER_LABEL, Answer, ChooseCypher, Gu
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import last_move_of, waiting_tree
+from parlour.ui.play import earlier_words, last_move_of, waiting_tree
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -32,6 +32,9 @@ NOTE_SIGN = {"": "", "out": "✕", "maybe": "?", "sure": "✓"}
 NOTE_WORD = {"": "no note", "out": "ruled out", "maybe": "possible", "sure": "certain"}
 NOTES_TARGET = "target"  # in a seat's notes: the seat whose cypher its notes grid is about
 
+# The guesses table's rows: the newest guesses, more than a real game makes (a forged replay may
+# hold thousands: drawing them all froze the page, issue 25).
+HISTORY_ROWS = 100
 # The guesses table's columns: (full header, short header for a phone or None).
 HISTORY_HEAD = (
     ("Guess", None),
@@ -203,10 +206,14 @@ class PsiScreen:
         )
 
     def _history_table(self, view: PsiPublicView, last_step: int | None = None) -> Node:
-        """Every guess, newest first. On a phone (CSS, max-width 30rem) the guesser and target
-        share one column ("Bo → Ada") and the number columns get one-letter headers, so the
-        table fits 360 px without scrolling sideways; the full headers stay for screen readers."""
+        """Every guess, newest first: the newest `HISTORY_ROWS`, and how many more there are.
+        On a phone (CSS, max-width 30rem) the guesser and target share one column ("Bo → Ada")
+        and the number columns get one-letter headers, so the table fits 360 px without
+        scrolling sideways; the full headers stay for screen readers."""
         names = [s["name"] for s in view["seats"]]
+        history = view["history"]
+        shown = history[-HISTORY_ROWS:]
+        earlier = len(history) - len(shown)
         rows = [
             h(
                 "tr",
@@ -225,7 +232,7 @@ class PsiScreen:
                 h("td", {"data-col": "value"}, str(r["value"])),
                 h("td", {"class": "change", "data-col": "change"}, _signed(r["change"])),
             )
-            for r in reversed(view["history"])
+            for r in reversed(shown)
         ]
         head = [
             h("th", {"scope": "col", "class": "wide"}, "Guesser"),
@@ -260,6 +267,13 @@ class PsiScreen:
             )
             if rows
             else h("p", {"class": "hint"}, "No guesses yet."),
+            h(
+                "p",
+                {"class": "hint", "data-role": "history-earlier"},
+                earlier_words(earlier, "guess", "guesses"),
+            )
+            if earlier
+            else None,
         )
 
     def _header(self, full: str, short: str | None) -> Node:

@@ -20,6 +20,13 @@ from parlour.ui.play import GameScreen, audit_tree, describe_entry, log_tree, se
 from parlour.ui.tree import Node, h, s
 
 START = "The start of the game: no move yet."
+# What the check beside a replay's verdict proves, and what no link can (issue 25): anyone can
+# write a record that follows the rules and its own seals.
+VERDICT_SCOPE = (
+    "The check proves that this record follows the rules and that every secret opened at the "
+    "end matches its seal; it cannot prove who played, that the game took place, or that "
+    "nobody saw another player's secrets."
+)
 
 
 class Spectator:
@@ -263,8 +270,9 @@ def _verdict(replay: Replay) -> Node:
         cut,
         h(
             "p",
-            {"class": "hint"},
-            "Checked here, in this browser, from the moves and the secrets in the link.",
+            {"class": "hint", "data-role": "verdict-scope"},
+            "Checked here, in this browser, from the moves and the secrets in the link. ",
+            VERDICT_SCOPE,
         ),
     )
 

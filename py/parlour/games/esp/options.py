@@ -18,4 +18,5 @@ OPTIONS = Options(
         placeholder=lambda seat: SEAT_COLOURS[seat],
         swatches=True,
     ),
+    max_moves=4_000,  # ten times the longest arena game: README, "Replays"
 )

@@ -38,4 +38,5 @@ OPTIONS = Options(
         placeholder=numbered("Player"),
     ),
     options=(DECKS,),
+    max_moves=2_000,  # ten times the longest arena game: README, "Replays"
 )

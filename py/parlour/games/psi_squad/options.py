@@ -45,6 +45,7 @@ OPTIONS = Options(
         placeholder=numbered("Player"),
     ),
     options=(LENGTH,),
+    max_moves=1_200,  # ten times the longest arena game: README, "Replays"
 )
 
 LENGTHS: tuple[int, ...] = tuple(int(v) for v in LENGTH.values)

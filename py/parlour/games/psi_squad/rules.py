@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair.commit import is_commitment
@@ -17,6 +17,7 @@ from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.grown import Grown
 from parlour.games.psi_squad.options import LENGTHS, OPTIONS, max_status
 from parlour.games.psi_squad.views import PsiPublicView, PsiRecord, PsiSeatView
 
@@ -89,7 +90,7 @@ class PsiState:
     first: int
     to_move: int
     pending: Guess | None = None
-    history: tuple[Record, ...] = ()
+    history: Grown[Record] = field(default_factory=Grown)  # grows without a copy a move
     ply: int = 0
     bonus: tuple[int, int] | None = None  # (seat, points) for the last unguessed cypher
     outcome: Outcome | None = None
@@ -285,7 +286,7 @@ class PsiSquad(Game[PsiState, Action]):
             values=tuple(values),
             guessed=tuple(guessed),
             pending=None,
-            history=(*state.history, record),
+            history=state.history.plus(record),
             ply=step,
             to_move=(guesser + 1) % state.seats,
         )

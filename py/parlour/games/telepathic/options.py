@@ -60,6 +60,7 @@ OPTIONS = Options(
         miscounted="That arrangement is played by {need} players, not {seats}.",
     ),
     options=(ARRANGEMENT, MODE, DISCARD),
+    max_moves=900,  # ten times the longest arena game: README, "Replays"
 )
 
 # Players per arrangement, and the modes, as the engine reads them.
