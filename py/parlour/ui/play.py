@@ -358,11 +358,14 @@ class PlaySession:
         return True
 
     def _run_automatic(self) -> None:
-        """Let local devices take the actions nobody has to decide (answers from a secret)."""
+        """Let local devices take the actions nobody has to decide (answers from a secret),
+        and the passes the game's stops take for a person alone against bots."""
         while self.table.match.result() is None:
             for seat in sorted(self.game.to_move(self.table.state)):
                 store = self.table.stores.get(seat)
                 action = self.game.auto_action(self.table.state, seat, store)
+                if action is None:
+                    action = self.passed_for(self.table.state, seat)
                 if action is not None:
                     before = self.table.state
                     result = self.table.act(seat, action)
@@ -373,6 +376,41 @@ class PlaySession:
             else:
                 return
 
+    def passed_for(self, state: Any, seat: int) -> Any:
+        """The pass the game's stops take for `seat` in `state` (ESPEERS: nothing worth doing
+        in that window), or None. Only for the one person of a device playing against its
+        bots: a bot sees the log, never the timing, so the quick pass tells it nothing; with
+        another person watching, or online, it would tell them the hand holds nothing."""
+        stops = getattr(self.screen, "auto_pass", None)
+        if stops is None or not self.alone_with_bots() or self.humans != [seat]:
+            return None
+        if seat not in self.game.to_move(state):
+            return None
+        return stops(self, state, seat)
+
+    def alone_with_bots(self) -> bool:
+        """One person plays this device's game against its bots (no one else, not online)."""
+        return self.online is None and bool(self.bots) and len(self.humans) == 1
+
+    def run_stops(self) -> None:
+        """After the person changed an option of the stops: take the pass it now allows."""
+        step = self.table.match.step
+        self._run_automatic()
+        if self.table.match.step != step:
+            self.said = self.message
+            self._next_view()
+
+    def _persons_move(self, entry: Any) -> bool:
+        """Whether a log entry is a move a person of this device decided (not an automatic
+        answer, not a pass the stops took for them): what undo takes back."""
+        if entry.seat not in self.humans:
+            return False
+        before = self.table.match.state_at(entry.seq - 1)
+        if self.game.automatic(before, entry.seat):
+            return False
+        passed = self.passed_for(before, entry.seat)
+        return passed is None or self.game.action_to_json(passed) != entry.action
+
     def undo_target(self) -> Any:
         """The log entry an undo would take back: the last one; with bots, the last move a
         person made here (the bots' replies after it go too). None if there is none."""
@@ -380,10 +418,7 @@ class PlaySession:
             return None
         match, floor = self.table.match, self.table.undo_floor()
         for entry in reversed(match.entries[floor:]):
-            if not self.bots:
-                return entry
-            before = match.state_at(entry.seq - 1)
-            if entry.seat in self.humans and not self.game.automatic(before, entry.seat):
+            if not self.bots or self._persons_move(entry):
                 return entry
         return None
 
@@ -433,13 +468,11 @@ class PlaySession:
         """Against bots, undo takes back the last move a person made here and everything after
         it (the bots' replies, the answers given for them), so it is that person's turn again;
         never past a revealed secret."""
-        match, game = self.table.match, self.game
-        floor = self.table.undo_floor()
+        match, floor = self.table.match, self.table.undo_floor()
         for entry in reversed(match.entries):
             if entry.seq - 1 < floor:
                 break
-            before = match.state_at(entry.seq - 1)
-            if entry.seat in self.humans and not game.automatic(before, entry.seat):
+            if self._persons_move(entry):
                 undone = match.step - (entry.seq - 1)
                 match.truncate(entry.seq - 1)
                 self.declined_at = self.stalled_at = -1
@@ -501,10 +534,7 @@ class PlaySession:
         if not self.bots:
             return True
         match, floor = self.table.match, self.table.undo_floor()
-        return any(
-            e.seat in self.humans and not self.game.automatic(match.state_at(e.seq - 1), e.seat)
-            for e in match.entries[floor:]
-        )
+        return any(self._persons_move(e) for e in match.entries[floor:])
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -546,7 +576,9 @@ class PlaySession:
                 h(
                     "h2",
                     {"class": "turn", "data-role": "status", "tabindex": "-1"},
-                    h("span", {"class": "your-turn"}, "Your turn") if self._my_turn() else None,
+                    h("span", {"class": "your-turn"}, self._turn_words(view))
+                    if self._my_turn()
+                    else None,
                     h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
                     if self.bot_thinking() is not None
                     else None,
@@ -690,6 +722,13 @@ class PlaySession:
         state = self.table.state
         seat = self.viewer
         return seat in self.game.to_move(state) and not self.game.automatic(state, seat)
+
+    def _turn_words(self, view: dict) -> str:
+        """The chip of `_my_turn`: "Your turn", unless the game says this is a chance to
+        answer in another player's turn (ESPEERS's Opportunity)."""
+        words = getattr(self.screen, "turn_words", None)
+        seat = self.viewer if self.viewer is not None else 0
+        return str(words(view, seat)) if words is not None else "Your turn"
 
     def _seats_tree(self, view: dict) -> Node:
         acting = self.to_act()
