@@ -496,6 +496,32 @@ class PlaySession:
     def _describe_entry(self, entry: Any) -> str:
         return describe_entry(self.screen, self.table.match, entry)
 
+    def since_your_turn(self) -> list[str]:
+        """What happened since the seat shown last decided a move, oldest first, in the log's
+        words (the others' moves, and the steps taken for it meanwhile): the short list a person
+        reads on coming back to the game. Empty unless that seat is to move now and another seat
+        has moved since; the newest SINCE_MOST lines only."""
+        viewer, match = self.viewer, self.table.match
+        if viewer is None or self.to_act() != viewer or match.result() is not None:
+            return []
+        entries = match.entries
+        start = next(
+            (
+                i + 1
+                for i in range(len(entries) - 1, -1, -1)
+                if entries[i].seat == viewer and self._persons_move(entries[i])
+            ),
+            0,
+        )
+        news = entries[start:]
+        if all(e.seat == viewer for e in news):
+            return []
+        lines = [line for line in (self._describe_entry(e) for e in news) if line]
+        if len(lines) > SINCE_MOST:
+            earlier = len(lines) - SINCE_MOST + 1
+            lines = [f"{earlier} earlier moves (in the game log)", *lines[-SINCE_MOST + 1 :]]
+        return lines
+
     def last_move(self) -> LastMove | None:
         """The newest move the log tells in words: the one the board marks, the message and
         the hand-off screen name (a routine step, told with "", is passed over)."""
@@ -594,6 +620,7 @@ class PlaySession:
                 {"class": "message", "data-role": "message"},
                 self.message or (lines[-1] if lines else ""),
             ),
+            since_tree(self.since_your_turn()),
             self._undo_question() if self.asking_undo else None,
             description_tree(self.board_sentences()) if self.describing else None,
             h(
@@ -856,6 +883,7 @@ def last_move_of(session: Any) -> LastMove | None:
 
 
 STATUS = "[data-role=status]"  # the play screen's heading
+SINCE_MOST = 6  # lines in "Since your turn:"; the log has the rest
 RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 
@@ -961,6 +989,18 @@ def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Nod
             if items
             else h("p", None, "No moves yet."),
         ),
+    )
+
+
+def since_tree(lines: list[str]) -> Node | None:
+    """ "Since your turn:": the others' moves since yours, in one place above the board."""
+    if not lines:
+        return None
+    return h(
+        "section",
+        {"class": "since", "data-role": "since", "aria-label": "Since your turn"},
+        h("h3", None, "Since your turn:"),
+        h("ol", None, *(h("li", None, line) for line in lines)),
     )
 
 
