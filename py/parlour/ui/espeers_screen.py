@@ -175,6 +175,7 @@ class EspeersScreen:
                 extra=self._barrier_row(session, view) if is_seat_view(view) else None,
             ),
             self._hand(session, view) if is_seat_view(view) else None,
+            self._stops_toggle(session),  # an option of the page, under the table
         )
 
     def describe_board(self, view: PublicView, viewer: int | None) -> list[str]:
@@ -334,7 +335,6 @@ class EspeersScreen:
             if waiting
             else None,
             self._pass_button(session, view),
-            self._stops_toggle(session),
         )
 
     def _stops_toggle(self, session: PlaySession) -> Node | None:
@@ -353,7 +353,8 @@ class EspeersScreen:
             },
             stops.THEIR_TURN_LABEL,
         )
-        return with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
+        helped = with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
+        return h("div", {"class": "stops-row"}, helped)
 
     def auto_pass(self, session: PlaySession, state: EspeersState, seat: int) -> Pass | None:
         """The pass the page plays for the person at `seat` (see `games/espeers/stops.py`),

@@ -620,12 +620,12 @@ class PlaySession:
                 {"class": "message", "data-role": "message"},
                 self.message or (lines[-1] if lines else ""),
             ),
-            since_tree(self.since_your_turn()),
             self._undo_question() if self.asking_undo else None,
             description_tree(self.board_sentences()) if self.describing else None,
             h(
                 "div",
                 {"class": "play-main"},
+                since_tree(self.since_your_turn()),  # read first; placed by the stylesheet
                 # the result, beside the board and never over it (its marks tell the end); else
                 # the controls: first, as Tab follows a turn (choose, then where on the board)
                 self._result_tree(self.table.match.result())
@@ -993,7 +993,7 @@ def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Nod
 
 
 def since_tree(lines: list[str]) -> Node | None:
-    """ "Since your turn:": the others' moves since yours, in one place above the board."""
+    """ "Since your turn:": the others' moves since yours, in one place beside the board."""
     if not lines:
         return None
     return h(
