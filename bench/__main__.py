@@ -9,7 +9,7 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import click, engine, longtasks, offline, online, startup, strength, think
+from bench import click, engine, longtasks, offline, online, pacing, startup, strength, think
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
@@ -24,6 +24,7 @@ def main() -> int:
         choices=[
             "engine",
             "strength",
+            "pacing",
             "startup",
             "offline",
             "online",
@@ -39,7 +40,10 @@ def main() -> int:
         help="a git revision of earlier code to compare online moves with, interleaved",
     )
     parser.add_argument(
-        "--games", type=float, default=1.0, help="strength: scale the number of games of each row"
+        "--games",
+        type=float,
+        default=1.0,
+        help="strength and pacing: scale the number of games of each row",
     )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
@@ -49,7 +53,10 @@ def main() -> int:
     if args.only in (None, "strength"):
         for line in strength.run(args.games):
             print(line, flush=True)
-    if args.only in ("engine", "strength"):
+    if args.only in (None, "pacing"):
+        for line in pacing.run(args.games):
+            print(line, flush=True)
+    if args.only in ("engine", "strength", "pacing"):
         return 0
     with SiteServer(also_serve=BENCH_PAGES) as site, sync_playwright() as p:
         browser = p.chromium.launch(**chromium_launch_args())

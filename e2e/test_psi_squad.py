@@ -84,7 +84,10 @@ class PsiPage:
         self.status[guesser] += value - self.values[target]
         self.values[target] = value
         self.guessed[target] = spotted == self.length
-        said = f"answers {correct} correct, {spotted} spotted: Value {value}"
+        said = (
+            f"guessed {digits} at {self.names[target]}: {correct} correct, {spotted} spotted: "
+            f"Value {value}"
+        )
         shown = page.locator(f"{ROOT} [data-role=last-move], [data-role=result]")
         shown.first.wait_for()
         if not page.locator("[data-role=result]").count():

@@ -33,6 +33,7 @@ from parlour.games.esp.rules import (
     Tile,
     find_sets,
     position_key,
+    repetition_warning,
 )
 from parlour.games.zener import Symbol
 from parlour.match.audit import Cheat, Unverified, Verified, audit
@@ -40,6 +41,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.log import entry_hash
 from parlour.match.match import Match
 from parlour.match.table import Table
+from parlour.ui.esp_screen import EspScreen
 
 esp = GAMES["esp"]
 E, SE, SW, W, NW, NE = range(6)
@@ -679,6 +681,21 @@ def test_threefold_repetition_is_a_draw():
     state = esp.apply(state, 0, Move((0, 0), E))
     assert state.outcome.termination is Termination.DRAW
     assert state.outcome.reason == "The same position arose for the third time."
+
+
+def test_a_position_seen_twice_is_warned_of_before_the_third_decides():
+    """The same hops: the warning shows from the fifth move's position on (each seen twice),
+    and stands in the status before the ninth move draws the game (issue 28, point 4)."""
+    state, _ = build({(0, 0): "L*", (1, 0): "Lo?", (0, 1): "Dx"})
+    cycle = [Move((0, 0), E), Move((0, 1), NE), Move((2, 0), W), Move((2, -1), SW)]
+    warned = []
+    for ply in range(8):
+        state = esp.apply(state, ply % 2, cycle[ply % 4])
+        warned.append(repetition_warning(esp.public_view(state)["seen"]) is not None)
+    assert warned == [False] * 4 + [True] * 4
+    said = EspScreen().status(esp.public_view(state), 0)
+    assert said.endswith("This position has been seen twice; a third time is a draw.")
+    assert esp.apply(state, 0, Move((0, 0), E)).outcome.termination is Termination.DRAW
 
 
 def test_a_position_includes_faces_and_the_player_to_move():

@@ -273,7 +273,7 @@ def test_value_is_the_latest_guess_and_changes_can_be_negative():
     assert psi.describe(before, 0, Guess(1, "4000")) == "Ann guesses 4000 for Ben's cypher."
     pending = psi.apply(before, 0, Guess(1, "4000"))
     assert psi.describe(pending, 1, Answer(1, 1)) == (
-        "Ben answers 1 correct, 1 spotted: Value 3, Ann -5."
+        "Ann guessed 4000 at Ben: 1 correct, 1 spotted: Value 3, Ann -5."
     )
     turn(table, 1, 0, "1111")  # 2 correct, 2 spotted: Value 6; Ben 15 + 6 = 21
     turn(table, 2, 1, "4560")  # 3 correct, 3 spotted: Value 9; Cal gains 9 - 3 = 6 only
@@ -496,7 +496,7 @@ def test_a_full_three_seat_game():
     assert psi.public_view(state)["outcome"]["winners"] == [2]
     pending = psi.apply(before, 2, Guess(0, "1123"))
     assert psi.describe(pending, 0, Answer(4, 4)) == (
-        "Ann answers 4 correct, 4 spotted: Value 12, Cal +12. The cypher is guessed!"
+        "Cal guessed 1123 at Ann: 4 correct, 4 spotted: Value 12, Cal +12. The cypher is guessed!"
     )
     assert table.act(0, Guess(2, "8890")).reason == "The game is over."
     assert refused(state, 0, Guess(2, "8890")) == "The game is over."

@@ -158,6 +158,26 @@ def test_a_replay_link_opens_the_viewer_and_keys_step_through_it():
     assert 'data-position="2"' in html_of(out)
 
 
+def test_a_replay_link_opens_at_the_move_it_names_and_copies_where_the_viewer_stands():
+    """Issue 28, point 9: `&move=N` opens the replay at move N; past the end, the end; not a
+    number, the start; "Copy link" gives the link to the move on screen."""
+    _, record = finished(2)
+    code = record.code()
+    app = App()
+    out = call(app, op="route", hash=f"#replay={code}&move=3", href=SITE)
+    assert 'data-position="3"' in html_of(out)
+    assert f'data-copy="{SITE}#replay={code}&amp;move=3"' in html_of(out)
+    out = call(app, op="key", region="replay", key="ArrowRight")
+    assert f'data-copy="{SITE}#replay={code}&amp;move=4"' in html_of(out)
+    last = app.replays().watching.replay.last
+    out = call(app, op="route", hash=f"#replay={code}&move=9999", href=SITE)
+    assert f'data-position="{last}"' in html_of(out)
+    for odd in ("x", "-2", ""):
+        out = call(App(), op="route", hash=f"#replay={code}&move={odd}", href=SITE)
+        assert 'data-position="0"' in html_of(out)
+        assert f'data-copy="{SITE}#replay={code}"' in html_of(out)
+
+
 def test_autoplay_asks_for_its_next_tick_and_a_stale_tick_changes_nothing():
     _, record = finished(2)
     app = App()

@@ -117,9 +117,13 @@ def test_telepathic_frames_the_set_the_last_card_acted_on_and_names_it():
     assert sum(label.endswith("moved by the last card") for label in labels) == 4
 
 
-def test_telepathic_keeps_the_frame_after_play_on_and_drops_it_at_the_next_hand_over():
+def test_telepathic_keeps_the_frame_while_the_partner_hands_you_a_card_and_names_both():
+    """Issue 28, point 4: the set the partner acted on stays framed while it hands you a card
+    (the card is read against that set: the game's only signal), and the note names both;
+    the frame goes once you preview where your card acts."""
     s = tele_session()
     slot, index = safe_move(s)
+    card = CARDS_BY_ID[s.table.state.row[slot]]
     hand(s, slot)
     perform(s, index)
     if s.table.state.phase == "window":
@@ -129,13 +133,24 @@ def test_telepathic_keeps_the_frame_after_play_on_and_drops_it_at_the_next_hand_
     assert last is not None and turn_perform(s, last) is not None
     s.handle({"cmd": "take-device"})
     assert s.render().find_all(data_role="last-set")
-    slot, _ = safe_move(s)
+    performer = s.names[s.viewer]
+    slot, preview = safe_move(s)
+    handed_card = CARDS_BY_ID[s.table.state.row[slot]]
     hand(s, slot)
     s.handle({"cmd": "take-device"})
     tree = s.render()
-    assert not tree.find_all(data_role="last-set"), "a new turn: the card handed is the news"
+    assert len(tree.find_all(data_role="last-set")) == 1
+    assert tiles_marked(tree) == sorted(set_cells(card.sets, index))
+    (note,) = tree.find_all(data_role="last-set-note")
+    target = set_names(card.sets)[index]
+    assert note.text() == (
+        f"Dashed frame: {target}, where {performer} applied {card.name}. "
+        f"{performer} hands {s.names[s.viewer]} the card {handed_card.name}."
+    )
     (handed,) = [b for b in tree.find_all(data_slot=str(slot)) if "handed" in b.attrs["class"]]
     assert "handed to" in handed.text()
+    s.handle({"cmd": "pick-set", "set": str(preview)})
+    assert not s.render().find_all(data_role="last-set"), "a preview shows the grid to come"
 
 
 def test_a_replay_spectator_has_no_last_move_and_the_board_still_draws():

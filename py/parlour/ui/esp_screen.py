@@ -19,6 +19,7 @@ from parlour.games.esp.rules import (
     Move,
     Pass,
     Place,
+    repetition_warning,
     tile_label,
 )
 from parlour.games.esp.views import EspPublicView, EspSeatView
@@ -73,7 +74,8 @@ class EspScreen:
             placed = sum(10 - seat["unplaced"] for seat in view["seats"])
             total = 10 * len(view["seats"])
             return f"{who} to place a tile ({placed} of {total} placed)."
-        return f"{who} to flip or move a tile."
+        warning = repetition_warning(view.get("seen", 0))
+        return f"{who} to flip or move a tile." + (f" {warning}" if warning else "")
 
     def seat_line(self, view: EspPublicView, seat: int) -> str:
         info = view["seats"][seat]

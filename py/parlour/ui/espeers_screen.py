@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parlour.games.espeers import words
+from parlour.games.espeers import stops, words
 from parlour.games.espeers.actions import (
     Action,
     AnswerPrediction,
@@ -79,6 +79,11 @@ HELP = {
     "pass": (
         "Gives Opportunity to the other player: two passes in a row resolve the top card of the "
         "stack, and a pass on an empty stack ends the phase or the turn."
+    ),
+    stops.THEIR_TURN: (
+        "Without it the page passes for you whenever you have nothing to play and nothing "
+        "worth cycling; with it, also in the other player's turn whenever their stack is empty. "
+        "Each pass is in the log."
     ),
     "stack": (
         "Played cards wait here, suspended, so the other player can answer them; the top card "
@@ -170,6 +175,7 @@ class EspeersScreen:
                 extra=self._barrier_row(session, view) if is_seat_view(view) else None,
             ),
             self._hand(session, view) if is_seat_view(view) else None,
+            self._stops_toggle(session),  # an option of the page, under the table
         )
 
     def describe_board(self, view: PublicView, viewer: int | None) -> list[str]:
@@ -330,6 +336,38 @@ class EspeersScreen:
             else None,
             self._pass_button(session, view),
         )
+
+    def _stops_toggle(self, session: PlaySession) -> Node | None:
+        """One person against bots: the option to let the page pass in the other's turn."""
+        seat = session.viewer
+        if seat is None or not session.alone_with_bots():
+            return None
+        on = bool(session.notes_of(seat).get(stops.THEIR_TURN))
+        button = h(
+            "button",
+            {
+                "class": "button small stops",
+                "data-cmd": stops.THEIR_TURN,
+                "type": "button",
+                "aria-pressed": "true" if on else "false",
+            },
+            stops.THEIR_TURN_LABEL,
+        )
+        helped = with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
+        return h("div", {"class": "stops-row"}, helped)
+
+    def auto_pass(self, session: PlaySession, state: EspeersState, seat: int) -> Pass | None:
+        """The pass the page plays for the person at `seat` (see `games/espeers/stops.py`),
+        from that seat's own legal actions and its own option."""
+        legal = session.game.legal_actions(state, seat, session.table.stores.get(seat))
+        their_turn = bool(session.notes_of(seat).get(stops.THEIR_TURN))
+        return stops.auto_pass(state, seat, legal, their_turn)
+
+    def turn_words(self, view: PublicView, seat: int) -> str:
+        """The chip of a person alone at the table: "Your turn" in their own turn only; in the
+        other's turn, Opportunity is a chance to answer."""
+        mine = view["active"] == seat or view["phase"] in ("setup", "mulligan")
+        return "Your turn" if mine else "Your answer"
 
     def _pass_button(self, session: PlaySession, view: PublicView) -> Node | None:
         viewer = session.viewer
@@ -618,6 +656,10 @@ class EspeersScreen:
             self._card_command(session, cmd, card)
         elif cmd == "pass":
             session.act(Pass())
+        elif cmd == stops.THEIR_TURN:
+            notes = session.notes_of(session.viewer)
+            notes[stops.THEIR_TURN] = not notes.get(stops.THEIR_TURN)
+            session.run_stops()
         elif cmd == "attack":
             self._attack(session)
         elif cmd in ("keep", "mulligan"):

@@ -362,11 +362,14 @@ class PlaySession:
         return True
 
     def _run_automatic(self) -> None:
-        """Let local devices take the actions nobody has to decide (answers from a secret)."""
+        """Let local devices take the actions nobody has to decide (answers from a secret),
+        and the passes the game's stops take for a person alone against bots."""
         while self.table.match.result() is None:
             for seat in sorted(self.game.to_move(self.table.state)):
                 store = self.table.stores.get(seat)
                 action = self.game.auto_action(self.table.state, seat, store)
+                if action is None:
+                    action = self.passed_for(self.table.state, seat)
                 if action is not None:
                     before = self.table.state
                     result = self.table.act(seat, action)
@@ -377,6 +380,41 @@ class PlaySession:
             else:
                 return
 
+    def passed_for(self, state: Any, seat: int) -> Any:
+        """The pass the game's stops take for `seat` in `state` (ESPEERS: nothing worth doing
+        in that window), or None. Only for the one person of a device playing against its
+        bots: a bot sees the log, never the timing, so the quick pass tells it nothing; with
+        another person watching, or online, it would tell them the hand holds nothing."""
+        stops = getattr(self.screen, "auto_pass", None)
+        if stops is None or not self.alone_with_bots() or self.humans != [seat]:
+            return None
+        if seat not in self.game.to_move(state):
+            return None
+        return stops(self, state, seat)
+
+    def alone_with_bots(self) -> bool:
+        """One person plays this device's game against its bots (no one else, not online)."""
+        return self.online is None and bool(self.bots) and len(self.humans) == 1
+
+    def run_stops(self) -> None:
+        """After the person changed an option of the stops: take the pass it now allows."""
+        step = self.table.match.step
+        self._run_automatic()
+        if self.table.match.step != step:
+            self.said = self.message
+            self._next_view()
+
+    def _persons_move(self, entry: Any) -> bool:
+        """Whether a log entry is a move a person of this device decided (not an automatic
+        answer, not a pass the stops took for them): what undo takes back."""
+        if entry.seat not in self.humans:
+            return False
+        before = self.table.match.state_at(entry.seq - 1)
+        if self.game.automatic(before, entry.seat):
+            return False
+        passed = self.passed_for(before, entry.seat)
+        return passed is None or self.game.action_to_json(passed) != entry.action
+
     def undo_target(self) -> Any:
         """The log entry an undo would take back: the last one; with bots, the last move a
         person made here (the bots' replies after it go too). None if there is none."""
@@ -384,10 +422,7 @@ class PlaySession:
             return None
         match, floor = self.table.match, self.table.undo_floor()
         for entry in reversed(match.entries[floor:]):
-            if not self.bots:
-                return entry
-            before = match.state_at(entry.seq - 1)
-            if entry.seat in self.humans and not self.game.automatic(before, entry.seat):
+            if not self.bots or self._persons_move(entry):
                 return entry
         return None
 
@@ -437,13 +472,11 @@ class PlaySession:
         """Against bots, undo takes back the last move a person made here and everything after
         it (the bots' replies, the answers given for them), so it is that person's turn again;
         never past a revealed secret."""
-        match, game = self.table.match, self.game
-        floor = self.table.undo_floor()
+        match, floor = self.table.match, self.table.undo_floor()
         for entry in reversed(match.entries):
             if entry.seq - 1 < floor:
                 break
-            before = match.state_at(entry.seq - 1)
-            if entry.seat in self.humans and not game.automatic(before, entry.seat):
+            if self._persons_move(entry):
                 undone = match.step - (entry.seq - 1)
                 match.truncate(entry.seq - 1)
                 self.declined_at = self.stalled_at = -1
@@ -466,6 +499,32 @@ class PlaySession:
 
     def _describe_entry(self, entry: Any) -> str:
         return describe_entry(self.screen, self.table.match, entry)
+
+    def since_your_turn(self) -> list[str]:
+        """What happened since the seat shown last decided a move, oldest first, in the log's
+        words (the others' moves, and the steps taken for it meanwhile): the short list a person
+        reads on coming back to the game. Empty unless that seat is to move now and another seat
+        has moved since; the newest SINCE_MOST lines only."""
+        viewer, match = self.viewer, self.table.match
+        if viewer is None or self.to_act() != viewer or match.result() is not None:
+            return []
+        entries = match.entries
+        start = next(
+            (
+                i + 1
+                for i in range(len(entries) - 1, -1, -1)
+                if entries[i].seat == viewer and self._persons_move(entries[i])
+            ),
+            0,
+        )
+        news = entries[start:]
+        if all(e.seat == viewer for e in news):
+            return []
+        lines = [line for line in (self._describe_entry(e) for e in news) if line]
+        if len(lines) > SINCE_MOST:
+            earlier = len(lines) - SINCE_MOST + 1
+            lines = [f"{earlier} earlier moves (in the game log)", *lines[-SINCE_MOST + 1 :]]
+        return lines
 
     def last_move(self) -> LastMove | None:
         """The newest move the log tells in words: the one the board marks, the message and
@@ -505,10 +564,7 @@ class PlaySession:
         if not self.bots:
             return True
         match, floor = self.table.match, self.table.undo_floor()
-        return any(
-            e.seat in self.humans and not self.game.automatic(match.state_at(e.seq - 1), e.seat)
-            for e in match.entries[floor:]
-        )
+        return any(self._persons_move(e) for e in match.entries[floor:])
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -550,7 +606,9 @@ class PlaySession:
                 h(
                     "h2",
                     {"class": "turn", "data-role": "status", "tabindex": "-1"},
-                    h("span", {"class": "your-turn"}, "Your turn") if self._my_turn() else None,
+                    h("span", {"class": "your-turn"}, self._turn_words(view))
+                    if self._my_turn()
+                    else None,
                     h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
                     if self.bot_thinking() is not None
                     else None,
@@ -571,6 +629,7 @@ class PlaySession:
             h(
                 "div",
                 {"class": "play-main"},
+                since_tree(self.since_your_turn()),  # read first; placed by the stylesheet
                 # the result, beside the board and never over it (its marks tell the end); else
                 # the controls: first, as Tab follows a turn (choose, then where on the board)
                 self._result_tree(self.table.match.result())
@@ -694,6 +753,13 @@ class PlaySession:
         state = self.table.state
         seat = self.viewer
         return seat in self.game.to_move(state) and not self.game.automatic(state, seat)
+
+    def _turn_words(self, view: dict) -> str:
+        """The chip of `_my_turn`: "Your turn", unless the game says this is a chance to
+        answer in another player's turn (ESPEERS's Opportunity)."""
+        words = getattr(self.screen, "turn_words", None)
+        seat = self.viewer if self.viewer is not None else 0
+        return str(words(view, seat)) if words is not None else "Your turn"
 
     def _seats_tree(self, view: dict) -> Node:
         acting = self.to_act()
@@ -821,6 +887,7 @@ def last_move_of(session: Any) -> LastMove | None:
 
 
 STATUS = "[data-role=status]"  # the play screen's heading
+SINCE_MOST = 6  # lines in "Since your turn:"; the log has the rest
 RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 
@@ -948,6 +1015,18 @@ def log_tree(lines: list[str], open_: bool = True, scope: str = "replay") -> Nod
 def earlier_words(count: int, one: str, many: str) -> str:
     """The line beside a list drawn only in part: how many earlier rows it leaves out."""
     return f"… {count:,} earlier {one if count == 1 else many}, not shown here."
+
+
+def since_tree(lines: list[str]) -> Node | None:
+    """ "Since your turn:": the others' moves since yours, in one place beside the board."""
+    if not lines:
+        return None
+    return h(
+        "section",
+        {"class": "since", "data-role": "since", "aria-label": "Since your turn"},
+        h("h3", None, "Since your turn:"),
+        h("ol", None, *(h("li", None, line) for line in lines)),
+    )
 
 
 def description_tree(sentences: list[str]) -> Node:

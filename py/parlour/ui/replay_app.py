@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 ROOT = "#replay .replay-root"
 AUTOPLAY_MS = 1200
+MOVE = "&move="  # after a replay's code: the move it opens at
 KEYS = {"ArrowLeft": "previous", "ArrowRight": "next", "Home": "first", "End": "last"}
 FAULT = (
     "This replay could not be shown: something in it is not what Psi Parlour writes. "
@@ -64,7 +65,10 @@ class Replays:
     # -- opening -------------------------------------------------------------------------
 
     def open_code(self, code: str) -> None:
-        """`#replay=<code>`: the same replay keeps its position; another one is opened."""
+        """`#replay=<code>`: the same replay keeps its position; another one is opened.
+        `#replay=<code>&move=N` opens it at move N (a moment to share; past the end: the end;
+        not a number: the start)."""
+        code, _, move = code.partition(MOVE)
         if self.watching is None or self.watching.code != code:
             self.watching, self.error = None, None
             try:
@@ -73,6 +77,10 @@ class Replays:
                 self.error = error.sentence
             except (ValueError, TypeError, KeyError, IndexError, AttributeError):
                 self.error = FAULT  # a game's parser let something odd through: still words
+        position = whole(move) if move else None
+        if self.watching is not None and position is not None:
+            self.watching.replay.play(False)
+            self.watching.replay.go(position)
         self.draw()
 
     def open_file(self, text: object) -> None:
@@ -162,6 +170,8 @@ class Replays:
             return
         replay = watching.replay
         link = link_to(self.app.href, watching.code)
+        if replay.position:  # the link opens where the viewer stands: a moment to share
+            link += f"{MOVE}{replay.position}"
         effects.draw(ROOT, replay_tree(replay, watching.screen, watching.said, link))
         if replay.playing:
             effects.later.append([AUTOPLAY_MS, {"op": "replay-tick", "revision": replay.revision}])

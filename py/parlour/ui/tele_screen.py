@@ -97,13 +97,14 @@ def set_frame(kind: str, index: int) -> tuple[int, int, int, int]:
 
 
 def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
-    """The Perform of the newest turn, which the board marks: the last move itself, or the one
-    before what may follow it in the same turn (a "play on", a lost game declared, an
-    Announcement and its answer and reveals), so the set stays marked until the next card is
-    handed over, and the set that ended a game stays marked at the end."""
+    """The newest Perform, which the board marks: the last move itself, or the one before what
+    may follow it (a "play on", a lost game declared, an Announcement and its answer and
+    reveals, and the next card handed over), so the set stays marked while the next card is
+    handed and chosen for (the hand is read against it: the game's only signal), and the set
+    that ended a game stays marked at the end."""
     if last is None or isinstance(last.action, Perform):
         return last
-    if not isinstance(last.action, (Continue, DeclareLost, Announce, Respond, Reveal)):
+    if not isinstance(last.action, (Continue, DeclareLost, Announce, Respond, Reveal, HandCard)):
         return None
     match = session.table.match
     for entry in reversed(match.entries[: last.seq - 1]):
@@ -243,14 +244,18 @@ class TeleScreen:
     def _acted_on(self, session: PlaySession, view: TelePublicView) -> tuple[str, int, str] | None:
         """The set the newest turn's card acted on, as (the card's sets, which, the sentence
         under the grid), or None (no card has acted yet, or a new turn has begun)."""
-        perform = turn_perform(session, last_move_of(session))
-        if perform is None or view["phase"] == "perform":
+        last = last_move_of(session)
+        perform = turn_perform(session, last)
+        if perform is None:
             return None
         before = perform.before
         card = CARDS_BY_ID[before.row[before.handed]]
         index = perform.action.set_index
         target = set_names(card.sets)[index]
         words = f"Dashed frame: {target}, where {before.name(perform.seat)} applied {card.name}."
+        if last is not None and isinstance(last.action, HandCard):
+            # the card handed now, named beside the set it answers
+            words += " " + self.describe(last.before, last.seat, last.action)
         return card.sets, index, words
 
     def board(self, session: PlaySession, view: TelePublicView) -> Node:

@@ -445,6 +445,7 @@ class ESP(Game[EspState, Action]):
             "tiles": [tile_json(cell, tile) for cell, tile in sorted(state.board.items())],
             "sets": [[list(c) for c in window] for window in state.sets],
             "passes": state.passes,
+            "seen": state.seen.get(position_key(state.board, state.to_move), 0),
             "offer": None
             if state.offer is None
             else {"proposer": state.offer.proposer, "accepted": sorted(state.offer.accepted)},
@@ -568,6 +569,18 @@ def tally(state: EspState, sets: Sequence[Sequence[Cell]], mover: int) -> Outcom
     if len(leaders) == 1:
         return Outcome(Termination.WIN, leaders, reason + "wins.")
     return Outcome(Termination.SHARED_WIN, leaders, reason + "share the win.")
+
+
+_TIMES = {1: "once", 2: "twice", 3: "three times"}
+_NTH = {2: "second", 3: "third", 4: "fourth"}
+
+
+def repetition_warning(seen: int) -> str | None:
+    """The warning before a repetition decides the game: the position on the table (its
+    public view's "seen") has been there as often as one short of the draw."""
+    if seen != REPETITIONS_FOR_DRAW - 1:
+        return None
+    return f"This position has been seen {_TIMES[seen]}; a {_NTH[seen + 1]} time is a draw."
 
 
 def position_key(board: Mapping[Cell, Tile], to_move: int) -> PositionKey:

@@ -51,6 +51,7 @@ class EspPublicView(TypedDict):
     tiles: list[EspTile]  # in cell order
     sets: list[list[list[int]]]  # the completed sets at the end: windows of five cells
     passes: int  # passes in a row
+    seen: int  # how often the position on the table has been there (movement), this time too
     offer: EspOffer | None
     outcome: OutcomeJson | None
 

@@ -369,8 +369,12 @@ class PsiSquad(Game[PsiState, Action]):
             guesser = before.name(before.to_move)
             sign = f"+{change}" if change >= 0 else str(change)
             tail = " The cypher is guessed!" if action.spotted == before.length else ""
+            # the guess with its answer, in one sentence: the answer alone says nothing
+            guessed = (
+                f"{guesser} guessed {before.pending.digits} at {name}" if before.pending else name
+            )
             return (
-                f"{name} answers {action.correct} correct, {action.spotted} spotted: "
+                f"{guessed}: {action.correct} correct, {action.spotted} spotted: "
                 f"Value {value}, {guesser} {sign}.{tail}"
             )
         return f"{name} acts."
