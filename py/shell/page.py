@@ -19,6 +19,7 @@ REGIONS = [("#online .online-root", "online"), ("#decks-espeers .builder-root", 
 REGIONS += [("#replay .replay-root", "replay")]
 REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
 REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
+REGIONS += [("#solo-" + g, "solo:" + g) for g in GAMES]  # "Play vs computer"
 REGIONS += [("#learn-" + g + " .learn-root", "learn:" + g) for g in GAMES]  # the tutorials
 
 

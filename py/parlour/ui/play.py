@@ -681,11 +681,14 @@ class PlaySession:
             ),
         )
 
+    def _alone(self) -> bool:
+        """One device shows one seat all game: online, or one person against bots."""
+        return self.online is not None or (bool(self.bots) and len(self.humans) == 1)
+
     def _my_turn(self) -> bool:
         """Where one device shows one seat all game (online, or one person against bots): is
         that seat to act by hand?"""
-        alone = self.online is not None or (self.bots and len(self.humans) == 1)
-        if not alone or self.viewer is None or self.table.match.result() is not None:
+        if not self._alone() or self.viewer is None or self.table.match.result() is not None:
             return False
         state = self.table.state
         seat = self.viewer
@@ -707,7 +710,8 @@ class PlaySession:
         return frozenset(s for s in range(len(self.names)) if s not in near)
 
     def _result_tree(self, result: Any) -> Node:
-        title = outcome_title(result, self.names)
+        you = self.viewer if self._alone() and len(self.humans) == 1 else None
+        title = outcome_title(result, self.names, you)
         return h(
             "div",
             {"class": "result-panel", "data-role": "result"},
