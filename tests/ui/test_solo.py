@@ -134,3 +134,15 @@ def test_the_result_says_you():
     assert outcome_title(both, names, you=1) == "You and Light win!"
     assert outcome_title(lost, names, you=0) == "Dark (bot) wins!"
     assert outcome_title(won, names) == "Light wins!"
+
+
+def test_a_finished_game_is_marked_so_that_it_is_not_offered_to_resume():
+    from tests.ui.test_play_access import finished
+
+    app = started()
+    call(app, {"op": "route", "hash": "#start-esp", "form": form("esp", 2, {})})
+    app.sessions["esp"] = finished()
+    app.save("esp")
+    assert app.effects.local["psi-parlour:esp:pass-and-play:finished"] == "1"
+    call(app, {"op": "click", "region": "play:esp", "data": {"cmd": "rematch"}})
+    assert app.storage.get("psi-parlour:esp:pass-and-play:finished") is None

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
+FINISHED = ":finished"  # beside a saved game's key: that game is over
 
 
 # Screens the worker draws whole (their address prefix, their region): a route to one moves
@@ -365,10 +366,15 @@ class App:
     def save(self, game_id: str) -> None:
         session = self.sessions[game_id]
         key = STORAGE.format(game=game_id)
-        if session.table.match.result() is not None and not session.result_open:
+        over = session.table.match.result() is not None
+        if over and not session.result_open:
             self.storage.remove(key)
         else:
             self.storage.set(key, json.dumps(session.to_json()))
+        # a finished game kept for its result is not one to resume (shell/page.py reads keys
+        # only, so the end is a key of its own)
+        if over != (self.storage.get(key + FINISHED) is not None):
+            self.storage.set(key + FINISHED, "1" if over else None)
 
     def saved_json(self, game_id: str) -> object:
         raw = self.storage.get(STORAGE.format(game=game_id))
