@@ -146,3 +146,11 @@ def test_a_finished_game_is_marked_so_that_it_is_not_offered_to_resume():
     assert app.effects.local["psi-parlour:esp:pass-and-play:finished"] == "1"
     call(app, {"op": "click", "region": "play:esp", "data": {"cmd": "rematch"}})
     assert app.storage.get("psi-parlour:esp:pass-and-play:finished") is None
+
+
+def test_the_telepathic_lesson_teaches_reading_a_partner_and_places_nothing_beside():
+    from parlour.ui.lessons.telepathic import LESSON
+
+    words = [step.say for step in LESSON.steps]
+    assert not any("beside" in said for said in words), "on a phone the cards are not beside"
+    assert any(said.startswith("Reading your partner") for said in words)
