@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
+FINISHED = ":finished"  # beside a saved game's key: that game is over
 
 
 # Screens the worker draws whole (their address prefix, their region): a route to one moves
@@ -144,6 +145,9 @@ class App:
             if hash_ == f"#start-{game_id}":
                 self.start_new(game_id, form)
                 return
+            if hash_ == f"#solo-{game_id}":
+                self.start_solo(game_id)
+                return
             if hash_ == f"#play-{game_id}":
                 if game_id not in self.sessions and not self.resume(game_id):
                     self.go(f"#new-{game_id}")
@@ -180,16 +184,9 @@ class App:
     def start_new(self, game_id: str, form: object, confirmed: bool = False) -> None:
         """The set-up form's "Start the game". A game in progress saved on this device is never
         lost without the player saying so: first ask, in the start screen."""
-        if not confirmed:
-            from parlour.ui.online_screen import GAME_NAMES
-            from parlour.ui.play import replace_game_tree, saved_summary
-
-            summary = saved_summary(self.saved_json(game_id))
-            if summary is not None:
-                tree = replace_game_tree(game_id, GAME_NAMES[game_id], summary)
-                self.effects.draw(f"#start-{game_id}", tree)
-                self.pending_form = form
-                return
+        if not confirmed and self._ask_replace(game_id, "start"):
+            self.pending_form = form
+            return
         from parlour.match.bot_seats import bot_name
 
         bots = setup_form.seat_kinds(form)
@@ -199,9 +196,54 @@ class App:
         )
         variant = setup_form.variant(form, game_id)
         decks = setup_form.deck_choices(form)
+        self._begin(game_id, names, variant, bots, decks)
+
+    def start_solo(self, game_id: str, confirmed: bool = False) -> None:
+        """The home card's "Play vs computer": at once, one person against bots, as the person
+        chose last time they played alone (else the game's defaults and medium bots)."""
+        if not confirmed and self._ask_replace(game_id, "solo"):
+            return
+        from parlour.match.bot_seats import bot_name
+        from parlour.ui import solo
+
+        choice = solo.read_choice(game_id, self.storage.get(solo.KEY.format(game=game_id)))
+        names, bots = solo.seats_of(game_id, choice)
+        names = tuple(bot_name(n) if s in bots else n for s, n in enumerate(names))
+        defaults = solo.default_choice(game_id).decks
+        decks = [(d, defaults[i]) for i, d in enumerate(choice.decks)]
+        self._begin(game_id, names, dict(choice.variant), bots, decks)
+
+    def _ask_replace(self, game_id: str, screen: str) -> bool:
+        """Whether a game in progress saved here must be replaced: then the question is drawn
+        in the screen `#<screen>-<game>` and the start waits for the answer."""
+        from parlour.ui.online_screen import GAME_NAMES
+        from parlour.ui.play import replace_game_tree, saved_summary
+
+        summary = saved_summary(self.saved_json(game_id))
+        if summary is None:
+            return False
+        tree = replace_game_tree(game_id, GAME_NAMES[game_id], summary)
+        self.effects.draw(f"#{screen}-{game_id}", tree)
+        return True
+
+    def _begin(
+        self,
+        game_id: str,
+        names: tuple[str, ...],
+        variant: dict[str, Any],
+        bots: dict[int, str],
+        decks: list[tuple[str, str]],
+    ) -> None:
+        """A new game on this device, saved and shown; a person alone against bots has their
+        choice remembered for "Play vs computer"."""
+        from parlour.ui import solo
+
+        choice = solo.remembered(game_id, bots, len(names), variant, [d for d, _ in decks])
         if decks:
             variant["decks"] = self.chosen_decks(decks)
         table = new_table(game_id, names, variant, bots)
+        if choice is not None:
+            self.storage.set(solo.KEY.format(game=game_id), choice.to_text())
         self.sessions[game_id] = self._session(table, game_id)
         self.save(game_id)
         self.go(f"#play-{game_id}")
@@ -223,6 +265,9 @@ class App:
         elif kind == "start" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
             self.start_new(game_id, getattr(self, "pending_form", None), confirmed=True)
+        elif kind == "solo" and game_id in SCREENS and data.get("cmd") == "replace-game":
+            self.sessions.pop(game_id, None)
+            self.start_solo(game_id, confirmed=True)
         elif kind == "builder":
             self.on_builder_click(data)
         elif kind == "online" and self.online is not None:
@@ -321,10 +366,15 @@ class App:
     def save(self, game_id: str) -> None:
         session = self.sessions[game_id]
         key = STORAGE.format(game=game_id)
-        if session.table.match.result() is not None and not session.result_open:
+        over = session.table.match.result() is not None
+        if over and not session.result_open:
             self.storage.remove(key)
         else:
             self.storage.set(key, json.dumps(session.to_json()))
+        # a finished game kept for its result is not one to resume (shell/page.py reads keys
+        # only, so the end is a key of its own)
+        if over != (self.storage.get(key + FINISHED) is not None):
+            self.storage.set(key + FINISHED, "1" if over else None)
 
     def saved_json(self, game_id: str) -> object:
         raw = self.storage.get(STORAGE.format(game=game_id))
