@@ -35,19 +35,34 @@ function showFault(error) {
   document.documentElement.dataset.boot = "failed";
 }
 
-// The engine worker starts at once (its download and start run off the main thread); main.py
-// awaits this promise for the worker's exported functions.
-window.parlourEngine = (async () => {
+// The service worker names the site's version on every file it answers (scripts/sw.js). The
+// engine worker asks for its own files under that name, so it gets this page's version even if
+// a newer one takes over between this page's load and the worker's first request.
+async function workerConfig() {
+  const response = await fetch(WORKER_CONFIG);
+  if (!response.ok) throw new Error(`${WORKER_CONFIG}: ${response.status} ${response.statusText}`);
+  const version = response.headers.get("x-parlour-version");
+  const pin = (path) => here(version ? `./.parlour/version/${version}/${path.slice(2)}` : path);
+  return { config: await response.json(), pin };
+}
+
+/** Start an engine worker (Pyodide, py/worker.py) and resolve to its exported functions. */
+export async function startEngine() {
   await nextTask();
-  const [{ PyWorker }, config] = await Promise.all([
+  const [{ PyWorker }, { config, pin }] = await Promise.all([
     import(here(PYSCRIPT)),
-    text(WORKER_CONFIG).then(JSON.parse),
+    workerConfig(),
   ]);
   await nextTask();
   const version = here(config.interpreter); // what PyScript's <script worker> tag works out
-  const worker = await PyWorker(here(WORKER), { config, configURL: here(WORKER_CONFIG), version });
+  const configURL = pin(WORKER_CONFIG);
+  const worker = await PyWorker(pin(WORKER), { config, configURL, version });
   return worker.sync;
-})();
+}
+
+// The engine worker starts at once (its download and start run off the main thread); main.py
+// awaits this promise for the worker's exported functions.
+window.parlourEngine = startEngine();
 window.parlourEngine.catch(showFault);
 window.parlourFault = showFault;
 
