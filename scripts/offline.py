@@ -3,8 +3,9 @@
 The build fills the template with the list of every published file and a version made from a
 hash of their contents, so any change to the site is a new service worker, installed in the
 background and used by each page only after it reloads (never a mix of two versions). The worker
-names its caches by this version and by its registration's scope, which only the browser knows. `make serve` rewrites it
-when a file changed since, so development sees the same update flow as a deploy.
+names its caches by this version and by its registration's scope, which only the browser knows.
+`make serve` rewrites it when a file changed since, so development sees the same update flow as a
+deploy.
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ def version(root: Path = ROOT) -> str:
 
 
 def service_worker(root: Path = ROOT) -> str:
+    """The template filled in, without its comment lines: every visitor downloads /sw.js, and
+    the template is where it is read."""
     files = ["./" + name for name in precached(root)]
-    text = TEMPLATE.read_text().replace("__VERSION__", version(root))
+    lines = TEMPLATE.read_text().splitlines()
+    code = "\n".join(line for line in lines if not line.lstrip().startswith("//")).strip()
+    text = code.replace("__VERSION__", version(root)) + "\n"
     return text.replace("__FILES__", json.dumps(files, indent=2))
 
 

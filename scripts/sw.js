@@ -52,7 +52,7 @@ self.addEventListener("install", (event) => {
   );
 });
 
-/** Every cache of this scope: this deployment's versions, and an unscoped one holding our page. */
+// Every cache of this scope: this deployment's versions, and an unscoped one holding our page.
 async function ourCaches() {
   const names = await caches.keys();
   const unscoped = await Promise.all(
@@ -68,8 +68,8 @@ async function remember(id, name) {
   await (await caches.open(name)).put(CLIENT + encodeURIComponent(id), new Response(""));
 }
 
-/** The cache a client started on, from memory or from the entries (this worker may have been
- * stopped and started since), or null for a client never seen. */
+// The cache a client started on, from memory or from the entries (this worker may have been
+// stopped and started since), or null for a client never seen.
 async function recorded(id) {
   if (versions.has(id)) return versions.get(id);
   for (const name of await ourCaches()) {
@@ -81,7 +81,7 @@ async function recorded(id) {
   return null;
 }
 
-/** A client that said which version it is (PINNED) is that version from now on. */
+// A client that said which version it is (PINNED) is that version from now on.
 async function pin(id, name) {
   if ((await recorded(id)) === name) return;
   const entry = CLIENT + encodeURIComponent(id);
@@ -89,8 +89,8 @@ async function pin(id, name) {
   await remember(id, name);
 }
 
-/** A client first seen by this version started on its files: it loaded while this version was
- * the one answering (or from the network, which this version was installed from). */
+// A client first seen by this version started on its files: it loaded while this version was
+// the one answering (or from the network, which this version was installed from).
 async function versionOf(id) {
   if (!id) return CACHE;
   const name = await recorded(id);
@@ -99,7 +99,7 @@ async function versionOf(id) {
   return CACHE;
 }
 
-/** The version that answered before this one: the last to take over, else the unscoped one. */
+// The version that answered before this one: the last to take over, else the unscoped one.
 async function previousVersion() {
   let newest = null;
   let when = -1;
@@ -112,7 +112,7 @@ async function previousVersion() {
   return newest;
 }
 
-/** Drop the entries of clients that are gone, then every old version no client uses. */
+// Drop the entries of clients that are gone, then every old version no client uses.
 async function prune() {
   const all = await self.clients.matchAll({ type: "all", includeUncontrolled: true });
   const alive = new Set(all.map((c) => c.id));
@@ -155,7 +155,7 @@ self.addEventListener("message", (event) => {
   if (event.data === "loaded") event.waitUntil(prune());
 });
 
-/** The same answer, saying which version it came from. */
+// The same answer, saying which version it came from.
 function stamped(response, name) {
   const headers = new Headers(response.headers);
   if (name.startsWith(OURS)) headers.set(HEADER, name.slice(OURS.length));
