@@ -27,10 +27,10 @@ const IMMUTABLE = "/assets/vendor/";
 // path: the site has no dot-folder), and the time the version took over.
 const CLIENT = new URL("./.parlour/client/", SCOPE).href;
 const ACTIVATED = new URL("./.parlour/activated", SCOPE).href;
-// Every answer from a cache names its version in this header; a request under PINNED/<version>/
-// is for that version's file (assets/main-thread.js asks so for the engine worker, which may
-// start after a newer version took over its page; files it finds relative to those come the
-// same way).
+// Every answer from a cache but the runtime's names its version in this header; a request
+// under PINNED/<version>/ is for that version's file (assets/main-thread.js asks so for the
+// engine worker, which may start after a newer version took over its page; files it finds
+// relative to those come the same way).
 const HEADER = "x-parlour-version";
 const PINNED = new URL("./.parlour/version/", SCOPE).href;
 
@@ -173,7 +173,8 @@ async function answer(event, key, pinned) {
     if (event.clientId) await pin(event.clientId, name);
   } else name = await versionOf(event.clientId);
   const cached = await (await caches.open(name)).match(key);
-  if (cached) return stamped(cached, name);
+  // The runtime goes out as the cache holds it: Chromium keeps its compiled code only then.
+  if (cached) return key.pathname.includes(IMMUTABLE) ? cached : stamped(cached, name);
   return pinned ? fetch(key) : fetch(event.request);
 }
 
