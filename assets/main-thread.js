@@ -36,27 +36,27 @@ function showFault(error) {
 }
 
 // The service worker names the site's version on every file it answers (scripts/sw.js). The
-// engine worker asks for its own files under that name, so it gets this page's version even if
-// a newer one takes over between this page's load and the worker's first request.
+// engine worker fetches its configuration under that name first, and the service worker answers
+// it from then on with this page's version, even if a newer one took over since this page
+// loaded. (PyScript reads a configuration's type from the end of its address: hence "&.json".)
 async function workerConfig() {
   const response = await fetch(WORKER_CONFIG);
   if (!response.ok) throw new Error(`${WORKER_CONFIG}: ${response.status} ${response.statusText}`);
   const version = response.headers.get("x-parlour-version");
-  const pin = (path) => here(version ? `./.parlour/version/${version}/${path.slice(2)}` : path);
-  return { config: await response.json(), pin };
+  const pinned = version ? `?parlour-version=${version}&.json` : "";
+  return { config: await response.json(), configURL: here(WORKER_CONFIG + pinned) };
 }
 
 /** Start an engine worker (Pyodide, py/worker.py) and resolve to its exported functions. */
 export async function startEngine() {
   await nextTask();
-  const [{ PyWorker }, { config, pin }] = await Promise.all([
+  const [{ PyWorker }, { config, configURL }] = await Promise.all([
     import(here(PYSCRIPT)),
     workerConfig(),
   ]);
   await nextTask();
   const version = here(config.interpreter); // what PyScript's <script worker> tag works out
-  const configURL = pin(WORKER_CONFIG);
-  const worker = await PyWorker(pin(WORKER), { config, configURL, version });
+  const worker = await PyWorker(here(WORKER), { config, configURL, version });
   return worker.sync;
 }
 

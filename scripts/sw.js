@@ -28,11 +28,11 @@ const IMMUTABLE = "/assets/vendor/";
 const CLIENT = new URL("./.parlour/client/", SCOPE).href;
 const ACTIVATED = new URL("./.parlour/activated", SCOPE).href;
 // Every answer from a cache but the runtime's names its version in this header; a request
-// under PINNED/<version>/ is for that version's file (assets/main-thread.js asks so for the
-// engine worker, which may start after a newer version took over its page; files it finds
-// relative to those come the same way).
+// with ?parlour-version=<version> is for that version's file (assets/main-thread.js asks so for
+// the engine worker's configuration, which the worker fetches first: a worker may start after a
+// newer version took over its page).
 const HEADER = "x-parlour-version";
-const PINNED = new URL("./.parlour/version/", SCOPE).href;
+const PIN = "parlour-version";
 
 const versions = new Map(); // client id -> cache name: this worker's memory of the entries
 
@@ -81,7 +81,7 @@ async function recorded(id) {
   return null;
 }
 
-// A client that said which version it is (PINNED) is that version from now on.
+// A client that said which version it is (PIN) is that version from now on.
 async function pin(id, name) {
   if ((await recorded(id)) === name) return;
   const entry = CLIENT + encodeURIComponent(id);
@@ -175,18 +175,16 @@ async function answer(event, key, pinned) {
   const cached = await (await caches.open(name)).match(key);
   // The runtime goes out as the cache holds it: Chromium keeps its compiled code only then.
   if (cached) return key.pathname.includes(IMMUTABLE) ? cached : stamped(cached, name);
-  return pinned ? fetch(key) : fetch(event.request);
+  return fetch(event.request);
 }
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  let url = new URL(request.url);
+  const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  let pinned = null;
-  if (url.href.startsWith(PINNED)) {
-    const [version, ...path] = url.href.slice(PINNED.length).split("/");
-    [pinned, url] = [OURS + version, new URL(path.join("/"), SCOPE)];
-  }
+  const asked = url.searchParams.get(PIN);
+  const pinned = asked && OURS + asked;
+  if (pinned) url.search = "";
   // The page under any query (?embed=1, ?source=app) is the one page the cache holds.
   const scope = new URL(SCOPE);
   const page = url.pathname === scope.pathname || url.pathname === `${scope.pathname}index.html`;
