@@ -36,21 +36,37 @@ function showFault(error) {
   document.documentElement.dataset.boot = "failed";
 }
 
-// The engine worker starts at once (its download and start run off the main thread); main.py
-// awaits this promise for the worker's exported functions.
-window.parlourEngine = (async () => {
+// The service worker names the site's version on every file it answers (scripts/sw.js). The
+// engine worker fetches its configuration under that name first, and the service worker answers
+// it from then on with this page's version, even if a newer one took over since this page
+// loaded. (PyScript reads a configuration's type from the end of its address: hence "&.json".)
+async function workerConfig() {
+  const response = await fetch(WORKER_CONFIG);
+  if (!response.ok) throw new Error(`${WORKER_CONFIG}: ${response.status} ${response.statusText}`);
+  const version = response.headers.get("x-parlour-version");
+  const pinned = version ? `?parlour-version=${version}&.json` : "";
+  return { config: await response.json(), configURL: here(WORKER_CONFIG + pinned) };
+}
+
+/** Start an engine worker (Pyodide, py/worker.py) and resolve to its exported functions. */
+export async function startEngine() {
   await nextTask();
-  watchDownload().catch(() => {}); // the loading screens' numbers; never in the engine's way
-  const [{ PyWorker }, config] = await Promise.all([
+  const [{ PyWorker }, { config, configURL }] = await Promise.all([
     import(here(PYSCRIPT)),
-    text(WORKER_CONFIG).then(JSON.parse),
+    workerConfig(),
   ]);
   await nextTask();
   const version = here(config.interpreter); // what PyScript's <script worker> tag works out
-  const worker = await PyWorker(here(WORKER), { config, configURL: here(WORKER_CONFIG), version });
+  const worker = await PyWorker(here(WORKER), { config, configURL, version });
   return worker.sync;
-})();
+}
+
+// The engine worker starts at once (its download and start run off the main thread); main.py
+// awaits this promise for the worker's exported functions.
+window.parlourEngine = startEngine();
 window.parlourEngine.catch(showFault);
+// the loading screens' numbers, for the page's own engine only; never in the engine's way
+nextTask().then(watchDownload).catch(() => {});
 
 // Honest loading (issue 28): the runtime Pyodide's worker needs is fetched here too, a chunk at
 // a time, so the loading screens can count its bytes against the total the build wrote

@@ -260,7 +260,7 @@ def main(argv: list[str]) -> int:
     worker = offline.write_service_worker()
     print(
         f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}; "
-        f"{worker.relative_to(ROOT)} keeps the site offline as {offline.cache_name()}"
+        f"{worker.relative_to(ROOT)} keeps the site offline, version {offline.version()}"
     )
     if argv[:1] == ["--dist"] and len(argv) == 2:
         out = assemble_dist(ROOT / argv[1])
