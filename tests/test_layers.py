@@ -113,3 +113,13 @@ def test_the_shell_is_what_the_page_loads():
     config = json.loads((PACKAGE.parent.parent / "mpy.json").read_text())
     listed = {Path(src).name for src in config["files"]}
     assert listed == {p.name for p in SHELL.glob("*.py")}
+
+
+def test_no_module_of_the_page_imports_the_test_only_crypto_package():
+    """`cryptography` (requirements-dev.txt) signs in the tests only: the page signs with
+    WebCrypto, so nothing under py/ may import it (it is not in the page's Pyodide)."""
+    offenders = []
+    for path in PACKAGE.parent.rglob("*.py"):
+        if {"cryptography", "cffi"} & {n.split(".")[0] for n in _imports(path)}:
+            offenders.append(str(path.relative_to(PACKAGE.parent)))
+    assert offenders == []
