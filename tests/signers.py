@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import (
 )
 
 from parlour.fair.signing import ED25519, P256, SIGNATURE_BYTES
+from parlour.match.online.device import Crypto
 
 RAW = serialization.Encoding.Raw, serialization.PublicFormat.Raw
 POINT = serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
@@ -57,3 +58,8 @@ def verify(algorithm: str, public: bytes, data: bytes, signature: bytes) -> bool
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+def crypto(make: type[Ed25519Signer] | type[P256Signer] = Ed25519Signer) -> Crypto:
+    """A device's key pair and the check of the others' signatures: what a signed session needs."""
+    return Crypto(make(), verify)

@@ -1,0 +1,220 @@
+"""Signed play (version 2, issue 26): every device signs what it originates, the host relays it
+unchanged, every device checks every signature, the table code, and proof kept of what is
+refused. Real signers from `cryptography` (tests/signers.py); the in-memory transport."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from parlour.fair.signing import DeviceKey, Signed, b64
+from parlour.games import GAMES
+from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.match.audit import Verified
+from parlour.match.config import MatchConfig
+from parlour.match.online import HOST, OnlineSession, seat_peer
+from parlour.net.memory import MemoryNet
+from tests.signers import Ed25519Signer, P256Signer, crypto
+from tests.test_online import device, notices, over, play, start
+from tests.test_online_attacks import until_to_move
+
+FOUR = [
+    ("esp", ("Ada", "Bo"), {}),
+    ("espeers", ("Ada", "Bo"), {}),
+    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}),
+    ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}),
+]
+
+
+def mixed():
+    """Every other device without Ed25519, as a browser without it signs with P-256."""
+    mixed.count = getattr(mixed, "count", 0) + 1
+    return crypto(Ed25519Signer if mixed.count % 2 else P256Signer)
+
+
+@pytest.mark.parametrize("game_id, names, variant", FOUR)
+def test_a_signed_game_of_each_game_ends_verified_everywhere_with_one_table_code(
+    game_id, names, variant
+):
+    net = start(game_id, names, variant, match_id=f"m-signed-{game_id}", signed=mixed)
+    codes = {dev.table_code() for dev in net.everyone()}
+    assert len(codes) == 1 and None not in codes
+    (code,) = codes
+    play(net)
+    net.tick(1.0)
+    assert over(net)
+    for dev in net.everyone():
+        assert dev.audit_result == Verified(), (dev.role, dev.audit_result, dev.notices[-3:])
+        assert dev.table_code() == code
+        assert not [n for n in dev.notices if "efused" in n], dev.notices
+    heads = {dev.match.head() for dev in net.everyone()}
+    assert len(heads) == 1
+    # every entry's proof was signed by the device of the seat that moved
+    host = net.host
+    for entry, proof in zip(host.match.entries, host.proofs, strict=True):
+        assert proof.body["action"] == entry.action
+        assert proof.device == (HOST if entry.seat in host.local else seat_peer(entry.seat))
+
+
+def test_a_key_swapped_by_the_host_changes_the_table_code_on_that_guests_device():
+    """The host tells Bo another key for Cy's device (its own, to sit in the middle): Bo's code
+    is not Cy's nor the host's, so the players see it when they compare."""
+    mallory = Ed25519Signer()
+
+    def swap(sender, to, text):
+        """Bo is told Mallory's key for Cy's device, and gets Cy's words signed by Mallory."""
+        data = json.loads(text)
+        if sender != "host" or to != seat_peer(1):
+            return text
+        if "keys" in data and "seat-2" in data["keys"]:
+            data["keys"]["seat-2"] = DeviceKey.of(mallory).to_json()
+        if data.get("d") == "seat-2":
+            body = {k: v for k, v in data.items() if k not in ("v", "t", "n", "d", "q", "s")}
+            record = Signed("seat-2", data["q"], data["t"], body)
+            data["s"] = b64(mallory.sign(record.payload("m-signed-swap")))
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    config = MatchConfig("psi-squad", "m-signed-swap", ("Ada", "Bo", "Cy"), {"length": 3})
+    host = OnlineSession.host(GAMES["psi-squad"], config, (0,), 0.0, crypto=crypto())
+    net = MemoryNet(host)
+    net.tamper = swap
+    net.connect(1, OnlineSession.guest(0.0, crypto()))
+    net.connect(2, OnlineSession.guest(0.0, crypto()))
+    bo, cy = net.guests[1], net.guests[2]
+    assert host.table_code() == cy.table_code() is not None
+    assert bo.table_code() is not None and bo.table_code() != cy.table_code()
+
+
+def signed_psi(match_id: str) -> MemoryNet:
+    net = start("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, match_id=match_id, signed=crypto)
+    for seat, digits in {0: "123", 1: "456", 2: "789"}.items():
+        device(net, seat).act(seat, ChooseCypher(digits))
+    net.flush()
+    return net
+
+
+def bo_proposal(net: MemoryNet) -> str:
+    """Bo's next move, as his device sends it (taken off the wire, not delivered)."""
+    until_to_move(net, 1)
+    bo = net.guests[1]
+    assert bo.act(1, Guess(2, "000")).sent
+    ((_, text),) = bo.take_outbox()
+    return text
+
+
+def snapshot(dev: OnlineSession):
+    return (dev.match.step, dev.match.head(), len(dev.proofs), dict(dev.pending))
+
+
+def deliver(net: MemoryNet, text: str) -> None:
+    """`text` on Bo's connection to the host, with the next number."""
+    data = json.loads(text)
+    data["n"] = net.host.links[seat_peer(1)].n_in + 1
+    net.host.receive(seat_peer(1), json.dumps(data), net.now)
+
+
+@pytest.mark.parametrize(
+    "change, sentence",
+    [
+        (
+            lambda d: d.update(s=d["s"][:-2] + ("AA" if d["s"][-2:] != "AA" else "BA")),
+            "said to come from Bo's device does not carry its signature",
+        ),
+        (lambda d: d.update(s=d["s"][:40]), "signature on a 'propose' message is not 64 bytes"),
+        (lambda d: d.pop("s"), "came without its sender's signature"),
+        (lambda d: d.update(q=d["q"] + 1), "does not carry its signature"),
+        (lambda d: d.update(after=d["after"] - 1), "does not carry its signature"),
+        (lambda d: d.update(d="seat-2"), "does not carry its signature"),
+        (lambda d: d.update(v=1), "protocol version 1 arrived"),
+    ],
+)
+def test_a_forged_truncated_or_renumbered_signature_is_refused_naming_the_sender(change, sentence):
+    net = signed_psi("m-signed-forged")
+    text = bo_proposal(net)
+    before = snapshot(net.host)
+    data = json.loads(text)
+    change(data)
+    deliver(net, json.dumps(data))
+    assert sentence in notices(net.host), notices(net.host)
+    assert snapshot(net.host) == before
+    deliver(net, text)  # the real one still goes through
+    assert net.host.match.step == before[0] + 1
+
+
+def test_a_signed_message_replayed_from_another_match_is_refused():
+    """Bo's device, with one key, plays two matches: its proposal in the first, sent again in
+    the second, does not carry a signature for the second game."""
+    bo_key = crypto()
+    first = start("psi-squad", ("Ada", "Bo"), {"length": 3}, match_id="m-signed-a", signed=crypto)
+    second = start("psi-squad", ("Ada", "Bo"), {"length": 3}, match_id="m-signed-b", signed=crypto)
+    for net in (first, second):
+        net.guests[1].crypto = bo_key
+    # the keys were exchanged already: give both hosts Bo's one key, as a reload keeps it
+    for net in (first, second):
+        net.host.keys[seat_peer(1)] = DeviceKey.of(bo_key.signer)
+        net.guests[1].keys[seat_peer(1)] = DeviceKey.of(bo_key.signer)
+    rec = first.guests[1]._originate(
+        "seed-commit", {"seat": 1, "commitment": "00" * 32, "dealt": {}}
+    )
+    first.guests[1].sign_pending()
+    data = {
+        "v": 2,
+        "t": "seed-commit",
+        "n": 99,
+        **rec.body,
+        "d": rec.device,
+        "q": rec.seq,
+        "s": b64(rec.signature),
+    }
+    before = len(second.host.seed_log)
+    second.host.receive(seat_peer(1), json.dumps(data), second.now)
+    assert "does not carry its signature for this game" in notices(second.host)
+    assert len(second.host.seed_log) == before
+
+
+def test_two_different_messages_under_one_number_are_refused_and_kept_as_proof():
+    """A doctored device signs two different proposals under one number (to show two devices
+    two moves): the host refuses the second, and keeps both as proof."""
+    net = signed_psi("m-signed-equivocate")
+    text = bo_proposal(net)
+    deliver(net, text)
+    bo = net.guests[1]
+    first = json.loads(text)
+    other = {**first, "action": {"guess": [2, "111"]}}
+    payload_body = {k: other[k] for k in ("seat", "action", "after")}
+    twin = Signed("seat-1", first["q"], "propose", payload_body)
+    twin.signature = bo.crypto.signer.sign(twin.payload(bo.config.match_id))
+    other["s"] = b64(twin.signature)
+    step = net.host.match.step
+    deliver(net, json.dumps(other))
+    assert "Bo's device signed two different messages under one number" in notices(net.host)
+    assert net.host.match.step == step
+    (fork,) = net.host.forks
+    assert fork.device == "seat-1" and not fork.first.same_content(fork.second)
+
+
+def test_the_host_cannot_append_a_move_for_a_guest_seat():
+    """The host appends, for Bo's seat, a guess Bo never made, with a proposal it signed itself:
+    Cy's device (not only Bo's) refuses it, naming Bo's device as the one that must sign."""
+    net = signed_psi("m-signed-host-forges")
+    until_to_move(net, 1)
+    host, cy = net.host, net.guests[2]
+    step = cy.match.step
+    result = host.match.submit_json(1, host.game.action_to_json(Guess(2, "000")))
+    assert result.entry is not None
+    host._appended(result.entry)  # the host's own proof, for Bo's seat
+    net.flush()
+    assert "came without a proposal signed by Bo's device" in notices(cy), notices(cy)
+    assert cy.match.step == step
+
+
+def test_a_device_of_the_old_unsigned_version_gets_a_sentence_not_a_crash():
+    config = MatchConfig("esp", "m-signed-old", ("Ada", "Bo"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, crypto=crypto())
+    net = MemoryNet(host)
+    old = OnlineSession.guest(0.0)  # version 1: signs nothing
+    net.connect(1, old)
+    assert "protocol version 1 arrived; this Psi Parlour speaks version 2" in notices(host)
+    assert "protocol version 2 arrived; this Psi Parlour speaks version 1" in notices(old)
+    assert host.table is None and old.config is None
