@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from parlour.errors import MalformedInput
 from parlour.fair.signing import DeviceKey, Signed, b64
 from parlour.games import GAMES
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
@@ -218,3 +219,49 @@ def test_a_device_of_the_old_unsigned_version_gets_a_sentence_not_a_crash():
     assert "protocol version 1 arrived; this Psi Parlour speaks version 2" in notices(host)
     assert "protocol version 2 arrived; this Psi Parlour speaks version 1" in notices(old)
     assert host.table is None and old.config is None
+
+
+def reload(dev: OnlineSession, now: float, crypto_=None) -> OnlineSession:
+    """The same page after a reload: its save, and its key pair (kept in IndexedDB)."""
+    saved = json.loads(json.dumps(dev.to_json()))
+    return OnlineSession.from_json(saved, now, crypto=crypto_ or dev.crypto)
+
+
+def test_a_guest_that_reloads_keeps_its_key_and_the_game_goes_on_verified():
+    net = signed_psi("m-signed-reload")
+    until_to_move(net, 1)
+    bo = net.guests[1]
+    net.drop(1)
+    for _ in range(10):
+        net.tick(1.0)
+    back = reload(bo, net.now)
+    assert back.seq == bo.seq and back.keys == bo.keys and len(back.proofs) == bo.match.step
+    net.connect(1, back)
+    assert not [n for n in notices(net.host).split(" | ") if "efused" in n]
+    play(net, seed=b"signed-reload")
+    net.tick(1.0)
+    assert {dev.table_code() for dev in net.everyone()} == {net.host.table_code()}
+    assert all(dev.audit_result == Verified() for dev in net.everyone())
+
+
+def test_a_seat_that_comes_back_with_another_key_is_refused():
+    net = signed_psi("m-signed-other-key")
+    bo = net.guests[1]
+    net.drop(1)
+    for _ in range(10):
+        net.tick(1.0)
+    stranger = OnlineSession.guest(net.now, crypto())
+    step = net.host.match.step
+    net.connect(1, stranger)
+    assert "Bo's seat came back from a device with another key: refused" in notices(net.host)
+    assert net.host.match.step == step and stranger.config is None
+    assert bo.crypto is not stranger.crypto
+
+
+def test_a_signed_save_needs_the_key_it_was_signed_with():
+    net = signed_psi("m-signed-save-key")
+    saved = json.loads(json.dumps(net.guests[1].to_json()))
+    with pytest.raises(MalformedInput):
+        OnlineSession.from_json(saved, net.now)  # no key at all
+    with pytest.raises(MalformedInput):
+        OnlineSession.from_json(saved, net.now, crypto=crypto())  # another key

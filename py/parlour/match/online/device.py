@@ -178,6 +178,8 @@ class Device(ABC):
         """Say `type_` on `link`. Signed play: a message whose exact content some device signed
         already goes with that signature (relayed, replayed or sent again); anything else this
         device originates is signed by it."""
+        if link.state != "connected":
+            return  # (nothing is signed for a link that is not there)
         record = None
         if self.signing and type_ in SIGNED:
             record = self._record_for(type_, body)
