@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from parlour.errors import MalformedInput
 from parlour.fair.signing import DeviceKey, Signed, b64
@@ -265,3 +267,132 @@ def test_a_signed_save_needs_the_key_it_was_signed_with():
         OnlineSession.from_json(saved, net.now)  # no key at all
     with pytest.raises(MalformedInput):
         OnlineSession.from_json(saved, net.now, crypto=crypto())  # another key
+
+
+# -- every signed message, changed in the middle of a real game ---------------------------------
+
+SIGNED_FIELDS = ("d", "q", "s")
+JUNK = st.one_of(
+    st.integers(-3, 2**33),
+    st.text(max_size=12),
+    st.booleans(),
+    st.none(),
+    st.lists(st.integers(0, 9), max_size=3),
+    st.dictionaries(st.text(max_size=4), st.integers(0, 9), max_size=2),
+)
+
+
+def state_of(dev: OnlineSession):
+    """What a refused message must leave as it was: the log, its proofs, every other device's
+    signed record and word seen, the verdicts, what is on its way, and the proof of forks. (Its
+    own word on where its log stands may be signed for the first time on any message.)"""
+    match = dev.match
+    return (
+        dev.phase,
+        (match.step, match.head()) if match is not None else None,
+        [p.to_json() for p in dev.proofs],
+        sorted(k for k in dev.seen if k[0] != dev.me),
+        {k: v.seq for k, v in dev.acks.items()},
+        dict(dev.verdicts),
+        dict(dev.pending),
+        len(dev.forks),
+        dict(dev.keys),
+    )
+
+
+# One planned change: what to do (replace, remove, flip a character), which part, which
+# character, a value to put. The plans are drawn before the game (whose keys and seed are new
+# every run), and used in turn on the messages as they come.
+PLAN = st.tuples(
+    st.sampled_from(["replace", "remove", "flip"]),
+    st.integers(0, 2**16),
+    st.integers(0, 2**16),
+    JUNK,
+)
+REMOVED = object()
+
+
+def changed(value, plan):
+    """`value` changed as planned (or REMOVED)."""
+    kind, _, at, junk = plan
+    if kind == "flip" and isinstance(value, str) and value:
+        i = at % len(value)
+        return value[:i] + ("A" if value[i] != "A" else "B") + value[i + 1 :]
+    if kind == "remove":
+        return REMOVED
+    return junk
+
+
+def mutate(data, recipient: OnlineSession, plan):
+    """A copy of `data` with one signed part changed as planned, or None when it carries nothing
+    signed that the recipient would still act on (entries it has already)."""
+    data = json.loads(json.dumps(data))
+    which = plan[1]
+    if "s" in data:
+        holder = data
+        fields = sorted(k for k in data if k not in ("v", "t", "n"))
+    elif data.get("t") == "entries" and "proofs" in data and recipient.match is not None:
+        step = recipient.match.step
+        fresh = [i for i, e in enumerate(data["entries"]) if e.get("seq", 0) > step]
+        if not fresh:
+            return None
+        holder = data["proofs"][fresh[which % len(fresh)]]
+        if which % 2 and isinstance(holder.get("b"), dict) and holder["b"]:
+            holder = holder["b"]
+        fields = sorted(holder)
+    else:
+        return None
+    field = fields[which % len(fields)]
+    value = changed(holder[field], plan)
+    if value is REMOVED:
+        del holder[field]
+    else:
+        holder[field] = value
+    return data
+
+
+@pytest.mark.parametrize("game_id, names, variant", FOUR)
+@settings(
+    max_examples=2,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.generate],  # a whole game each: no shrinking
+)
+@given(plans=st.lists(PLAN, min_size=32, max_size=32))
+def test_every_signed_message_changed_in_the_middle_of_a_game_is_refused_and_changes_nothing(
+    game_id, names, variant, plans
+):
+    """Every message that carries a signature, on every connection, is changed once on its way
+    (one signed field, the sender, its number, its signature, or a new entry's proof), and the
+    changed copy delivered first: the device refuses it and nothing it keeps changes; the real
+    message then goes through, and the game ends verified everywhere."""
+    net = start(game_id, names, variant, match_id=f"m-mutate-{game_id}", signed=crypto)
+    tried, seen = [], []
+
+    def man_in_the_middle(sender, to, text):
+        recipient = net.host if to == "host" else net.guests[int(to.removeprefix("seat-"))]
+        peer = sender if to == "host" else HOST
+        link = recipient.links[peer]
+        mutated = mutate(json.loads(text), recipient, plans[len(seen) % len(plans)])
+        seen.append(text)
+        if mutated is None or mutated == json.loads(text):
+            return text
+        before, said = state_of(recipient), list(recipient.notices)
+        waiting = len(recipient.outbox)
+        mutated["n"] = link.n_in + 1
+        recipient.receive(peer, json.dumps(mutated), net.now)
+        last = recipient.notices[-1] if recipient.notices != said else ""
+        assert last.startswith("Refused"), (mutated, last)  # (the notices keep the latest 30)
+        assert state_of(recipient) == before, (text, mutated, last)
+        del recipient.outbox[waiting:]  # its answer (a reject) is lost on the way as well
+        tried.append(mutated.get("t"))
+        real = json.loads(text)
+        real["n"] = link.n_in + 1
+        return json.dumps(real, sort_keys=True, separators=(",", ":"))
+
+    net.tamper = man_in_the_middle
+    play(net, seed=game_id.encode())
+    net.tick(1.0)
+    assert len(tried) > 10 and {"propose", "ack"} <= set(tried), tried
+    for dev in net.everyone():
+        assert dev.audit_result == Verified(), (dev.role, dev.notices[-3:])
