@@ -21,12 +21,14 @@ from e2e.tele_planner import plan_win
 from e2e.test_esp import plan_game
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
+from parlour.fair.signing import DeviceKey
 from parlour.games.esp.rules import Flip
 from parlour.games.espeers.cards import STARTER_DECKS
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.games.telepathic.grid import holds
 from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
 from parlour.match.online import OnlineSession
+from parlour.match.online.device import Crypto
 
 ROOT = "#online"
 SAVED = "JSON.parse(localStorage.getItem(document.documentElement.dataset.onlineSave) || 'null')"
@@ -60,6 +62,28 @@ LIE_ABOUT_A_FLIP = """() => {
 }"""
 
 
+class Reader:
+    """The public half of the key a save was signed with: all the tests need to read it back
+    (they sign nothing; the private key never leaves the page's WebCrypto)."""
+
+    def __init__(self, key: DeviceKey) -> None:
+        self.algorithm, self.public_key = key.algorithm, key.public
+
+    def sign(self, data: bytes) -> None:
+        return None
+
+
+def reader(data: dict) -> Crypto | None:
+    """A signed save's device key, to read the save with (every signature was checked on
+    arrival in the page; `verify` here is never asked about a new one)."""
+    signing = data.get("signing")
+    if signing is None:
+        return None
+    me = "host" if data["role"] == "host" or not data["local"] else f"seat-{data['local'][0]}"
+    key = DeviceKey.from_json(signing["keys"][me])
+    return Crypto(Reader(key), lambda *_: False)
+
+
 class Device:
     """One browser context: one player's phone or computer."""
 
@@ -73,7 +97,8 @@ class Device:
 
     def saved(self) -> OnlineSession:
         raw = self.page.evaluate(f"JSON.stringify({SAVED})")
-        return OnlineSession.from_json(json.loads(raw)["session"], 0.0)
+        data = json.loads(raw)["session"]
+        return OnlineSession.from_json(data, 0.0, reader(data))
 
     def steps(self) -> int:
         return self.page.evaluate(LOG)
@@ -154,8 +179,12 @@ class OnlineGame:
     def synced(self) -> int:
         """Wait until every device holds the host's log; return its length."""
         steps = self.host.steps()
-        for device in self.guests.values():
-            device.page.wait_for_function(f"{LOG} >= {steps}", timeout=STEP_TIMEOUT_MS)
+        try:
+            for device in self.guests.values():
+                device.page.wait_for_function(f"{LOG} >= {steps}", timeout=STEP_TIMEOUT_MS)
+        except Exception:
+            self.explain()
+            raise
         return steps
 
     def step(self, decide) -> bool:

@@ -17,8 +17,9 @@ from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, seat_peer
+from parlour.match.online.device import Crypto
 from parlour.net.memory import MemoryNet
-from tests.signers import Ed25519Signer, P256Signer, crypto
+from tests.signers import Ed25519Signer, P256Signer, crypto, verify
 from tests.test_online import device, notices, over, play, start
 from tests.test_online_attacks import until_to_move
 
@@ -396,3 +397,88 @@ def test_every_signed_message_changed_in_the_middle_of_a_game_is_refused_and_cha
     assert len(tried) > 10 and {"propose", "ack"} <= set(tried), tried
     for dev in net.everyone():
         assert dev.audit_result == Verified(), (dev.role, dev.notices[-3:])
+
+
+# -- a device that signs and checks later, as the page does with WebCrypto --------------------
+
+
+class Later:
+    """The page's way: `sign` answers later (the record waits for the page to sign it), and
+    `verify` answers only what was checked before the message was handed in."""
+
+    def __init__(self) -> None:
+        self.key = Ed25519Signer()
+        self.algorithm, self.public_key = self.key.algorithm, self.key.public_key
+        self.checked: dict[tuple[str, bytes, bytes, bytes], bool] = {}
+
+    def sign(self, data: bytes) -> None:
+        return None
+
+    def verify(self, algorithm: str, public: bytes, data: bytes, signature: bytes) -> bool:
+        return self.checked.get((algorithm, public, data, signature), False)
+
+
+class LaterNet(MemoryNet):
+    """Every device signs what waits before its outbox is taken, and checks a message's
+    signatures before it is handed in, as the page's worker does around each call."""
+
+    def _drain(self):
+        for dev in self.everyone():
+            for record, data in dev.pending_signatures():
+                record.signature = dev.crypto.signer.key.sign(data)
+        return super()._drain()
+
+    def _deliver(self, sender, to, text):
+        recipient = self.host if to == "host" else self.guests[int(to.removeprefix("seat-"))]
+        for check in recipient.signature_checks(text):
+            recipient.crypto.signer.checked[check] = verify(*check)
+        super()._deliver(sender, to, text)
+
+
+def later() -> Crypto:
+    signer = Later()
+    return Crypto(signer, signer.verify)
+
+
+@pytest.mark.parametrize("game_id, names, variant", FOUR)
+def test_a_device_that_signs_and_checks_later_plays_a_whole_game_verified(game_id, names, variant):
+    config = MatchConfig(game_id, f"m-later-{game_id}", names, variant)
+    host = OnlineSession.host(GAMES[game_id], config, (0,), 0.0, crypto=later())
+    net = LaterNet(host)
+    for seat in range(1, len(names)):
+        net.connect(seat, OnlineSession.guest(0.0, later()))
+    assert len({dev.table_code() for dev in net.everyone()}) == 1
+    play(net, seed=game_id.encode())
+    net.tick(1.0)
+    for dev in net.everyone():
+        assert dev.audit_result == Verified(), (dev.role, dev.notices[-3:])
+        assert not [n for n in dev.notices if "efused" in n], dev.notices
+
+
+def test_a_message_waits_for_its_signature_and_every_one_after_it_on_its_connection():
+    config = MatchConfig("esp", "m-later-order", ("Ada", "Bo"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, crypto=later())
+    host.opened(seat_peer(1), 0.0)
+    host._send(host.links[seat_peer(1)], "ping", at=1)  # unsigned, goes at once
+    host._send(host.links[seat_peer(1)], "ack", step=0, head="00" * 32)  # waits
+    host._send(host.links[seat_peer(1)], "ping", at=2)  # waits behind it
+    assert [json.loads(t)["t"] for _, t in host.take_outbox()] == ["ping"]
+    ((record, data),) = host.pending_signatures()
+    record.signature = host.crypto.signer.key.sign(data)
+    assert [json.loads(t)["t"] for _, t in host.take_outbox()] == ["ack", "ping"]
+
+
+def test_log_entries_wait_for_the_signature_of_the_proposal_they_carry():
+    """The host appends its own move: the entries carry its signed proposal as their proof, so
+    they wait until that proposal is signed (a proof without its signature is not one)."""
+    config = MatchConfig("psi-squad", "m-later-proof", ("Ada", "Bo"), {"length": 3})
+    host = OnlineSession.host(GAMES["psi-squad"], config, (0,), 0.0, crypto=later())
+    net = LaterNet(host)
+    net.connect(1, OnlineSession.guest(0.0, later()))
+    assert host.act(0, ChooseCypher("123")).ok
+    sent = [json.loads(t)["t"] for _, t in host.take_outbox()]
+    assert "entries" not in sent
+    for record, data in host.pending_signatures():
+        record.signature = host.crypto.signer.key.sign(data)
+    (entries,) = [json.loads(t) for _, t in host.take_outbox() if '"entries"' in t]
+    assert all(p["s"] for p in entries["proofs"])

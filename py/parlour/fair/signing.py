@@ -38,7 +38,9 @@ CODE_LENGTH = 8
 
 
 class Signer(Protocol):
-    """A key pair on this device: its algorithm, its public key (raw bytes), and signing."""
+    """A key pair on this device: its algorithm, its public key (raw bytes), and signing. The
+    page's signs later (WebCrypto answers with a promise): its `sign` gives None, and the record
+    waits for the signature the page makes (`Device.pending_signatures`)."""
 
     @property
     def algorithm(self) -> str: ...
@@ -46,7 +48,7 @@ class Signer(Protocol):
     @property
     def public_key(self) -> bytes: ...
 
-    def sign(self, data: bytes) -> bytes: ...
+    def sign(self, data: bytes) -> bytes | None: ...
 
 
 # (algorithm, public key, data, signature) -> does the signature hold? Never raises.

@@ -62,6 +62,14 @@ class Crypto:
 Outgoing = tuple[str, str, int, dict[str, object], Signed | None]
 
 
+def _unsigned(message: Outgoing) -> bool:
+    """A message that waits for a signature: its own, or a log entry's proof inside it."""
+    *_, body, record = message
+    proofs = body.get("proofs")
+    inside = proofs if isinstance(proofs, list) else []
+    return any(r.signature is None for r in [record, *inside] if isinstance(r, Signed))
+
+
 def seat_peer(seat: int) -> str:
     """The host's name for the connection of a remote seat."""
     return f"seat-{seat}"
@@ -198,11 +206,16 @@ class Device(ABC):
                 self._send(link, type_, **body)
 
     def take_outbox(self) -> list[tuple[str, str]]:
-        """What to send, as (peer, text): every record signed first (`sign_pending`)."""
+        """What to send, as (peer, text): every record signed first (`sign_pending`). A message
+        whose signature is still to come waits, and every message after it, so each connection
+        keeps its order."""
         self.sign_pending()
-        out, self.outbox = self.outbox, []
         if not self.signing:
+            out, self.outbox = self.outbox, []
             return [(peer, encode(kind, n, **body)) for peer, kind, n, body, _ in out]
+        waiting = [i for i, message in enumerate(self.outbox) if _unsigned(message)]
+        cut = waiting[0] if waiting else len(self.outbox)
+        out, self.outbox = self.outbox[:cut], self.outbox[cut:]
         return [(peer, encode_signed(kind, n, body, rec)) for peer, kind, n, body, rec in out]
 
     # -- signed play -------------------------------------------------------------------------
@@ -255,9 +268,9 @@ class Device(ABC):
         WebCrypto before it takes the outbox: `pending_signatures`)."""
         if self.crypto is None:
             return
-        for record, _ in self.pending_signatures():
-            record.signature = self.crypto.signer.sign(record.payload(self._the_match_id()))
-        self.unsigned = []
+        for record, data in self.pending_signatures():
+            record.signature = self.crypto.signer.sign(data)
+        self.unsigned = [r for r in self.unsigned if r.signature is None]
 
     def pending_signatures(self) -> list[tuple[Signed, bytes]]:
         """Our records still waiting for a signature, each with the exact bytes to sign."""

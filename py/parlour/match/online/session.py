@@ -151,6 +151,40 @@ class OnlineSession(Saves):
         finally:
             self._incoming = None
 
+    def signature_checks(self, text: object) -> list[tuple[str, bytes, bytes, bytes]]:
+        """Signed play: the checks `receive` will make of this message, as (algorithm, key,
+        signed bytes, signature): the page's `verify` cannot answer at once (WebCrypto answers
+        with a promise), so the page makes these first and `receive` reads its answers. A
+        message this device would refuse anyway needs none."""
+        if not self.signing:
+            return []
+        try:
+            message = decode(text, self.version)
+        except MalformedInput:
+            return []
+        records: list[Signed] = []
+        match_id: object = self.config.match_id if self.config is not None else None
+        keys = dict(self.keys)
+        if message.signed is not None:
+            records.append(message.signed)
+        if message.type == "welcome":
+            match_id = message.body["config"].get("match_id")
+            raw = message.body["keys"].get(HOST)
+            if raw is not None:
+                keys[HOST] = DeviceKey.from_json(raw)
+        for proof in message.body.get("proofs", []) if message.type == "entries" else []:
+            records.append(Signed.from_json(proof))
+        if not isinstance(match_id, str):
+            return []
+        try:
+            return [
+                (key.algorithm, key.public, record.payload(match_id), record.signature)
+                for record in records
+                if (key := keys.get(record.device)) is not None and record.signature is not None
+            ]
+        except MalformedInput:
+            return []
+
     def _signed(self, message: Message) -> Signed | None:
         """Signed play: a message a device originated is checked against its sender's key for
         this game (a welcome brings the host's key and the game with it) before its handler."""
