@@ -103,8 +103,9 @@ class Keyring:
             )
             self.db = await _done(opening)
             store = self.db.transaction(STORE, "readonly").objectStore(STORE)
-            names = (await _done(store.getAllKeys())).to_py()
-            values = await _done(store.getAll())
+            # both asked at once: a transaction ends when a task passes with nothing asked
+            names_asked, values_asked = _done(store.getAllKeys()), _done(store.getAll())
+            names, values = (await names_asked).to_py(), await values_asked
             for i, name in enumerate(names):
                 value = values[i]
                 self.kept_signers[str(name)] = PageSigner(
