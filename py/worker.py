@@ -2,8 +2,11 @@
 
 The page's main thread awaits `call(request JSON)` and applies the effects it returns. If the
 package cannot even be imported, every call says so, and the page shows why it cannot start.
+Signed play (webcrypto.py) checks and makes signatures with WebCrypto, which answers later, so
+`call` is asynchronous, and calls run one at a time, in the order they came.
 """
 
+import asyncio
 import json
 import sys
 import traceback
@@ -12,17 +15,24 @@ sys.path.insert(0, "parlour.zip")  # zipimport: the package is read from the zip
 
 try:
     from parlour.ui.app import App
+    from webcrypto import Keyring
+    from webcrypto import call as signed_call
 
     app = App()
+    keyring = Keyring()
     FAULT = None
 except Exception:
     FAULT = traceback.format_exc()
 
 
-def call(text):
+ONE_AT_A_TIME = asyncio.Lock()
+
+
+async def call(text):
     if FAULT is not None:
         return json.dumps({"error": FAULT})
-    return app.call(text)
+    async with ONE_AT_A_TIME:
+        return await signed_call(app, keyring, text)
 
 
 __export__ = ["call"]

@@ -130,14 +130,17 @@ DEVELOPER_ONLY = (
 
 
 def app_sources(root: Path = ROOT) -> list[Path]:
-    """Every file of the parlour package that the browser needs."""
+    """Every file of the parlour package that the browser needs, and the worker's glue."""
     py = root / "py"
     return sorted(
-        p
-        for p in (py / "parlour").rglob("*")
-        if p.is_file()
-        and p.suffix in {".py", ".json"}
-        and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
+        [
+            p
+            for p in (py / "parlour").rglob("*")
+            if p.is_file()
+            and p.suffix in {".py", ".json"}
+            and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
+        ]
+        + [py / "webcrypto.py"]  # the worker's one piece of browser glue: signing keys
     )
 
 

@@ -99,3 +99,64 @@ def test_online_play_never_imports_the_app():
         for alias in node.names
     }
     assert "parlour.ui.app" not in imported
+
+
+class Keyring:
+    """The app's keyring as the page's works (py/webcrypto.py), with `cryptography`'s keys."""
+
+    def __init__(self, kept=None) -> None:
+        self.kept_cryptos = dict(kept or {})
+
+    def fresh(self):
+        from tests.signers import crypto
+
+        return crypto()
+
+    def kept(self, name):
+        return self.kept_cryptos.get(name)
+
+    def keep(self, name, crypto_) -> None:
+        self.kept_cryptos.setdefault(name, crypto_)
+
+
+def signed_saved_game() -> tuple[str, str, object]:
+    from tests.signers import crypto
+
+    net = start("esp", ("Ada", "Bo"), match_id="m-online-app-signed", signed=crypto)
+    play(net, seed=b"app", steps=4, to_the_end=False)
+    bo = net.guests[1]
+    key = f"{ONLINE_SAVE}:{bo.config.match_id}:guest:1"
+    return key, json.dumps({"session": bo.to_json(), "notes": {}}), bo.crypto
+
+
+def test_a_signed_game_comes_back_with_the_key_kept_for_it_and_plays_on_signed():
+    key, text, crypto_ = signed_saved_game()
+    app = App()
+    app.keyring = Keyring({key: crypto_})
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    call(app, {"op": "route", "hash": "#online"})
+    session = app.online.session
+    assert session.crypto is crypto_ and session.table_code() is not None
+    assert session.match.step >= 4
+
+
+def test_a_signed_save_whose_key_is_gone_is_dropped_not_a_fault():
+    key, text, _ = signed_saved_game()
+    app = App()
+    app.keyring = Keyring()
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    out = call(app, {"op": "route", "hash": "#online"})
+    assert app.online is None and out.get("go") == "#home"
+
+
+def test_a_game_hosted_with_a_keyring_is_signed_and_its_key_kept_under_its_save_key():
+    app = App()
+    app.keyring = Keyring()
+    call(app, {"op": "start", "local": {}, "session": {}})
+    from tests.ui.test_bot_seats import form
+
+    here = {"tag": "input", "checked": True, "data": {"here-seat": "0"}}
+    call(app, {"op": "route", "hash": "#host-esp", "form": [*form("esp", 2, {}), here]})
+    session = app.online.session
+    assert session.signing and session.version == 2
+    assert app.keyring.kept(app.online.save_key()) is session.crypto

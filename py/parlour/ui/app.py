@@ -19,8 +19,9 @@ from parlour.ui.page import Effects, Storage, within
 from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
 
 if TYPE_CHECKING:
+    from parlour.fair.signing import Signed, Signer
     from parlour.match.table import Table
-    from parlour.ui.online_app import OnlineController
+    from parlour.ui.online_app import Keyring, OnlineController
     from parlour.ui.play import PlaySession
     from parlour.ui.replay_app import Replays
 
@@ -50,6 +51,7 @@ class App:
         self.sessions: dict[str, PlaySession] = {}
         self.builder: Any = None
         self.online: OnlineController | None = None
+        self.keyring: Keyring | None = None  # the page's signing keys (worker.py): signed play
         self._replays: Replays | None = None
         self.href = ""
         self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
@@ -72,6 +74,43 @@ class App:
             self.handle(request)
             out = self.effects.to_json()
         except Exception:  # the page must hear of any fault, not hang on it
+            out = {**self.effects.to_json(), "error": traceback.format_exc()}
+        return json.dumps(out)
+
+    # -- signed play: what the page signs and checks around a call (worker.py) ---------------
+
+    def signature_checks(self, text: str) -> list[tuple[str, bytes, bytes, bytes]]:
+        """The signatures a request's message carries, as (algorithm, key, signed bytes,
+        signature), for the page to check with WebCrypto before the call; none for the rest."""
+        try:
+            request = json.loads(text)
+        except ValueError:
+            return []
+        online = self.online
+        if not isinstance(request, dict) or request.get("op") != "link" or online is None:
+            return []
+        candidate = online.find(request.get("link"))
+        message = request.get("text")
+        if candidate is None:
+            return []
+        return online.session.signature_checks(message)
+
+    def pending_signatures(self) -> tuple[Signer | None, list[tuple[Signed, bytes]]]:
+        """What this device's online game waits to sign, with the exact bytes of each, and the
+        key pair it signs with."""
+        session = self.online.session if self.online is not None else None
+        if session is None or session.crypto is None:
+            return None, []
+        return session.crypto.signer, session.pending_signatures()
+
+    def after_signing(self) -> str:
+        """After the page signed what waited: the same call's effects, now with the messages
+        that waited for their signatures, and the save that has them."""
+        try:
+            if self.online is not None:
+                self.online.after()
+            out = self.effects.to_json()
+        except Exception:
             out = {**self.effects.to_json(), "error": traceback.format_exc()}
         return json.dumps(out)
 

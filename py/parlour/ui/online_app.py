@@ -25,6 +25,7 @@ from parlour.games import GAMES
 from parlour.match.bot_seats import bot_name
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
+from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
 from parlour.numbers import whole
@@ -63,12 +64,31 @@ class Candidate:
         self.open = False
 
 
+class Keyring(Protocol):
+    """This browser's signing keys, one key pair per online game it plays, named by the game's
+    save key (the page's: WebCrypto key pairs that cannot be exported, kept in IndexedDB, so a
+    reload keeps its key; the tests': `cryptography`'s). Without one, play is unsigned."""
+
+    def fresh(self) -> Crypto | None:
+        """A new key pair, for a game about to begin here (None: this browser cannot sign)."""
+        ...
+
+    def kept(self, name: str) -> Crypto | None:
+        """The key pair kept for this game, if any."""
+        ...
+
+    def keep(self, name: str, crypto: Crypto) -> None:
+        """Keep this key pair for this game (the page writes it to IndexedDB after the call)."""
+        ...
+
+
 class TheApp(Protocol):
     """What online play uses of the app (app.App, which hands itself to this module)."""
 
     storage: Storage
     href: str
     online: OnlineController | None
+    keyring: Keyring | None
 
     @property
     def effects(self) -> Effects: ...
@@ -230,6 +250,8 @@ class OnlineController:
         elif storage.get(key + OWNER) != TAB:
             self.let_go()
             return
+        if self.session.crypto is not None and self.app.keyring is not None:
+            self.app.keyring.keep(key, self.session.crypto)
         data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
         remember(self.app, key)
         storage.set(key, json.dumps(data))
@@ -541,7 +563,13 @@ def host_new(app: TheApp, game_id: str, form: object) -> None:
     config = MatchConfig(game_id, new_match_id(), names, variant, bots=levels)
     try:
         session = OnlineSession.host(
-            GAMES[game_id], config, local, now(), reveal_limit=limit, private=private
+            GAMES[game_id],
+            config,
+            local,
+            now(),
+            reveal_limit=limit,
+            private=private,
+            crypto=_fresh_key(app),
         )
     except ParlourError as problem:
         _refuse_setup(app, game_id, problem.sentence)
@@ -551,6 +579,11 @@ def host_new(app: TheApp, game_id: str, form: object) -> None:
     controller.invite_all()
     controller.after()
     app.go("#online")
+
+
+def _fresh_key(app: TheApp) -> Crypto | None:
+    """A new key pair for a game begun here: signed play wherever the page can sign."""
+    return app.keyring.fresh() if app.keyring is not None else None
 
 
 def _refuse_setup(app: TheApp, game_id: str, sentence: str) -> None:
@@ -568,7 +601,7 @@ def guest_new(app: TheApp, fragment: str) -> None:
         if saved is not None and not saved[0].is_host:
             _replace(app, OnlineController(app, saved[0]), saved[1])
         else:
-            _replace(app, OnlineController(app, OnlineSession.guest(now())))
+            _replace(app, OnlineController(app, OnlineSession.guest(now(), _fresh_key(app))))
     app.online.answer(code, stun, game)
     app.go("#online")
 
@@ -606,19 +639,20 @@ def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | Non
     if key is None or raw is None:
         return None
     try:
-        return load(raw)
+        return load(raw, app.keyring.kept(key) if app.keyring is not None else None)
     except MalformedInput:
         storage.remove(key)
         return None
 
 
-def load(raw: str) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
-    """A save as `OnlineController.save` writes it: the session, and the seat's private notes
-    (a note that is not one is left out). Anything wrong with the session is MalformedInput."""
+def load(raw: str, crypto: Crypto | None = None) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
+    """A save as `OnlineController.save` writes it: the session (a signed one with the key pair
+    kept for it), and the seat's private notes (a note that is not one is left out). Anything
+    wrong with the session, or a signed save whose key is gone, is MalformedInput."""
     data = parse_json(raw, "That saved online game")
     if not isinstance(data, dict):
         raise MalformedInput("That is not a saved online game.")
-    session = OnlineSession.from_json(data.get("session"), now())
+    session = OnlineSession.from_json(data.get("session"), now(), crypto)
     notes = data.get("notes")
     if not isinstance(notes, dict):
         return session, {}

@@ -27,6 +27,7 @@ from parlour.ui.online_screen import (
     online_bar,
     play_again_button,
     play_again_note,
+    table_trust,
     verdicts_tree,
 )
 from parlour.ui.outcome import outcome_title
@@ -845,6 +846,7 @@ class PlaySession:
                     relayed=self._relayed(),
                 ),
                 verdicts_tree(self.online) if self.online else None,
+                table_trust(self.online, long=True) if self.online else None,
                 play_again_note(self.online) if self.online else None,
                 self._share_tree() if self.sharing else None,
                 h(
