@@ -7,11 +7,18 @@ save key, so a reload signs with the same key. WebCrypto answers with promises a
 synchronous, so each call goes: check the signatures the message carries (`verify` then reads
 the answers), the app's call, then sign what waits (`sign` gives None: the record waits) and let
 the app send it (`App.after_signing`). Calls run one at a time, in order.
+
+A browser that refuses any of it never breaks a call: `js.crypto` and `js.indexedDB` are read
+only inside the steps that use them (a worker without IndexedDB, or with storage refused, still
+imports this module); without WebCrypto the page plays unsigned (version 1, docs/online.md), and
+a key IndexedDB would not keep is named (`cannot_keep`), so the app can say a reload cannot
+continue that game.
 """
 
 import asyncio
 
-from js import Object, Uint8Array, crypto, indexedDB
+import js
+from js import Object, Uint8Array
 from pyodide.ffi import create_proxy, to_js
 
 from parlour.fair.signing import ED25519, P256
@@ -69,6 +76,8 @@ class Keyring:
         self.imported = {}  # (algorithm, key) -> CryptoKey
         self.db = None
         self.started = False
+        self.unkept = set()  # names whose key pair IndexedDB would not keep
+        self.forgotten = []  # names to delete from IndexedDB after the call
 
     # -- what the app asks, synchronously --------------------------------------------------
 
@@ -89,6 +98,17 @@ class Keyring:
         if name not in self.kept_signers:
             self.kept_signers[name] = crypto_.signer
             self.unstored.append(name)
+            if self.db is None:
+                self.unkept.add(name)  # no store opened here: it cannot outlive the page
+
+    def forget(self, name):
+        self.kept_signers.pop(name, None)
+        self.unkept.discard(name)
+        self.unstored = [n for n in self.unstored if n != name]
+        self.forgotten.append(name)
+
+    def cannot_keep(self, name):
+        return name in self.unkept
 
     # -- what the worker does around a call ------------------------------------------------
 
@@ -97,7 +117,7 @@ class Keyring:
         cannot (no WebCrypto outside a secure page, no IndexedDB) plays unsigned."""
         self.started = True
         try:
-            opening = indexedDB.open(DB, 1)
+            opening = js.indexedDB.open(DB, 1)
             opening.onupgradeneeded = create_proxy(
                 lambda _: opening.result.createObjectStore(STORE)
             )
@@ -120,10 +140,10 @@ class Keyring:
             return
         for algorithm in (ED25519, P256):
             try:
-                pair = await crypto.subtle.generateKey(
+                pair = await js.crypto.subtle.generateKey(
                     _js(GENERATE[algorithm]), False, _js(["sign", "verify"])
                 )
-                public = _bytes(await crypto.subtle.exportKey("raw", pair.publicKey))
+                public = _bytes(await js.crypto.subtle.exportKey("raw", pair.publicKey))
             except Exception:
                 continue  # no Ed25519 here: P-256
             value = _js({"algorithm": algorithm, "publicKey": to_js(public)})
@@ -141,12 +161,14 @@ class Keyring:
             key = self.imported.get((algorithm, public))
             if key is None:
                 params = _js(GENERATE[algorithm])
-                key = await crypto.subtle.importKey(
+                key = await js.crypto.subtle.importKey(
                     "raw", to_js(public), params, True, _js(["verify"])
                 )
                 self.imported[(algorithm, public)] = key
             return bool(
-                await crypto.subtle.verify(_js(SIGN[algorithm]), key, to_js(signature), to_js(data))
+                await js.crypto.subtle.verify(
+                    _js(SIGN[algorithm]), key, to_js(signature), to_js(data)
+                )
             )
         except Exception:
             return False  # a key this browser cannot read signs nothing it accepts
@@ -156,7 +178,9 @@ class Keyring:
         algorithm = _js(SIGN[signer.algorithm])
         for record, data in pending:
             try:
-                signature = await crypto.subtle.sign(algorithm, signer.pair.privateKey, to_js(data))
+                signature = await js.crypto.subtle.sign(
+                    algorithm, signer.pair.privateKey, to_js(data)
+                )
             except Exception:
                 return  # it waits, and is tried again with the next call
             record.signature = _bytes(signature)
@@ -164,15 +188,19 @@ class Keyring:
     async def settle(self):
         """After the call: write new key pairs to IndexedDB, and make the next spare."""
         names, self.unstored = self.unstored, []
-        if self.db is not None and names:
+        gone, self.forgotten = self.forgotten, []
+        if self.db is not None and (names or gone):
             try:
                 transaction = self.db.transaction(STORE, "readwrite")
                 store = transaction.objectStore(STORE)
                 for name in names:
                     store.put(self.kept_signers[name].pair, name)
+                for name in gone:
+                    store.delete(name)
                 await _done(transaction, "complete")
             except Exception:
-                pass  # not kept: a reload of this game cannot sign as before, and says so
+                # not kept: the app says a reload cannot continue this game (`cannot_keep`)
+                self.unkept.update(names)
         self.checked = {}
         await self.refill()
 

@@ -3,7 +3,9 @@
 The page's main thread awaits `call(request JSON)` and applies the effects it returns. If the
 package cannot even be imported, every call says so, and the page shows why it cannot start.
 Signed play (webcrypto.py) checks and makes signatures with WebCrypto, which answers later, so
-`call` is asynchronous, and calls run one at a time, in the order they came.
+`call` is asynchronous, and calls run one at a time, in the order they came. A worker where
+webcrypto.py cannot even be imported still plays: pass-and-play and bots as always, online
+unsigned (version 1, as a browser without WebCrypto does: docs/online.md).
 """
 
 import asyncio
@@ -15,14 +17,19 @@ sys.path.insert(0, "parlour.zip")  # zipimport: the package is read from the zip
 
 try:
     from parlour.ui.app import App
-    from webcrypto import Keyring
-    from webcrypto import call as signed_call
 
     app = App()
-    keyring = Keyring()
     FAULT = None
 except Exception:
     FAULT = traceback.format_exc()
+
+try:
+    from webcrypto import Keyring
+    from webcrypto import call as signed_call
+
+    keyring = Keyring()
+except Exception:
+    keyring = None  # no signing here: everything else works, online plays unsigned
 
 
 ONE_AT_A_TIME = asyncio.Lock()
@@ -32,6 +39,8 @@ async def call(text):
     if FAULT is not None:
         return json.dumps({"error": FAULT})
     async with ONE_AT_A_TIME:
+        if keyring is None:
+            return app.call(text)
         return await signed_call(app, keyring, text)
 
 

@@ -50,6 +50,10 @@ ONLINE_LAST = ONLINE_SAVE + ":last"  # the browser's latest online game
 TAB_KEY = ONLINE_SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
 KEYS = ONLINE_SAVE + ":keys"
 KEEP = 8  # online games kept in this browser
+UNKEPT_KEY = (
+    "This browser would not keep this game's signing key, so a reload cannot continue this "
+    "online game: keep this tab open until it ends."
+)
 OWNER = ":owner"  # after a save key: the tab that plays that game now
 TAB = secrets.token_hex(6)  # this page load's name, for owning a save
 STUN = "psi-parlour:stun"
@@ -79,6 +83,16 @@ class Keyring(Protocol):
 
     def keep(self, name: str, crypto: Crypto) -> None:
         """Keep this key pair for this game (the page writes it to IndexedDB after the call)."""
+        ...
+
+    def forget(self, name: str) -> None:
+        """This game's save is gone (dropped, or pushed out by newer games): its key pair goes
+        too, so the browser keeps no key for a game it can no longer continue."""
+        ...
+
+    def cannot_keep(self, name: str) -> bool:
+        """This browser would not keep this game's key pair (IndexedDB refused or missing): the
+        game plays on, but a reload cannot continue it."""
         ...
 
 
@@ -123,6 +137,7 @@ class OnlineController:
         self.owned: str | None = None  # the save key this tab has claimed
         self.passive = False  # another tab took this game over: do nothing more
         self.shown_notice = ""  # the online bar's notice as last drawn
+        self.told_unkept = False  # said that this browser would not keep the game's key
 
     @property
     def effects(self) -> Any:
@@ -250,11 +265,20 @@ class OnlineController:
         elif storage.get(key + OWNER) != TAB:
             self.let_go()
             return
-        if self.session.crypto is not None and self.app.keyring is not None:
-            self.app.keyring.keep(key, self.session.crypto)
+        crypto = self.session.crypto
+        if crypto is not None and self.app.keyring is not None:
+            self._keep_key(key, self.app.keyring, crypto)
         data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
         remember(self.app, key)
         storage.set(key, json.dumps(data))
+
+    def _keep_key(self, key: str, keyring: Keyring, crypto: Crypto) -> None:
+        """Keep this game's key pair with its save; if this browser would not, say once that a
+        reload cannot continue the game (it goes on here all the same)."""
+        keyring.keep(key, crypto)
+        if keyring.cannot_keep(key) and not self.told_unkept:
+            self.told_unkept = True
+            self.session.tell(UNKEPT_KEY)
 
     def save_key(self) -> str | None:
         """One save per game and seat: tabs of one browser (which share storage) playing one
@@ -507,6 +531,8 @@ def remember(app: TheApp, key: str) -> None:
     keys.append(key)
     for old in keys[:-KEEP]:
         storage.remove(old)
+        if app.keyring is not None:
+            app.keyring.forget(old)
     storage.set(KEYS, json.dumps(keys[-KEEP:]))
 
 
@@ -642,6 +668,8 @@ def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | Non
         return load(raw, app.keyring.kept(key) if app.keyring is not None else None)
     except MalformedInput:
         storage.remove(key)
+        if app.keyring is not None:
+            app.keyring.forget(key)
         return None
 
 

@@ -331,6 +331,10 @@ class Device(ABC):
             merged[device] = key
         return merged
 
+    def tell(self, text: str) -> None:
+        """A sentence the page has about this game (not from the network), among its notices."""
+        self._notice(text)
+
     def _notice(self, text: str) -> None:
         self.notices = [*self.notices[-(MAX_NOTICES - 1) :], text]
         self.notice_at = self.now
