@@ -82,7 +82,10 @@ class Keyring:
     # -- what the app asks, synchronously --------------------------------------------------
 
     def verify(self, algorithm, public, data, signature):
-        return self.checked.get((algorithm, public, data, signature), False)
+        return self.checked.get((algorithm, public, data, signature)) is True
+
+    def checked_signature(self, algorithm, public, data, signature):
+        return self.checked.get((algorithm, public, data, signature))
 
     def _crypto(self, signer):
         return Crypto(signer, self.verify) if signer is not None else None
@@ -171,7 +174,7 @@ class Keyring:
                 )
             )
         except Exception:
-            return False  # a key this browser cannot read signs nothing it accepts
+            return None  # a key this browser cannot read: not checked (never taken as forged)
 
     async def sign(self, signer, pending):
         """Sign each record that waits, with this game's key pair (`PageSigner`)."""

@@ -195,6 +195,11 @@ def table_code(match_id: str, genesis: str, keys: Mapping[str, DeviceKey]) -> st
     fields: list[bytes | str] = [TABLE_TAG, SIGNED_VERSION, match_id, genesis]
     for name in sorted(keys):
         fields += [name, keys[name].algorithm, keys[name].public]
-    number = int.from_bytes(hashlib.sha256(encode_fields(fields)).digest()[:5], "big")
+    return short_code(hashlib.sha256(encode_fields(fields)).digest())
+
+
+def short_code(digest: bytes) -> str:
+    """A digest's first 40 bits as eight characters read aloud without doubt: "ABCD-EFGH"."""
+    number = int.from_bytes(digest[:5], "big")
     chars = [CODE_ALPHABET[(number >> (5 * i)) & 31] for i in reversed(range(CODE_LENGTH))]
     return "".join(chars[:4]) + "-" + "".join(chars[4:])

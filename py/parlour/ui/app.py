@@ -87,6 +87,8 @@ class App:
         except ValueError:
             return []
         online = self.online
+        if isinstance(request, dict) and request.get("op") == "route":
+            return self.replays().signature_checks(str(request.get("hash", "")))
         if not isinstance(request, dict) or request.get("op") != "link" or online is None:
             return []
         candidate = online.find(request.get("link"))

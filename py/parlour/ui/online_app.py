@@ -90,6 +90,13 @@ class Keyring(Protocol):
         too, so the browser keeps no key for a game it can no longer continue."""
         ...
 
+    def checked_signature(
+        self, algorithm: str, public: bytes, data: bytes, signature: bytes
+    ) -> bool | None:
+        """Whether a signature holds, as this browser checked it before the call (None: it
+        could not check it: no WebCrypto, or not that algorithm)."""
+        ...
+
     def cannot_keep(self, name: str) -> bool:
         """This browser would not keep this game's key pair (IndexedDB refused or missing): the
         game plays on, but a reload cannot continue it."""

@@ -233,7 +233,9 @@ class PlaySession:
         return {s: self.online.openings.get(s) for s in range(len(self.names))}
 
     def replay_record(self) -> ReplayRecord:
-        return ReplayRecord.of(self.table.match, self.end_openings())
+        """This game's replay; online, with its keys and each move's signature."""
+        signed = self.online.replay_signatures() if self.online is not None else None
+        return ReplayRecord.of(self.table.match, self.end_openings(), signed)
 
     def game_file(self) -> list[str]:
         """The finished game as a file to download: [name, text]."""

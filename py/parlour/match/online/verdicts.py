@@ -15,6 +15,7 @@ from parlour.fair.commit import Opening
 from parlour.fair.signing import Signed, table_code
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.online.device import HOST, Device, Link
+from parlour.match.signed_replay import Signatures, of_proofs
 from parlour.match.wire import Ack, Openings, Verdict
 
 
@@ -141,6 +142,15 @@ class Verdicts(Device):
             return None
         keys = {d: self.keys[d] for d in devices}
         return table_code(config.match_id, self.table.match.genesis, keys)
+
+    def replay_signatures(self) -> Signatures | None:
+        """The keys and each move's signed proposal, for this game's replay (the keys the
+        table code is made from); None unsigned, or while a proof waits for its signature."""
+        if self.table_code() is None:
+            return None
+        config = self._the_config()
+        devices = {self.device_of(s) for s in range(len(config.seats))}
+        return of_proofs({d: self.keys[d] for d in devices}, self.proofs)
 
     def _acknowledge(self) -> None:
         """Signed play: sign where our log stands (step, hash) whenever it moves, and tell
