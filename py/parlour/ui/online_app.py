@@ -52,6 +52,7 @@ KEEP = 8  # online games kept in this browser
 OWNER = ":owner"  # after a save key: the tab that plays that game now
 TAB = secrets.token_hex(6)  # this page load's name, for owning a save
 STUN = "psi-parlour:stun"
+SAVED_WHAT = "Your saved online game"
 
 
 class Candidate:
@@ -477,10 +478,7 @@ def remember(app: TheApp, key: str) -> None:
     storage.set(TAB_KEY, key, area="session")
     storage.set(ONLINE_LAST, key)
     app.effects.attrs["online-save"] = key
-    try:
-        kept = parse_json(storage.get(KEYS) or "[]", "The list of saved online games")
-    except MalformedInput:
-        kept = []
+    kept = storage.read(KEYS, "The list of saved online games")
     keys = [k for k in kept if isinstance(k, str) and k != key] if isinstance(kept, list) else []
     keys.append(key)
     for old in keys[:-KEEP]:
@@ -599,23 +597,27 @@ def take_over(app: TheApp) -> None:
 
 def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | None:
     """The online game saved in this browser, with the seat's private notes; None if none. A
-    save that cannot be loaded is dropped."""
+    save that cannot be loaded is set aside (the storage note says so)."""
     storage = app.storage
     key = storage.get(TAB_KEY, area="session") or storage.get(ONLINE_LAST)
-    raw = storage.get(key) if key is not None else None
-    if key is None or raw is None:
+    data = storage.read(key, SAVED_WHAT) if key is not None else None
+    if key is None or data is None:
         return None
     try:
-        return load(raw)
+        return load_data(data)
     except MalformedInput:
-        storage.remove(key)
+        storage.set_aside(key, SAVED_WHAT)
         return None
 
 
 def load(raw: str) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
     """A save as `OnlineController.save` writes it: the session, and the seat's private notes
     (a note that is not one is left out). Anything wrong with the session is MalformedInput."""
-    data = parse_json(raw, "That saved online game")
+    return load_data(parse_json(raw, "That saved online game"))
+
+
+def load_data(data: object) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
+    """`load`, of a save already read from its JSON."""
     if not isinstance(data, dict):
         raise MalformedInput("That is not a saved online game.")
     session = OnlineSession.from_json(data.get("session"), now())
