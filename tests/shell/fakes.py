@@ -273,6 +273,27 @@ class Storage:
         self.values.pop(key, None)
 
 
+class FullStorage(Storage):
+    """Storage with no room left: every new or longer value throws, as QuotaExceededError
+    does; removing works (and makes room, once `room` is set)."""
+
+    def __init__(self, values=None):
+        super().__init__(values)
+        self.room = False
+
+    def setItem(self, key, value):
+        if not self.room:
+            raise RuntimeError("QuotaExceededError: the quota has been exceeded")
+        self.values[key] = value
+
+
+class RefusedWindowStorage:
+    """A property that throws when read, as `window.localStorage` does with cookies blocked."""
+
+    def __get__(self, obj, owner=None):
+        raise RuntimeError("SecurityError: Access is denied for this document")
+
+
 class Location:
     def __init__(self, hash_="#home"):
         self.hash = hash_
@@ -372,6 +393,19 @@ class Worker:
         request = json.loads(text)
         self.requests.append(request)
         return json.dumps(self.answer(request))
+
+
+class RefusedWindow(Window):
+    """A window whose storage is refused (cookies blocked, a frame denied storage)."""
+
+    localStorage = RefusedWindowStorage()  # noqa: N815 - the browser's names
+    sessionStorage = RefusedWindowStorage()  # noqa: N815
+
+    def __init__(self, document, hash_="#home"):
+        self.document = document
+        self.location = Location(hash_)
+        self.crypto = Crypto()
+        self.JSON = FakeJSON
 
 
 def install(document, window):
