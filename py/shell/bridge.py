@@ -74,7 +74,7 @@ class Bridge:
         for name in ("localStorage", "sessionStorage"):
             writes = effects.get("local" if name == "localStorage" else "session", {})
             if writes:
-                self.note_writes(writes, storage_write(storage_area(name), writes))
+                self.note_writes(writes, storage_write(name, writes))
         if self.links is not None:
             for operation in effects.get("links", []):
                 self.links.run(operation)
@@ -134,46 +134,40 @@ class Bridge:
         self.request({"op": "unsaved", "keys": sorted(self.unsaved), "why": why})
 
 
-def storage_area(name):
-    """localStorage or sessionStorage, or None where the browser refuses it (cookies blocked,
-    a frame denied storage: even reading the property throws a SecurityError)."""
-    try:
-        area = getattr(env.window, name)
-        int(area.length)
-        return area
-    except Exception:
-        return None
+def storage():
+    """The page's storage functions (assets/main-thread.js): each answers, none throws. The
+    browser's storage throws where it is refused or full, and MicroPython cannot catch an
+    exception thrown by a JS call or property: it would end main.py."""
+    return env.window.parlourStorage
 
 
-def storage_write(area, writes):
-    """Write each key (None removes it); the keys the browser refused, each with why: "full"
-    (the area is there but would not take it, QuotaExceededError) or "refused" (no area)."""
+def storage_refused(name="localStorage"):
+    """The browser lets the page keep nothing (cookies blocked, a frame denied storage)."""
+    return bool(storage().refused(name))
+
+
+def storage_write(name, writes):
+    """Write each key of `name` (None removes it); the keys the browser would not write, each
+    with why: "full" (QuotaExceededError) or "refused" (no storage at all)."""
     failed = {}
     for key, value in writes.items():
-        if area is None:
-            failed[key] = "refused"
-            continue
-        try:
-            if value is None:
-                area.removeItem(key)
-            else:
-                area.setItem(key, value)
-        except Exception:
-            failed[key] = "full"
+        why = str(storage().write(name, key, value))
+        if why:
+            failed[key] = why
     return failed
 
 
-def storage_snapshot(area):
+def storage_snapshot(name):
     """This site's keys of a storage area, for the worker's copy (none where it is refused)."""
-    values = {}
-    try:
-        for i in range(int(area.length)):
-            key = str(area.key(i))
-            if key.startswith(STORAGE_PREFIX):
-                values[key] = str(area.getItem(key))
-    except Exception:
-        return values
-    return values
+    return json.loads(str(storage().snapshot(name, STORAGE_PREFIX)))
+
+
+def storage_keys(name="localStorage"):
+    return set(json.loads(str(storage().keys(name))))
+
+
+def storage_get(key, name="localStorage"):
+    return dom.value(storage().get(name, key))
 
 
 async def save_file(name, text):

@@ -4,7 +4,7 @@ the note on a name's length, which saved games can be resumed, reading a game fi
 replay)."""
 
 from shell import dom, env
-from shell.bridge import storage_area, storage_snapshot
+from shell.bridge import storage_get, storage_keys, storage_refused, storage_snapshot
 from shell.copying import copy_code
 from shell.embed import EmbedPage
 
@@ -193,12 +193,11 @@ class Page:
         mark_resumable()
 
     def start_request(self):
-        local = storage_area("localStorage")
         return {
             "op": "start",
-            "local": storage_snapshot(local),
-            "session": storage_snapshot(storage_area("sessionStorage")),
-            "refused": local is None,
+            "local": storage_snapshot("localStorage"),
+            "session": storage_snapshot("sessionStorage"),
+            "refused": storage_refused(),
         }
 
 
@@ -246,16 +245,11 @@ def mark_resumable():
     """Show a Resume link only while there is a game saved to go back to: [data-resume-key]
     names the saved game's key; [data-resume-last] a key that names it. Only the keys are read
     (a saved game is a long text, and this runs after every answer of the worker)."""
-    storage = storage_area("localStorage")
-    try:
-        saved = set(str(storage.key(i)) for i in range(int(storage.length)))
-    except Exception:  # storage refused: nothing is saved to go back to
-        storage, saved = None, set()
+    saved = storage_keys()
     for link in env.document.querySelectorAll("[data-resume-key]"):
         link.hidden = str(link.getAttribute("data-resume-key")) not in saved
     for link in env.document.querySelectorAll("[data-resume-last]"):
-        name = str(link.getAttribute("data-resume-last"))
-        last = dom.value(storage.getItem(name)) if storage is not None else None
+        last = storage_get(str(link.getAttribute("data-resume-last")))
         link.hidden = last is None or str(last) not in saved
 
 

@@ -5,7 +5,7 @@ import asyncio
 
 from fakes import Document, Element, FullStorage, RefusedWindow, Window, Worker, install
 
-from shell.bridge import Bridge, storage_area, storage_snapshot
+from shell.bridge import Bridge, storage_refused, storage_snapshot
 
 
 def page():
@@ -83,8 +83,8 @@ async def test_a_fault_in_the_worker_is_shown_not_swallowed():
 
 
 def test_storage_snapshot_takes_this_sites_keys_only():
-    _, window = page()
-    assert storage_snapshot(window.localStorage) == {"psi-parlour:x": "1"}
+    page()
+    assert storage_snapshot("localStorage") == {"psi-parlour:x": "1"}
 
 
 async def test_a_file_to_save_goes_to_the_browser_through_a_blob_link():
@@ -175,7 +175,7 @@ async def test_refused_storage_stops_nothing_and_the_worker_hears_why():
     body.append(Element("div", {"id": "play-esp"})).append(Element("div", {"class": "play-root"}))
     document = Document(body)
     install(document, RefusedWindow(document))
-    assert storage_area("localStorage") is None and storage_snapshot(None) == {}
+    assert storage_refused() and storage_snapshot("localStorage") == {}
     worker = Worker(bot_reply)
     bridge = Bridge()
     bridge.started(worker)
