@@ -150,9 +150,7 @@ def test_full_storage_the_bot_answers_the_player_is_told_and_nothing_saved_is_lo
     assert page.evaluate(f"localStorage.getItem('{DECKS}')") == decks, "the decks untouched"
 
 
-def test_refused_storage_the_engines_start_the_bot_answers_and_the_page_says_so(
-    page, site, watch
-):
+def test_refused_storage_the_engines_start_the_bot_answers_and_the_page_says_so(page, site, watch):
     page.add_init_script(REFUSE % "true")
     root = start_against_a_bot(page, site.url)
     move_by_sight(page, root)
