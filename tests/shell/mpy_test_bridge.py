@@ -8,11 +8,14 @@ from fakes import Document, Element, FullStorage, RefusedWindow, Window, Worker,
 from shell.bridge import Bridge, storage_refused, storage_snapshot
 
 
-def page():
+def page(refused=False):
     body = Element("body")
     body.append(Element("div", {"id": "play-esp"})).append(Element("div", {"class": "play-root"}))
     document = Document(body)
-    window = Window(document, local={"psi-parlour:x": "1", "other": "2"})
+    if refused:  # cookies blocked: every read of the storage areas throws
+        window = RefusedWindow(document)
+    else:
+        window = Window(document, local={"psi-parlour:x": "1", "other": "2"})
     install(document, window)
     return document, window
 
@@ -145,14 +148,20 @@ def bot_reply(request):
     }
 
 
-async def test_full_storage_stops_nothing_and_the_worker_hears_which_write_failed():
-    document, window = page()
-    window.localStorage = FullStorage({"psi-parlour:esp:pass-and-play": "{before}"})
+async def a_move():
+    """A move against a bot, on a bridge whose worker answers with `bot_reply`."""
     worker = Worker(bot_reply)
     bridge = Bridge()
     bridge.started(worker)
     bridge.request({"op": "click"})
     await settle()
+    return worker, bridge
+
+
+async def test_full_storage_stops_nothing_and_the_worker_hears_which_write_failed():
+    document, window = page()
+    window.localStorage = FullStorage({"psi-parlour:esp:pass-and-play": "{before}"})
+    worker, bridge = await a_move()
     assert document.querySelector("#play-esp .play-root").innerHTML == "<p>the bot's move</p>"
     assert [r["op"] for r in worker.requests] == ["click", "unsaved", "bot"]
     unsaved = worker.requests[1]
@@ -171,16 +180,9 @@ async def test_full_storage_stops_nothing_and_the_worker_hears_which_write_faile
 
 
 async def test_refused_storage_stops_nothing_and_the_worker_hears_why():
-    body = Element("body")
-    body.append(Element("div", {"id": "play-esp"})).append(Element("div", {"class": "play-root"}))
-    document = Document(body)
-    install(document, RefusedWindow(document))
+    document, _ = page(refused=True)
     assert storage_refused() and storage_snapshot("localStorage") == {}
-    worker = Worker(bot_reply)
-    bridge = Bridge()
-    bridge.started(worker)
-    bridge.request({"op": "click"})
-    await settle()
+    worker, _ = await a_move()
     assert document.querySelector("#play-esp .play-root").innerHTML == "<p>the bot's move</p>"
     unsaved = worker.requests[1]
     assert unsaved["op"] == "unsaved" and unsaved["why"] == "refused"
