@@ -131,13 +131,7 @@ def test_full_storage_the_bot_answers_the_player_is_told_and_nothing_saved_is_lo
     listed = page.inner_text("#storage-note [data-role=storage-list]")
     assert "Your Telepathic game on this device" in listed and "Your ESPEERS decks" in listed
     assert "Your ESP game" not in listed, "the game being played is never offered"
-    for scheme in ("light", "dark"):
-        for width, height in ((360, 740), (1280, 800)):
-            page.emulate_media(color_scheme=scheme)
-            page.set_viewport_size({"width": width, "height": height})
-            page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(screenshots / f"storage-full-{width}-{scheme}.png"))
-    page.emulate_media(color_scheme="light")
+    shoot(page, screenshots, "storage-full")
     page.click(f"#storage-note [data-cmd=storage-remove][data-key='{OLD_GAME}']")
     page.locator("#storage-note [data-role=storage-saved]").wait_for()
     assert page.evaluate(f"localStorage.getItem('{OLD_GAME}')") is None, "removed, as asked"
@@ -150,12 +144,26 @@ def test_full_storage_the_bot_answers_the_player_is_told_and_nothing_saved_is_lo
     assert page.evaluate(f"localStorage.getItem('{DECKS}')") == decks, "the decks untouched"
 
 
-def test_refused_storage_the_engines_start_the_bot_answers_and_the_page_says_so(page, site, watch):
+def test_refused_storage_the_engines_start_the_bot_answers_and_the_page_says_so(
+    page, site, watch, screenshots
+):
     page.add_init_script(REFUSE % "true")
     root = start_against_a_bot(page, site.url)
     move_by_sight(page, root)
     assert REFUSED_SENTENCE in page.inner_text("#storage-note [data-role=storage-refused]")
     assert page.locator("#boot-error").is_hidden()
+    shoot(page, screenshots, "storage-refused")
+
+
+def shoot(page, screenshots, name: str) -> None:
+    """The page at the top, on a phone and a desktop, light and dark."""
+    for scheme in ("light", "dark"):
+        for width, height in ((360, 740), (1280, 800)):
+            page.emulate_media(color_scheme=scheme)
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(screenshots / f"{name}-{width}-{scheme}.png"))
+    page.emulate_media(color_scheme="light")
 
 
 def test_a_frame_on_another_origin_denied_storage_plays_and_says_so(blog_page, site):
@@ -195,8 +203,6 @@ def test_a_save_that_cannot_be_read_is_set_aside_and_named(app, site, text, scre
     assert app.evaluate(f"localStorage.getItem('{key}:damaged')") == text, "kept, not deleted"
     assert resume.is_hidden(), "nothing to resume: Resume no longer shows"
     if text.startswith("{"):
-        for width, height in ((360, 740), (1280, 800)):
-            app.set_viewport_size({"width": width, "height": height})
-            app.screenshot(path=str(screenshots / f"storage-damaged-{width}.png"))
+        shoot(app, screenshots, "storage-damaged")
     app.click("#storage-note [data-cmd=storage-dismiss]")
     assert app.locator("#storage-note [data-role=storage-damaged]").count() == 0

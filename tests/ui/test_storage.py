@@ -12,7 +12,7 @@ import pytest
 from parlour.ui.app import DECKS_STORAGE, STORAGE, App, new_table
 from parlour.ui.online_app import ONLINE_LAST, ONLINE_SAVE
 from parlour.ui.page import Storage
-from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves
+from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves, retry
 
 ESP = STORAGE.format(game="esp")
 TELE = STORAGE.format(game="telepathic")
@@ -203,3 +203,19 @@ def test_old_saves_lists_only_this_sites_saves_largest_first():
     assert [key for key, _, _ in listed] == [ESP + ":damaged", f"{ONLINE_SAVE}:m-2:host:0", TELE]
     assert listed[0][1] == "A damaged copy of your ESP game on this device"
     assert listed[0][2] == 10  # KB, at two bytes a character
+
+
+def test_making_room_writes_each_refused_key_again_in_its_own_area():
+    storage = Storage({ESP: "game"}, {"psi-parlour:online:tab": "k"})
+    storage.unsaved = [ESP, "psi-parlour:online:tab"]
+    retry(storage)
+    assert storage.effects.local == {ESP: "game"}
+    assert storage.effects.session == {"psi-parlour:online:tab": "k"}
+
+
+def test_saved_again_is_said_once_and_goes_with_the_next_screen():
+    app = playing_esp()
+    call(app, {"op": "unsaved", "keys": [ESP], "why": "full"})
+    assert SAVED_AGAIN in note(call(app, {"op": "unsaved", "keys": [], "why": ""}))
+    out = call(app, {"op": "route", "hash": "#home"})
+    assert any(sel == ROOT for sel, _ in out["render"]) and note(out) == ""

@@ -171,6 +171,7 @@ class App:
     # -- routes -------------------------------------------------------------------------
 
     def on_route(self, request: dict[str, Any]) -> None:
+        self.note_said = ""  # "saved again" was said; a new screen need not hear it
         self._route(request)
         hash_ = self.hash
         drawn = [

@@ -71,7 +71,9 @@ def remove_save(storage: Storage, key: str, keep: set[str]) -> bool:
 def retry(storage: Storage) -> None:
     """Write again what the browser refused (after room was made): the page says if it fails."""
     for key in storage.unsaved:
-        storage.set(key, storage.get(key))
+        for area in ("local", "session"):
+            if key in storage.values[area]:
+                storage.set(key, storage.get(key, area), area)
 
 
 def note_tree(storage: Storage, listing: bool, keep: set[str], said: str = "") -> Node:
