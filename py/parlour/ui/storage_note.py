@@ -21,10 +21,7 @@ OWNER = ":owner"
 DECKS = PREFIX + "espeers:decks"
 SENTENCES = {
     "full": "This browser's storage is full: the game goes on but is not saved.",
-    "refused": (
-        "This browser does not let the page keep anything here (its storage is blocked): "
-        "the game goes on but is not saved."
-    ),
+    "refused": "This browser blocks this page's storage: the game goes on but is not saved.",
 }
 SAVED_AGAIN = "There is room again: the game is saved."
 
