@@ -124,7 +124,7 @@ def saves_list(saves: list[tuple[str, str, int]]) -> Node:
                 h(
                     "li",
                     {},
-                    f"{what} ({size} KB) ",
+                    h("span", {}, f"{what} ({size} KB)"),
                     button("Remove", cmd="storage-remove", key=key, aria_label=f"Remove {what}"),
                 )
                 for key, what, size in saves
