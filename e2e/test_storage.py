@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from e2e import clicks
+from e2e import axe, clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.test_bots import SoloPage
 from e2e.test_embed import BLOG, Blog, blog_page, frame_of
@@ -156,14 +156,18 @@ def test_refused_storage_the_engines_start_the_bot_answers_and_the_page_says_so(
 
 
 def shoot(page, screenshots, name: str) -> None:
-    """The page at the top, on a phone and a desktop, light and dark."""
+    """The page at the top, on a phone and a desktop, light and dark; axe-core finds nothing
+    serious in the storage note in any of the four."""
+    log = axe.AxeLog(page, name)
     for scheme in ("light", "dark"):
         for width, height in ((360, 740), (1280, 800)):
             page.emulate_media(color_scheme=scheme)
             page.set_viewport_size({"width": width, "height": height})
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshots / f"{name}-{width}-{scheme}.png"))
+            log.check(f"[{scheme} {width}]", "#storage-note")
     page.emulate_media(color_scheme="light")
+    log.assert_clean()
 
 
 def test_a_frame_on_another_origin_denied_storage_plays_and_says_so(blog_page, site):
