@@ -12,6 +12,7 @@ played, and the page says nothing is saved.
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -97,6 +98,11 @@ def start_against_a_bot(where, url: str) -> str:
     """A game of ESP against an easy bot, from its set-up form; the play screen's selector."""
     where.goto(url + "#new-esp")
     where.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    return set_up_against_a_bot(where)
+
+
+def set_up_against_a_bot(where) -> str:
+    """From ESP's set-up form: the second seat an easy bot, the game started."""
     where.select_option("#new-esp [data-seat-kind='1']", "easy")
     where.click("#new-esp a[href='#start-esp']")
     where.locator("#play-esp .play").wait_for(timeout=30_000)
@@ -170,26 +176,42 @@ def shoot(page, screenshots, name: str) -> None:
     log.assert_clean()
 
 
-def test_a_frame_on_another_origin_denied_storage_plays_and_says_so(blog_page, site):
+@contextlib.contextmanager
+def esp_in_a_blog(blog_page, site):
+    """A blog on another origin embedding the site's ESP set-up: its frame, with a game against
+    a bot started. On leaving: the frame asked no other origin and logged no problem."""
     page, watch = blog_page
-    page.add_init_script(REFUSE % "window !== window.top")  # the blog keeps its own storage
     src = site.url + "?embed=1&game=esp#new-esp"
     blog = Blog(BLOG.format(code=f'<iframe src="{src}" style="width:100%;height:900px"></iframe>'))
     try:
         page.goto(blog.url)
         frame = frame_of(page)
-        frame.select_option("#new-esp [data-seat-kind='1']", "easy")
-        frame.click("#new-esp a[href='#start-esp']")
-        frame.locator("#play-esp .play").wait_for(timeout=30_000)
-        move_by_sight(frame, "#play-esp")
-        note = frame.inner_text("#storage-note [data-role=storage-refused]")
-        assert REFUSED_SENTENCE in note
-        assert frame.locator("#boot-error").is_hidden()
+        set_up_against_a_bot(frame)
+        yield frame
         own = (site.url, blog.url, "blob:" + site.url.rstrip("/"), "data:")
         assert [u for u in watch.requests if not u.startswith(own)] == []
         assert watch.unexpected_problems() == []
     finally:
         blog.close()
+
+
+def test_a_frame_on_another_origin_denied_storage_plays_and_says_so(blog_page, site):
+    blog_page[0].add_init_script(REFUSE % "window !== window.top")  # the blog keeps its own
+    with esp_in_a_blog(blog_page, site) as frame:
+        move_by_sight(frame, "#play-esp")
+        assert REFUSED_SENTENCE in frame.inner_text("#storage-note [data-role=storage-refused]")
+        assert frame.locator("#boot-error").is_hidden()
+
+
+def test_a_frame_on_another_origin_with_full_storage_plays_and_says_so(blog_page, site):
+    with esp_in_a_blog(blog_page, site) as frame:
+        move_by_sight(frame, "#play-esp")
+        before = frame.evaluate("localStorage.getItem('psi-parlour:esp:pass-and-play')")
+        assert frame.evaluate(FILL) > 0
+        move_by_sight(frame, "#play-esp")  # the save fails; the bot's reply is drawn
+        assert FULL_SENTENCE in frame.inner_text("#storage-note [data-role=storage-full]")
+        after = frame.evaluate("localStorage.getItem('psi-parlour:esp:pass-and-play')")
+        assert after == before, "the save of the move before is kept whole"
 
 
 @pytest.mark.parametrize("text", ["{cut sh", "[" * 100_000 + "]" * 100_000])
