@@ -139,6 +139,65 @@ async function watchDownload() {
 }
 window.parlourFault = showFault;
 
+// The browser's storage, for main.py: MicroPython cannot catch an exception thrown by a JS call
+// or property (it unwinds through the interpreter and ends main.py), and storage throws: a
+// SecurityError where it is refused (cookies blocked, a frame denied storage), a
+// QuotaExceededError when it is full. Each function here answers instead of throwing.
+const storageArea = (name) => {
+  try {
+    const area = window[name];
+    return area && area.length >= 0 ? area : null;
+  } catch {
+    return null;
+  }
+};
+window.parlourStorage = {
+  refused: (name) => storageArea(name) === null,
+  // "" when written (a null value removes the key), "full" or "refused" when not
+  write(name, key, value) {
+    const area = storageArea(name);
+    if (area === null) return "refused";
+    try {
+      if (value === null || value === undefined) area.removeItem(key);
+      else area.setItem(key, value);
+      return "";
+    } catch {
+      return "full";
+    }
+  },
+  // the keys, as JSON text (a saved game's text is long: only the keys, to see what is saved)
+  keys(name) {
+    try {
+      const area = storageArea(name);
+      return JSON.stringify(area === null ? [] : Array.from({ length: area.length }, (_, i) => area.key(i)));
+    } catch {
+      return "[]";
+    }
+  },
+  get(name, key) {
+    try {
+      const area = storageArea(name);
+      return area === null ? null : area.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  // every key and value starting with `prefix`, as JSON text ("{}" where refused)
+  snapshot(name, prefix) {
+    const values = {};
+    try {
+      const area = storageArea(name);
+      for (let i = 0; area !== null && i < area.length; i++) {
+        const key = area.key(i);
+        if (key.startsWith(prefix)) values[key] = area.getItem(key);
+      }
+    } catch {
+      // refused part way: what was read
+    }
+    return JSON.stringify(values);
+  },
+};
+
 async function writeModules(micropython, files) {
   const sources = await Promise.all(Object.keys(files).map(text));
   Object.values(files).forEach((path, index) => {

@@ -23,6 +23,7 @@ class Bridge:
         self.on_error = None  # shows a fault the worker reported
         self.after_effects = []  # callables run after each set of effects (resume links...)
         self.in_flight = 0
+        self.unsaved = {}  # key -> "full" or "refused": the keys whose last write failed
 
     @property
     def ready(self):
@@ -67,9 +68,13 @@ class Bridge:
 
     def apply(self, effects):
         """Do what the worker asked, in a fixed order: storage first (a save must not wait on
-        drawing), then links, drawing, the address, focus."""
-        storage_write(env.window.localStorage, effects.get("local", {}))
-        storage_write(env.window.sessionStorage, effects.get("session", {}))
+        drawing), then links, drawing, the address, focus. A write the browser refuses stops
+        nothing: the rest is done, and the worker hears of it (`report_storage`)."""
+        before = dict(self.unsaved)
+        for name in ("localStorage", "sessionStorage"):
+            writes = effects.get("local" if name == "localStorage" else "session", {})
+            if writes:
+                self.note_writes(writes, storage_write(name, writes))
         if self.links is not None:
             for operation in effects.get("links", []):
                 self.links.run(operation)
@@ -108,26 +113,61 @@ class Bridge:
             env.spawn(save_file(name, text))
         for hook in self.after_effects:
             hook()
+        if self.unsaved != before:
+            self.report_storage()
         if effects.get("error") and self.on_error is not None:
             self.on_error(effects["error"])
 
+    def note_writes(self, writes, failed):
+        """Keep which keys the browser would not write, and why."""
+        for key in writes:
+            if key in failed:
+                self.unsaved[key] = failed[key]
+            else:
+                self.unsaved.pop(key, None)
 
-def storage_write(area, writes):
+    def report_storage(self):
+        """Tell the worker which writes failed (none: all land again), so it tells the player
+        the game is not saved instead of believing it is."""
+        whys = set(self.unsaved.values())
+        why = "refused" if "refused" in whys else "full" if whys else ""
+        self.request({"op": "unsaved", "keys": sorted(self.unsaved), "why": why})
+
+
+def storage():
+    """The page's storage functions (assets/main-thread.js): each answers, none throws. The
+    browser's storage throws where it is refused or full, and MicroPython cannot catch an
+    exception thrown by a JS call or property: it would end main.py."""
+    return env.window.parlourStorage
+
+
+def storage_refused(name="localStorage"):
+    """The browser lets the page keep nothing (cookies blocked, a frame denied storage)."""
+    return bool(storage().refused(name))
+
+
+def storage_write(name, writes):
+    """Write each key of `name` (None removes it); the keys the browser would not write, each
+    with why: "full" (QuotaExceededError) or "refused" (no storage at all)."""
+    failed = {}
     for key, value in writes.items():
-        if value is None:
-            area.removeItem(key)
-        else:
-            area.setItem(key, value)
+        why = str(storage().write(name, key, value))
+        if why:
+            failed[key] = why
+    return failed
 
 
-def storage_snapshot(area):
-    """This site's keys of a storage area, for the worker's copy."""
-    values = {}
-    for i in range(int(area.length)):
-        key = str(area.key(i))
-        if key.startswith(STORAGE_PREFIX):
-            values[key] = str(area.getItem(key))
-    return values
+def storage_snapshot(name):
+    """This site's keys of a storage area, for the worker's copy (none where it is refused)."""
+    return json.loads(str(storage().snapshot(name, STORAGE_PREFIX)))
+
+
+def storage_keys(name="localStorage"):
+    return set(json.loads(str(storage().keys(name))))
+
+
+def storage_get(key, name="localStorage"):
+    return dom.value(storage().get(name, key))
 
 
 async def save_file(name, text):

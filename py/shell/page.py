@@ -4,7 +4,7 @@ the note on a name's length, which saved games can be resumed, reading a game fi
 replay)."""
 
 from shell import dom, env
-from shell.bridge import storage_snapshot
+from shell.bridge import storage_get, storage_keys, storage_refused, storage_snapshot
 from shell.copying import copy_code
 from shell.embed import EmbedPage
 
@@ -21,6 +21,7 @@ REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
 REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
 REGIONS += [("#solo-" + g, "solo:" + g) for g in GAMES]  # "Play vs computer"
 REGIONS += [("#learn-" + g + " .learn-root", "learn:" + g) for g in GAMES]  # the tutorials
+REGIONS += [("#storage-note", "storage")]  # what the page says of its storage (full, damaged)
 
 
 class Page:
@@ -193,11 +194,11 @@ class Page:
         mark_resumable()
 
     def start_request(self):
-        window = env.window
         return {
             "op": "start",
-            "local": storage_snapshot(window.localStorage),
-            "session": storage_snapshot(window.sessionStorage),
+            "local": storage_snapshot("localStorage"),
+            "session": storage_snapshot("sessionStorage"),
+            "refused": storage_refused(),
         }
 
 
@@ -245,13 +246,12 @@ def mark_resumable():
     """Show a Resume link only while there is a game saved to go back to: [data-resume-key]
     names the saved game's key; [data-resume-last] a key that names it. Only the keys are read
     (a saved game is a long text, and this runs after every answer of the worker)."""
-    storage = env.window.localStorage
-    saved = set(str(storage.key(i)) for i in range(int(storage.length)))
+    saved = storage_keys()
     for link in env.document.querySelectorAll("[data-resume-key]"):
         key = str(link.getAttribute("data-resume-key"))
         link.hidden = key not in saved or key + ":finished" in saved  # over: nothing to resume
     for link in env.document.querySelectorAll("[data-resume-last]"):
-        last = dom.value(storage.getItem(str(link.getAttribute("data-resume-last"))))
+        last = storage_get(str(link.getAttribute("data-resume-last")))
         link.hidden = last is None or str(last) not in saved
 
 

@@ -273,6 +273,27 @@ class Storage:
         self.values.pop(key, None)
 
 
+class FullStorage(Storage):
+    """Storage with no room left: every new or longer value throws, as QuotaExceededError
+    does; removing works (and makes room, once `room` is set)."""
+
+    def __init__(self, values=None):
+        super().__init__(values)
+        self.room = False
+
+    def setItem(self, key, value):
+        if not self.room:
+            raise RuntimeError("QuotaExceededError: the quota has been exceeded")
+        self.values[key] = value
+
+
+class RefusedWindowStorage:
+    """A property that throws when read, as `window.localStorage` does with cookies blocked."""
+
+    def __get__(self, obj, owner=None):
+        raise RuntimeError("SecurityError: Access is denied for this document")
+
+
 class Location:
     def __init__(self, hash_="#home"):
         self.hash = hash_
@@ -347,11 +368,59 @@ class FakeJSON:
         return json.loads(text)
 
 
+class StorageFunctions:
+    """window.parlourStorage of assets/main-thread.js over the fake areas: each function answers
+    ("full", "refused", "{}"...) where the browser's storage throws, and never throws itself."""
+
+    def __init__(self, window):
+        self.window = window
+
+    def _area(self, name):
+        try:
+            return getattr(self.window, name)
+        except RuntimeError:
+            return None
+
+    def refused(self, name):
+        return self._area(name) is None
+
+    def write(self, name, key, value):
+        area = self._area(name)
+        if area is None:
+            return "refused"
+        try:
+            if value is None:
+                area.removeItem(key)
+            else:
+                area.setItem(key, value)
+        except RuntimeError:
+            return "full"
+        return ""
+
+    def snapshot(self, name, prefix):
+        import json
+
+        area = self._area(name)
+        values = area.values if area is not None else {}
+        return json.dumps({k: v for k, v in values.items() if k.startswith(prefix)})
+
+    def keys(self, name):
+        import json
+
+        area = self._area(name)
+        return json.dumps(list(area.values) if area is not None else [])
+
+    def get(self, name, key):
+        area = self._area(name)
+        return area.getItem(key) if area is not None else None
+
+
 class Window:
     def __init__(self, document, local=None, session=None, hash_="#home"):
         self.document = document
         self.localStorage = Storage(local)
         self.sessionStorage = Storage(session)
+        self.parlourStorage = StorageFunctions(self)
         self.location = Location(hash_)
         self.crypto = Crypto()
         self.JSON = FakeJSON
@@ -372,6 +441,20 @@ class Worker:
         request = json.loads(text)
         self.requests.append(request)
         return json.dumps(self.answer(request))
+
+
+class RefusedWindow(Window):
+    """A window whose storage is refused (cookies blocked, a frame denied storage)."""
+
+    localStorage = RefusedWindowStorage()  # noqa: N815 - the browser's names
+    sessionStorage = RefusedWindowStorage()  # noqa: N815
+
+    def __init__(self, document, hash_="#home"):
+        self.document = document
+        self.parlourStorage = StorageFunctions(self)
+        self.location = Location(hash_)
+        self.crypto = Crypto()
+        self.JSON = FakeJSON
 
 
 def install(document, window):

@@ -3,16 +3,19 @@ effects are applied in order, and <html data-pending> says when the page is stil
 
 import asyncio
 
-from fakes import Document, Element, Window, Worker, install
+from fakes import Document, Element, FullStorage, RefusedWindow, Window, Worker, install
 
-from shell.bridge import Bridge, storage_snapshot
+from shell.bridge import Bridge, storage_refused, storage_snapshot
 
 
-def page():
+def page(refused=False):
     body = Element("body")
     body.append(Element("div", {"id": "play-esp"})).append(Element("div", {"class": "play-root"}))
     document = Document(body)
-    window = Window(document, local={"psi-parlour:x": "1", "other": "2"})
+    if refused:  # cookies blocked: every read of the storage areas throws
+        window = RefusedWindow(document)
+    else:
+        window = Window(document, local={"psi-parlour:x": "1", "other": "2"})
     install(document, window)
     return document, window
 
@@ -83,8 +86,8 @@ async def test_a_fault_in_the_worker_is_shown_not_swallowed():
 
 
 def test_storage_snapshot_takes_this_sites_keys_only():
-    _, window = page()
-    assert storage_snapshot(window.localStorage) == {"psi-parlour:x": "1"}
+    page()
+    assert storage_snapshot("localStorage") == {"psi-parlour:x": "1"}
 
 
 async def test_a_file_to_save_goes_to_the_browser_through_a_blob_link():
@@ -131,3 +134,56 @@ async def test_a_file_to_save_goes_to_the_browser_through_a_blob_link():
     assert made == [(['{"a": 1}'], "application/json")]
     assert clicked == [("blob:http://127.0.0.1:8000/1", "game.json", True)]
     assert document.body.querySelector("a") is None  # the link is gone again
+
+
+def bot_reply(request):
+    """The worker's answer to a move against a bot: a save, the board, the bot's turn later."""
+    if request["op"] != "click":
+        return {}
+    return {
+        "local": {"psi-parlour:esp:pass-and-play": "{saved}"},
+        "session": {"psi-parlour:online:tab": "k"},
+        "render": [["#play-esp .play-root", "<p>the bot's move</p>"]],
+        "later": [[0, {"op": "bot"}]],
+    }
+
+
+async def a_move():
+    """A move against a bot, on a bridge whose worker answers with `bot_reply`."""
+    worker = Worker(bot_reply)
+    bridge = Bridge()
+    bridge.started(worker)
+    bridge.request({"op": "click"})
+    await settle()
+    return worker, bridge
+
+
+async def test_full_storage_stops_nothing_and_the_worker_hears_which_write_failed():
+    document, window = page()
+    window.localStorage = FullStorage({"psi-parlour:esp:pass-and-play": "{before}"})
+    worker, bridge = await a_move()
+    assert document.querySelector("#play-esp .play-root").innerHTML == "<p>the bot's move</p>"
+    assert [r["op"] for r in worker.requests] == ["click", "unsaved", "bot"]
+    unsaved = worker.requests[1]
+    assert unsaved["keys"] == ["psi-parlour:esp:pass-and-play"] and unsaved["why"] == "full"
+    assert window.localStorage.values == {"psi-parlour:esp:pass-and-play": "{before}"}
+    assert window.sessionStorage.values == {"psi-parlour:online:tab": "k"}, "the rest is written"
+    assert not document.documentElement.hasAttribute("data-pending")
+    bridge.request({"op": "click"})
+    await settle()
+    assert [r["op"] for r in worker.requests][3:] == ["click", "bot"], "told once, not again"
+    window.localStorage.room = True  # room made: the next write lands, and the worker hears it
+    bridge.request({"op": "click"})
+    await settle()
+    assert [r["op"] for r in worker.requests][5:] == ["click", "unsaved", "bot"]
+    assert worker.requests[6]["keys"] == [] and worker.requests[6]["why"] == ""
+
+
+async def test_refused_storage_stops_nothing_and_the_worker_hears_why():
+    document, _ = page(refused=True)
+    assert storage_refused() and storage_snapshot("localStorage") == {}
+    worker, _ = await a_move()
+    assert document.querySelector("#play-esp .play-root").innerHTML == "<p>the bot's move</p>"
+    unsaved = worker.requests[1]
+    assert unsaved["op"] == "unsaved" and unsaved["why"] == "refused"
+    assert unsaved["keys"] == ["psi-parlour:esp:pass-and-play", "psi-parlour:online:tab"]

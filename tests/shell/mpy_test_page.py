@@ -1,7 +1,7 @@
 """shell.page under MicroPython: events become the right requests, and what needs no worker is
 done on the spot (Enter in a set-up field, arrows along a row, which games can be resumed)."""
 
-from fakes import Document, Element, Event, Input, Window, install
+from fakes import Document, Element, Event, Input, RefusedWindow, Window, install
 
 from shell.page import Page, mark_resumable, roving
 
@@ -132,6 +132,15 @@ def test_a_finished_game_is_not_offered_to_resume():
     mark_resumable()
     game, _ = document.querySelectorAll("nav a")
     assert game.hidden, "a game kept only for its result is not one to resume"
+
+
+def test_refused_storage_starts_the_engines_with_nothing_saved_and_no_resume():
+    document, _, _ = build(local={"psi-parlour:esp:pass-and-play": "{}"})
+    install(document, RefusedWindow(document))
+    mark_resumable()
+    assert all(link.hidden for link in document.querySelectorAll("nav a"))
+    request = Page(Recorder()).start_request()
+    assert request["refused"] and request["local"] == {} and request["session"] == {}
 
 
 def test_a_name_at_its_limit_says_so():

@@ -1,5 +1,5 @@
 """Online play in the app: a saved game comes back after a reload, a save that cannot be loaded
-is dropped (never a fault of the page), and online play never imports the app."""
+is set aside (never a fault of the page), and online play never imports the app."""
 
 from __future__ import annotations
 
@@ -79,11 +79,12 @@ def damaged() -> list[str]:
 
 
 @pytest.mark.parametrize("text", damaged(), ids=range(len(damaged())))
-def test_a_save_that_cannot_be_loaded_is_dropped_and_the_page_goes_home(text):
+def test_a_save_that_cannot_be_loaded_is_set_aside_and_the_page_goes_home(text):
     key = f"{ONLINE_SAVE}:m-online-app-1:guest:1"
     app, out = reload_with(key, text)
     assert app.online is None and out.get("go") == "#home"
-    assert out["local"][key] is None  # dropped, so the next reload does not trip on it
+    assert out["local"][key] is None  # moved, so the next reload does not trip on it
+    assert out["local"][key + ":damaged"] == text  # ... and kept whole, never deleted
 
 
 def test_online_play_never_imports_the_app():

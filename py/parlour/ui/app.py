@@ -28,6 +28,14 @@ if TYPE_CHECKING:
 STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
 FINISHED = ":finished"  # beside a saved game's key: that game is over
+DECKS_WHAT = "Your saved ESPEERS decks"
+
+
+def saved_what(game_id: str) -> str:
+    """A pass-and-play save, named for the player ("Your saved ESP game")."""
+    from parlour.ui.online_screen import GAME_NAMES
+
+    return f"Your saved {GAME_NAMES.get(game_id, game_id)} game"
 
 
 # Screens the worker draws whole (their address prefix, their region): a route to one moves
@@ -56,6 +64,9 @@ class App:
         self.href = ""
         self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
         self.hash = ""
+        self.note_html = ""  # what the storage note (#storage-note) shows now
+        self.listing_saves = False  # the storage note's list of old saves is open
+        self.note_said = ""  # a passing word in the storage note ("saved again")
 
     @property
     def effects(self) -> Effects:
@@ -72,6 +83,7 @@ class App:
             if not isinstance(request, dict):
                 raise ValueError("a request is an object")
             self.handle(request)
+            self.draw_note()
             out = self.effects.to_json()
         except Exception:  # the page must hear of any fault, not hang on it
             out = {**self.effects.to_json(), "error": traceback.format_exc()}
@@ -129,7 +141,69 @@ class App:
             {k: v for k, v in (local or {}).items() if isinstance(v, str)},
             {k: v for k, v in (tab or {}).items() if isinstance(v, str)},
         )
+        if request.get("refused"):  # the browser lets the page keep nothing (cookies blocked)
+            self.storage.why = "refused"
         self.on_route(request)
+
+    def on_unsaved(self, request: dict[str, Any]) -> None:
+        """The page's word on storage: the keys whose last write the browser refused (none:
+        every write lands again), and why ("full" or "refused")."""
+        keys, why = request.get("keys"), request.get("why")
+        storage = self.storage
+        storage.unsaved = [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+        was = storage.why
+        storage.why = str(why) if storage.unsaved and why in ("full", "refused") else ""
+        if not storage.why:
+            from parlour.ui.storage_note import SAVED_AGAIN
+
+            self.listing_saves = False
+            self.note_said = SAVED_AGAIN if was == "full" else ""
+
+    # -- the storage note: a game not saved, a save set aside ----------------------------
+
+    def current_saves(self) -> set[str]:
+        """The saves of what is being played now, never offered for removal."""
+        keep = set(self.storage.unsaved)
+        for game_id in self.sessions:
+            if self.hash == f"#play-{game_id}":
+                keep.add(STORAGE.format(game=game_id))
+        owned = getattr(self.online, "owned", None)
+        if owned is not None:
+            keep.add(owned)
+        return keep
+
+    def draw_note(self) -> None:
+        """Draw the storage note when what it says changed (most calls: nothing to say)."""
+        storage = self.storage
+        if not (storage.why or storage.damaged or self.note_html or self.note_said):
+            return
+        from parlour.ui.storage_note import ROOT, note_tree
+        from parlour.ui.tree import to_html
+
+        tree = note_tree(storage, self.listing_saves, self.current_saves(), self.note_said)
+        if to_html(tree) != self.note_html:
+            self.effects.draw(ROOT, tree)
+            self.note_html = to_html(tree)
+
+    def on_note_click(self, data: dict[str, Any]) -> None:
+        from parlour.ui.storage_note import remove_save, retry
+
+        cmd = data.get("cmd")
+        self.note_said = ""
+        if cmd == "storage-list":
+            self.listing_saves = True
+            self.effects.focus = "#storage-note [data-role=storage-list] button"
+        elif cmd == "storage-close":
+            self.listing_saves = False
+        elif cmd == "storage-remove":
+            if remove_save(self.storage, str(data.get("key")), self.current_saves()):
+                retry(self.storage)
+            self.effects.focus = "#storage-note [data-role=storage-list] button"
+        elif cmd == "storage-dismiss":
+            index = data.get("index")
+            damaged = self.storage.damaged
+            if isinstance(index, str) and index.isdigit() and int(index) < len(damaged):
+                damaged.pop(int(index))
 
     def on_storage(self, request: dict[str, Any]) -> None:
         key, value = request.get("key"), request.get("value")
@@ -139,6 +213,7 @@ class App:
     # -- routes -------------------------------------------------------------------------
 
     def on_route(self, request: dict[str, Any]) -> None:
+        self.note_said = ""  # "saved again" was said; a new screen need not hear it
         self._route(request)
         hash_ = self.hash
         drawn = [
@@ -260,7 +335,10 @@ class App:
         from parlour.ui.online_screen import GAME_NAMES
         from parlour.ui.play import replace_game_tree, saved_summary
 
-        summary = saved_summary(self.saved_json(game_id))
+        saved = self.saved_json(game_id)
+        summary = saved_summary(saved)
+        if summary is None and saved is not None and game_id not in self.sessions:
+            self.resume(game_id)  # a save that cannot be read is set aside, not replaced
         if summary is None:
             return False
         tree = replace_game_tree(game_id, GAME_NAMES[game_id], summary)
@@ -311,6 +389,8 @@ class App:
             self.start_solo(game_id, confirmed=True)
         elif kind == "builder":
             self.on_builder_click(data)
+        elif kind == "storage":
+            self.on_note_click(data)
         elif kind == "online" and self.online is not None:
             self.online.on_click(data)
         elif kind == "replay":
@@ -418,11 +498,7 @@ class App:
             self.storage.set(key + FINISHED, "1" if over else None)
 
     def saved_json(self, game_id: str) -> object:
-        raw = self.storage.get(STORAGE.format(game=game_id))
-        try:
-            return json.loads(raw) if raw is not None else None
-        except ValueError:
-            return None
+        return self.storage.read(STORAGE.format(game=game_id), saved_what(game_id))
 
     def resume(self, game_id: str) -> bool:
         from parlour.match.table import Table
@@ -436,7 +512,7 @@ class App:
             table = Table.from_json(saved["table"])
             notes = {int(k): v for k, v in saved.get("notes", {}).items() if isinstance(v, dict)}
         except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
-            self.storage.remove(STORAGE.format(game=game_id))
+            self.storage.set_aside(STORAGE.format(game=game_id), saved_what(game_id))
             return False
         session = self._session(table, game_id)
         session.notes = notes
@@ -446,11 +522,19 @@ class App:
     # -- the ESPEERS deck builder and the decks of a new game ---------------------------
 
     def saved_decks_raw(self) -> object:
-        raw = self.storage.get(DECKS_STORAGE)
-        try:
-            return json.loads(raw) if raw is not None else {}
-        except ValueError:
+        """The saved decks as stored. An entry that is not JSON, or whose decks are not all
+        readable, is set aside first; what could be read of it is written back."""
+        from parlour.ui.espeers_decks import DeckBuilder, saved_decks
+
+        raw = self.storage.read(DECKS_STORAGE, DECKS_WHAT)
+        if raw is None:
             return {}
+        decks = raw.get("decks", {}) if isinstance(raw, dict) else None
+        if not isinstance(decks, dict) or len(saved_decks(raw)) != len(decks):
+            self.storage.set_aside(DECKS_STORAGE, DECKS_WHAT)
+            raw = DeckBuilder.from_json(raw).to_json()
+            self.storage.set(DECKS_STORAGE, json.dumps(raw))
+        return raw
 
     def deck_builder(self) -> Any:
         if self.builder is None:
@@ -544,6 +628,7 @@ HANDLERS = {
     "tick": App.on_tick,
     "link": App.on_link,
     "storage": App.on_storage,
+    "unsaved": App.on_unsaved,
     "bot": App.on_bot,
     "replay-file": App.on_replay_file,
     "replay-tick": App.on_replay_tick,

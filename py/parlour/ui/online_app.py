@@ -57,6 +57,7 @@ UNKEPT_KEY = (
 OWNER = ":owner"  # after a save key: the tab that plays that game now
 TAB = secrets.token_hex(6)  # this page load's name, for owning a save
 STUN = "psi-parlour:stun"
+SAVED_WHAT = "Your saved online game"
 
 
 class Candidate:
@@ -530,10 +531,7 @@ def remember(app: TheApp, key: str) -> None:
     storage.set(TAB_KEY, key, area="session")
     storage.set(ONLINE_LAST, key)
     app.effects.attrs["online-save"] = key
-    try:
-        kept = parse_json(storage.get(KEYS) or "[]", "The list of saved online games")
-    except MalformedInput:
-        kept = []
+    kept = storage.read(KEYS, "The list of saved online games")
     keys = [k for k in kept if isinstance(k, str) and k != key] if isinstance(kept, list) else []
     keys.append(key)
     for old in keys[:-KEEP]:
@@ -665,16 +663,16 @@ def take_over(app: TheApp) -> None:
 
 def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | None:
     """The online game saved in this browser, with the seat's private notes; None if none. A
-    save that cannot be loaded is dropped."""
+    save that cannot be loaded is set aside (the storage note says so)."""
     storage = app.storage
     key = storage.get(TAB_KEY, area="session") or storage.get(ONLINE_LAST)
-    raw = storage.get(key) if key is not None else None
-    if key is None or raw is None:
+    data = storage.read(key, SAVED_WHAT) if key is not None else None
+    if key is None or data is None:
         return None
     try:
-        return load(raw, app.keyring.kept(key) if app.keyring is not None else None)
+        return load_data(data, app.keyring.kept(key) if app.keyring is not None else None)
     except MalformedInput:
-        storage.remove(key)
+        storage.set_aside(key, SAVED_WHAT)
         if app.keyring is not None:
             app.keyring.forget(key)
         return None
@@ -684,7 +682,13 @@ def load(raw: str, crypto: Crypto | None = None) -> tuple[OnlineSession, dict[in
     """A save as `OnlineController.save` writes it: the session (a signed one with the key pair
     kept for it), and the seat's private notes (a note that is not one is left out). Anything
     wrong with the session, or a signed save whose key is gone, is MalformedInput."""
-    data = parse_json(raw, "That saved online game")
+    return load_data(parse_json(raw, "That saved online game"), crypto)
+
+
+def load_data(
+    data: object, crypto: Crypto | None = None
+) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
+    """`load`, of a save already read from its JSON."""
     if not isinstance(data, dict):
         raise MalformedInput("That is not a saved online game.")
     session = OnlineSession.from_json(data.get("session"), now(), crypto)

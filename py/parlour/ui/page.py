@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlour.errors import MalformedInput
+from parlour.fair.encoding import Json, parse_json
 from parlour.ui.tree import Node, to_html
 
 ANNOUNCER = "#announcer"  # the page's one live region, outside every redrawn region
+DAMAGED = ":damaged"  # after a key: the text that stood there and could not be read, kept
 LISTS = ("render", "local", "session", "send", "links", "attrs", "text", "later", "download")
 
 
@@ -81,11 +84,20 @@ class Effects:
 class Storage:
     """The worker's copy of the page's storage, kept in step with the real one: the page sends
     it all at start (and every change another tab makes), the worker's writes go back as
-    effects. `local` is the browser's localStorage, `tab` this tab's sessionStorage."""
+    effects. `local` is the browser's localStorage, `tab` this tab's sessionStorage.
+
+    The copy holds what the worker wants kept; the page says which writes the browser refused
+    (`unsaved`, and `why`: "full" or "refused"), so the player is told the game is not saved
+    rather than finding it gone after a reload. Every read of stored data goes through `read`,
+    the one parser with limits; what it cannot read is moved aside (`set_aside`), never lost,
+    and `damaged` keeps a sentence for the player naming it."""
 
     def __init__(self, local: dict[str, str], tab: dict[str, str]) -> None:
         self.values = {"local": dict(local), "session": dict(tab)}
         self.effects = Effects()
+        self.unsaved: list[str] = []  # keys whose last write the browser refused
+        self.why = ""  # "full", "refused", or "" while every write lands
+        self.damaged: list[str] = []  # sentences: what could not be read and was set aside
 
     def get(self, key: str, area: str = "local") -> str | None:
         return self.values[area].get(key)
@@ -100,6 +112,34 @@ class Storage:
 
     def remove(self, key: str, area: str = "local") -> None:
         self.set(key, None, area)
+
+    def read(self, key: str, what: str, area: str = "local") -> Json:
+        """The JSON stored at `key` (None when there is none). Text that is not JSON, nests too
+        deep or holds a character that is not one is moved aside and read as None."""
+        raw = self.get(key, area)
+        if raw is None:
+            return None
+        try:
+            return parse_json(raw, what)
+        except MalformedInput:
+            self.set_aside(key, what, area)
+            return None
+
+    def set_aside(self, key: str, what: str, area: str = "local") -> None:
+        """Move what `key` holds to `key:damaged` (or `:damaged:2`..., never over an earlier
+        one), so the page goes on without it and nothing is deleted; tell the player."""
+        raw = self.get(key, area)
+        if raw is None:
+            return
+        aside, n = key + DAMAGED, 2
+        while self.get(aside, area) is not None:
+            aside, n = f"{key}{DAMAGED}:{n}", n + 1
+        self.set(aside, raw, area)
+        self.remove(key, area)
+        self.damaged.append(
+            f"{what} could not be read, so it was set aside (kept in this browser, not deleted)"
+            " and the page goes on without it."
+        )
 
     def changed_elsewhere(self, key: str, value: str | None) -> None:
         """Another tab wrote localStorage (the page's `storage` event): no effect to send."""
