@@ -12,7 +12,7 @@ import pytest
 from parlour.ui.app import DECKS_STORAGE, STORAGE, App, new_table
 from parlour.ui.online_app import ONLINE_LAST, ONLINE_SAVE
 from parlour.ui.page import Storage
-from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves, retry
+from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves, remove_save, retry
 
 ESP = STORAGE.format(game="esp")
 TELE = STORAGE.format(game="telepathic")
@@ -203,6 +203,15 @@ def test_old_saves_lists_only_this_sites_saves_largest_first():
     assert [key for key, _, _ in listed] == [ESP + ":damaged", f"{ONLINE_SAVE}:m-2:host:0", TELE]
     assert listed[0][1] == "A damaged copy of your ESP game on this device"
     assert listed[0][2] == 10  # KB, at two bytes a character
+
+
+def test_removing_a_finished_game_takes_its_mark_and_never_the_game_being_played():
+    storage = Storage({ESP: "game", TELE: "over", TELE + ":finished": "1"}, {})
+    assert [key for key, _, _ in old_saves(storage, {ESP})] == [TELE], "a mark is no save"
+    assert not remove_save(storage, ESP, {ESP})
+    assert remove_save(storage, TELE, {ESP})
+    assert storage.get(TELE) is None and storage.get(TELE + ":finished") is None
+    assert storage.get(ESP) == "game"
 
 
 def test_making_room_writes_each_refused_key_again_in_its_own_area():

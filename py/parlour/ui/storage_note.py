@@ -18,6 +18,7 @@ ROOT = "#storage-note .storage-root"
 PREFIX = "psi-parlour:"
 ONLINE = PREFIX + "online:"
 OWNER = ":owner"
+FINISHED = ":finished"  # ui/app.py's mark beside a pass-and-play save whose game is over
 DECKS = PREFIX + "espeers:decks"
 SENTENCES = {
     "full": "This browser's storage is full: the game goes on but is not saved.",
@@ -55,13 +56,14 @@ def old_saves(storage: Storage, keep: set[str]) -> list[tuple[str, str, int]]:
 
 
 def remove_save(storage: Storage, key: str, keep: set[str]) -> bool:
-    """The player's Remove on one listed save (with its tab's owner mark). Only a key the list
-    could show, and never one in `keep`."""
+    """The player's Remove on one listed save (with its tab's owner mark, or its mark of a
+    finished game). Only a key the list could show, and never one in `keep`."""
     if key in keep or label(key) is None or storage.get(key) is None:
         return False
     storage.remove(key)
-    if storage.get(key + OWNER) is not None:
-        storage.remove(key + OWNER)
+    for mark in (OWNER, FINISHED):
+        if storage.get(key + mark) is not None:
+            storage.remove(key + mark)
     return True
 
 
