@@ -53,6 +53,10 @@ class App:
         self.href = ""
         self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
         self.hash = ""
+        # A game made elsewhere (a replay played on), started by the next #start-<game>
+        self.pending_tables: dict[str, Table] = {}
+        self.pending_form: object = None  # a start waiting on "replace the game?": its form
+        self.pending_table: Table | None = None  # or its table
 
     @property
     def effects(self) -> Effects:
@@ -142,7 +146,7 @@ class App:
             return
         for game_id in SCREENS:
             if hash_ == f"#start-{game_id}":
-                self.start_new(game_id, form)
+                self.start_new(game_id, form, table=self.pending_tables.pop(game_id, None))
                 return
             if hash_ == f"#play-{game_id}":
                 if game_id not in self.sessions and not self.resume(game_id):
@@ -177,9 +181,12 @@ class App:
 
     # -- pass-and-play ------------------------------------------------------------------
 
-    def start_new(self, game_id: str, form: object, confirmed: bool = False) -> None:
-        """The set-up form's "Start the game". A game in progress saved on this device is never
-        lost without the player saying so: first ask, in the start screen."""
+    def start_new(
+        self, game_id: str, form: object, confirmed: bool = False, table: Table | None = None
+    ) -> None:
+        """The set-up form's "Start the game" (or a game made elsewhere: `table`, from a replay
+        played on). A game in progress saved on this device is never lost without the player
+        saying so: first ask, in the start screen."""
         if not confirmed:
             from parlour.ui.online_screen import GAME_NAMES
             from parlour.ui.play import replace_game_tree, saved_summary
@@ -188,8 +195,16 @@ class App:
             if summary is not None:
                 tree = replace_game_tree(game_id, GAME_NAMES[game_id], summary)
                 self.effects.draw(f"#start-{game_id}", tree)
-                self.pending_form = form
+                self.pending_form, self.pending_table = form, table
                 return
+        if table is None:
+            table = self.table_from_form(game_id, form)
+        self.sessions[game_id] = self._session(table, game_id)
+        self.save(game_id)
+        self.go(f"#play-{game_id}")
+
+    def table_from_form(self, game_id: str, form: object) -> Table:
+        """A new game as the set-up form describes it."""
         from parlour.match.bot_seats import bot_name
 
         bots = setup_form.seat_kinds(form)
@@ -201,10 +216,13 @@ class App:
         decks = setup_form.deck_choices(form)
         if decks:
             variant["decks"] = self.chosen_decks(decks)
-        table = new_table(game_id, names, variant, bots)
-        self.sessions[game_id] = self._session(table, game_id)
-        self.save(game_id)
-        self.go(f"#play-{game_id}")
+        return new_table(game_id, names, variant, bots)
+
+    def start_table(self, table: Table) -> None:
+        """Start a game made elsewhere (a replay played on) as a new pass-and-play game: through
+        the start screen, which asks first if it would replace a game in progress."""
+        self.pending_tables[table.game.id] = table
+        self.go(f"#start-{table.game.id}")
 
     def _session(self, table: Table, game_id: str) -> PlaySession:
         from parlour.ui.play import PlaySession
@@ -222,7 +240,8 @@ class App:
             self._tutorial().dispatch(self, game_id, data)
         elif kind == "start" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
-            self.start_new(game_id, getattr(self, "pending_form", None), confirmed=True)
+            form, table = self.pending_form, self.pending_table
+            self.start_new(game_id, form, confirmed=True, table=table)
         elif kind == "builder":
             self.on_builder_click(data)
         elif kind == "online" and self.online is not None:
