@@ -160,7 +160,7 @@ def test_psi_squad_the_pad_beside_the_targets_guesses(page, site, watch):
         assert box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 0.5, (
             f"the status board is wider than its sheet at {width}"
         )
-        name = page.locator("#play-psi-squad .psi-board tbody th >> nth=0")
+        name = page.locator("#play-psi-squad .psi-board tbody tr.last th")
         overlaps = name.evaluate(
             """th => { const tag = th.querySelector('.last-tag'); if (!tag) return null;
               const r = document.createRange(); r.selectNodeContents(th.firstChild);
