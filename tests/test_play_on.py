@@ -107,3 +107,58 @@ def test_the_viewer_offers_it_only_where_it_may():
         seen.append(offered(replay))
         assert seen[-1] == can_play_on(table.match.upto(replay.step))
     assert True in seen and False in seen
+
+
+def test_the_app_starts_the_new_game_and_asks_before_it_replaces_one_in_progress():
+    """The viewer's button, through the start screen: a new game at once; with a game in
+    progress saved, the question first, and "Replace" starts the played-on game."""
+    import json
+
+    from parlour.ui.app import STORAGE, App, new_table
+
+    table = esp_game()
+    record = ReplayRecord.of(table.match, {s: table.openings(s) for s in table.stores})
+    hash_ = f"#replay={record.code()}&move={UP_FIRST}"
+
+    def call(app: App, **request: object) -> dict:
+        out = json.loads(app.call(json.dumps(request)))
+        assert "error" not in out, out.get("error")
+        return out
+
+    def play_on_clicked(app: App) -> None:
+        call(app, op="route", hash=hash_, href="https://parlour.example/")
+        out = call(app, op="click", region="replay", data={"cmd": "play-on"})
+        assert out["go"] == "#start-esp"
+        call(app, op="route", hash="#start-esp", href="https://parlour.example/")
+
+    app = App()
+    play_on_clicked(app)
+    started = app.sessions["esp"].table.match
+    assert started.step == UP_FIRST and started.config.bot_levels == {1: "medium"}
+    assert json.loads(app.storage.get(STORAGE.format(game="esp")))  # saved, as any new game
+
+    app = App()
+    other = new_table("esp", ("Kim", "Lee"))
+    app.sessions["esp"] = app._session(other, "esp")
+    app.save("esp")
+    app.sessions.clear()
+    play_on_clicked(app)
+    assert "esp" not in app.sessions  # asked first: nothing replaced yet
+    call(app, op="click", region="start:esp", data={"cmd": "replace-game"})
+    assert app.sessions["esp"].table.match.config.seats[0] == PERSON
+
+
+def test_the_viewer_does_not_start_a_game_where_it_may_not():
+    import json
+
+    from parlour.ui.app import App
+
+    table = esp_game()
+    record = ReplayRecord.of(table.match, {s: table.openings(s) for s in table.stores})
+    app = App()
+    hash_ = f"#replay={record.code()}&move={UP_FIRST + 1}"
+    app.call(json.dumps({"op": "route", "hash": hash_, "href": "https://parlour.example/"}))
+    out = json.loads(
+        app.call(json.dumps({"op": "click", "region": "replay", "data": {"cmd": "play-on"}}))
+    )
+    assert out.get("go") is None and "esp" not in app.sessions
