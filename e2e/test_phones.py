@@ -98,12 +98,14 @@ TARGET_IN_FRAME = """
 
 
 def test_esp_a_placement_on_one_screen(page, site, watch):
-    """The tray, both faces and a highlighted cell, with a dozen tiles down: no scrolling
-    between choosing a tile and placing it; a board larger than its frame says that it pans."""
+    """The tray, both faces, a highlighted cell and the whole of the board's frame, with sixteen
+    tiles down and the board zoomed in (its frame at its tallest): no scrolling between choosing
+    a tile and placing it; a board larger than its frame says that it pans."""
     solo = SoloPage(page, "esp")
     solo.start(site.url, 2, "medium")
-    play_until(solo, lambda t: len(t.state.board) >= 12 and 0 in t.game.to_move(t.state))
+    play_until(solo, lambda t: len(t.state.board) >= 16 and 0 in t.game.to_move(t.state))
     page.click("#play-esp [data-cmd=tray] >> nth=0")
+    page.click("#play-esp [data-cmd=zoom-in]")  # a board larger than its frame: the frame's most
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         target = page.evaluate(TARGET_IN_FRAME)
@@ -116,6 +118,7 @@ def test_esp_a_placement_on_one_screen(page, site, watch):
         parts["symbol up"] = "#play-esp [data-cmd=face][data-face=up]"
         parts["symbol down"] = "#play-esp [data-cmd=face][data-face=down]"
         parts["a highlighted cell"] = f"#play-esp .esp-board [data-cell='{target}']"
+        parts["the whole board's frame"] = "#play-esp [data-role=board-frame]"
         one_screen(page, parts, width, height, "esp")
         frame = page.locator("#play-esp [data-role=board-frame]")
         pans = frame.evaluate(
