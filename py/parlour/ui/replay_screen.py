@@ -89,7 +89,6 @@ def replay_tree(replay: Replay, screen: GameScreen, said: list[str], link: str) 
         },
         _head(replay, game.id, link),
         _bar(replay),
-        _play_on(replay, view),
         h(
             "p",
             {"class": "message", "role": "status", "aria-live": "polite", "data-role": "said"},
@@ -107,6 +106,9 @@ def replay_tree(replay: Replay, screen: GameScreen, said: list[str], link: str) 
             h(
                 "aside",
                 {"class": "side"},
+                # beside the board (just under it on a phone): the board never moves as it comes
+                # and goes
+                _play_on(replay, view),
                 _verdict(replay),
                 _hidden(replay, spectator, screen),
                 seats_tree(screen, view, spectator.names, _acting(view), None, {}),
@@ -249,17 +251,17 @@ def _play_on(replay: Replay, view: dict) -> Node | None:
     seat = _acting(view)
     whose = replay.record.config.seats[seat] if seat is not None else "the next player"
     return h(
-        "p",
-        {"class": "replay-play-on"},
+        "section",
+        {"class": "replay-play-on", "aria-label": "Play on"},
         h(
             "button",
-            {"class": "button", "type": "button", "data-cmd": "play-on"},
+            {"class": "button primary", "type": "button", "data-cmd": "play-on"},
             "Play on from here against the computer",
         ),
         h(
-            "span",
+            "p",
             {"class": "hint"},
-            f" You take {whose}'s move; medium bots play the others. Nothing of this "
+            f"You take {whose}'s move; medium bots play the others. Nothing of this "
             "position is hidden, so it is a fair new game.",
         ),
     )
