@@ -141,7 +141,7 @@ class EspScreen:
         pans = h(
             "p",
             {"class": "pan-hint", "data-role": "pans"},
-            "The board is larger than its frame: drag or scroll it to see the rest.",
+            "More board beyond the edge: drag or scroll to see it.",
         )
         return h("div", {"class": "esp-area"}, self._zoom_bar(), frame, pans)
 
