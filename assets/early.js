@@ -36,5 +36,11 @@
     form.querySelectorAll("select[data-seat-kind]").forEach((kind) => {
       if (kind.dataset.seatKind !== "0") kind.value = "medium";
     });
+    // the form's first words say what this game is: one reader against the computer
+    const lede = form.querySelector(".lede");
+    if (lede) {
+      lede.textContent =
+        "You against the computer: every other seat is a medium bot (choose another level beside each name). Your secrets stay on your screen: there is no hand-off.";
+    }
   });
 })();

@@ -14,6 +14,7 @@ const MAIN = "./py/main.py";
 const WORKER = "./py/worker.py";
 const WORKER_CONFIG = "./pyscript.json"; // PyScript's worker configuration, as JSON
 const PYSCRIPT = "./assets/vendor/pyscript-0.7.31/core.js";
+const RUNTIME = "./assets/build/runtime.json"; // the build's list of Pyodide's files and sizes
 const here = (path) => new URL(path, document.baseURI).href;
 
 const text = async (url) => {
@@ -35,20 +36,107 @@ function showFault(error) {
   document.documentElement.dataset.boot = "failed";
 }
 
-// The engine worker starts at once (its download and start run off the main thread); main.py
-// awaits this promise for the worker's exported functions.
-window.parlourEngine = (async () => {
+// The service worker names the site's version on every file it answers (scripts/sw.js). The
+// engine worker fetches its configuration under that name first, and the service worker answers
+// it from then on with this page's version, even if a newer one took over since this page
+// loaded. (PyScript reads a configuration's type from the end of its address: hence "&.json".)
+async function workerConfig() {
+  const response = await fetch(WORKER_CONFIG);
+  if (!response.ok) throw new Error(`${WORKER_CONFIG}: ${response.status} ${response.statusText}`);
+  const version = response.headers.get("x-parlour-version");
+  const pinned = version ? `?parlour-version=${version}&.json` : "";
+  return { config: await response.json(), configURL: here(WORKER_CONFIG + pinned) };
+}
+
+/** Start an engine worker (Pyodide, py/worker.py) and resolve to its exported functions. */
+export async function startEngine() {
   await nextTask();
-  const [{ PyWorker }, config] = await Promise.all([
+  const [{ PyWorker }, { config, configURL }] = await Promise.all([
     import(here(PYSCRIPT)),
-    text(WORKER_CONFIG).then(JSON.parse),
+    workerConfig(),
   ]);
   await nextTask();
   const version = here(config.interpreter); // what PyScript's <script worker> tag works out
-  const worker = await PyWorker(here(WORKER), { config, configURL: here(WORKER_CONFIG), version });
+  const worker = await PyWorker(here(WORKER), { config, configURL, version });
   return worker.sync;
-})();
+}
+
+// The engine worker starts at once (its download and start run off the main thread); main.py
+// awaits this promise for the worker's exported functions.
+window.parlourEngine = startEngine();
 window.parlourEngine.catch(showFault);
+// the loading screens' numbers, for the page's own engine only; never in the engine's way
+nextTask().then(watchDownload).catch(() => {});
+
+// Honest loading (issue 28): the runtime Pyodide's worker needs is fetched here too, a chunk at
+// a time, so the loading screens can count its bytes against the total the build wrote
+// (assets/build/runtime.json). The worker asks for the same addresses and the browser's cache
+// serves it the one download (the vendor folders are cached as immutable; the service worker
+// answers a later visit). What the screens say: bytes so far of the total, an estimate of the
+// time left, and at the end whether it came from this device or was downloaded and kept.
+const MB = (bytes) => (bytes / 1e6).toFixed(1);
+const seconds = (s) => (s < 90 ? `${Math.max(1, Math.round(s))} s` : `${Math.round(s / 60)} min`);
+
+function showLoading(text, share) {
+  document.querySelectorAll("[data-load-progress]").forEach((el) => {
+    el.textContent = text;
+  });
+  document.querySelectorAll("[data-load-percent]").forEach((el) => {
+    el.textContent = share === null || share >= 1 ? "" : `${Math.floor(share * 100)}%`;
+  });
+  document.querySelectorAll(".boot-wait .progress-bar").forEach((bar) => {
+    bar.classList.toggle("measured", share !== null);
+    if (share !== null) bar.style.setProperty("--loaded", String(share));
+  });
+}
+
+async function watchDownload() {
+  const response = await fetch(RUNTIME);
+  if (!response.ok) return;
+  const { files, bytes: total } = await response.json();
+  const root = document.documentElement;
+  const start = performance.now();
+  let fetched = 0;
+  let drawn = 0;
+  const draw = (force) => {
+    const now = performance.now();
+    if (!force && now - drawn < 250) return; // a few words a second, not a task per chunk
+    drawn = now;
+    const elapsed = (now - start) / 1000;
+    const left = elapsed > 1 && fetched > 0 ? ((total - fetched) * elapsed) / fetched : null;
+    const about = left === null ? "" : `, about ${seconds(left)} left`;
+    showLoading(
+      `Downloading the game engine: ${MB(fetched)} of ${MB(total)} MB (${Math.floor((100 * fetched) / total)}%)${about}.`,
+      fetched / total,
+    );
+    root.dataset.loadBytes = `${fetched}/${total}`;
+  };
+  draw(true);
+  // one at a time, in the order the worker asks for them, so the worker's first (small) files
+  // are never queued behind the large ones
+  for (const [url] of files) {
+    const reader = (await fetch(here(url))).body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      fetched += value.length;
+      draw(false);
+    }
+  }
+  const took = (performance.now() - start) / 1000;
+  const entries = files.flatMap(([url]) => performance.getEntriesByName(here(url)));
+  const local =
+    entries.length > 0 &&
+    entries.every((e) => e.transferSize === 0 || (navigator.serviceWorker && navigator.serviceWorker.controller));
+  root.dataset.loadBytes = `${fetched}/${total}`;
+  root.dataset.loadFrom = local ? "device" : "network";
+  showLoading(
+    local
+      ? `The game engine (${MB(total)} MB) was already on this device: nothing to download. Starting it…`
+      : `Downloaded the game engine (${MB(fetched)} MB in ${seconds(took)}). It is kept on this device, so your next visit starts without downloading it. Starting it…`,
+    1,
+  );
+}
 window.parlourFault = showFault;
 
 async function writeModules(micropython, files) {

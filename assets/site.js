@@ -23,34 +23,39 @@ function engineReady() {
 }
 
 // A new version waits until the player chooses to reload: the page they have keeps running on
-// the version it started with, and a game in progress is saved on this device and resumes.
-function offerUpdate(waiting) {
-  const notice = document.getElementById("update-ready");
-  if (!notice || !waiting) return;
-  notice.hidden = false;
-  root.dataset.update = "ready";
-  notice.querySelector("button").onclick = () => waiting.postMessage("skip-waiting");
-}
-
+// the version it started with (the service worker answers it from that version's cache), and a
+// game in progress is saved on this device and resumes. Every open tab says so; the tab whose
+// Reload is pressed first lets the new version take over, and each other tab moves to it when
+// its own Reload is pressed.
 function watchForUpdates(registration) {
-  if (registration.waiting && navigator.serviceWorker.controller) {
-    offerUpdate(registration.waiting);
-  }
-  registration.addEventListener("updatefound", () => {
-    const incoming = registration.installing;
-    incoming?.addEventListener("statechange", () => {
-      // With no controller this is the first install: nothing to replace, nothing to offer.
-      if (incoming.state === "installed" && navigator.serviceWorker.controller) {
-        offerUpdate(incoming);
-      }
+  const notice = document.getElementById("update-ready");
+  let accepted = false;
+  const offer = () => {
+    if (!notice) return;
+    notice.hidden = false;
+    root.dataset.update = "ready";
+    notice.querySelector("button").onclick = () => {
+      accepted = true;
+      if (registration.waiting) registration.waiting.postMessage("skip-waiting");
+      else location.reload(); // another tab let it take over already
+    };
+  };
+  // With no controller a version is the first install: nothing to replace, nothing to offer.
+  const offerIfReplacing = () => navigator.serviceWorker.controller && offer();
+  const follow = (incoming) => {
+    if (incoming.state === "installed") offerIfReplacing();
+    incoming.addEventListener("statechange", () => {
+      if (incoming.state === "installed") offerIfReplacing();
     });
-  });
-  let reloading = false;
+  };
+  if (registration.waiting) offerIfReplacing();
+  if (registration.installing) follow(registration.installing);
+  registration.addEventListener("updatefound", () => follow(registration.installing));
+  let controlled = navigator.serviceWorker.controller !== null;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (root.dataset.update === "ready" && !reloading) {
-      reloading = true;
-      location.reload();
-    }
+    if (accepted) location.reload();
+    else if (controlled) offer(); // another tab let a new version take over: this page is old
+    controlled = true;
   });
 }
 
@@ -63,6 +68,8 @@ async function keepOffline() {
     root.dataset.offline = "registered";
     await navigator.serviceWorker.ready;
     root.dataset.offline = "ready";
+    // This page is up, so any page it replaced is gone: the worker may drop that one's version.
+    navigator.serviceWorker.controller?.postMessage("loaded");
   } catch (error) {
     // Private windows and some embeds may refuse storage: the site still works online.
     console.info("Offline play is not available here:", error.message);

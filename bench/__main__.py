@@ -9,7 +9,7 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import click, engine, longtasks, offline, online, pacing, startup, strength, think
+from bench import click, engine, longtasks, offline, online, pacing, solo, startup, strength, think
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
@@ -31,6 +31,7 @@ def main() -> int:
             "click",
             "longtasks",
             "think",
+            "solo",
         ],
         help="run one part",
     )
@@ -81,6 +82,9 @@ def main() -> int:
         if args.only in (None, "click"):
             for line in click.run(browser, site.url):
                 print(line)
+        if args.only in (None, "solo"):
+            for line in solo.run(browser, site.url, max(3, args.loads // 3)):
+                print(line, flush=True)
         if args.only in (None, "think"):
             for line in think.run(browser, site.url):
                 print(line)

@@ -184,11 +184,22 @@ def test_a_three_seat_game_hands_off_in_seat_order_refuses_with_reasons_and_resu
     esp.take_device(plan[5][0])
     page.click("#play-esp [data-cmd=undo]")
     question = page.locator("#play-esp [data-role=undo-question]")
-    assert f"allow {names[seat]} to take back the move?" in question.inner_text()
+    assert f"take back {names[seat]}'s move?" in question.inner_text()
     assert page.evaluate("document.activeElement.matches('[data-role=undo-question] h2')")
     page.click("#play-esp [data-cmd=allow-undo]")
     esp.mirror.undo()
+    # the hand-off says a move was taken back, and whose
+    note = page.locator("#play-esp [data-role=handoff] [data-role=last-move]").inner_text()
+    assert note.startswith(f"{names[plan[5][0]]} let {names[seat]} take back a move.")
     esp.take_device(seat)
+    assert page.locator("#play-esp [data-role=log] li").count() == 4
+    esp.play(seat, choice)
+    # the player who has just moved takes it back on the hand-off, before passing the device
+    page.click("#play-esp [data-role=handoff] [data-cmd=take-back]")
+    esp.mirror.undo()
+    assert page.locator("#play-esp [data-role=handoff]").count() == 0
+    message = page.locator("#play-esp [data-role=message]").inner_text()
+    assert message.startswith(f"{names[seat]} took back their move:")
     assert page.locator("#play-esp [data-role=log] li").count() == 4
     esp.play(seat, choice)
     for seat, choice in plan[5:]:

@@ -2,7 +2,9 @@
 it with no network at all; a new deploy waits for "reload"; the browser can install the app.
 
 Each test has a server of its own, which it stops to cut the network (and the context is set
-offline as well): nothing can reach the page but its service worker's cache.
+offline as well): nothing can reach the page but its service worker's cache. The tests check what
+the site does then, not what the browser's `navigator.onLine` says after a reload: Chromium 150
+(Debian 12's) keeps saying "online" in a page loaded under DevTools' offline emulation.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer, chromium_launch_args
 from e2e.test_bots import SoloPage
 from parlour.match import bot_seats
-from scripts import build
+from scripts import build, offline
 
 OFFLINE_READY = "html[data-offline='ready']"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
@@ -39,6 +41,7 @@ def cut_the_network(context, server: SiteServer) -> None:
     context.set_offline(True)
 
 
+UNANSWERED = "(url) => fetch(url).then(() => 'answered', () => 'failed')"
 # While offline the browser's own update check of /sw.js fails, and says so on the console.
 OFFLINE_NOISE = ("sw.js", "ERR_INTERNET_DISCONNECTED", "Failed to fetch", "net::ERR")
 
@@ -48,15 +51,19 @@ def test_after_one_visit_every_game_plays_to_the_audit_offline(browser):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     try:
         page, watch = first_visit(context, server, OFFLINE_NOISE)
+        page.goto(server.url + "#new-esp")
+        page.click("#new-esp .online-setup summary")
         cut_the_network(context, server)
+        # The open page hears the network go, and online play says what it needs.
+        note = page.locator("#new-esp .offline-note")
+        note.wait_for(state="visible")
+        assert "same Wi-Fi or LAN" in note.inner_text()
+        # The site opens with the server stopped: from the cache, since nothing else answers.
         page.reload()
         page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
         assert page.evaluate(CONTROLLED)
-        assert page.evaluate("navigator.onLine") is False
-        # Online play says what it needs; bots and pass and play just work.
-        page.goto(server.url + "#new-esp")
-        page.click("#new-esp .online-setup summary")
-        assert "same Wi-Fi or LAN" in page.inner_text("#new-esp .offline-note")
+        assert page.evaluate(UNANSWERED, "./not-a-published-file") == "failed"
+        # Bots and pass and play just work.
         for game, seats, radio in GAMES:
             solo = SoloPage(page, game)
             solo.start(server.url, seats, "easy", radio)
@@ -95,44 +102,113 @@ def test_the_installed_app_opens_to_the_home_screen_offline(browser_type, tmp_pa
 
 @pytest.fixture
 def deployed(tmp_path):
-    """A deploy of its own (dist/, as Netlify publishes it), so the test can deploy again."""
+    """A deploy of its own (dist/, as Netlify publishes it), so the test can deploy again; and a
+    second deployment of the same site under /other/ on the same origin."""
     dist = build.assemble_dist(tmp_path / "dist")
-    with SiteServer(root=dist) as server:
+    build.assemble_dist(dist / "other")
+    with SiteServer(root=dist, also_serve=("other/",)) as server:
         yield server, dist
     shutil.rmtree(dist, ignore_errors=True)
 
 
-def test_a_new_deploy_waits_for_reload_and_the_game_survives_it(browser, deployed):
+# Version 2 of the site: the page's text and the engine worker's Python both change, and the
+# engine says which version it runs through a function version 1 does not have.
+DEPLOY_2 = """
+
+def deploy() -> int:
+    return 2
+
+
+__export__ = [*__export__, "deploy"]
+"""
+TEXT = "(url) => fetch(url).then((r) => r.text())"
+HEADER = "x-parlour-version"  # the version a file came from, as the service worker says
+VERSION = f"(url) => fetch(url).then((r) => r.headers.get('{HEADER}'))"
+# The engine's answer to deploy(): 2 on version 2; version 1's engine has no such function.
+ENGINE_DEPLOY = """(name) => Promise.race([
+  Promise.resolve(window[name]).then(
+    (e) => e.deploy().then(String, () => "no deploy()"),
+    () => "no engine",
+  ),
+  new Promise((resolve) => setTimeout(() => resolve("no answer"), 60000)),
+])"""
+NEW_ENGINE = "import('./assets/main-thread.js').then((m) => { window.second = m.startEngine(); })"
+OTHER_READY = """navigator.serviceWorker.getRegistration('./other/')
+  .then((r) => r?.active?.state === 'activated')"""
+
+
+def deploy_again(dist) -> None:
+    index = dist / "index.html"
+    index.write_text(index.read_text().replace("</body>", "<!-- deploy 2 -->\n</body>"))
+    worker = dist / "py" / "worker.py"
+    worker.write_text(worker.read_text() + DEPLOY_2)
+
+
+def test_open_tabs_keep_their_version_until_each_reloads_and_the_game_survives(browser, deployed):
+    """Two tabs on version 1 and a second deployment under /other/: version 2 is offered in
+    both tabs; accepting it in one leaves the other on version 1's files (even for an engine it
+    starts after the switch) and its game playing, until it reloads too; /other/ keeps its copy."""
     server, dist = deployed
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     try:
-        page, watch = first_visit(context, server)
-        page.wait_for_function(CONTROLLED)
-        solo = SoloPage(page, "esp")
+        a, watch_a = first_visit(context, server)
+        a.wait_for_function(CONTROLLED)
+        a.evaluate("navigator.serviceWorker.register('./other/sw.js', {scope: './other/'})")
+        a.wait_for_function(OTHER_READY)
+        b, watch_b = first_visit(context, server)
+        b.wait_for_function(CONTROLLED)
+        b.evaluate("window.stillTheFirstLoad = true")
+        version_1 = offline.version(dist)
+        worker_1 = (dist / "py" / "worker.py").read_text()
+        deploy_again(dist)
+        a.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        for tab in (a, b):
+            notice = tab.locator("#update-ready")
+            notice.wait_for(state="visible", timeout=READY_TIMEOUT_MS)
+            assert "A new version is ready" in notice.inner_text()
+        # Until a tab reloads, it is served whole from the version it started with.
+        assert "deploy 2" not in a.evaluate(TEXT, "./index.html")
+        served_b: list[tuple[str, str | None]] = []  # what tab B gets from now on, and whence
+        b.on("response", lambda r: served_b.append((r.url, r.headers.get(HEADER))))
+        with a.expect_navigation():
+            a.locator("#update-ready button").click()
+        a.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        assert "deploy 2" in a.content()
+        assert a.evaluate(ENGINE_DEPLOY, "parlourEngine") == "2"
+        # Tab B did not reload, still says so, and is answered with version 1's bytes...
+        assert b.evaluate("window.stillTheFirstLoad") is True
+        assert b.locator("#update-ready").is_visible()
+        assert b.evaluate(TEXT, "./py/worker.py") == worker_1
+        assert "deploy 2" not in b.evaluate(TEXT, "./index.html")
+        assert b.evaluate(VERSION, "./assets/site.js") == version_1
+        # ... even for an engine it starts now (a tab starting up as the new version takes over).
+        b.evaluate(NEW_ENGINE)
+        assert b.evaluate(ENGINE_DEPLOY, "second") == "no deploy()"
+        # And it plays on version 1.
+        solo = SoloPage(b, "esp")
         solo.start(server.url, 2, "easy")
         table = solo.settle()
-        clicks.esp(page, solo.root, table.state, bot_seats.decide(table, 0, "easy").choice)
+        clicks.esp(b, solo.root, table.state, bot_seats.decide(table, 0, "easy").choice)
         steps = solo.settle().match.step
         assert steps >= 2  # the person's move and the bot's reply
-        old = page.evaluate("caches.keys()")
-        # A new deploy: the page's text changes, so its service worker does.
-        index = dist / "index.html"
-        index.write_text(index.read_text().replace("</body>", "<!-- deploy 2 -->\n</body>"))
-        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
-        notice = page.locator("#update-ready")
-        notice.wait_for(state="visible", timeout=READY_TIMEOUT_MS)
-        assert "A new version is ready" in notice.inner_text()
-        # Until the player reloads, the page is served whole from the version it started with.
-        assert "deploy 2" not in page.evaluate("fetch('./index.html').then((r) => r.text())")
-        assert len(page.evaluate("caches.keys()")) == 2
-        with page.expect_navigation():
-            notice.locator("button").click()
-        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-        assert "deploy 2" in page.content()
-        page.locator("#play-esp .play").wait_for()
+        # Everything tab B and its engines got since the switch came from version 1.
+        assert any(url.endswith("/parlour.zip") for url, _ in served_b)
+        # (The runtime's folder, the same bytes in every version, goes out without the header.)
+        site = [(u, v) for u, v in served_b if u.startswith(server.url) and "/vendor/" not in u]
+        assert {version for _, version in site} == {version_1}, site
+        with b.expect_navigation():
+            b.locator("#update-ready button").click()
+        b.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        assert "deploy 2" in b.content()
+        assert b.evaluate(VERSION, "./assets/site.js") == offline.version(dist)
+        b.locator("#play-esp .play").wait_for()
         assert solo.table().match.step == steps  # the game goes on where it was
-        current = page.evaluate("caches.keys()")
-        assert len(current) == 1 and current != old
-        assert watch.unexpected_problems() == []
+        # Version 1's cache goes with its last page; the other deployment's copy stays.
+        ours = f"caches.keys().then((n) => n.filter((n) => n.includes({server.url!r} + ' ')))"
+        b.wait_for_function(f"{ours}.then((n) => n.length === 1)", timeout=READY_TIMEOUT_MS)
+        other = server.url + "other/index.html"
+        assert b.evaluate(f"caches.match({other!r}).then((r) => r !== undefined)")
+        assert watch_a.unexpected_problems() == []
+        assert watch_b.unexpected_problems() == []
     finally:
         context.close()

@@ -21,12 +21,14 @@ from e2e.tele_planner import plan_win
 from e2e.test_esp import plan_game
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
+from parlour.fair.signing import DeviceKey
 from parlour.games.esp.rules import Flip
 from parlour.games.espeers.cards import STARTER_DECKS
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.games.telepathic.grid import holds
 from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
 from parlour.match.online import OnlineSession
+from parlour.match.online.device import Crypto
 
 ROOT = "#online"
 SAVED = "JSON.parse(localStorage.getItem(document.documentElement.dataset.onlineSave) || 'null')"
@@ -60,6 +62,28 @@ LIE_ABOUT_A_FLIP = """() => {
 }"""
 
 
+class Reader:
+    """The public half of the key a save was signed with: all the tests need to read it back
+    (they sign nothing; the private key never leaves the page's WebCrypto)."""
+
+    def __init__(self, key: DeviceKey) -> None:
+        self.algorithm, self.public_key = key.algorithm, key.public
+
+    def sign(self, data: bytes) -> None:
+        return None
+
+
+def reader(data: dict) -> Crypto | None:
+    """A signed save's device key, to read the save with (every signature was checked on
+    arrival in the page; `verify` here is never asked about a new one)."""
+    signing = data.get("signing")
+    if signing is None:
+        return None
+    me = "host" if data["role"] == "host" or not data["local"] else f"seat-{data['local'][0]}"
+    key = DeviceKey.from_json(signing["keys"][me])
+    return Crypto(Reader(key), lambda *_: False)
+
+
 class Device:
     """One browser context: one player's phone or computer."""
 
@@ -73,7 +97,8 @@ class Device:
 
     def saved(self) -> OnlineSession:
         raw = self.page.evaluate(f"JSON.stringify({SAVED})")
-        return OnlineSession.from_json(json.loads(raw)["session"], 0.0)
+        data = json.loads(raw)["session"]
+        return OnlineSession.from_json(data, 0.0, reader(data))
 
     def steps(self) -> int:
         return self.page.evaluate(LOG)
@@ -154,8 +179,12 @@ class OnlineGame:
     def synced(self) -> int:
         """Wait until every device holds the host's log; return its length."""
         steps = self.host.steps()
-        for device in self.guests.values():
-            device.page.wait_for_function(f"{LOG} >= {steps}", timeout=STEP_TIMEOUT_MS)
+        try:
+            for device in self.guests.values():
+                device.page.wait_for_function(f"{LOG} >= {steps}", timeout=STEP_TIMEOUT_MS)
+        except Exception:
+            self.explain()
+            raise
         return steps
 
     def step(self, decide) -> bool:
@@ -198,6 +227,20 @@ class OnlineGame:
             assert verdicts.count() >= len(self.devices)
             titles.add(dialog.locator("h2").inner_text())
         assert len(titles) == 1, titles
+        self.check_table_code()
+
+    def check_table_code(self) -> None:
+        """Every device shows the table code, in the play bar and in the result, and it is the
+        same on every device (what the players compare aloud)."""
+        codes = set()
+        for device in self.devices:
+            shown = device.page.locator(f"{ROOT} [data-role=table-code] [data-code]")
+            shown.first.wait_for(timeout=STEP_TIMEOUT_MS)
+            assert shown.count() >= 2  # the play bar's and the result's
+            codes |= {shown.nth(i).get_attribute("data-code") for i in range(shown.count())}
+        assert len(codes) == 1, codes
+        (code,) = codes
+        assert len(code) == 9 and code[4] == "-", code
 
     def check_traffic(self) -> None:
         """No secret travels before its reveal: every nonce of every seal is first sent in the
@@ -256,19 +299,21 @@ def test_esp_online_with_a_tampered_reveal_caught(browser, site, screenshots):
                 and any(isinstance(a, Flip) for a in session.table.legal(1))
                 and not tampered
             ):
-                # Bo's device sends the flip with its opening's symbol changed: refused at once.
+                # Bo's flip leaves his device with its opening's symbol changed (after it was
+                # signed, as anything on the way would change it): refused at once, by the
+                # signature, naming Bo's device.
                 game.guests[1].page.evaluate(LIE_ABOUT_A_FLIP)
                 tampered.append("sent")
                 steps = game.host.steps()
                 choice = decide(session, 1)
                 CLICKS["esp"](game.guests[1].page, ROOT, state, choice)
                 notice = game.host.page.locator(f"{ROOT} [data-role=notice]")
-                notice.filter(has_text="does not match the commitment").wait_for(
+                notice.filter(has_text="does not carry its signature").wait_for(
                     timeout=STEP_TIMEOUT_MS
                 )
-                assert "Refused from Bo's device: Bo's reveal of the tile" in notice.inner_text()
+                assert "said to come from Bo's device does not carry" in notice.inner_text()
                 game.guests[1].page.locator(f"{ROOT} [data-role=notice]").filter(
-                    has_text="does not match the commitment"
+                    has_text="does not carry its signature"
                 ).wait_for(timeout=STEP_TIMEOUT_MS)
                 assert game.host.steps() == steps  # nothing changed
                 game.host.page.screenshot(path=screenshots / "online-tamper-caught.png")
@@ -616,5 +661,44 @@ def test_a_game_opened_in_a_second_tab_goes_on_there_and_the_first_lets_go(brows
         first.click(f"{ROOT} [data-cmd=take-over]")  # and back: the other tab lets go
         first.locator(f"{ROOT} [data-role=result]").wait_for(timeout=STEP_TIMEOUT_MS)
         second.locator(f"{ROOT} [data-role=elsewhere]").wait_for(timeout=STEP_TIMEOUT_MS)
+    finally:
+        game.close()
+
+
+def test_a_guest_is_told_which_seats_the_hosts_device_plays_a_bot_among_them(
+    browser, site, screenshots
+):
+    """Psi Squad, the host's device playing Ada and a bot: Bo's device says so, in the play bar
+    and in the lobby's words, with what it means (whoever holds that device sees their secrets),
+    and both devices show one table code."""
+
+    def form(page):
+        page.check("input[name='psi-squad-seats'][value='3']")
+        page.check("input[name='psi-squad-length'][value='3']")
+        page.select_option("#new-psi-squad [data-seat-kind='2']", "easy")
+
+    game = OnlineGame(browser, site, "psi-squad", ("Ada", "Bo", "Cy"), host_local=(0, 2))
+    try:
+        game.open(form)
+        bo = game.guests[1].page
+        said = bo.locator(f"{ROOT} .online-bar [data-role=host-seats]")
+        said.wait_for(timeout=STEP_TIMEOUT_MS)
+        text = said.inner_text()
+        assert "The host's device plays Ada and Cy (bot):" in text, text
+        assert "whoever holds it can see those seats' secrets" in text
+        chips = bo.locator(f"{ROOT} .online-bar .chip.host")
+        assert chips.count() == 2  # Ada's and the bot's: one device, not two connected ones
+        host_said = game.host.page.locator(f"{ROOT} [data-role=host-seats]")
+        assert host_said.count() == 0  # the host knows what its own device plays
+        codes = {
+            d.page.locator(f"{ROOT} .online-bar [data-code]").get_attribute("data-code")
+            for d in game.devices
+        }
+        assert len(codes) == 1 and None not in codes, codes
+        for width, height in ((360, 740), (1280, 800)):
+            for scheme in ("light", "dark"):
+                bo.set_viewport_size({"width": width, "height": height})
+                bo.emulate_media(color_scheme=scheme)
+                bo.screenshot(path=screenshots / f"online-host-seats-{width}-{scheme}.png")
     finally:
         game.close()

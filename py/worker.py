@@ -2,8 +2,13 @@
 
 The page's main thread awaits `call(request JSON)` and applies the effects it returns. If the
 package cannot even be imported, every call says so, and the page shows why it cannot start.
+Signed play (webcrypto.py) checks and makes signatures with WebCrypto, which answers later, so
+`call` is asynchronous, and calls run one at a time, in the order they came. A worker where
+webcrypto.py cannot even be imported still plays: pass-and-play and bots as always, online
+unsigned (version 1, as a browser without WebCrypto does: docs/online.md).
 """
 
+import asyncio
 import json
 import sys
 import traceback
@@ -18,11 +23,25 @@ try:
 except Exception:
     FAULT = traceback.format_exc()
 
+try:
+    from webcrypto import Keyring
+    from webcrypto import call as signed_call
 
-def call(text):
+    keyring = Keyring()
+except Exception:
+    keyring = None  # no signing here: everything else works, online plays unsigned
+
+
+ONE_AT_A_TIME = asyncio.Lock()
+
+
+async def call(text):
     if FAULT is not None:
         return json.dumps({"error": FAULT})
-    return app.call(text)
+    async with ONE_AT_A_TIME:
+        if keyring is None:
+            return app.call(text)
+        return await signed_call(app, keyring, text)
 
 
 __export__ = ["call"]

@@ -130,14 +130,17 @@ DEVELOPER_ONLY = (
 
 
 def app_sources(root: Path = ROOT) -> list[Path]:
-    """Every file of the parlour package that the browser needs."""
+    """Every file of the parlour package that the browser needs, and the worker's glue."""
     py = root / "py"
     return sorted(
-        p
-        for p in (py / "parlour").rglob("*")
-        if p.is_file()
-        and p.suffix in {".py", ".json"}
-        and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
+        [
+            p
+            for p in (py / "parlour").rglob("*")
+            if p.is_file()
+            and p.suffix in {".py", ".json"}
+            and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
+        ]
+        + [py / "webcrypto.py"]  # the worker's one piece of browser glue: signing keys
     )
 
 
@@ -194,6 +197,31 @@ def build_app_zip(root: Path = ROOT) -> Path:
     return zip_path
 
 
+RUNTIME_SIZES = BUILD / "runtime.json"
+# The files of the engine's runtime that the worker downloads (Pyodide), whose bytes the page
+# counts while they arrive: "Downloading the game engine: 4.1 of 13.6 MB".
+COUNTED = (".wasm", ".zip", ".mjs", ".json")
+# The order Pyodide asks for them in: the page fetches them in the same order, one at a time.
+FETCH_ORDER = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide-lock.json", "pyodide.asm.wasm")
+
+
+def write_runtime_sizes(root: Path = ROOT) -> Path:
+    """assets/build/runtime.json: each Pyodide file the worker fetches, with its size in
+    bytes, and their total; the page's loading screens read it (assets/main-thread.js)."""
+    folder = vendor_dirs(root)["pyodide"]
+    files = sorted(
+        (p for p in folder.iterdir() if p.is_file() and p.suffix in COUNTED),
+        key=lambda p: (FETCH_ORDER.index(p.name) if p.name in FETCH_ORDER else 99, p.name),
+    )
+    listed = [["./" + p.relative_to(root).as_posix(), p.stat().st_size] for p in files]
+    out = root / RUNTIME_SIZES.relative_to(ROOT)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"files": listed, "bytes": sum(size for _, size in listed)}, indent=1)
+    if not out.is_file() or out.read_text(encoding="utf-8") != text + "\n":
+        out.write_text(text + "\n", encoding="utf-8")
+    return out
+
+
 # What a deployment publishes: the page, its config, the entry points, the service worker (built
 # from scripts/sw.js) and the assets. `make serve` serves these and nothing else.
 SITE_FILES = ("index.html", "pyscript.json", "mpy.json", "py/main.py", "py/worker.py", "sw.js")
@@ -230,11 +258,12 @@ def main(argv: list[str]) -> int:
     if pages.write():
         print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()
+    write_runtime_sizes()
     zip_path = build_app_zip()
     worker = offline.write_service_worker()
     print(
         f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}; "
-        f"{worker.relative_to(ROOT)} keeps the site offline as {offline.cache_name()}"
+        f"{worker.relative_to(ROOT)} keeps the site offline, version {offline.version()}"
     )
     if argv[:1] == ["--dist"] and len(argv) == 2:
         out = assemble_dist(ROOT / argv[1])

@@ -1,9 +1,11 @@
 """The service worker that keeps the site playable offline, written from scripts/sw.js.
 
-The build fills the template with the list of every published file and a cache name made from a
+The build fills the template with the list of every published file and a version made from a
 hash of their contents, so any change to the site is a new service worker, installed in the
-background and used only after a reload (never a mix of two versions). `make serve` rewrites it
-when a file changed since, so development sees the same update flow as a deploy.
+background and used by each page only after it reloads (never a mix of two versions). The worker
+names its caches by this version and by its registration's scope, which only the browser knows.
+`make serve` rewrites it when a file changed since, so development sees the same update flow as a
+deploy.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from scripts import build
 ROOT = build.ROOT
 TEMPLATE = Path(__file__).with_name("sw.js")
 WORKER = "sw.js"
-CACHE_PREFIX = "psi-parlour-"
 
 
 def precached(root: Path = ROOT) -> list[str]:
@@ -25,19 +26,23 @@ def precached(root: Path = ROOT) -> list[str]:
     return [f for f in build.published_files(root) if f != WORKER]
 
 
-def cache_name(root: Path = ROOT) -> str:
-    """`psi-parlour-` and the first 16 hex digits of a SHA-256 over every kept file's path and
-    bytes: equal sites share a name, any change makes a new one."""
+def version(root: Path = ROOT) -> str:
+    """The first 16 hex digits of a SHA-256 over every kept file's path and bytes: equal sites
+    share a version, any change makes a new one."""
     digest = hashlib.sha256()
     for name in precached(root):
         digest.update(name.encode() + b"\0")
         digest.update(hashlib.sha256((root / name).read_bytes()).digest())
-    return CACHE_PREFIX + digest.hexdigest()[:16]
+    return digest.hexdigest()[:16]
 
 
 def service_worker(root: Path = ROOT) -> str:
+    """The template filled in, without its comment lines: every visitor downloads /sw.js, and
+    the template is where it is read."""
     files = ["./" + name for name in precached(root)]
-    text = TEMPLATE.read_text().replace("__CACHE__", cache_name(root))
+    lines = TEMPLATE.read_text().splitlines()
+    code = "\n".join(line for line in lines if not line.lstrip().startswith("//")).strip()
+    text = code.replace("__VERSION__", version(root)) + "\n"
     return text.replace("__FILES__", json.dumps(files, indent=2))
 
 

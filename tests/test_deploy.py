@@ -69,16 +69,16 @@ def test_the_service_worker_keeps_every_published_file_and_names_its_cache_by_th
     kept = offline.precached()
     assert set(kept) == set(build.published_files()) - {"sw.js"}
     text = (ROOT / "sw.js").read_text()
-    assert offline.cache_name() in text
+    assert offline.version() in text
     assert all(f'"./{name}"' in text for name in kept)
     site = build.assemble_dist(tmp_path / "dist")
-    before = offline.cache_name(site)
+    before = offline.version(site)
     (site / "assets" / "parlour.css").write_text("/* changed */")
-    assert offline.cache_name(site) != before  # any change is a new version
+    assert offline.version(site) != before  # any change is a new version
     assert offline.is_stale(site)
     offline.write_service_worker(site)
     assert not offline.is_stale(site)
-    assert offline.cache_name(site) in (site / "sw.js").read_text()
+    assert offline.version(site) in (site / "sw.js").read_text()
 
 
 def test_the_embed_page_states_the_download_as_it_is():

@@ -100,10 +100,23 @@ MAIN_THREAD_IMPORTS = {"shell", "json", "asyncio", "js", "jsffi"}
 
 
 def test_the_worker_entry_point_touches_no_dom():
-    """py/worker.py only exports the app's one function; it imports no browser module."""
+    """py/worker.py only exports the app's one function; it imports no browser module itself
+    (its signing keys come from py/webcrypto.py)."""
     names = _imports(ENTRY_POINTS["worker"])
     assert not {n.split(".")[0] for n in names} & BROWSER_MODULES
     assert "parlour.ui.app" in names
+
+
+def test_the_worker_s_one_piece_of_browser_glue_is_webcrypto_and_the_page_gets_it():
+    """Signed play needs WebCrypto and IndexedDB in the worker: py/webcrypto.py, outside the
+    package (which stays pure), is the worker's only module that touches the browser, and the
+    app's zip carries it."""
+    from scripts.build import app_sources
+
+    glue = PACKAGE.parent / "webcrypto.py"
+    assert "webcrypto" in _imports(ENTRY_POINTS["worker"])
+    assert {"js", "pyodide.ffi"} <= _imports(glue)
+    assert glue in app_sources()
 
 
 def test_the_shell_is_what_the_page_loads():
@@ -113,3 +126,13 @@ def test_the_shell_is_what_the_page_loads():
     config = json.loads((PACKAGE.parent.parent / "mpy.json").read_text())
     listed = {Path(src).name for src in config["files"]}
     assert listed == {p.name for p in SHELL.glob("*.py")}
+
+
+def test_no_module_of_the_page_imports_the_test_only_crypto_package():
+    """`cryptography` (requirements-dev.txt) signs in the tests only: the page signs with
+    WebCrypto, so nothing under py/ may import it (it is not in the page's Pyodide)."""
+    offenders = []
+    for path in PACKAGE.parent.rglob("*.py"):
+        if {"cryptography", "cffi"} & {n.split(".")[0] for n in _imports(path)}:
+            offenders.append(str(path.relative_to(PACKAGE.parent)))
+    assert offenders == []

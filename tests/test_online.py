@@ -29,13 +29,26 @@ from tests.test_conformance import free_choices
 MAX_STEPS = 3000
 
 
-def start(game_id, names, variant=None, host_local=(0,), limit=60, match_id="m-online-test-01"):
+def start(
+    game_id,
+    names,
+    variant=None,
+    host_local=(0,),
+    limit=60,
+    match_id="m-online-test-01",
+    signed=None,
+):
+    """A game set up and every guest connected; `signed` (a factory of `Crypto`) makes every
+    device sign (version 2)."""
     config = MatchConfig(game_id, match_id, tuple(names), variant or {})
-    host = OnlineSession.host(GAMES[game_id], config, host_local, 0.0, reveal_limit=limit)
+    crypto = signed() if signed else None
+    host = OnlineSession.host(
+        GAMES[game_id], config, host_local, 0.0, reveal_limit=limit, crypto=crypto
+    )
     net = MemoryNet(host)
     for seat in range(len(names)):
         if seat not in host_local:
-            net.connect(seat, OnlineSession.guest(0.0))
+            net.connect(seat, OnlineSession.guest(0.0, signed() if signed else None))
     return net
 
 
@@ -618,17 +631,19 @@ def test_a_guest_whose_hello_was_lost_greets_the_host_again():
 
 def test_every_message_type_has_one_handler_and_its_body_one_typed_shape():
     """`OnlineSession._handlers` is the one place a type meets its handler, and every body is
-    written down twice: its checks in `wire.SHAPES`, its fields' types in a TypedDict that the
-    handler reads. The three must name the same types and the same fields."""
+    written down twice: its checks in `wire.SHAPES` (`SHAPES_SIGNED` for version 2), its fields'
+    types in a TypedDict that the handler reads. The three must name the same types and the same
+    fields."""
     from typing import get_type_hints
 
     from parlour.match import wire
 
     session = OnlineSession.guest(0.0)
     handlers = session._handlers()
-    assert set(handlers) == set(wire.SHAPES)
+    assert set(handlers) == set(wire.SHAPES_SIGNED) == set(wire.SHAPES) | {"ack"}
     for kind, handler in handlers.items():
         hints = get_type_hints(handler)
         body = hints[next(name for name in hints if name not in ("link", "return"))]
-        assert set(body.__annotations__) == set(wire.SHAPES[kind]), kind
+        assert set(body.__annotations__) == set(wire.SHAPES_SIGNED[kind]), kind
+        assert set(wire.SHAPES.get(kind, {})) <= set(wire.SHAPES_SIGNED[kind]), kind
         assert handler.__name__ == "_on_" + kind.replace("-", "_")

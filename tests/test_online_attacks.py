@@ -26,13 +26,14 @@ from parlour.games.espeers.hands import deck_order
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.games.telepathic import rules as telepathic_module
 from parlour.games.telepathic.rules import DeclareLost, PlayOn, Telepathic
-from parlour.match.audit import Cheat, Verified
+from parlour.match.audit import Cheat, Unverified, Verified
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.wire import encode
 from parlour.net.memory import MemoryNet
+from tests.signers import crypto
 from tests.test_online import acts, device, notices, play, start
-from tests.test_online_verdicts import LyingPsiSquad, play_out, three_devices
+from tests.test_online_verdicts import LIMIT, LyingPsiSquad, play_out, three_devices
 
 
 def kind(text: str) -> str:
@@ -44,9 +45,11 @@ def inject(dev: OnlineSession, peer: str, type_: str, **body) -> None:
     dev.receive(peer, encode(type_, dev.links[peer].n_in + 1, **body), dev.now)
 
 
-def psi_three(match_id: str) -> MemoryNet:
+def psi_three(match_id: str, signed=None) -> MemoryNet:
     """Psi Squad, Ada hosts, Bo and Cy are guests; every cypher sealed."""
-    net = start("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, limit=60, match_id=match_id)
+    net = start(
+        "psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, limit=60, match_id=match_id, signed=signed
+    )
     for seat, digits in {0: "123", 1: "456", 2: "789"}.items():
         acts(device(net, seat), seat, ChooseCypher(digits))
     net.flush()
@@ -201,53 +204,42 @@ def frame_bo_to_cy(sender, to, text):
     return text
 
 
-LIMIT_FRAME = (
-    "trust model limit (docs/online.md): a guest hears other guests only through the host, and "
-    "nothing binds a message to the device that wrote it; Cy's result says so instead"
-)
-LIMIT_FORK = (
-    "trust model limit (docs/online.md): the host relays everything, so it can show two guests "
-    "two different games, and no message they could compare escapes it"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=LIMIT_FRAME)
 def test_the_host_cannot_frame_an_honest_guest_by_changing_its_openings_on_the_way():
-    """A LIMIT. Openings are relayed by the host and not bound to their sender. The host changes
-    one nonce in Bo's openings on their way to Cy: Cy's audit names Bo, who played honestly, a
-    cheat; Bo's and the host's own audits say verified. (The host can rewrite Cy's verdict on its
-    way to Bo as well, so Bo never learns of it.)"""
-    net, _screens = three_devices("m-attack-frame-1")
+    """HOLDS, with signed play (it was a limit: openings were relayed by the host and not bound
+    to their sender). The host changes one nonce in Bo's openings on their way to Cy: Bo's
+    device signed them, so Cy's device refuses them, naming Bo's device as the one whose
+    signature does not hold, and its audit can say "unverified" (Bo's openings never came
+    intact), never that Bo cheated. Bo's and the host's own audits say verified."""
+    net, _screens = three_devices("m-attack-frame-1", signed=crypto)
 
     net.tamper = frame_bo_to_cy
     play_out(net)
-    net.tick(1.0)
+    for _ in range(2 * LIMIT + 2):
+        net.tick(1.0)
     assert net.guests[1].audit_result == Verified() and net.host.audit_result == Verified()
     cy = net.guests[2].audit_result
-    assert not (isinstance(cy, Cheat) and cy.seat == 1), f"Cy's device says: {cy.reason}"
+    assert isinstance(cy, Unverified), cy
+    assert "said to come from Bo's device does not carry its signature" in notices(net.guests[2])
+    assert 1 not in net.guests[2].openings
 
 
-@pytest.mark.xfail(strict=True, reason=LIMIT_FORK)
-def test_a_host_that_forks_the_log_is_noticed_by_some_device():
-    """A LIMIT. "The host could append a move for another seat ... That seat's
-    own device refuses the entry as forged ... and the game stops" only if the host sends the
-    entry to that seat. It need not: Ada guesses Bo's cypher; Bo owes the answer. The host tells
-    Cy alone that Bo forfeited (numbering its messages to Cy without a gap, and keeping what Cy
-    says to itself), and goes on with Bo. Cy's game is over, Bo "did not take a required step
-    in time"; Bo's game goes on; no device notices: no message carries a log head to compare
-    (verdicts carry none either)."""
-    net = psi_three("m-attack-fork-1")
-    host, bo, cy = net.host, net.guests[1], net.guests[2]
+def fork_cy(net: MemoryNet, relay_words: bool):
+    """Ada guesses Bo's cypher; Bo owes the answer. The host tells Cy alone that Bo forfeited
+    (numbering its messages to Cy without a gap), and goes on with Bo. With `relay_words` the
+    host passes on every device's signed position (acks and verdicts) as it must; without, it
+    keeps them from Cy and keeps Cy's to itself."""
+    host, cy = net.host, net.guests[2]
     until_to_move(net, 0)
     to_cy = {"n": cy.links[HOST].n_in, "forged": None}
+    words = ("ping", "pong", "ack", "verdict") if relay_words else ("ping", "pong")
 
     def fork(sender, to, text):
         data = json.loads(text)
-        if sender == seat_peer(2):  # the host keeps Cy's words (openings, verdict) to itself
-            return text if data["t"] in ("ping", "pong") else None
+        if sender == seat_peer(2):  # the host keeps Cy's words (openings, moves) to itself
+            return text if data["t"] in words else None
         if to != seat_peer(2):
             return text
-        if data["t"] not in ("ping", "pong") and (to_cy["forged"] or "-") not in text:
+        if data["t"] not in words and (to_cy["forged"] or "\0") not in text:
             return None  # the real game goes on without Cy
         to_cy["n"] += 1
         data["n"] = to_cy["n"]
@@ -259,20 +251,50 @@ def test_a_host_that_forks_the_log_is_noticed_by_some_device():
     forged = world.submit_json(1, {"forfeit": 1}).entry
     net.flush()  # Bo answers, in the real game
     to_cy["forged"] = forged.hash
+    proof = host._originate(
+        "propose", {"seat": 1, "action": {"forfeit": 1}, "after": forged.seq - 1}
+    )
     host._send(
         host.links[seat_peer(2)],
         "entries",
         entries=[host.match.entries[-2].to_json(), forged.to_json()],
+        proofs=[host.proofs[-2], proof],
     )
     net.flush()
-    assert cy.match.result() is not None and bo.match.result() is None
+    assert cy.match.result() is not None
     assert "Bo did not take a required step in time" in cy.match.result().reason
-    for _ in range(3):
+
+
+def test_a_host_that_forks_the_log_is_noticed_by_some_device():
+    """HOLDS, with signed play (it was a limit: no message carried a log head to compare). The
+    host shows Cy a game where Bo forfeited and goes on with Bo. Every device signs where its log
+    stands and the host must pass these on: Bo's device sees that Cy's device signed another
+    position for the same move, and names it, with Cy's signed word kept as proof; no device
+    says verified."""
+    net = psi_three("m-attack-fork-1", signed=crypto)
+    bo, cy = net.guests[1], net.guests[2]
+    fork_cy(net, relay_words=True)
+    assert "Cy's device saw a different game" in notices(bo), notices(bo)
+    assert "Bo's device saw a different game" in notices(cy), notices(cy)
+    assert bo.diverged["seat-2"].device == "seat-2"
+    for _ in range(3 * 60 + 2):
         net.tick(1.0)
-    said = [n for dev in (bo, cy) for n in dev.notices]  # the honest devices
-    assert any(("efused" in n or "differ" in n or "missing" in n) for n in said), (
-        f"Cy's game ended with Bo's forfeit; Bo's goes on; no device noticed: {said}"
-    )
+    assert not any(dev.audit_result == Verified() for dev in (bo, cy))
+
+
+def test_a_host_that_forks_the_log_and_withholds_the_words_is_named():
+    """HOLDS, with signed play. The same fork, but the host keeps every device's signed
+    position from Cy, and Cy's to itself: Cy's game is over, and once the time allowed has
+    passed twice over, Cy's device says the host did not pass on the others' final positions,
+    so it cannot say verified."""
+    net = psi_three("m-attack-fork-2", signed=crypto)
+    cy = net.guests[2]
+    fork_cy(net, relay_words=False)
+    for _ in range(3 * 60 + 2):
+        net.tick(1.0)
+    assert isinstance(cy.audit_result, Unverified), cy.audit_result
+    assert "The host did not pass on the signed final position of" in cy.audit_result.reason
+    assert "Bo's device" in cy.audit_result.reason
 
 
 # -- joint randomness: what holds -----------------------------------------------------------------

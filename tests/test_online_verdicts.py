@@ -50,9 +50,9 @@ class LyingPsiSquad(PsiSquad):
         return false
 
 
-def three_devices(match_id: str) -> tuple[MemoryNet, dict[int, PlaySession]]:
+def three_devices(match_id: str, signed=None) -> tuple[MemoryNet, dict[int, PlaySession]]:
     """Ada's, Bo's and Cy's devices, connected, with the play screen each one shows."""
-    net = start("psi-squad", NAMES, {"length": 3}, limit=LIMIT, match_id=match_id)
+    net = start("psi-squad", NAMES, {"length": 3}, limit=LIMIT, match_id=match_id, signed=signed)
     assert all(dev.phase is Phase.PLAY for dev in net.everyone())
     screens = {
         seat: PlaySession(device(net, seat).table, PsiScreen(), device(net, seat))

@@ -19,6 +19,7 @@ REGIONS = [("#online .online-root", "online"), ("#decks-espeers .builder-root", 
 REGIONS += [("#replay .replay-root", "replay")]
 REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
 REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
+REGIONS += [("#solo-" + g, "solo:" + g) for g in GAMES]  # "Play vs computer"
 REGIONS += [("#learn-" + g + " .learn-root", "learn:" + g) for g in GAMES]  # the tutorials
 
 
@@ -247,7 +248,8 @@ def mark_resumable():
     storage = env.window.localStorage
     saved = set(str(storage.key(i)) for i in range(int(storage.length)))
     for link in env.document.querySelectorAll("[data-resume-key]"):
-        link.hidden = str(link.getAttribute("data-resume-key")) not in saved
+        key = str(link.getAttribute("data-resume-key"))
+        link.hidden = key not in saved or key + ":finished" in saved  # over: nothing to resume
     for link in env.document.querySelectorAll("[data-resume-last]"):
         last = dom.value(storage.getItem(str(link.getAttribute("data-resume-last"))))
         link.hidden = last is None or str(last) not in saved

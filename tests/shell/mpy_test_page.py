@@ -125,6 +125,15 @@ def test_resume_links_show_only_with_a_saved_game():
     assert not online.hidden
 
 
+def test_a_finished_game_is_not_offered_to_resume():
+    document, window, _ = build(local={})
+    window.localStorage.setItem("psi-parlour:esp:pass-and-play", "{}")
+    window.localStorage.setItem("psi-parlour:esp:pass-and-play:finished", "1")
+    mark_resumable()
+    game, _ = document.querySelectorAll("nav a")
+    assert game.hidden, "a game kept only for its result is not one to resume"
+
+
 def test_a_name_at_its_limit_says_so():
     document, _, _ = build("#new-esp")
     field = document.querySelector("[data-seat-name='0']")

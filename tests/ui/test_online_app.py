@@ -99,3 +99,108 @@ def test_online_play_never_imports_the_app():
         for alias in node.names
     }
     assert "parlour.ui.app" not in imported
+
+
+class Keyring:
+    """The app's keyring as the page's works (py/webcrypto.py), with `cryptography`'s keys."""
+
+    def __init__(self, kept=None, refuses: bool = False) -> None:
+        self.kept_cryptos = dict(kept or {})
+        self.refuses = refuses  # as a browser whose IndexedDB would not store a key
+        self.forgotten: list[str] = []
+
+    def fresh(self):
+        from tests.signers import crypto
+
+        return crypto()
+
+    def kept(self, name):
+        return self.kept_cryptos.get(name)
+
+    def keep(self, name, crypto_) -> None:
+        self.kept_cryptos.setdefault(name, crypto_)
+
+    def forget(self, name) -> None:
+        self.kept_cryptos.pop(name, None)
+        self.forgotten.append(name)
+
+    def cannot_keep(self, name) -> bool:
+        return self.refuses
+
+
+def signed_saved_game() -> tuple[str, str, object]:
+    from tests.signers import crypto
+
+    net = start("esp", ("Ada", "Bo"), match_id="m-online-app-signed", signed=crypto)
+    play(net, seed=b"app", steps=4, to_the_end=False)
+    bo = net.guests[1]
+    key = f"{ONLINE_SAVE}:{bo.config.match_id}:guest:1"
+    return key, json.dumps({"session": bo.to_json(), "notes": {}}), bo.crypto
+
+
+def test_a_signed_game_comes_back_with_the_key_kept_for_it_and_plays_on_signed():
+    key, text, crypto_ = signed_saved_game()
+    app = App()
+    app.keyring = Keyring({key: crypto_})
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    call(app, {"op": "route", "hash": "#online"})
+    session = app.online.session
+    assert session.crypto is crypto_ and session.table_code() is not None
+    assert session.match.step >= 4
+
+
+def test_a_signed_save_whose_key_is_gone_is_dropped_not_a_fault():
+    key, text, _ = signed_saved_game()
+    app = App()
+    app.keyring = Keyring()
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    out = call(app, {"op": "route", "hash": "#online"})
+    assert app.online is None and out.get("go") == "#home"
+
+
+def test_a_game_hosted_with_a_keyring_is_signed_and_its_key_kept_under_its_save_key():
+    app = App()
+    app.keyring = Keyring()
+    call(app, {"op": "start", "local": {}, "session": {}})
+    from tests.ui.test_bot_seats import form
+
+    here = {"tag": "input", "checked": True, "data": {"here-seat": "0"}}
+    call(app, {"op": "route", "hash": "#host-esp", "form": [*form("esp", 2, {}), here]})
+    session = app.online.session
+    assert session.signing and session.version == 2
+    assert app.keyring.kept(app.online.save_key()) is session.crypto
+
+
+def test_a_signed_save_that_cannot_be_loaded_takes_its_key_with_it():
+    key, _, crypto_ = signed_saved_game()
+    app = App()
+    app.keyring = Keyring({key: crypto_})
+    call(app, {"op": "start", "local": {key: "{not a save", ONLINE_LAST: key}, "session": {}})
+    call(app, {"op": "route", "hash": "#online"})
+    assert app.keyring.kept(key) is None and app.keyring.forgotten == [key]
+
+
+def test_a_save_pushed_out_by_newer_games_takes_its_key_with_it():
+    from tests.signers import crypto
+
+    app = App()
+    old = [f"{ONLINE_SAVE}:m-{i}:guest:1" for i in range(online_app.KEEP)]
+    app.keyring = Keyring({name: crypto() for name in old})
+    local = {name: "{}" for name in old} | {online_app.KEYS: json.dumps(old)}
+    call(app, {"op": "start", "local": local, "session": {}})
+    online_app.remember(app, f"{ONLINE_SAVE}:m-new:guest:1")
+    assert app.storage.get(old[0]) is None and app.keyring.forgotten == [old[0]]
+    assert all(app.keyring.kept(name) is not None for name in old[1:])
+
+
+def test_a_key_this_browser_would_not_keep_is_said_once_and_the_game_goes_on_signed():
+    app = App()
+    app.keyring = Keyring(refuses=True)
+    call(app, {"op": "start", "local": {}, "session": {}})
+    from tests.ui.test_bot_seats import form
+
+    here = {"tag": "input", "checked": True, "data": {"here-seat": "0"}}
+    call(app, {"op": "route", "hash": "#host-esp", "form": [*form("esp", 2, {}), here]})
+    call(app, {"op": "route", "hash": "#online"})
+    session = app.online.session
+    assert session.signing and session.notices.count(online_app.UNKEPT_KEY) == 1

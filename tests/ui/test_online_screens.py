@@ -289,3 +289,31 @@ def test_a_seed_forfeit_is_shown_as_a_result_with_play_again_on_the_host():
     assert not button.attrs.get("disabled")
     assert not guest_view.find_all(data_cmd="play-again")
     assert "can start another game" in guest_view.text()
+
+
+def test_every_device_shows_one_table_code_and_a_guest_which_seats_the_host_plays():
+    """Psi Squad with Ada and a bot on the host's device: every device's bar shows the same
+    table code; Bo's says the host's device plays Ada and the bot and what that means, and
+    marks both seats as on the host's device rather than connected; the host's bar does not."""
+    from tests.signers import crypto
+    from tests.test_online import start
+
+    config_names = ("Ada", "Bo", "Cy (bot)")
+    net = start("psi-squad", config_names, {"length": 3}, host_local=(0, 2), signed=crypto)
+    bars = {dev.role: to_html(online_bar(dev)) for dev in net.everyone()}
+    code = net.host.table_code()
+    assert code is not None and all(f'data-code="{code}"' in bar for bar in bars.values())
+    guest = bars["guest"]
+    assert "device plays Ada and Cy (bot): whoever holds it can see those seats" in guest
+    assert guest.count('data-state="host"') == 2
+    assert 'data-role="host-seats"' not in bars["host"]
+
+
+def test_an_unsigned_game_shows_no_table_code():
+    net = MemoryNet(
+        OnlineSession.host(
+            GAMES["esp"], MatchConfig("esp", "m-unsigned-bar", ("Ada", "Bo")), (0,), 0.0
+        )
+    )
+    net.connect(1, OnlineSession.guest(0.0))
+    assert "data-code" not in to_html(online_bar(net.host))

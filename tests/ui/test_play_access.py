@@ -55,7 +55,7 @@ def test_undo_of_another_players_move_asks_the_seat_shown_first():
     s.handle({"cmd": "undo"})
     assert s.table.match.step == 1, "nothing is taken back before Bo answers"
     (question,) = s.render().find_all(data_role="undo-question")
-    assert "Bo, allow Ada to take back the move?" in question.text()
+    assert "Bo: take back Ada's move?" in question.text()
     assert s.take_focus() == "[data-role=undo-question] h2"
     s.handle({"cmd": "refuse-undo"})
     assert s.table.match.step == 1 and s.message == "The move stands."
@@ -64,7 +64,29 @@ def test_undo_of_another_players_move_asks_the_seat_shown_first():
     s.handle({"cmd": "allow-undo"})
     assert s.table.match.step == 0
     assert s.message.startswith("Bo allowed it.")
-    assert s.render().find_all(data_role="handoff"), "the device goes back to Ada"
+    (handoff,) = s.render().find_all(data_role="handoff")  # the device goes back to Ada
+    (note,) = handoff.find_all(data_role="last-move")
+    assert note.text().startswith("Bo let Ada take back a move. Taken back: Ada ")
+    assert not handoff.find_all(data_role="take-back"), "Bo's leave is not Ada's own take-back"
+    s.handle({"cmd": "take-device"})
+    assert s.viewer == 0 and not s.render().find_all(data_role="handoff")
+
+
+def test_the_player_who_has_just_moved_takes_it_back_on_the_hand_off():
+    s = session()
+    place(s, "star", "up", "0,0")  # Ada's move: the hand-off to Bo covers the board
+    (handoff,) = s.render().find_all(data_role="handoff")
+    (offer,) = handoff.find_all(data_role="take-back")
+    assert offer.text().startswith("Ada, not what you meant?")
+    assert offer.find_all(data_cmd="take-back")[0].text() == "Take back my move"
+    s.handle({"cmd": "take-back"})
+    assert s.table.match.step == 0 and s.viewer == 0, "Ada's own view again, nobody asked"
+    assert s.message.startswith("Ada took back their move: Ada ")
+    assert not s.render().find_all(data_role="handoff")
+    place(s, "cross", "up", "0,0")
+    s.handle({"cmd": "take-device"})  # Bo holds the device: Ada's take-back is gone
+    s.handle({"cmd": "take-back"})
+    assert s.table.match.step == 1 and s.viewer == 1
 
 
 def test_undo_of_ones_own_move_needs_nobody_s_leave():

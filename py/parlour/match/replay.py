@@ -9,6 +9,11 @@ seat that did not open). The same document travels two ways:
 - a link: `#replay=1.<data>`, where 1 is the format version and <data> the same JSON,
   compressed with zlib and written as base64url without padding.
 
+Version 2 adds one field, `signed` (match/signed_replay.py): an online game's keys and each
+move's signature, so the viewer can say which device made which move. A record without
+signatures is still written as version 1, so pages that read only version 1 open it as before;
+this page reads both.
+
 Everything read back is checked with the match's own parsers (`MatchConfig.from_json`,
 `Opening.from_json`, canonical JSON) and refused as `MalformedInput` with a sentence a player
 can read: a link cut short, a character changed, something that is not ours, a newer format.
@@ -30,10 +35,11 @@ from parlour.fair.encoding import Json, canonical_json, parse_json
 from parlour.match.config import MatchConfig
 from parlour.match.log import MAX_ACTION_BYTES, LogEntry, entry_hash, genesis_hash
 from parlour.match.match import AnyMatch
+from parlour.match.signed_replay import Signatures
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/replay"
-VERSION = 1
+VERSION = 2  # the newest this page reads and writes; 1: no signatures
 PREFIX = "#replay="
 MAX_BYTES = 2_000_000  # the document, uncompressed (a saved game's limit)
 MAX_LINK = 400_000  # characters of a link's data
@@ -69,17 +75,32 @@ class ReplayRecord:
     seed: bytes
     moves: tuple[tuple[int, Json], ...]  # (seat, action as the log writes it)
     openings: Mapping[int, tuple[Opening, ...] | None]  # by seat; None: did not open
+    signed: Signatures | None = None  # an online game's keys and move signatures
 
     @classmethod
-    def of(cls, match: AnyMatch, openings: Mapping[int, Sequence[Opening] | None]) -> ReplayRecord:
-        """The record of a match as this device holds it, with the openings it has."""
+    def of(
+        cls,
+        match: AnyMatch,
+        openings: Mapping[int, Sequence[Opening] | None],
+        signed: Signatures | None = None,
+    ) -> ReplayRecord:
+        """The record of a match as this device holds it, with the openings it has (and, online,
+        the signatures of its moves)."""
         seats = range(len(match.config.seats))
+        if signed is not None and len(signed.proofs) != len(match.entries):
+            signed = None  # never a signature for the wrong move
         return cls(
             match.config,
             match.seed,
             tuple((entry.seat, entry.action) for entry in match.entries),
             {s: None if openings.get(s) is None else tuple(openings[s] or ()) for s in seats},
+            signed,
         )
+
+    @property
+    def version(self) -> int:
+        """The format this record is written in: 2 only when it carries signatures."""
+        return 2 if self.signed is not None else 1
 
     def entries(self) -> list[LogEntry]:
         """The log with its hash chain, recomputed from the moves (for `Match.receive` and the
@@ -99,9 +120,9 @@ class ReplayRecord:
     # -- the document ----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Json]:
-        return {
+        document: dict[str, Json] = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": self.version,
             "config": self.config.to_json(),
             "seed": self.seed.hex(),
             "log": [[seat, action] for seat, action in self.moves],
@@ -110,6 +131,9 @@ class ReplayRecord:
                 for seat, ops in sorted(self.openings.items())
             },
         }
+        if self.signed is not None:
+            document["signed"] = self.signed.to_json()
+        return document
 
     @classmethod
     def from_json(cls, data: object, what: str = "game file") -> ReplayRecord:
@@ -119,16 +143,17 @@ class ReplayRecord:
         version = data.get("version")
         if type(version) is int and version > VERSION:
             raise MalformedInput(NEWER.format(what=what, version=version, ours=VERSION))
-        if version != VERSION or set(data) != {*_KEYS}:
+        if set(data) != {*_KEYS, *(["signed"] if version == 2 else [])} or version not in (1, 2):
             raise MalformedInput(NOT_OURS_FILE if what == "game file" else NOT_OURS_LINK)
         try:
             config = MatchConfig.from_json(data["config"])
             seed = _seed(data["seed"])
             moves = _moves(data["log"], len(config.seats))
             openings = _openings(data["openings"], len(config.seats))
+            signed = Signatures.from_json(data["signed"], len(moves)) if version == 2 else None
         except MalformedInput as error:
             raise MalformedInput(BROKEN.format(what=what, reason=error.sentence)) from None
-        return cls(config, seed, moves, openings)
+        return cls(config, seed, moves, openings, signed)
 
     # -- the link --------------------------------------------------------------------------
 
@@ -136,7 +161,7 @@ class ReplayRecord:
         """The part of a link after `#replay=`."""
         text = json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True)
         packed = zlib.compress(text.encode("utf-8"), 9)
-        return f"{VERSION}." + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+        return f"{self.version}." + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
     def link(self, base: str) -> str:
         return link_to(base, self.code())
@@ -165,7 +190,7 @@ def from_code(code: str) -> ReplayRecord:
     version = int(found.group("version"))
     if version > VERSION:
         raise MalformedInput(NEWER.format(what="replay link", version=version, ours=VERSION))
-    if version != VERSION:
+    if version not in (1, 2):
         raise MalformedInput(NOT_OURS_LINK)
     raw = _inflate(_unbase64(found.group("data")))
     try:

@@ -27,6 +27,8 @@ from parlour.games.base import AnyGame, Outcome
 from parlour.match.audit import AuditResult, Cheat, open_seals, replay_log
 from parlour.match.match import AnyMatch
 from parlour.match.replay import ReplayRecord
+from parlour.match.signed_replay import Check, SignatureReport
+from parlour.match.signed_replay import check as check_signatures
 
 # Whether the move at a log index (0-based) is routine, given the match it is in.
 Routine = Callable[[AnyMatch, int], bool]
@@ -51,6 +53,7 @@ class Replay:
     seen_end: bool = False
     everything: bool = False
     revision: int = 0  # changes with every move of the viewer (autoplay's ticks carry it)
+    signatures: SignatureReport | None = None  # who signed which move (an online game's)
     _stores: dict[int, PrivateStore] = field(default_factory=dict)
 
     @classmethod
@@ -59,10 +62,12 @@ class Replay:
         record: ReplayRecord,
         games: Mapping[str, AnyGame] | None = None,
         routine: Routine | None = None,
+        check: Check | None = None,
     ) -> Replay:
         """Replay and audit a record; raises `MalformedInput` or `IllegalAction` (a sentence)
         when its set-up cannot even start a game, or it holds more moves than a real game of
-        its game can (the game's `max_moves`)."""
+        its game can (the game's `max_moves`). `check` checks the moves' signatures (None:
+        this browser cannot, and says so)."""
         game = game_by_id(record.config.game, games)
         most = game.options.max_moves if game.options is not None else None
         if most is not None and len(record.moves) > most:
@@ -72,6 +77,14 @@ class Replay:
         stops = _stops(match, routine)
         replay = cls(record, match, verdict, stops, seen_end=len(stops) == 1)
         replay._stores = _public_stores(record)
+        replay.signatures = check_signatures(
+            record.signed,
+            record.config.match_id,
+            record.config.seats,
+            record.moves,
+            match.genesis,
+            check or _cannot_check,
+        )
         return replay
 
     # -- where the viewer stands -------------------------------------------------------
@@ -197,3 +210,8 @@ def _commitments(value: Json) -> Iterator[str]:
     elif isinstance(value, (list, tuple)):
         for item in value:
             yield from _commitments(item)
+
+
+def _cannot_check(algorithm: str, public: bytes, data: bytes, signature: bytes) -> None:
+    """No way to check signatures here (a page without WebCrypto)."""
+    return None

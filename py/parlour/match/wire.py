@@ -1,6 +1,9 @@
 """The peer-to-peer messages: their one JSON form, and the checks every message passes first.
 
-A message is a JSON object `{"v": 1, "t": type, "n": number, ...body}` of at most 64 KB. `n`
+A message is a JSON object `{"v": 1, "t": type, "n": number, ...body}` of at most 64 KB. In
+version 2 (signed play) every message a device originates (`SIGNED`) also carries its sender's
+device `d`, that device's sequence number `q` and its signature `s` over fair/signing.py's
+`signed_bytes`; the host relays it unchanged, with its own `n`. `n`
 counts the messages one side sent over one connection (1, 2, 3 ...), so a replayed or dropped
 message is noticed. Every peer's message is untrusted input: `decode` checks size, JSON, version,
 type and the exact shape and types of the body before anything reads it, and raises
@@ -17,14 +20,32 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
 from parlour.fair.encoding import MAX_DEPTH, Json, canonical_json, check_text, too_deep
+from parlour.fair.signing import SIGNATURE_BYTES, DeviceKey, Signed, b64, unb64
 from parlour.numbers import whole
 
-VERSION = 1
+VERSION = 1  # unsigned: the page's protocol until every device signs
+SIGNED_VERSION = 2  # every message a device originates is signed (fair/signing.py)
+# The types a device originates, and signs in version 2; the others (hello, entries, reject,
+# status, ping, pong) belong to one connection, or carry signed records inside (entries).
+SIGNED = frozenset(
+    (
+        "welcome",
+        "seed-commit",
+        "seed-reveal",
+        "seed-forfeit",
+        "deal-lock",
+        "deal-unlock",
+        "propose",
+        "openings",
+        "verdict",
+        "ack",
+    )
+)
 MAX_MESSAGE_BYTES = 65_536
 MAX_ENTRIES = 64  # log entries in one message (a resync sends several)
 MAX_TEXT = 400
@@ -36,6 +57,7 @@ class Message:
     type: str
     n: int
     body: dict[str, Any]  # checked against SHAPES[type]: read it as that type's TypedDict
+    signed: Signed | None = None  # version 2: its sender's signed record (type and body too)
 
     def encode(self) -> str:
         return encode(self.type, self.n, **self.body)
@@ -57,6 +79,7 @@ class Hello(TypedDict):
     """A guest greets the host on a new connection (`resume` is None the first time)."""
 
     resume: Resume | None
+    key: NotRequired[list[str]]  # version 2: the guest device's key (fair/signing.py)
 
 
 class Limits(TypedDict):
@@ -72,6 +95,7 @@ class Welcome(TypedDict):
     seat: int
     limits: Limits
     host: list[int]
+    keys: NotRequired[dict[str, list[str]]]  # version 2: every device's key known so far
 
 
 class SeedCommit(TypedDict):
@@ -124,6 +148,7 @@ class Entries(TypedDict):
     """New log entries, from the host."""
 
     entries: list[dict[str, Json]]
+    proofs: NotRequired[list[dict[str, Json]]]  # version 2: each entry's signed proposal
 
 
 class Reject(TypedDict):
@@ -145,12 +170,24 @@ class Verdict(TypedDict):
     seat: int
     verdict: Literal["verified", "cheat", "unverified"]
     text: str
+    step: NotRequired[int]  # version 2: the position the audit was made on
+    head: NotRequired[str]
 
 
 class Status(TypedDict):
     """The host's word on who is connected, by seat."""
 
     links: dict[str, str]
+    keys: NotRequired[dict[str, list[str]]]  # version 2: every device's key known so far
+
+
+class Ack(TypedDict):
+    """Version 2: a device's signed word on where its log stands (its step and that step's
+    hash), sent whenever it changes; the host relays every device's to every other, so a
+    device shown another game than the others is caught."""
+
+    step: int
+    head: str
 
 
 class Ping(TypedDict):
@@ -274,6 +311,34 @@ def _numbers(v: object) -> bool:
     return isinstance(v, list) and 0 < len(v) <= 16 and all(_number(x) for x in v)
 
 
+def _key(v: object) -> bool:
+    try:
+        DeviceKey.from_json(v)
+    except MalformedInput:
+        return False
+    return True
+
+
+def _keys(v: object) -> bool:
+    return (
+        isinstance(v, dict)
+        and len(v) <= MAX_SEATS
+        and all(isinstance(k, str) and len(k) <= 16 and _key(key) for k, key in v.items())
+    )
+
+
+def _record(v: object) -> bool:
+    try:
+        record = Signed.from_json(v)
+    except MalformedInput:
+        return False
+    return record.signature is not None and _json(v)
+
+
+def _proofs(v: object) -> bool:
+    return isinstance(v, list) and 0 < len(v) <= MAX_ENTRIES and all(_record(p) for p in v)
+
+
 LINK_STATES = ("here", "invited", "connected", "lost")
 
 # type -> the body's fields and their checks (exactly these keys)
@@ -294,18 +359,58 @@ SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
     "ping": {"at": _count},
     "pong": {"at": _count},
 }
+# Version 2: the keys go with the greetings and the host's word on who is here; each log entry
+# comes with its proof (the signed proposal it was appended from); a verdict says which position
+# it was reached on; and `ack` is new.
+SHAPES_SIGNED: dict[str, dict[str, Callable[[object], bool]]] = {
+    **SHAPES,
+    "hello": {**SHAPES["hello"], "key": _key},
+    "welcome": {**SHAPES["welcome"], "keys": _keys},
+    "status": {**SHAPES["status"], "keys": _keys},
+    "entries": {**SHAPES["entries"], "proofs": _proofs},
+    "verdict": {**SHAPES["verdict"], "step": _count, "head": _hash},
+    "ack": {"step": _count, "head": _hash},
+}
+ENVELOPE = ("v", "t", "n", "d", "q", "s")
+
+
+def shapes(version: int) -> dict[str, dict[str, Callable[[object], bool]]]:
+    return SHAPES_SIGNED if version == SIGNED_VERSION else SHAPES
 
 
 def encode(type_: str, n: int, **body: object) -> str:
     """A message as sent: compact JSON, keys sorted (so a recording reads the same everywhere)."""
-    if {"v", "t", "n"} & set(body):
-        raise ValueError("a message body cannot use the envelope's keys v, t and n")
+    if set(ENVELOPE) & set(body):
+        raise ValueError("a message body cannot use the envelope's keys v, t, n, d, q and s")
     return json.dumps(
-        {"v": VERSION, "t": type_, "n": n, **body}, sort_keys=True, separators=(",", ":")
+        {"v": VERSION, "t": type_, "n": n, **body},
+        sort_keys=True,
+        separators=(",", ":"),
+        default=_signed_json,
     )
 
 
-def decode(text: object) -> Message:
+def encode_signed(type_: str, n: int, body: dict[str, Any], signed: Signed | None) -> str:
+    """A version 2 message: its body, and, for a type a device originates, its signed record's
+    device, number and signature (the record's own type and body are the message's)."""
+    if set(ENVELOPE) & set(body):
+        raise ValueError("a message body cannot use the envelope's keys v, t, n, d, q and s")
+    envelope: dict[str, object] = {"v": SIGNED_VERSION, "t": type_, "n": n, **body}
+    if signed is not None:
+        if signed.signature is None:
+            raise ValueError("a message is sent once it is signed")
+        envelope |= {"d": signed.device, "q": signed.seq, "s": b64(signed.signature)}
+    return json.dumps(envelope, sort_keys=True, separators=(",", ":"), default=_signed_json)
+
+
+def _signed_json(value: object) -> object:
+    """A signed record inside a body (a log entry's proof) is written when the message is."""
+    if isinstance(value, Signed):
+        return value.to_json()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def decode(text: object, version: int = VERSION) -> Message:
     """Check everything about a received message's form; never trust what is inside first."""
     if not isinstance(text, str):
         raise MalformedInput("A message that was not text arrived and was ignored.")
@@ -331,28 +436,56 @@ def decode(text: object) -> Message:
         ) from None
     if not isinstance(data, dict) or not {"v", "t", "n"} <= set(data):
         raise MalformedInput("A message without a version, type and number was ignored.")
-    if data["v"] != VERSION:
+    if data["v"] != version:
         raise MalformedInput(
-            f"A message in protocol version {data['v']!r} arrived; this Psi Parlour speaks "
-            f"version {VERSION}. Both players need the same version of the page."
+            f"A message in protocol version {_version(data['v'])} arrived; this Psi Parlour "
+            f"speaks version {version}. Both players need the same version of the page."
         )
     kind, n = data["t"], data["n"]
-    shape = SHAPES.get(kind) if isinstance(kind, str) else None
+    shape = shapes(version).get(kind) if isinstance(kind, str) else None
     if shape is None:
         if not isinstance(kind, str):
             raise MalformedInput("A message whose type is not a word was ignored.")
         raise MalformedInput(f"A message of unknown type {kind[:20]!r} was ignored.")
     if type(n) is not int or n < 1:
         raise MalformedInput("A message without a proper number was ignored.")
-    body = {k: v for k, v in data.items() if k not in ("v", "t", "n")}
-    check_body(kind, body)
-    return Message(kind, n, body)
+    body = {k: v for k, v in data.items() if k not in ENVELOPE}
+    check_body(kind, body, version)
+    if version != SIGNED_VERSION:
+        if {"d", "q", "s"} & set(data):
+            raise MalformedInput(f"A {kind!r} message had fields it must not have.")
+        return Message(kind, n, body)
+    return Message(kind, n, body, _signature(kind, data, body))
 
 
-def check_body(kind: str, body: dict[str, object]) -> None:
+def _signature(kind: str, data: dict[str, Any], body: dict[str, Any]) -> Signed | None:
+    """Version 2: the signed record a message of a type a device originates must carry."""
+    if kind not in SIGNED:
+        if {"d", "q", "s"} & set(data):
+            raise MalformedInput(f"A {kind!r} message had fields it must not have.")
+        return None
+    if not {"d", "q", "s"} <= set(data):
+        raise MalformedInput(
+            f"A {kind!r} message came without its sender's signature: refused. (An older "
+            "version of the page does not sign: both players need the same version.)"
+        )
+    device, seq = data["d"], data["q"]
+    if not isinstance(device, str) or not 0 < len(device) <= 16:
+        raise MalformedInput(f"A {kind!r} message named no device for its signature.")
+    if type(seq) is not int or not 0 < seq < 2**31:
+        raise MalformedInput(f"A {kind!r} message had no proper sequence number.")
+    signature = unb64(data["s"], SIGNATURE_BYTES, f"The signature on a {kind!r} message")
+    return Signed(device, seq, kind, body, signature)
+
+
+def _version(v: object) -> str:
+    return str(v) if type(v) is int else repr(str(v)[:8])
+
+
+def check_body(kind: str, body: dict[str, object], version: int = VERSION) -> None:
     """Exactly the fields of `kind`'s shape, each passing its check (a message's body, or a seed
     step kept in a save); else `MalformedInput`."""
-    shape = SHAPES[kind]
+    shape = shapes(version)[kind]
     if set(body) != set(shape):
         raise MalformedInput(f"A {kind!r} message did not have the fields it must have.")
     for key, check in shape.items():
@@ -360,12 +493,12 @@ def check_body(kind: str, body: dict[str, object]) -> None:
             raise MalformedInput(f"A {kind!r} message had a bad {key!r}; it was ignored.")
 
 
-def seed_step(kind: object, body: object) -> SeedStep:
+def seed_step(kind: object, body: object, version: int = VERSION) -> SeedStep:
     """A step of the seed read back (from a save), checked as its message was when it came."""
     if not isinstance(kind, str) or kind not in SEED_STEPS or not isinstance(body, dict):
         raise MalformedInput("A saved step of the seed is not one.")
     try:
-        check_body(kind, body)
+        check_body(kind, body, version)
     except MalformedInput:
         raise MalformedInput(f"A saved {kind!r} step of the seed is damaged.") from None
     return cast(SeedStep, (kind, body))  # its type's exact shape: checked just above

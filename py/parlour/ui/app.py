@@ -19,13 +19,15 @@ from parlour.ui.page import Effects, Storage, within
 from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
 
 if TYPE_CHECKING:
+    from parlour.fair.signing import Signed, Signer
     from parlour.match.table import Table
-    from parlour.ui.online_app import OnlineController
+    from parlour.ui.online_app import Keyring, OnlineController
     from parlour.ui.play import PlaySession
     from parlour.ui.replay_app import Replays
 
 STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
+FINISHED = ":finished"  # beside a saved game's key: that game is over
 
 
 # Screens the worker draws whole (their address prefix, their region): a route to one moves
@@ -49,6 +51,7 @@ class App:
         self.sessions: dict[str, PlaySession] = {}
         self.builder: Any = None
         self.online: OnlineController | None = None
+        self.keyring: Keyring | None = None  # the page's signing keys (worker.py): signed play
         self._replays: Replays | None = None
         self.href = ""
         self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
@@ -75,6 +78,45 @@ class App:
             self.handle(request)
             out = self.effects.to_json()
         except Exception:  # the page must hear of any fault, not hang on it
+            out = {**self.effects.to_json(), "error": traceback.format_exc()}
+        return json.dumps(out)
+
+    # -- signed play: what the page signs and checks around a call (worker.py) ---------------
+
+    def signature_checks(self, text: str) -> list[tuple[str, bytes, bytes, bytes]]:
+        """The signatures a request's message carries, as (algorithm, key, signed bytes,
+        signature), for the page to check with WebCrypto before the call; none for the rest."""
+        try:
+            request = json.loads(text)
+        except ValueError:
+            return []
+        online = self.online
+        if isinstance(request, dict) and request.get("op") == "route":
+            return self.replays().signature_checks(str(request.get("hash", "")))
+        if not isinstance(request, dict) or request.get("op") != "link" or online is None:
+            return []
+        candidate = online.find(request.get("link"))
+        message = request.get("text")
+        if candidate is None:
+            return []
+        return online.session.signature_checks(message)
+
+    def pending_signatures(self) -> tuple[Signer | None, list[tuple[Signed, bytes]]]:
+        """What this device's online game waits to sign, with the exact bytes of each, and the
+        key pair it signs with."""
+        session = self.online.session if self.online is not None else None
+        if session is None or session.crypto is None:
+            return None, []
+        return session.crypto.signer, session.pending_signatures()
+
+    def after_signing(self) -> str:
+        """After the page signed what waited: the same call's effects, now with the messages
+        that waited for their signatures, and the save that has them."""
+        try:
+            if self.online is not None:
+                self.online.after()
+            out = self.effects.to_json()
+        except Exception:
             out = {**self.effects.to_json(), "error": traceback.format_exc()}
         return json.dumps(out)
 
@@ -148,6 +190,9 @@ class App:
             if hash_ == f"#start-{game_id}":
                 self.start_new(game_id, form, table=self.pending_tables.pop(game_id, None))
                 return
+            if hash_ == f"#solo-{game_id}":
+                self.start_solo(game_id)
+                return
             if hash_ == f"#play-{game_id}":
                 if game_id not in self.sessions and not self.resume(game_id):
                     self.go(f"#new-{game_id}")
@@ -187,24 +232,12 @@ class App:
         """The set-up form's "Start the game" (or a game made elsewhere: `table`, from a replay
         played on). A game in progress saved on this device is never lost without the player
         saying so: first ask, in the start screen."""
-        if not confirmed:
-            from parlour.ui.online_screen import GAME_NAMES
-            from parlour.ui.play import replace_game_tree, saved_summary
-
-            summary = saved_summary(self.saved_json(game_id))
-            if summary is not None:
-                tree = replace_game_tree(game_id, GAME_NAMES[game_id], summary)
-                self.effects.draw(f"#start-{game_id}", tree)
-                self.pending_form, self.pending_table = form, table
-                return
-        if table is None:
-            table = self.table_from_form(game_id, form)
-        self.sessions[game_id] = self._session(table, game_id)
-        self.save(game_id)
-        self.go(f"#play-{game_id}")
-
-    def table_from_form(self, game_id: str, form: object) -> Table:
-        """A new game as the set-up form describes it."""
+        if not confirmed and self._ask_replace(game_id, "start"):
+            self.pending_form, self.pending_table = form, table
+            return
+        if table is not None:
+            self._show_new(game_id, table)
+            return
         from parlour.match.bot_seats import bot_name
 
         bots = setup_form.seat_kinds(form)
@@ -214,9 +247,61 @@ class App:
         )
         variant = setup_form.variant(form, game_id)
         decks = setup_form.deck_choices(form)
+        self._begin(game_id, names, variant, bots, decks)
+
+    def start_solo(self, game_id: str, confirmed: bool = False) -> None:
+        """The home card's "Play vs computer": at once, one person against bots, as the person
+        chose last time they played alone (else the game's defaults and medium bots)."""
+        if not confirmed and self._ask_replace(game_id, "solo"):
+            return
+        from parlour.match.bot_seats import bot_name
+        from parlour.ui import solo
+
+        choice = solo.read_choice(game_id, self.storage.get(solo.KEY.format(game=game_id)))
+        names, bots = solo.seats_of(game_id, choice)
+        names = tuple(bot_name(n) if s in bots else n for s, n in enumerate(names))
+        defaults = solo.default_choice(game_id).decks
+        decks = [(d, defaults[i]) for i, d in enumerate(choice.decks)]
+        self._begin(game_id, names, dict(choice.variant), bots, decks)
+
+    def _ask_replace(self, game_id: str, screen: str) -> bool:
+        """Whether a game in progress saved here must be replaced: then the question is drawn
+        in the screen `#<screen>-<game>` and the start waits for the answer."""
+        from parlour.ui.online_screen import GAME_NAMES
+        from parlour.ui.play import replace_game_tree, saved_summary
+
+        summary = saved_summary(self.saved_json(game_id))
+        if summary is None:
+            return False
+        tree = replace_game_tree(game_id, GAME_NAMES[game_id], summary)
+        self.effects.draw(f"#{screen}-{game_id}", tree)
+        return True
+
+    def _begin(
+        self,
+        game_id: str,
+        names: tuple[str, ...],
+        variant: dict[str, Any],
+        bots: dict[int, str],
+        decks: list[tuple[str, str]],
+    ) -> None:
+        """A new game on this device, saved and shown; a person alone against bots has their
+        choice remembered for "Play vs computer"."""
+        from parlour.ui import solo
+
+        choice = solo.remembered(game_id, bots, len(names), variant, [d for d, _ in decks])
         if decks:
             variant["decks"] = self.chosen_decks(decks)
-        return new_table(game_id, names, variant, bots)
+        table = new_table(game_id, names, variant, bots)
+        if choice is not None:
+            self.storage.set(solo.KEY.format(game=game_id), choice.to_text())
+        self._show_new(game_id, table)
+
+    def _show_new(self, game_id: str, table: Table) -> None:
+        """A new game on this device: saved and shown."""
+        self.sessions[game_id] = self._session(table, game_id)
+        self.save(game_id)
+        self.go(f"#play-{game_id}")
 
     def start_table(self, table: Table) -> None:
         """Start a game made elsewhere (a replay played on) as a new pass-and-play game: through
@@ -242,6 +327,9 @@ class App:
             self.sessions.pop(game_id, None)
             form, table = self.pending_form, self.pending_table
             self.start_new(game_id, form, confirmed=True, table=table)
+        elif kind == "solo" and game_id in SCREENS and data.get("cmd") == "replace-game":
+            self.sessions.pop(game_id, None)
+            self.start_solo(game_id, confirmed=True)
         elif kind == "builder":
             self.on_builder_click(data)
         elif kind == "online" and self.online is not None:
@@ -340,10 +428,15 @@ class App:
     def save(self, game_id: str) -> None:
         session = self.sessions[game_id]
         key = STORAGE.format(game=game_id)
-        if session.table.match.result() is not None and not session.result_open:
+        over = session.table.match.result() is not None
+        if over and not session.result_open:
             self.storage.remove(key)
         else:
             self.storage.set(key, json.dumps(session.to_json()))
+        # a finished game kept for its result is not one to resume (shell/page.py reads keys
+        # only, so the end is a key of its own)
+        if over != (self.storage.get(key + FINISHED) is not None):
+            self.storage.set(key + FINISHED, "1" if over else None)
 
     def saved_json(self, game_id: str) -> object:
         raw = self.storage.get(STORAGE.format(game=game_id))

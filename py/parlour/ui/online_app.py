@@ -25,6 +25,7 @@ from parlour.games import GAMES
 from parlour.match.bot_seats import bot_name
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
+from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
 from parlour.numbers import whole
@@ -49,6 +50,10 @@ ONLINE_LAST = ONLINE_SAVE + ":last"  # the browser's latest online game
 TAB_KEY = ONLINE_SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
 KEYS = ONLINE_SAVE + ":keys"
 KEEP = 8  # online games kept in this browser
+UNKEPT_KEY = (
+    "This browser would not keep this game's signing key, so a reload cannot continue this "
+    "online game: keep this tab open until it ends."
+)
 OWNER = ":owner"  # after a save key: the tab that plays that game now
 TAB = secrets.token_hex(6)  # this page load's name, for owning a save
 STUN = "psi-parlour:stun"
@@ -63,12 +68,48 @@ class Candidate:
         self.open = False
 
 
+class Keyring(Protocol):
+    """This browser's signing keys, one key pair per online game it plays, named by the game's
+    save key (the page's: WebCrypto key pairs that cannot be exported, kept in IndexedDB, so a
+    reload keeps its key; the tests': `cryptography`'s). Without one, play is unsigned."""
+
+    def fresh(self) -> Crypto | None:
+        """A new key pair, for a game about to begin here (None: this browser cannot sign)."""
+        ...
+
+    def kept(self, name: str) -> Crypto | None:
+        """The key pair kept for this game, if any."""
+        ...
+
+    def keep(self, name: str, crypto: Crypto) -> None:
+        """Keep this key pair for this game (the page writes it to IndexedDB after the call)."""
+        ...
+
+    def forget(self, name: str) -> None:
+        """This game's save is gone (dropped, or pushed out by newer games): its key pair goes
+        too, so the browser keeps no key for a game it can no longer continue."""
+        ...
+
+    def checked_signature(
+        self, algorithm: str, public: bytes, data: bytes, signature: bytes
+    ) -> bool | None:
+        """Whether a signature holds, as this browser checked it before the call (None: it
+        could not check it: no WebCrypto, or not that algorithm)."""
+        ...
+
+    def cannot_keep(self, name: str) -> bool:
+        """This browser would not keep this game's key pair (IndexedDB refused or missing): the
+        game plays on, but a reload cannot continue it."""
+        ...
+
+
 class TheApp(Protocol):
     """What online play uses of the app (app.App, which hands itself to this module)."""
 
     storage: Storage
     href: str
     online: OnlineController | None
+    keyring: Keyring | None
 
     @property
     def effects(self) -> Effects: ...
@@ -103,6 +144,7 @@ class OnlineController:
         self.owned: str | None = None  # the save key this tab has claimed
         self.passive = False  # another tab took this game over: do nothing more
         self.shown_notice = ""  # the online bar's notice as last drawn
+        self.told_unkept = False  # said that this browser would not keep the game's key
 
     @property
     def effects(self) -> Any:
@@ -230,9 +272,20 @@ class OnlineController:
         elif storage.get(key + OWNER) != TAB:
             self.let_go()
             return
+        crypto = self.session.crypto
+        if crypto is not None and self.app.keyring is not None:
+            self._keep_key(key, self.app.keyring, crypto)
         data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
         remember(self.app, key)
         storage.set(key, json.dumps(data))
+
+    def _keep_key(self, key: str, keyring: Keyring, crypto: Crypto) -> None:
+        """Keep this game's key pair with its save; if this browser would not, say once that a
+        reload cannot continue the game (it goes on here all the same)."""
+        keyring.keep(key, crypto)
+        if keyring.cannot_keep(key) and not self.told_unkept:
+            self.told_unkept = True
+            self.session.tell(UNKEPT_KEY)
 
     def save_key(self) -> str | None:
         """One save per game and seat: tabs of one browser (which share storage) playing one
@@ -485,6 +538,8 @@ def remember(app: TheApp, key: str) -> None:
     keys.append(key)
     for old in keys[:-KEEP]:
         storage.remove(old)
+        if app.keyring is not None:
+            app.keyring.forget(old)
     storage.set(KEYS, json.dumps(keys[-KEEP:]))
 
 
@@ -541,7 +596,13 @@ def host_new(app: TheApp, game_id: str, form: object) -> None:
     config = MatchConfig(game_id, new_match_id(), names, variant, bots=levels)
     try:
         session = OnlineSession.host(
-            GAMES[game_id], config, local, now(), reveal_limit=limit, private=private
+            GAMES[game_id],
+            config,
+            local,
+            now(),
+            reveal_limit=limit,
+            private=private,
+            crypto=_fresh_key(app),
         )
     except ParlourError as problem:
         _refuse_setup(app, game_id, problem.sentence)
@@ -551,6 +612,11 @@ def host_new(app: TheApp, game_id: str, form: object) -> None:
     controller.invite_all()
     controller.after()
     app.go("#online")
+
+
+def _fresh_key(app: TheApp) -> Crypto | None:
+    """A new key pair for a game begun here: signed play wherever the page can sign."""
+    return app.keyring.fresh() if app.keyring is not None else None
 
 
 def _refuse_setup(app: TheApp, game_id: str, sentence: str) -> None:
@@ -568,7 +634,7 @@ def guest_new(app: TheApp, fragment: str) -> None:
         if saved is not None and not saved[0].is_host:
             _replace(app, OnlineController(app, saved[0]), saved[1])
         else:
-            _replace(app, OnlineController(app, OnlineSession.guest(now())))
+            _replace(app, OnlineController(app, OnlineSession.guest(now(), _fresh_key(app))))
     app.online.answer(code, stun, game)
     app.go("#online")
 
@@ -606,19 +672,22 @@ def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | Non
     if key is None or raw is None:
         return None
     try:
-        return load(raw)
+        return load(raw, app.keyring.kept(key) if app.keyring is not None else None)
     except MalformedInput:
         storage.remove(key)
+        if app.keyring is not None:
+            app.keyring.forget(key)
         return None
 
 
-def load(raw: str) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
-    """A save as `OnlineController.save` writes it: the session, and the seat's private notes
-    (a note that is not one is left out). Anything wrong with the session is MalformedInput."""
+def load(raw: str, crypto: Crypto | None = None) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
+    """A save as `OnlineController.save` writes it: the session (a signed one with the key pair
+    kept for it), and the seat's private notes (a note that is not one is left out). Anything
+    wrong with the session, or a signed save whose key is gone, is MalformedInput."""
     data = parse_json(raw, "That saved online game")
     if not isinstance(data, dict):
         raise MalformedInput("That is not a saved online game.")
-    session = OnlineSession.from_json(data.get("session"), now())
+    session = OnlineSession.from_json(data.get("session"), now(), crypto)
     notes = data.get("notes")
     if not isinstance(notes, dict):
         return session, {}

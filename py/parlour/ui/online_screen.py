@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the online engine is imported only by online games, not by 
 
 STATE_WORDS = {
     "here": "on this device",
+    "host": "on the host's device",  # a guest's word for a seat the host's device plays
     "invited": "invited",
     "making": "making the invite…",
     "waiting": "waiting for the answer",
@@ -109,6 +110,7 @@ def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
             lobby_line(session),
         ),
         h("div", {"class": "invites"}, *cards),
+        table_trust(session, long=True),
         notices_tree(session),
         h(
             "p",
@@ -323,6 +325,8 @@ def guest_join(
         and (session is None or session.config is None)
     ):
         parts.append(_deck_choice(decks, deck, sure=known == "espeers"))
+    if session is not None:
+        parts.append(table_trust(session, long=True))
     if session is not None and session.notices:
         parts.append(notices_tree(session))
     return h("section", {"class": "online-join", "data-role": "join"}, *parts)
@@ -370,11 +374,7 @@ def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None)
             {"data-seat": seat},
             h("strong", None, session.name(seat)),
             " ",
-            chip(
-                invite_status(session, invites[seat])
-                if seat in invites and session.seat_state(seat) == "lost"
-                else session.seat_state(seat)
-            ),
+            chip(_seat_chip(session, invites, seat)),
         )
         for seat in range(len(session.config.seats))
     ]
@@ -384,6 +384,7 @@ def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None)
         {"class": "online-bar", "aria-label": "Online"},
         h("span", {"class": "online-label"}, "Online"),
         h("ul", {"class": "online-seats"}, *chips),
+        table_trust(session),
         h(
             "p",
             {
@@ -396,6 +397,18 @@ def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None)
         ),
         _host_lost(session),
     )
+
+
+def _seat_chip(session: OnlineSession, invites: dict[int, Invite], seat: int) -> str:
+    """How a seat is reached, for its chip: on a guest, a seat the host's device plays says so
+    (two seats on one device are not two connected devices)."""
+    state = session.seat_state(seat)
+    if seat in invites and state == "lost":
+        return invite_status(session, invites[seat])
+    host = session.links.get("host")  # a guest's one link (match.online.HOST)
+    if state == "connected" and host is not None and seat in host.seats:
+        return "host"
+    return state
 
 
 def bar_notice(session: OnlineSession) -> str:
@@ -428,6 +441,52 @@ def _host_lost(session: OnlineSession) -> Node | None:
         f"{_host_names(session) or 'the host'} "
         "for a new invite and open it here, and the game carries on where it stopped.",
     )
+
+
+def held_by_the_host(session: OnlineSession) -> str:
+    """On a guest: which seats the host's device plays, in words (a bot's name says it is one;
+    "" on the host, or before the welcome). Whoever holds that device can read those seats'
+    secrets (its own save keeps them), so guests are told, not left to guess."""
+    link = session.links.get("host")  # a guest's one link (match.online.HOST)
+    if session.is_host or link is None or not link.seats or session.config is None:
+        return ""
+    names = [session.name(s) for s in sorted(link.seats)]  # a bot's name says "(bot)"
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    their = "that seat's" if len(names) == 1 else "those seats'"
+    return (
+        f"The host's device plays {said}: whoever holds it can see {their} secrets "
+        "(their openings, their hidden cards)."
+    )
+
+
+def table_trust(session: OnlineSession, long: bool = False) -> Node | None:
+    """The table code every device shows, for the players to compare once by another way (the
+    same code on every device: every device has the same keys and the same start), and on a
+    guest, the seats the host's device plays. `long` says what the code proves (the lobby and
+    the result have room for it; the play bar does not)."""
+    code = session.table_code()
+    held = held_by_the_host(session)
+    parts: list[Node] = []
+    if code is not None:
+        why = (
+            " The same code on every device means every device has the same keys and the same "
+            "start, so the host cannot stand between two of you unseen; a different code means "
+            "someone's key was swapped."
+            if long
+            else ""
+        )
+        parts.append(
+            h(
+                "p",
+                {"class": "table-code", "data-role": "table-code"},
+                "Table code ",
+                h("strong", {"class": "code", "data-code": code}, code),
+                ": compare it with the other players, aloud or in your chat." + why,
+            )
+        )
+    if held:
+        parts.append(h("p", {"class": "host-seats", "data-role": "host-seats"}, held))
+    return h("div", {"class": "table-trust"}, *parts) if parts else None
 
 
 def notices_tree(session: OnlineSession) -> Node | None:
@@ -517,6 +576,7 @@ def next_game_tree(session: OnlineSession) -> Node:
         {"class": "online-lobby", "data-role": "next-game"},
         h("h2", None, f"Another game of {game}" if game else "Another game"),
         h("p", {"class": "lobby-line", "role": "status"}, lobby_line(session)),
+        table_trust(session, long=True),
         notices_tree(session),
     )
 

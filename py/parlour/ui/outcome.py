@@ -5,12 +5,15 @@ from __future__ import annotations
 from parlour.games.base import Outcome, Termination
 
 
-def outcome_title(outcome: Outcome, names: tuple[str, ...]) -> str:
-    """ "Ada wins!", "Ada and Bo win!", "A draw" or "Nobody wins"."""
+def outcome_title(outcome: Outcome, names: tuple[str, ...], you: int | None = None) -> str:
+    """ "Ada wins!", "Ada and Bo win!", "A draw" or "Nobody wins"; told to `you` (the one
+    person at the device, against bots or online): "You win!", "You and Bo win!"."""
     winners = sorted(outcome.winners)
     if winners:
-        title = " and ".join(names[s] for s in winners)
-        return title + (" win!" if len(winners) > 1 else " wins!")
+        said = ["You" if s == you else names[s] for s in winners]
+        said.sort(key=lambda name: name != "You")
+        title = " and ".join(said)
+        return title + (" win!" if len(winners) > 1 or said[0] == "You" else " wins!")
     if outcome.termination is Termination.DRAW:
         return "A draw"
     return "Nobody wins"

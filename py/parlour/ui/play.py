@@ -27,6 +27,7 @@ from parlour.ui.online_screen import (
     online_bar,
     play_again_button,
     play_again_note,
+    table_trust,
     verdicts_tree,
 )
 from parlour.ui.outcome import outcome_title
@@ -110,6 +111,10 @@ class PlaySession:
         self.describing = False  # "Describe the board" is open
         self.log_open = True  # the log panel can fold away (a small screen wants the room)
         self.asking_undo = False  # pass-and-play: the seat shown is asked to allow an undo
+        # Pass-and-play: the seat whose view the hand-off just covered (it may take back its
+        # move before passing the device), and what the hand-off says of a move taken back.
+        self.handed_from: int | None = None
+        self.handoff_note = ""
         self.said = ""  # what the live region has to say after this event ("" for nothing)
         self.focus_to: str | None = None  # where the keyboard focus goes after this event
         # The start of this screen's ids: every drawn screen stays in the page (hidden), so an
@@ -228,7 +233,9 @@ class PlaySession:
         return {s: self.online.openings.get(s) for s in range(len(self.names))}
 
     def replay_record(self) -> ReplayRecord:
-        return ReplayRecord.of(self.table.match, self.end_openings())
+        """This game's replay; online, with its keys and each move's signature."""
+        signed = self.online.replay_signatures() if self.online is not None else None
+        return ReplayRecord.of(self.table.match, self.end_openings(), signed)
 
     def game_file(self) -> list[str]:
         """The finished game as a file to download: [name, text]."""
@@ -255,7 +262,7 @@ class PlaySession:
             return
         acting = self.to_act()
         if acting is not None and acting != self.viewer:
-            self.viewer = None
+            self.handed_from, self.viewer = self.viewer, None
 
     def _finish(self) -> None:
         if self.online is not None:
@@ -303,7 +310,11 @@ class PlaySession:
         cmd = event.get("cmd")
         if cmd == "take-device":
             self.viewer = self.to_act()
+            self.handed_from, self.handoff_note = None, ""
             self.focus_to = STATUS  # the new view's heading: what this seat is to do
+            return
+        if cmd == "take-back":
+            self.take_back()
             return
         if cmd == "close-result":
             self.result_open = False
@@ -454,8 +465,35 @@ class PlaySession:
             self.message = "The move stands." if not allowed else ""
             return
         shown = self.names[self.viewer if self.viewer is not None else 0]
+        move = self._describe_entry(self.undo_target())
         self.undo()
         self.message = f"{shown} allowed it. {self.message}".strip()
+        if self.viewer is None:  # the device goes back to the player whose move it was
+            self.handoff_note = (
+                f"{shown} let {self.names[mover]} take back a move. Taken back: {move}"
+            )
+
+    def take_back_seat(self) -> int | None:
+        """Pass-and-play, on the hand-off screen: the seat that has just moved and not yet
+        passed the device, if undo would take back that seat's own move (then it needs
+        nobody's leave: the next player has not seen the board)."""
+        if self.viewer is not None or self.handed_from is None or len(self.humans) < 2:
+            return None
+        target = self.undo_target()
+        return self.handed_from if target is not None and target.seat == self.handed_from else None
+
+    def take_back(self) -> None:
+        """ "Take back my move", pressed on the hand-off: the move goes and the same player
+        sees the board again, with a sentence saying whose move it was."""
+        seat = self.take_back_seat()
+        if seat is None:
+            return
+        move = self._describe_entry(self.undo_target())
+        self.undo()
+        self.viewer, self.handed_from = seat, None
+        self.message = f"{self.names[seat]} took back their move: {move}"
+        self.said = self.message
+        self.focus_to = STATUS
 
     def undo(self) -> None:
         if not self.can_undo():
@@ -574,7 +612,12 @@ class PlaySession:
         game = self.game
         if self.viewer is None and result is None and self.to_act() is not None:
             lines = self.log_lines()
-            main = handoff_tree(self.names[self.to_act()], lines[-1] if lines else None)
+            mover = self.take_back_seat()
+            main = handoff_tree(
+                self.names[self.to_act()],
+                self.handoff_note or (lines[-1] if lines else None),
+                None if mover is None else self.names[mover],
+            )
         else:
             viewer = self.viewer
             view = (
@@ -709,6 +752,7 @@ class PlaySession:
         if mover is None:
             return None
         shown, asker = self.names[viewer], self.names[mover]
+        move = self._describe_entry(self.undo_target())
         return h(
             "div",
             {
@@ -720,16 +764,22 @@ class PlaySession:
             h(
                 "h2",
                 {"id": f"{self.scope}-undo-question", "tabindex": "-1"},
-                f"{shown}, allow {asker} to take back the move?",
+                f"{shown}: take back {asker}'s move?",
             ),
-            h("p", None, f"The move: {self._describe_entry(self.undo_target())}"),
+            h("p", None, f"{asker}'s move: {move}"),
+            h(
+                "p",
+                None,
+                f"Only if {asker} asks: the game goes back to {asker}'s turn and the device "
+                f"goes to {asker}. Your own turn comes after.",
+            ),
             h(
                 "div",
                 {"class": "actions"},
                 h(
                     "button",
                     {"class": "button primary", "data-cmd": "allow-undo", "type": "button"},
-                    "Allow",
+                    f"Allow: take back {asker}'s move",
                 ),
                 h(
                     "button",
@@ -744,11 +794,14 @@ class PlaySession:
             ),
         )
 
+    def _alone(self) -> bool:
+        """One device shows one seat all game: online, or one person against bots."""
+        return self.online is not None or (bool(self.bots) and len(self.humans) == 1)
+
     def _my_turn(self) -> bool:
         """Where one device shows one seat all game (online, or one person against bots): is
         that seat to act by hand?"""
-        alone = self.online is not None or (self.bots and len(self.humans) == 1)
-        if not alone or self.viewer is None or self.table.match.result() is not None:
+        if not self._alone() or self.viewer is None or self.table.match.result() is not None:
             return False
         state = self.table.state
         seat = self.viewer
@@ -777,7 +830,8 @@ class PlaySession:
         return frozenset(s for s in range(len(self.names)) if s not in near)
 
     def _result_tree(self, result: Any) -> Node:
-        title = outcome_title(result, self.names)
+        you = self.viewer if self._alone() and len(self.humans) == 1 else None
+        title = outcome_title(result, self.names, you)
         return h(
             "div",
             {"class": "result-panel", "data-role": "result"},
@@ -794,6 +848,7 @@ class PlaySession:
                     relayed=self._relayed(),
                 ),
                 verdicts_tree(self.online) if self.online else None,
+                table_trust(self.online, long=True) if self.online else None,
                 play_again_note(self.online) if self.online else None,
                 self._share_tree() if self.sharing else None,
                 h(
@@ -936,12 +991,25 @@ def waiting_tree(view_names: list[str], seats: list[int], doing: str) -> Node:
     )
 
 
-def handoff_tree(name: str, last_move: str | None = None) -> Node:
-    """The one hand-off screen: nothing of any seat's secrets, just who takes the device."""
+def handoff_tree(name: str, last_move: str | None = None, mover: str | None = None) -> Node:
+    """The one hand-off screen: nothing of any seat's secrets, just who takes the device; and,
+    while `mover` (who has just moved) still holds it, their way to take the move back."""
     return h(
         "div",
         {"class": "handoff", "data-role": "handoff"},
         h("p", {"class": "last-move", "data-role": "last-move"}, last_move) if last_move else None,
+        h(
+            "p",
+            {"class": "take-back", "data-role": "take-back"},
+            f"{mover}, not what you meant? ",
+            h(
+                "button",
+                {"class": "button small", "data-cmd": "take-back", "type": "button"},
+                "Take back my move",
+            ),
+        )
+        if mover
+        else None,
         h("p", {"class": "eyebrow"}, "Pass the device to"),
         h("h2", None, name),
         h("p", None, "Everyone else, look away: the next screen shows this player's secrets."),

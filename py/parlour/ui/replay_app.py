@@ -22,6 +22,7 @@ from parlour.match.replay import (
     from_file,
     link_to,
 )
+from parlour.match.signed_replay import Check, signature_checks
 from parlour.match.viewer import Replay
 from parlour.numbers import whole
 from parlour.ui.play import describe_entry
@@ -44,14 +45,14 @@ FAULT = (
 class Watching:
     """The replay open in this tab: the viewer, its game's screen, its moves in words."""
 
-    def __init__(self, code: str, record: ReplayRecord) -> None:
+    def __init__(self, code: str, record: ReplayRecord, check: Check | None = None) -> None:
         self.code = code
         self.screen = screen = screen_for(record.config.game)
 
         def routine(match: Any, index: int) -> bool:
             return not describe_entry(screen, match, match.entries[index])
 
-        self.replay = Replay.open(record, routine=routine)
+        self.replay = Replay.open(record, routine=routine, check=check)
         self.said = said_of(screen, self.replay.match)
 
 
@@ -73,7 +74,7 @@ class Replays:
         if self.watching is None or self.watching.code != code:
             self.watching, self.error = None, None
             try:
-                self.watching = Watching(code, from_code(code))
+                self.watching = Watching(code, from_code(code), self._check())
             except ParlourError as error:
                 self.error = error.sentence
             except (ValueError, TypeError, KeyError, IndexError, AttributeError):
@@ -83,6 +84,26 @@ class Replays:
             self.watching.replay.play(False)
             self.watching.replay.go(position)
         self.draw()
+
+    def _check(self) -> Check | None:
+        """How this browser checks a replay's signatures: the page's keyring answers from what
+        WebCrypto checked before this call (`signature_checks`); None: it cannot."""
+        keyring = self.app.keyring
+        return keyring.checked_signature if keyring is not None else None
+
+    def signature_checks(self, hash_: str) -> list[tuple[str, bytes, bytes, bytes]]:
+        """The signatures a replay about to open carries, for the page to check first; none
+        for a replay already open, or anything else."""
+        if not hash_.startswith(PREFIX):
+            return []
+        code = hash_.removeprefix(PREFIX).partition(MOVE)[0]
+        if self.watching is not None and self.watching.code == code:
+            return []
+        try:
+            record = from_code(code)
+        except ParlourError:
+            return []
+        return signature_checks(record.signed, record.config.match_id, record.moves)
 
     def open_file(self, text: object) -> None:
         """A game file chosen on the open page (its text; None when it was too large to read):

@@ -296,12 +296,28 @@ def _verdict(replay: Replay) -> Node:
         {"class": "replay-verdict", "aria-label": "Fair-play check"},
         audit_tree(replay.verdict, names),
         cut,
+        _signatures(replay),
         h(
             "p",
             {"class": "hint", "data-role": "verdict-scope"},
             "Checked here, in this browser, from the moves and the secrets in the link. ",
             VERDICT_SCOPE,
         ),
+    )
+
+
+def _signatures(replay: Replay) -> Node:
+    """Whether the replay is signed, and which device made which moves (or the move whose
+    signature fails)."""
+    report = replay.signatures
+    if report is None:
+        return None
+    first, *rest = report.sentences
+    return h(
+        "div",
+        {"class": "replay-signatures", "data-role": "signatures", "data-state": report.state},
+        h("p", {"class": "alert" if report.state == "failed" else "hint"}, first),
+        h("ul", None, *(h("li", None, line) for line in rest)) if rest else None,
     )
 
 

@@ -15,10 +15,11 @@ from dataclasses import replace
 from typing import Any
 
 from parlour.errors import IllegalAction, MalformedInput, ProtocolError
+from parlour.fair.signing import DeviceKey
 from parlour.games import game_by_id
 from parlour.games.base import Game
 from parlour.match.config import MatchConfig
-from parlour.match.online.device import Link
+from parlour.match.online.device import Link, seat_peer
 from parlour.match.online.links import Links
 from parlour.match.online.moves import Moves
 from parlour.match.online.seed_forfeit import SeedForfeit
@@ -38,7 +39,9 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         self._new_verdicts()
 
     def _clear_match(self) -> None:
-        """Forget one game's deal, seed, log, openings and verdicts; keep the connections."""
+        """Forget one game's deal, seed, log, openings and verdicts; keep the connections (and
+        sign what is still waiting, for the game it was said in)."""
+        self.sign_pending()
         self._new_match()
         self.revision += 1
 
@@ -48,14 +51,9 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         if not self.is_host:
             raise ProtocolError("Only the host is greeted with hello.")
         seat = link.seats[0]
-        self._send(
-            link,
-            "welcome",
-            config=self._the_config().to_json(),
-            seat=seat,
-            limits=dict(self.limits),
-            host=list(self.local),
-        )
+        if self.signing:
+            self._take_guest_key(link, body)
+        self._welcome(link, self._the_config())
         for step in self.seed_log:
             self._send(link, step[0], **step[1])
         if self.forfeit is not None:
@@ -68,9 +66,38 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
                 if owner not in link.seats:  # what the other devices' audits said, for a late one
                     self._send(link, "verdict", seat=owner, verdict=kind, text=text)
         self._notice(f"{self.name(seat)} joined.")
-        self._broadcast("status", links=self.link_states())
+        self._send_status()
         if self._everyone_here() and self.gathered_at is None:
             self.gathered_at = self.now
+
+    def _welcome(self, link: Link, config: MatchConfig) -> None:
+        keys = {"keys": self._keys_json()} if self.signing else {}
+        self._send(
+            link,
+            "welcome",
+            config=config.to_json(),
+            seat=link.seats[0],
+            limits=dict(self.limits),
+            host=list(self.local),
+            **keys,
+        )
+
+    def _take_guest_key(self, link: Link, body: Hello) -> None:
+        """Signed play: a guest's hello brings its device's key. A seat's device keeps its key
+        for the match (a reload keeps it); another key, once that device has signed anything in
+        this game, is another device: refused."""
+        raw = body.get("key")
+        if raw is None:
+            raise ProtocolError("A hello without the device's key: both need this version.")
+        key = DeviceKey.from_json(raw)
+        known = self.keys.get(link.peer)
+        signed_before = any(device == link.peer for device, _ in self.seen)
+        if known is not None and known != key and signed_before:
+            raise ProtocolError(
+                f"{self.name(link.seats[0])}'s seat came back from a device with another "
+                "key: refused (its moves so far were signed by the first)."
+            )
+        self.keys[link.peer] = key
 
     def _resume_step(self, seat: int, resume: Resume | None) -> int:
         """Where a returning guest's log can go on from: its last step, if it matches ours."""
@@ -84,8 +111,13 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
 
     def _send_entries(self, link: Link, start: int) -> None:
         entries = [e.to_json() for e in self._the_match().entries[start:]]
+        proofs = self.proofs[start:]
         for i in range(0, len(entries), MAX_ENTRIES):
-            self._send(link, "entries", entries=entries[i : i + MAX_ENTRIES])
+            part = entries[i : i + MAX_ENTRIES]
+            if self.signing:
+                self._send(link, "entries", entries=part, proofs=proofs[i : i + MAX_ENTRIES])
+            else:
+                self._send(link, "entries", entries=part)
 
     def rematch(self, match_id: str, now: float) -> None:
         """The host's "Play again": the same game, variant and players over the connections
@@ -106,15 +138,9 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         game = self._the_game()
         config = replace(self._the_config(), match_id=match_id, dealt={}, shared={})
         self._clear_match()
+        self.config = config  # what the new game's messages are signed for
         for link in self.links.values():
-            self._send(
-                link,
-                "welcome",
-                config=config.to_json(),
-                seat=link.seats[0],
-                limits=dict(self.limits),
-                host=list(self.local),
-            )
+            self._welcome(link, config)
         self.gathered_at = now
         self._notice("A new game: the devices draw its seed together.")
         self._begin(game, config, self.local)
@@ -133,6 +159,7 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
             raise ProtocolError("The host offered a seat that is not free.")
         same = self.config is not None and self.config.match_id == base.match_id
         choices = dict(self.guest_choices)  # what the player chose on the join screen
+        keys = self._welcome_keys(body, seat, same)
         if self.config is not None and not same:
             if link.welcomed and self.forfeit is None:  # "Play again": once this game is over
                 if self.match is None or self.match.result() is None:
@@ -146,6 +173,7 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
                 choices = dict(self.private.get(self.local[0], choices))  # the same deck
             self._clear_match()  # another game than the one saved here: start clean
         link.seats, link.welcomed = host_seats, True
+        self.keys = keys
         if not same:  # the time allowed is the match's: a later welcome cannot shorten it
             self.limits = {"reveal": body["limits"]["reveal"]}
         if same:
@@ -159,6 +187,17 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
             self.private = {seat: choices}
             self._begin(game, base, (seat,))
         self.revision += 1
+
+    def _welcome_keys(self, body: Welcome, seat: int, same: bool) -> dict[str, DeviceKey]:
+        """Signed play: the devices' keys a welcome brings (another game's start afresh), with
+        this device's own as it is; checked before anything changes."""
+        if not self.signing:
+            return {}
+        keys = self._merged_keys(dict(body.get("keys", {})), self.keys if same else {})
+        mine = self._my_key()
+        if keys.setdefault(seat_peer(seat), mine) != mine:
+            raise ProtocolError("The host sent this device's key as another: refused.")
+        return keys
 
 
 def check_setup(game: Game[Any, Any], config: MatchConfig) -> None:

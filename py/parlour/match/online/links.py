@@ -9,6 +9,7 @@ without a word. Who is connected is the host's to say (`status`).
 from __future__ import annotations
 
 from parlour.errors import ProtocolError
+from parlour.fair.signing import DeviceKey
 from parlour.match.online.device import HOST, Device, Link
 from parlour.match.wire import Ping, Pong, Resume, Status
 
@@ -44,11 +45,27 @@ class Links(Device):
         link.state = "lost"
         self._notice(f"Lost the connection to {self._who(link)}.")
         if self.is_host:
-            self._broadcast("status", links=self.link_states())
+            self._send_status()
+
+    def _send_status(self) -> None:
+        """The host tells every guest who is connected (signed play: and every device's key)."""
+        body: dict[str, object] = {"links": self.link_states()}
+        if self.signing:
+            body["keys"] = self._keys_json()
+        for link in self.links.values():
+            self._emit(link, "status", body, None)
+
+    def _keys_json(self) -> dict[str, object]:
+        return {device: key.to_json() for device, key in sorted(self.keys.items())}
 
     def _hello(self, link: Link) -> None:
         link.hello_at = self.now
-        self._send(link, "hello", resume=self._resume())
+        key = {"key": self._my_key().to_json()} if self.crypto is not None else {}
+        self._send(link, "hello", resume=self._resume(), **key)
+
+    def _my_key(self) -> DeviceKey:
+        assert self.crypto is not None
+        return DeviceKey.of(self.crypto.signer)
 
     def _resume(self) -> Resume | None:
         """What a guest tells the host of its log, so a returning one gets only what it lacks."""
@@ -93,6 +110,8 @@ class Links(Device):
     def _on_status(self, link: Link, body: Status) -> None:
         if self.is_host:
             raise ProtocolError("Only the host reports who is connected.")
+        if self.signing:
+            self._take_keys(dict(body.get("keys", {})))
         self.remote_links = dict(body["links"])
         self.revision += 1
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from parlour.errors import IllegalAction, ParlourError, ProtocolError
 from parlour.fair.encoding import Json
+from parlour.fair.signing import Signed
 from parlour.match.log import LogEntry
 from parlour.match.match import Submitted, forfeited_seat
 from parlour.match.online.device import HOST, SLACK, Device, Link
@@ -113,7 +114,7 @@ class Moves(Device):
         result = self.table.match.submit_json(seat, body["action"])
         if result.entry is None:
             raise IllegalAction(result.reason or "That move is not allowed.")
-        self._appended(result.entry)
+        self._appended(result.entry, self._incoming)
 
     def _already_in_log(self, seat: int, action: Json, after: int) -> bool:
         """Is this proposal one the log took already, since the step it was sealed after?"""
@@ -122,14 +123,22 @@ class Moves(Device):
             raise ProtocolError("A move arrived sealed after a step this game has not reached.")
         return any(e.seat == seat and e.action == action for e in entries[after:])
 
-    def _appended(self, entry: LogEntry) -> None:
-        """A new entry in the host's log: to every guest, then whatever follows by itself."""
-        self._broadcast("entries", entries=[entry.to_json()])
+    def _appended(self, entry: LogEntry, proof: Signed | None = None) -> None:
+        """A new entry in the host's log: to every guest, then whatever follows by itself.
+        Signed play: with its proof, the signed proposal it was appended from (the guest's own,
+        or the host's for its seats and for a forfeit it declares)."""
+        if not self.signing:
+            self._broadcast("entries", entries=[entry.to_json()])
+        else:
+            proof = proof or self._originate("propose", _proposal(entry))
+            self.proofs.append(proof)
+            self._broadcast("entries", entries=[entry.to_json()], proofs=[proof])
         self._changed()
 
     def _changed(self) -> None:
         self.changed_at = self.now
         self.revision += 1
+        self._acknowledge()
         state = self.table.state if self.table is not None else None
         for seat in self.local:  # since when each local seat owes a step of its own
             if state is not None and self._the_game().automatic(state, seat):
@@ -147,8 +156,9 @@ class Moves(Device):
         if self.table is None:
             raise ProtocolError("Log entries arrived before the game began.")
         match = self.table.match
+        proofs = self._proofs_of(body)
         try:
-            for raw in body["entries"]:
+            for i, raw in enumerate(body["entries"]):
                 entry = LogEntry.from_json(raw)
                 if entry.seq <= match.step:
                     if match.entries[entry.seq - 1].hash != entry.hash:
@@ -165,10 +175,51 @@ class Moves(Device):
                         f"The host sent a move for {self.name(entry.seat)} that this device "
                         "never made: refused as forged."
                     )
+                proof = self._check_proof(entry, proofs[i]) if proofs else None
                 match.receive(raw)
+                if proof is not None:
+                    self.proofs.append(proof)
                 self._settled(entry.seat)
         finally:
             self._changed()
+
+    def _proofs_of(self, body: Entries) -> list[Signed]:
+        """Signed play: one proof for every entry."""
+        if not self.signing:
+            return []
+        proofs = [Signed.from_json(p) for p in body.get("proofs", [])]
+        if len(proofs) != len(body["entries"]):
+            raise ProtocolError("Log entries came without one proof each: refused.")
+        return proofs
+
+    def _check_proof(self, entry: LogEntry, proof: Signed) -> Signed:
+        """An entry must come with the signed proposal it was appended from: signed, for this
+        game, by the device of the seat that moved (by the host for a forfeit it declares), for
+        exactly this move, sealed before it, and not already used for another entry. So the host
+        cannot make up a move for a guest's seat, nor change one on the way."""
+        forfeit = forfeited_seat(entry.action) is not None
+        device = HOST if forfeit else self.device_of(entry.seat)
+        move = f"Move {entry.seq} ({self.name(entry.seat)}'s)"
+        after = proof.body.get("after")
+        if proof.kind != "propose" or proof.device != device:
+            raise ProtocolError(
+                f"{move} came without a proposal signed by {self.device_name(device)}: refused "
+                "as forged."
+            )
+        if (
+            set(proof.body) != {"seat", "action", "after"}
+            or proof.body["seat"] != entry.seat
+            or proof.body["action"] != entry.action
+            or type(after) is not int
+            or not 0 <= after < entry.seq
+        ):
+            raise ProtocolError(
+                f"{move} is not the move {self.device_name(device)} signed: refused as forged."
+            )
+        if any(p.device == proof.device and p.seq == proof.seq for p in self.proofs):
+            raise ProtocolError(f"{move} reuses a proposal signed for another move: refused.")
+        self._check_signature(proof, self._the_match_id(), self._key_of(proof.device))
+        return proof
 
     def _check_forfeit(self, seat: int, link: Link) -> None:
         """A host may forfeit a seat that held up a step past the time allowed. This device
@@ -206,3 +257,9 @@ class Moves(Device):
         """A move of `seat` is no longer on its way: in the log, or refused."""
         self.pending.pop(seat, None)
         self.pending_after.pop(seat, None)
+
+
+def _proposal(entry: LogEntry) -> dict[str, object]:
+    """The host's own proposal for an entry it appends (its seat's move, a forfeit it declares):
+    what it signs as the entry's proof."""
+    return {"seat": entry.seat, "action": entry.action, "after": entry.seq - 1}

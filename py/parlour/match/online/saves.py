@@ -16,20 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Self, TypedDict
+from typing import Any, NotRequired, Self, TypedDict
 
 from parlour.errors import MalformedInput, ParlourError
 from parlour.fair import sra
 from parlour.fair.commit import NONCE_BYTES, Context, Opening, commitment_of
 from parlour.fair.encoding import Json, canonical_json, check_text
 from parlour.fair.joint import RANDOM_BYTES, JointRandomness
+from parlour.fair.signing import DeviceKey, Signed
 from parlour.fair.store import PrivateStore
 from parlour.games import game_by_id
 from parlour.games.base import Game
 from parlour.match.config import MAX_SEATS, MatchConfig
 from parlour.match.dealing import Dealing, lock_label
 from parlour.match.match import AnyMatch, Match
-from parlour.match.online.device import HOST, Link, seat_peer
+from parlour.match.online.device import HOST, Crypto, Link, seat_peer
 from parlour.match.online.joining import Joining, check_setup
 from parlour.match.table import Table
 from parlour.match.wire import Limits, SeedStep, seed_step
@@ -38,6 +39,18 @@ from parlour.numbers import whole
 FORMAT = "psi-parlour/online"
 FORMAT_VERSION = 1
 VERDICT_WORDS = ("verified", "cheat", "unverified")
+
+
+class SavedSigning(TypedDict):
+    """Signed play: what a reload needs to go on signing and checking (the key pair itself is
+    the page's, kept apart: a WebCrypto key never leaves it)."""
+
+    seq: int
+    keys: dict[str, list[str]]
+    records: list[dict[str, Json]]  # every signed record had, ours and relayed
+    proofs: list[int]  # each log entry's proof, as an index into `records`
+    acks: list[int]
+    finals: list[int]
 
 
 class SavedSession(TypedDict):
@@ -60,12 +73,34 @@ class SavedSession(TypedDict):
     verdicts: dict[str, list[str]]  # seat -> [word, sentence]
     private: dict[str, dict[str, Json]]  # never sent
     forfeit: list[int]
+    signing: NotRequired[SavedSigning]
 
 
 class Saves(Joining):
     """A session as JSON (`to_json`) and back (`from_json`)."""
 
     def to_json(self) -> SavedSession:
+        saved = self._to_json()
+        if self.signing:
+            saved["signing"] = self._signing_json()
+        return saved
+
+    def _signing_json(self) -> SavedSigning:
+        records = list({id(r): r for r in [*self.records.values(), *self.unsigned]}.values())
+        for extra in [*self.proofs, *self.acks.values(), *self.finals.values()]:
+            if all(extra is not r for r in records):
+                records.append(extra)
+        index = {id(r): i for i, r in enumerate(records)}
+        return {
+            "seq": self.seq,
+            "keys": {d: k.to_json() for d, k in sorted(self.keys.items())},
+            "records": [r.to_json() for r in records],
+            "proofs": [index[id(p)] for p in self.proofs],
+            "acks": [index[id(a)] for a in self.acks.values()],
+            "finals": [index[id(f)] for f in self.finals.values()],
+        }
+
+    def _to_json(self) -> SavedSession:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -87,7 +122,7 @@ class Saves(Joining):
         }
 
     @classmethod
-    def from_json(cls, data: object, now: float) -> Self:
+    def from_json(cls, data: object, now: float, crypto: Crypto | None = None) -> Self:
         """A saved session, every connection lost: a guest waits for a new invite; a host makes
         new invites. Everything is checked again as it is rebuilt; anything wrong is
         `MalformedInput`."""
@@ -97,9 +132,15 @@ class Saves(Joining):
         role = data.get("role")
         if data.get("version") != FORMAT_VERSION or role not in ("host", "guest"):
             raise MalformedInput("That saved online game is from another version.")
-        session = cls(str(role), now)
+        if ("signing" in data) != (crypto is not None):
+            raise MalformedInput("That saved online game was signed by a key this page lacks.")
+        session = cls(str(role), now, crypto)
         try:
+            if crypto is not None:
+                session._load_signing(data["signing"])
             session._load(data, now)
+            if crypto is not None:
+                session._check_signing()
         except MalformedInput:
             raise
         except ParlourError as error:  # a rule broken on the way: the save is not one we wrote
@@ -143,11 +184,52 @@ class Saves(Joining):
         raw_match = _field(data, "match")
         if raw_match is not None:
             self.table = Table(self._read_match(raw_match, config), self.stores)
+            if self.signing:
+                self.proofs = getattr(self, "_saved_proofs", [])
+                if len(self.proofs) != self.table.match.step:
+                    raise _damaged("its log's proofs are not one for every move")
         self._load_moves(data)
         self._load_end(data, len(config.seats))
         if self.table is not None and self.table.match.result() is not None:
             self.ended_at = now
             self._maybe_audit()
+
+    def _load_signing(self, raw: object) -> None:
+        """Signed play: the keys, our last number, and every signed record had (their
+        signatures are checked again by whoever receives them; our own unsigned are signed)."""
+        data = _object(raw, "its signatures")
+        self.seq = _count(data.get("seq"), "its last number")
+        keys = _object(data.get("keys"), "its keys")
+        self.keys = {str(d): DeviceKey.from_json(k) for d, k in keys.items()}
+        records = [Signed.from_json(r) for r in _list(data.get("records"), "its signatures")]
+        for record in records:
+            self.seen[(record.device, record.seq)] = record
+            self.records.setdefault(canonical_json([record.kind, record.body]), record)
+            if record.signature is None:
+                self.unsigned.append(record)
+
+        def pick(key: str) -> list[Signed]:
+            picked = []
+            for i in _list(data.get(key), "its signatures"):
+                if type(i) is not int or not 0 <= i < len(records):
+                    raise _damaged("a signature it refers to is not there")
+                picked.append(records[i])
+            return picked
+
+        self._saved_proofs = pick("proofs")
+        self.acks = {r.device: r for r in pick("acks")}
+        self.finals = {r.device: r for r in pick("finals")}
+
+    def _check_signing(self) -> None:
+        """Once the seats are known: our key is this page's, and no record of ours is numbered
+        past our last number (we would sign two things under one)."""
+        assert self.crypto is not None
+        if self.keys and self.keys.get(self.me) != DeviceKey.of(self.crypto.signer):
+            raise MalformedInput("That saved online game was signed by a key this page lacks.")
+        mine = [r for r in self.seen.values() if r.device == self.me]
+        if any(r.seq > self.seq for r in mine):
+            raise _damaged("a record of this device is numbered past its last number")
+        self.my_ack = max((r for r in mine if r.kind == "ack"), key=lambda r: r.seq, default=None)
 
     def _read_links(self, raw: dict[str, object]) -> dict[str, Link]:
         """The host: one link for every seat not held here; a guest: one, to the host."""

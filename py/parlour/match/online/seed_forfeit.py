@@ -55,6 +55,8 @@ class SeedForfeit(SeedDraw):
         """A guest checks the host's word before it takes it: every commitment in, the time
         up by its own clock, and no reveal from those seats among what it has (its own is
         sent again on every connection, so the host has it)."""
+        if self._incoming is not None and self._incoming.device != HOST:
+            raise ProtocolError("Only the host declares a forfeit: refused as forged.")
         if self.is_host:
             raise ProtocolError("Only the host declares a forfeit.")
         seats = sorted(set(body["seats"]))

@@ -8,17 +8,19 @@ together, makes a host's or a guest's session, and is where a message and the cl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Self
 
-from parlour.errors import IllegalAction, MalformedInput, ParlourError
+from parlour.errors import IllegalAction, MalformedInput, ParlourError, ProtocolError
 from parlour.fair.encoding import Json
+from parlour.fair.signing import DeviceKey, Signed
 from parlour.games.base import Game
 from parlour.match.config import MatchConfig
-from parlour.match.online.device import DEFAULT_REVEAL_LIMIT, HOST, Link, seat_peer
+from parlour.match.online.device import DEFAULT_REVEAL_LIMIT, HOST, Crypto, Link, seat_peer
 from parlour.match.online.saves import Saves
-from parlour.match.wire import decode
+from parlour.match.wire import Message, decode
 
 # A message's handler: its link, and its body, as the TypedDict of its type in match/wire.py
 # (`decode` checked it against that type's shape before the handler sees it).
@@ -53,13 +55,16 @@ class OnlineSession(Saves):
         now: float,
         reveal_limit: int = DEFAULT_REVEAL_LIMIT,
         private: dict[int, dict[str, Json]] | None = None,
+        crypto: Crypto | None = None,
     ) -> Self:
         """The host's session: `local` seats here, one invite for every other seat; `private`
         are its players' own choices for dealing (an ESPEERS deck), never sent."""
         game.check_setup(config.setup())
         if not local or not set(local) <= set(range(len(config.seats))):
             raise IllegalAction("The host plays at least one seat of the game.")
-        session = cls("host", now)
+        session = cls("host", now, crypto)
+        if crypto is not None:
+            session.keys = {HOST: DeviceKey.of(crypto.signer)}
         session.limits = {"reveal": reveal_limit}
         remote = [s for s in range(len(config.seats)) if s not in local]
         if not remote:
@@ -70,9 +75,9 @@ class OnlineSession(Saves):
         return session
 
     @classmethod
-    def guest(cls, now: float) -> Self:
+    def guest(cls, now: float, crypto: Crypto | None = None) -> Self:
         """A guest's session before the host's welcome: it knows nothing of the game yet."""
-        session = cls("guest", now)
+        session = cls("guest", now, crypto)
         session.links = {HOST: Link(HOST, ())}
         return session
 
@@ -108,6 +113,7 @@ class OnlineSession(Saves):
             "status": self._on_status,  # links.py
             "ping": self._on_ping,  # links.py
             "pong": self._on_pong,  # links.py
+            "ack": self._on_ack,  # verdicts.py
         }
 
     def receive(self, peer: str, text: object, now: float) -> None:
@@ -118,9 +124,10 @@ class OnlineSession(Saves):
             return
         link.heard = now
         try:
-            message = decode(text)
+            message = decode(text, self.version)
         except MalformedInput as error:
-            self._reject(link, error.sentence)
+            # never answer a refusal with one: two versions of the page would go on for ever
+            self._reject(link, error.sentence, reply=not _a_reject(text))
             return
         if message.n <= link.n_in:
             self._reject(
@@ -137,9 +144,71 @@ class OnlineSession(Saves):
         link.n_in = message.n
         handler = self._handlers()[message.type]
         try:
+            self._incoming = self._signed(message)
             handler(link, message.body)
         except ParlourError as error:
             self._reject(link, error.sentence, reply=message.type != "reject")
+        finally:
+            self._incoming = None
+
+    def signature_checks(self, text: object) -> list[tuple[str, bytes, bytes, bytes]]:
+        """Signed play: the checks `receive` will make of this message, as (algorithm, key,
+        signed bytes, signature): the page's `verify` cannot answer at once (WebCrypto answers
+        with a promise), so the page makes these first and `receive` reads its answers. A
+        message this device would refuse anyway needs none."""
+        if not self.signing:
+            return []
+        try:
+            message = decode(text, self.version)
+        except MalformedInput:
+            return []
+        records: list[Signed] = []
+        match_id: object = self.config.match_id if self.config is not None else None
+        keys = dict(self.keys)
+        if message.signed is not None:
+            records.append(message.signed)
+        if message.type == "welcome":
+            match_id = message.body["config"].get("match_id")
+            raw = message.body["keys"].get(HOST)
+            if raw is not None:
+                keys[HOST] = DeviceKey.from_json(raw)
+        for proof in message.body.get("proofs", []) if message.type == "entries" else []:
+            records.append(Signed.from_json(proof))
+        if not isinstance(match_id, str):
+            return []
+        try:
+            return [
+                (key.algorithm, key.public, record.payload(match_id), record.signature)
+                for record in records
+                if (key := keys.get(record.device)) is not None and record.signature is not None
+            ]
+        except MalformedInput:
+            return []
+
+    def _signed(self, message: Message) -> Signed | None:
+        """Signed play: a message a device originated is checked against its sender's key for
+        this game (a welcome brings the host's key and the game with it) before its handler."""
+        record = message.signed
+        if record is None:
+            return None
+        if record.kind != "welcome":
+            if self.config is None:
+                raise ProtocolError(f"A {record.kind!r} message arrived before the welcome.")
+            self._check_signature(record, self.config.match_id, self._key_of(record.device))
+            return record
+        if record.device != HOST or self.is_host:
+            raise ProtocolError("Only the host welcomes, and only a guest is welcomed.")
+        match_id = message.body["config"].get("match_id")
+        raw = message.body["keys"].get(HOST)
+        key = DeviceKey.from_json(raw) if raw is not None else None
+        if not isinstance(match_id, str):
+            raise MalformedInput("A welcome without a match was ignored.")
+        known = self.keys.get(HOST)
+        same = self.config is not None and self.config.match_id == match_id
+        if same and known is not None and key != known:
+            raise ProtocolError("The host's device came back with another key: refused.")
+        self._check_signature(record, match_id, key)
+        return record
 
     # -- time passes ---------------------------------------------------------------------
 
@@ -147,6 +216,7 @@ class OnlineSession(Saves):
         """Called often (about twice a second): heartbeats, lost peers, stalls."""
         self.now = now
         self._heartbeat(now)
+        self._maybe_settle()
         if self.is_host:
             self._check_stalls(now)
             return
@@ -192,3 +262,12 @@ class OnlineSession(Saves):
 
     def _waited(self, since: float | None, limit: float) -> bool:
         return since is not None and self.now - since > limit
+
+
+def _a_reject(text: object) -> bool:
+    """Is this (refused) text a refusal itself, whatever its version?"""
+    try:
+        data = json.loads(text) if isinstance(text, str) and len(text) < 4096 else None
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("t") == "reject"

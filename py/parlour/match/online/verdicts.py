@@ -8,11 +8,15 @@ player sees every device's word, not only the host's.
 
 from __future__ import annotations
 
+from typing import Any
+
 from parlour.errors import IllegalAction, ProtocolError
 from parlour.fair.commit import Opening
+from parlour.fair.signing import Signed, table_code
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.online.device import HOST, Device, Link
-from parlour.match.wire import Openings, Verdict
+from parlour.match.signed_replay import Signatures, of_proofs
+from parlour.match.wire import Ack, Openings, Verdict
 
 
 class Verdicts(Device):
@@ -23,6 +27,11 @@ class Verdicts(Device):
         self.openings: dict[int, list[Opening]] = {}  # every seat's, as they come in
         self.audit_result: AuditResult | None = None
         self.verdicts: dict[int, tuple[str, str]] = {}  # seat -> (word, sentence), by device
+        # Signed play: this device's own audit, kept until every other device's signed final
+        # position agrees with ours (then it is `audit_result`), and when it was made.
+        self.own_audit: AuditResult | None = None
+        self.audited_at: float | None = None
+        self.finals: dict[str, Signed] = {}  # device -> its signed verdict (its final position)
 
     def _maybe_end(self) -> None:
         if self.table is None or self.table.match.result() is None or self.ended_at is not None:
@@ -47,7 +56,7 @@ class Verdicts(Device):
 
     def _maybe_audit(self, deadline_passed: bool = False) -> None:
         """Audit once every seat's openings are in (or, `deadline_passed`, with what came)."""
-        if self.audit_result is not None or self.table is None:
+        if self.own_audit is not None or self.table is None:
             return
         config = self._the_config()
         seats = range(len(config.seats))
@@ -56,12 +65,134 @@ class Verdicts(Device):
         match = self.table.match
         openings = {s: self.openings.get(s) for s in seats}
         game = self._the_game()
-        self.audit_result = audit(game, match.config, match.seed, match.entries, openings)
-        kind, text = verdict_of(self.audit_result, config.seats)
+        self.own_audit = audit(game, match.config, match.seed, match.entries, openings)
+        self.audited_at = self.now
+        kind, text = verdict_of(self.own_audit, config.seats)
         for seat in self.local:
             self.verdicts[seat] = (kind, text)
-        self._broadcast("verdict", seat=self.local[0], verdict=kind, text=text[:400])
+        self._broadcast("verdict", **self._verdict_body(kind, text))
         self.revision += 1
+        self._maybe_settle()
+
+    def _verdict_body(self, kind: str, text: str) -> dict[str, Any]:
+        """Our verdict; signed play: with the position it was reached on (step and hash)."""
+        body: dict[str, Any] = {"seat": self.local[0], "verdict": kind, "text": text[:400]}
+        if self.signing:
+            match = self._the_match()
+            body |= {"step": match.step, "head": match.head()}
+        return body
+
+    def _maybe_settle(self) -> None:
+        """The result this device shows. Unsigned: its own audit. Signed play: its own audit
+        once every other device's signed final position is this device's; a device whose
+        position differs saw another game (named, with its signed word kept as proof); one whose
+        word has not come within the time allowed after our audit was withheld."""
+        if self.own_audit is None or self.audit_result is not None:
+            return
+        if not self.signing:
+            self.audit_result = self.own_audit
+            return
+        match, config = self._the_match(), self._the_config()
+        others = sorted({self.device_of(s) for s in range(len(config.seats))} - {self.me})
+        for device in others:
+            if device in self.diverged:
+                self._settle(self._different_game(device, self.diverged[device]))
+                return
+        missing = [d for d in others if d not in self.finals]
+        if not missing:
+            self.audit_result = self.own_audit
+            self.revision += 1
+            return
+        assert self.audited_at is not None
+        # another device audits at the latest when the time allowed for the openings is up,
+        # so its word may come that long after ours: wait twice the time allowed
+        if self.now - self.audited_at > 2 * self.limits["reveal"]:
+            names = ", ".join(self.device_name(d) for d in missing)
+            if self.is_host:
+                why = f"{names} did not send its signed final position"
+            else:
+                why = f"The host did not pass on the signed final position of {names}"
+            self._settle(
+                f"{why}, so this device cannot tell that everyone saw the same game "
+                f"(this device's last move: {match.step})."
+            )
+
+    def _settle(self, reason: str) -> None:
+        self.audit_result = Unverified((), reason)
+        self._notice(reason)
+
+    def _different_game(self, device: str, record: Signed) -> str:
+        step = record.body.get("step")
+        return (
+            f"{self.device_name(device).capitalize()} saw a different game: it signed that "
+            f"after move {step} its log's hash is {str(record.body.get('head'))[:12]}…, not "
+            f"this device's. Its signed word (number {record.seq}) is kept as proof."
+        )
+
+    # -- signed play: every device's word on its position ---------------------------------
+
+    def table_code(self) -> str | None:
+        """The code players compare (fair/signing.py): from the match, its genesis hash and
+        every device's key as this device has them; None before the game begins, or unsigned."""
+        if not self.signing or self.table is None:
+            return None
+        config = self._the_config()
+        devices = {self.device_of(s) for s in range(len(config.seats))}
+        if not devices <= set(self.keys):
+            return None
+        keys = {d: self.keys[d] for d in devices}
+        return table_code(config.match_id, self.table.match.genesis, keys)
+
+    def replay_signatures(self) -> Signatures | None:
+        """The keys and each move's signed proposal, for this game's replay (the keys the
+        table code is made from); None unsigned, or while a proof waits for its signature."""
+        if self.table_code() is None:
+            return None
+        config = self._the_config()
+        devices = {self.device_of(s) for s in range(len(config.seats))}
+        return of_proofs({d: self.keys[d] for d in devices}, self.proofs)
+
+    def _acknowledge(self) -> None:
+        """Signed play: sign where our log stands (step, hash) whenever it moves, and tell
+        every device (through the host, which must relay it)."""
+        if not self.signing or self.table is None:
+            return
+        match = self.table.match
+        if self.my_ack is not None and self.my_ack.body["step"] == match.step:
+            return
+        self.my_ack = self._originate("ack", {"step": match.step, "head": match.head()})
+        for link in self.links.values():
+            self._emit(link, "ack", dict(self.my_ack.body), self.my_ack)
+        self._check_heads()
+
+    def _on_ack(self, link: Link, body: Ack) -> None:
+        record = self._incoming
+        if record is None or record.device == self.me:
+            return
+        known = self.acks.get(record.device)
+        if known is None or known.body["step"] < body["step"]:
+            self.acks[record.device] = record
+        if self.is_host:
+            for other in self.links.values():
+                if other is not link:
+                    self._emit(other, "ack", dict(body), record)
+        self._check_heads()
+
+    def _check_heads(self) -> None:
+        """Compare every device's signed position with our log at that step: a difference
+        means the host showed that device another game."""
+        if self.table is None:
+            return
+        match = self.table.match
+        words = [*self.acks.values(), *self.finals.values()]
+        for record in words:
+            step, head = record.body.get("step"), record.body.get("head")
+            if record.device in self.diverged or not isinstance(step, int) or step > match.step:
+                continue
+            ours = match.entries[step - 1].hash if step else match.genesis
+            if ours != head:
+                self.diverged[record.device] = record
+                self._notice(self._different_game(record.device, record))
 
     def _on_verdict(self, link: Link, body: Verdict) -> None:
         seat = body["seat"]
@@ -76,15 +207,18 @@ class Verdicts(Device):
                 "gave: refused as forged."
             )
         self.verdicts[seat] = (body["verdict"], body["text"])
+        if self._incoming is not None:
+            self.finals[self._incoming.device] = self._incoming
+            self._check_heads()
         self._broadcast("verdict", skip=link, **body)
         self.revision += 1
+        self._maybe_settle()
 
     def _resend_own_verdict(self) -> None:
         """A returning guest's audit may have finished while it was away: say it again."""
         mine = self.verdicts.get(self.local[0]) if self.local else None
-        if mine is not None:
-            kind, text = mine
-            self._send(self.links[HOST], "verdict", seat=self.local[0], verdict=kind, text=text)
+        if mine is not None and self.own_audit is not None:
+            self._send(self.links[HOST], "verdict", **self._verdict_body(*mine))
 
 
 def verdict_of(result: AuditResult, names: tuple[str, ...]) -> tuple[str, str]:

@@ -38,7 +38,7 @@ def table() -> AnyTable:
 STEPS = (
     Step(
         "Telepathic is cooperative: you (Ada) and Bo, a bot, win or lose together, without a "
-        "word. Your secret cards, beside the grid: win green, lose orange. Bo holds a shape "
+        "word. Your two secret cards are marked: win green, lose orange. Bo holds a shape "
         "win and a shape lose. A condition is met by three tiles in an unbroken row or column."
     ),
     Step(
@@ -58,6 +58,14 @@ STEPS = (
         "Bo rotated the north-west quadrant, and now hands you Shift east. Lose conditions: "
         "after every action each of you checks your own lose card (your device does it for "
         "you); if it is met, the game is lost at once, for both of you.",
+    ),
+    Step(
+        "Reading your partner: Bo cannot tell you anything, so every choice is the message. "
+        "The set Bo acted on is framed on the grid: look at what it lined up (two or three of "
+        "a colour or shape in a row) and what it broke apart. A partner steers towards their "
+        "win and away from their lose, so a shape Bo keeps building is likely Bo's win, and "
+        "one Bo keeps breaking up, Bo's lose. The card Bo hands you says where Bo hopes you "
+        "will act."
     ),
     Step(
         "Choosing a set: the card acts on one of four rows. Row 2 would put three orange "

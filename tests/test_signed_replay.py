@@ -1,0 +1,107 @@
+"""An online game's replay carries its signatures (issue 26, stage 5): the viewer says which
+device made which move, names the move whose signature fails, and old unsigned links open."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from parlour.match.replay import ReplayRecord, file_text, from_code, from_file
+from parlour.match.signed_replay import CAVEAT, UNCHECKED, UNSIGNED
+from parlour.match.viewer import Replay
+from tests.signers import crypto, verify
+from tests.test_online import play, start
+
+
+def signed_record(game_id: str = "esp", names=("Ada", "Bo")) -> ReplayRecord:
+    """A whole signed online game as the host's device shares it."""
+    net = start(game_id, names, match_id=f"m-signed-replay-{game_id}", signed=crypto)
+    play(net, seed=b"replay")
+    host = net.host
+    assert host.table.match.result() is not None
+    signed = host.replay_signatures()
+    assert signed is not None
+    record = ReplayRecord.of(host.table.match, host.openings, signed)
+    report = Replay.open(record, check=verify).signatures
+    assert report is not None and str(host.table_code()) in report.sentences[0]
+    return ReplayRecord.of(host.table.match, host.openings, signed)
+
+
+@pytest.mark.parametrize("game_id", ["esp", "psi-squad"])
+def test_a_signed_replay_round_trips_and_says_which_device_made_which_move(game_id):
+    record = signed_record(game_id)
+    code = record.code()
+    assert code.startswith("2.")
+    again = from_code(code)
+    assert again == record and from_file(file_text(record)) == record
+    report = Replay.open(again, check=verify).signatures
+    assert report is not None and report.state == "signed"
+    said = " ".join(report.sentences)
+    assert "the host's device" in said and "Bo's device" in said and CAVEAT in said
+    assert "Table code" in said
+
+
+def test_a_tampered_signature_is_named_by_its_move():
+    record = signed_record()
+    assert record.signed is not None
+    proofs = list(record.signed.proofs)
+    bo = next(i for i, p in enumerate(proofs) if p.device == "seat-1")
+    bad = bytes([proofs[bo].signature[0] ^ 1]) + proofs[bo].signature[1:]
+    proofs[bo] = dataclasses.replace(proofs[bo], signature=bad)
+    forged = dataclasses.replace(
+        record, signed=dataclasses.replace(record.signed, proofs=tuple(proofs))
+    )
+    report = Replay.open(from_code(forged.code()), check=verify).signatures
+    assert report is not None and report.state == "failed"
+    assert report.sentences[0].startswith(f"Move {bo + 1} (Bo's) does not carry a valid")
+
+
+def test_a_move_said_to_be_signed_by_another_seat_s_device_fails():
+    record = signed_record()
+    assert record.signed is not None
+    proofs = list(record.signed.proofs)
+    host_move = next(i for i, p in enumerate(proofs) if p.device == "host")
+    proofs[host_move] = dataclasses.replace(proofs[host_move], device="seat-1")
+    forged = dataclasses.replace(
+        record, signed=dataclasses.replace(record.signed, proofs=tuple(proofs))
+    )
+    report = Replay.open(forged, check=verify).signatures
+    assert report is not None and report.state == "failed"
+    assert report.sentences[0].startswith(f"Move {host_move + 1} ")
+
+
+def test_a_browser_that_cannot_check_says_so_and_blames_no_one():
+    report = Replay.open(signed_record()).signatures
+    assert report is not None and report.state == "unchecked"
+    assert report.sentences == (UNCHECKED,)
+
+
+def test_an_unsigned_replay_is_still_version_1_and_an_old_link_opens():
+    record = dataclasses.replace(signed_record(), signed=None)
+    code = record.code()
+    assert code.startswith("1.") and record.to_json()["version"] == 1
+    assert "signed" not in record.to_json()
+    report = Replay.open(from_code(code), check=verify).signatures
+    assert report is not None and report.sentences == (UNSIGNED,)
+
+
+def test_the_app_has_the_page_check_a_replay_s_signatures_before_the_call_that_opens_it():
+    import json
+
+    from parlour.ui.app import App
+
+    record = signed_record()
+    app = App()
+    app.call(json.dumps({"op": "start", "local": {}, "session": {}}))
+    route = json.dumps({"op": "route", "hash": "#replay=" + record.code()})
+    assert len(app.signature_checks(route)) == len(record.moves)
+
+    class Checked:  # the page's keyring answers from what WebCrypto checked first
+        checked_signature = staticmethod(verify)
+
+    app.keyring = Checked()  # type: ignore[assignment]
+    app.call(route)
+    watching = app.replays().watching
+    assert watching is not None and watching.replay.signatures is not None
+    assert watching.replay.signatures.state == "signed"
