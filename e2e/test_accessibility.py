@@ -253,8 +253,11 @@ MOVING = """() => {
       }
     }
   }
-  return {moving, running: document.getAnimations().map((a) => a.animationName
-    || a.transitionProperty || a.constructor.name)};
+  // an animation driven by scrolling, not by time (ESP's "more board beyond the edge" line
+  // shown while its board can pan), moves nothing by itself
+  return {moving, running: document.getAnimations()
+    .filter((a) => !(a.timeline instanceof ScrollTimeline))
+    .map((a) => a.animationName || a.transitionProperty || a.constructor.name)};
 }"""
 
 

@@ -228,3 +228,34 @@ def test_the_longest_replay_accepted_steps_within_half_a_second(browser, site, s
     assert overflow <= 0, f"the replay is {overflow}px wider than the phone"
     page.screenshot(path=screenshots / f"replay-longest-360-{scheme}.png", full_page=True)
     context.close()
+
+
+def test_an_esp_replay_is_played_on_against_the_computer_to_a_verified_end(page, site, watch):
+    """Issue 28, point 9: "Play on from here" where every tile is symbol-up (not once a tile is
+    symbol-down), and the new game, the original's moves first, played to a verified end."""
+    from e2e.test_bots import SoloPage
+    from parlour.match.replay import ReplayRecord
+    from tests.test_play_on import UP_FIRST, esp_game
+
+    table = esp_game()
+    record = ReplayRecord.of(table.match, {s: table.openings(s) for s in table.stores})
+    url = site.url + "#replay=" + record.code()
+    open_replay(page, f"{url}&move={UP_FIRST + 1}")
+    assert position(page) == UP_FIRST + 1
+    assert page.locator(f"{ROOT} [data-cmd=play-on]").count() == 0  # a symbol-down tile
+    page.click(f"{ROOT} [data-cmd=previous]")
+    assert position(page) == UP_FIRST
+    page.click(f"{ROOT} [data-cmd=play-on]")
+    solo = SoloPage(page, "esp")
+    page.locator(f"{solo.root} .play").wait_for()
+    new = solo.settle()
+    assert [(e.seat, e.action) for e in new.match.entries[:UP_FIRST]] == list(
+        record.moves[:UP_FIRST]
+    )
+    person = min(table.game.to_move(table.match.state_at(UP_FIRST)))
+    assert new.match.config.seats[person] == "You"
+    assert new.match.config.bot_levels == {1 - person: "medium"}
+    assert new.match.seed != record.seed and new.match.config.match_id == record.config.match_id
+    finished = solo.play_to_the_end()
+    assert finished.match.result() is not None
+    assert page.locator(f"{solo.root} [data-audit=verified]").count() == 1

@@ -67,6 +67,10 @@ class App:
         self.note_html = ""  # what the storage note (#storage-note) shows now
         self.listing_saves = False  # the storage note's list of old saves is open
         self.note_said = ""  # a passing word in the storage note ("saved again")
+        # A game made elsewhere (a replay played on), started by the next #start-<game>
+        self.pending_tables: dict[str, Table] = {}
+        self.pending_form: object = None  # a start waiting on "replace the game?": its form
+        self.pending_table: Table | None = None  # or its table
 
     @property
     def effects(self) -> Effects:
@@ -259,7 +263,7 @@ class App:
             return
         for game_id in SCREENS:
             if hash_ == f"#start-{game_id}":
-                self.start_new(game_id, form)
+                self.start_new(game_id, form, table=self.pending_tables.pop(game_id, None))
                 return
             if hash_ == f"#solo-{game_id}":
                 self.start_solo(game_id)
@@ -297,11 +301,17 @@ class App:
 
     # -- pass-and-play ------------------------------------------------------------------
 
-    def start_new(self, game_id: str, form: object, confirmed: bool = False) -> None:
-        """The set-up form's "Start the game". A game in progress saved on this device is never
-        lost without the player saying so: first ask, in the start screen."""
+    def start_new(
+        self, game_id: str, form: object, confirmed: bool = False, table: Table | None = None
+    ) -> None:
+        """The set-up form's "Start the game" (or a game made elsewhere: `table`, from a replay
+        played on). A game in progress saved on this device is never lost without the player
+        saying so: first ask, in the start screen."""
         if not confirmed and self._ask_replace(game_id, "start"):
-            self.pending_form = form
+            self.pending_form, self.pending_table = form, table
+            return
+        if table is not None:
+            self._show_new(game_id, table)
             return
         from parlour.match.bot_seats import bot_name
 
@@ -363,9 +373,19 @@ class App:
         table = new_table(game_id, names, variant, bots)
         if choice is not None:
             self.storage.set(solo.KEY.format(game=game_id), choice.to_text())
+        self._show_new(game_id, table)
+
+    def _show_new(self, game_id: str, table: Table) -> None:
+        """A new game on this device: saved and shown."""
         self.sessions[game_id] = self._session(table, game_id)
         self.save(game_id)
         self.go(f"#play-{game_id}")
+
+    def start_table(self, table: Table) -> None:
+        """Start a game made elsewhere (a replay played on) as a new pass-and-play game: through
+        the start screen, which asks first if it would replace a game in progress."""
+        self.pending_tables[table.game.id] = table
+        self.go(f"#start-{table.game.id}")
 
     def _session(self, table: Table, game_id: str) -> PlaySession:
         from parlour.ui.play import PlaySession
@@ -383,7 +403,8 @@ class App:
             self._tutorial().dispatch(self, game_id, data)
         elif kind == "start" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
-            self.start_new(game_id, getattr(self, "pending_form", None), confirmed=True)
+            form, table = self.pending_form, self.pending_table
+            self.start_new(game_id, form, confirmed=True, table=table)
         elif kind == "solo" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
             self.start_solo(game_id, confirmed=True)

@@ -136,7 +136,14 @@ class EspScreen:
         )
         if not zoomable:
             return frame
-        return h("div", {"class": "esp-area"}, self._zoom_bar(), frame)
+        # Shown by the CSS only while the frame can scroll (a scroll-driven animation): the board
+        # is larger than its frame, so it pans.
+        pans = h(
+            "p",
+            {"class": "pan-hint", "data-role": "pans"},
+            "More board beyond the edge: drag or scroll to see it.",
+        )
+        return h("div", {"class": "esp-area"}, self._zoom_bar(), frame, pans)
 
     def _mark_last(self, session: PlaySession, marks: BoardMarks) -> None:
         """The last move on the board: the tile placed, flipped or jumped, and a jump's start."""

@@ -173,9 +173,7 @@ class PsiScreen:
                         "th",
                         {"scope": "row"},
                         info["name"],
-                        h("span", {"class": "last-tag"}, " · last guess")
-                        if seat == target
-                        else None,
+                        h("span", {"class": "last-tag"}, "last guess") if seat == target else None,
                     ),
                     h("td", {"data-role": "status"}, str(info["status"])),
                     h("td", {"data-role": "value"}, str(info["value"])),
@@ -198,7 +196,7 @@ class PsiScreen:
                     None,
                     h("th", {"scope": "col"}, "Player"),
                     h("th", {"scope": "col"}, "Status"),
-                    h("th", {"scope": "col"}, "Cypher Value"),
+                    self._header("Cypher Value", "Value"),
                     h("th", {"scope": "col"}, "Cypher"),
                 ),
             ),
@@ -323,7 +321,11 @@ class PsiScreen:
             h("p", {"class": "hint"}, "Only you see this. Keep your face straight."),
         )
 
-    def _pad(self, digits: str, length: int, action: str, label: str) -> list[Node]:
+    def _pad(
+        self, digits: str, length: int, action: str, label: str, beside: Node | None = None
+    ) -> list[Node]:
+        """The digits typed so far, the pad and the button that sends them; `beside` goes next
+        to the pad (a guess: the chosen target's guesses so far)."""
         slots = [
             h(
                 "span",
@@ -370,17 +372,27 @@ class PsiScreen:
         return [
             h(
                 "div",
-                {
-                    "class": "digits-display",
-                    "data-role": "entry",
-                    "role": "group",
-                    "aria-label": f"{label}: {' '.join(digits) or 'no digits yet'}",
-                },
-                *slots,
+                {"class": "entry-row"},
+                h(
+                    "div",
+                    {
+                        "class": "digits-display",
+                        "data-role": "entry",
+                        "role": "group",
+                        "aria-label": f"{label}: {' '.join(digits) or 'no digits yet'}",
+                    },
+                    *slots,
+                ),
+                help_tip(
+                    f"psi-pad-{action}",
+                    "the digit keys",
+                    "Each key adds a digit and ⌫ takes the last one back; the keyboard's digits, "
+                    "Backspace and Enter do the same.",
+                ),
             ),
             h(
                 "div",
-                {"class": "pad-row"},
+                {"class": "pad-row" + (" with-history" if beside is not None else "")},
                 h(
                     "div",
                     {
@@ -391,12 +403,7 @@ class PsiScreen:
                     },
                     *keys,
                 ),
-                help_tip(
-                    f"psi-pad-{action}",
-                    "the digit keys",
-                    "Each key adds a digit and ⌫ takes the last one back; the keyboard's digits, "
-                    "Backspace and Enter do the same.",
-                ),
+                beside,
             ),
             with_help(
                 h(
@@ -472,7 +479,56 @@ class PsiScreen:
                 },
                 *targets,
             ),
-            *self._pad(sel.digits, view["length"], "guess", "Guess"),
+            *self._pad(
+                sel.digits, view["length"], "guess", "Guess", self._target_history(view, sel.target)
+            ),
+        )
+
+    def _target_history(self, view: PsiPublicView, target: int | None) -> Node:
+        """The chosen target's guesses, newest first, beside the pad: what a guess is deduced
+        from, in view while it is typed (the whole table is on the sheet)."""
+        if target is None:
+            return h(
+                "p",
+                {"class": "hint target-history", "data-role": "target-history"},
+                "Choose whose cypher: the guesses at it show here.",
+            )
+        name = view["seats"][target]["name"]
+        records = [r for r in view["history"] if r["target"] == target][-HISTORY_ROWS:]
+        if not records:
+            return h(
+                "p",
+                {"class": "hint target-history", "data-role": "target-history"},
+                f"No guesses at {name} yet.",
+            )
+        rows = [
+            h(
+                "tr",
+                {"data-step": r["step"]},
+                h("td", {"class": "digits"}, r["digits"]),
+                h("td", None, str(r["correct"])),
+                h("td", None, str(r["spotted"])),
+                h("td", None, str(r["value"])),
+            )
+            for r in reversed(records)
+        ]
+        head = [self._header(full, short) for full, short in HISTORY_HEAD[:4]]
+        return h(
+            "div",
+            {
+                "class": "target-history",
+                "data-role": "target-history",
+                "tabindex": "0",
+                "role": "region",
+                "aria-label": f"Guesses at {name}, newest first",
+            },
+            h(
+                "table",
+                {"class": "psi-history"},
+                h("caption", None, f"At {name}"),
+                h("thead", None, h("tr", None, *head)),
+                h("tbody", None, *rows),
+            ),
         )
 
     def notes_target(

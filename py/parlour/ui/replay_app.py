@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.errors import MalformedInput, ParlourError
+from parlour.match.play_on import offered, play_on
 from parlour.match.replay import (
     PREFIX,
     TOO_LARGE,
@@ -146,6 +147,9 @@ class Replays:
             record = watching.replay.record
             self.app.effects.download.append([record.file_name(), file_text(record)])
             return
+        if cmd == "play-on" and offered(watching.replay):
+            self.play_on(watching.replay)
+            return
         self.step(watching.replay, str(cmd), data, fields or {})
         self.draw()
 
@@ -164,6 +168,19 @@ class Replays:
                 replay.go(position)
         elif cmd == "everything":
             replay.show_everything(data.get("on") == "on")  # refused: the switch says why
+
+    def play_on(self, replay: Replay) -> None:
+        """A new game against the computer from the position on screen (`match/play_on.py`)."""
+        import secrets
+
+        try:
+            table = play_on(replay.now(), secrets.token_bytes(32))
+        except ParlourError as error:  # not expected: offered() said it may; still words
+            self.error = error.sentence
+            self.draw()
+            return
+        replay.play(False)
+        self.app.start_table(table)
 
     def key(self, key: str) -> None:
         if self.watching is not None and key in KEYS:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlour.match.play_on import offered
 from parlour.match.table import Table
 from parlour.match.viewer import Replay
 from parlour.ui import help as helps
@@ -105,6 +106,9 @@ def replay_tree(replay: Replay, screen: GameScreen, said: list[str], link: str) 
             h(
                 "aside",
                 {"class": "side"},
+                # beside the board (just under it on a phone): the board never moves as it comes
+                # and goes
+                _play_on(replay, view),
                 _verdict(replay),
                 _hidden(replay, spectator, screen),
                 seats_tree(screen, view, spectator.names, _acting(view), None, {}),
@@ -235,6 +239,30 @@ def _bar(replay: Replay) -> Node:
                 },
             ),
             h("span", {"class": "replay-where", "data-role": "where"}, where),
+        ),
+    )
+
+
+def _play_on(replay: Replay, view: dict) -> Node | None:
+    """ "Play on from here against the computer", where the position hides nothing of the
+    original game (`match/play_on.py`): the person takes the seat whose move it is."""
+    if not offered(replay):
+        return None
+    seat = _acting(view)
+    whose = replay.record.config.seats[seat] if seat is not None else "the next player"
+    return h(
+        "section",
+        {"class": "replay-play-on", "aria-label": "Play on"},
+        h(
+            "button",
+            {"class": "button primary", "type": "button", "data-cmd": "play-on"},
+            "Play on from here against the computer",
+        ),
+        h(
+            "p",
+            {"class": "hint"},
+            f"You take {whose}'s move; medium bots play the others. Nothing of this "
+            "position is hidden, so it is a fair new game.",
         ),
     )
 

@@ -1,0 +1,164 @@
+"""Play on from a replay's position against the computer (issue 28, point 9): where it is
+offered (no hidden value of the original game left, per game, from the public view), and that
+the new game is a real match the audit verifies, the original's moves included."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.errors import IllegalAction
+from parlour.fair.rng import Rng
+from parlour.games import GAMES
+from parlour.games.esp.rules import Place
+from parlour.match import bot_seats
+from parlour.match.audit import Verified, audit
+from parlour.match.config import MatchConfig
+from parlour.match.play_on import PERSON, can_play_on, offered, play_on
+from parlour.match.replay import ReplayRecord
+from parlour.match.table import AnyTable, Table
+from parlour.match.viewer import Replay
+from tests.replays import IDS, finished
+
+ESP = GAMES["esp"]
+UP_FIRST = 4  # the ESP game's first placements are symbol-up; the next one is symbol-down
+
+
+def esp_game() -> AnyTable:
+    """ESP to the end: four tiles symbol-up, then one symbol-down, then easy bots (which flip
+    now and then), seeded."""
+    config = MatchConfig("esp", "m-play-on-esp", ("Ada", "Bo"))
+    rng = Rng(b"play-on-esp")
+    table = Table.new(ESP, config, rng.read(32), (0, 1))
+    for _ in range(400):
+        if table.match.result() is not None:
+            return table
+        seat = min(ESP.to_move(table.state))
+        legal = table.legal(seat)
+        step = table.match.step
+        if step <= UP_FIRST:
+            face_up = step < UP_FIRST
+            legal = [a for a in legal if isinstance(a, Place) and a.hidden != face_up]
+            choice = legal[rng.below(len(legal))]
+        else:
+            choice = bot_seats.decide(table, seat, "easy", rng.read(32)).choice
+        assert table.act(seat, choice).ok
+    raise AssertionError("the ESP game did not end")
+
+
+def test_esp_is_played_on_exactly_where_every_tile_is_symbol_up():
+    table = esp_game()
+    match = table.match
+    where = [can_play_on(match.upto(step)) for step in range(match.step + 1)]
+    assert where[: UP_FIRST + 1] == [True] * (UP_FIRST + 1)  # the start and four tiles up
+    assert where[UP_FIRST + 1] is False  # a tile symbol-down: its symbol is sealed
+    for step, answer in enumerate(where):
+        board = match.state_at(step).board
+        expected = all(tile.up for tile in board.values()) and step < match.step
+        assert answer == expected, f"step {step}"
+    assert where[-1] is False  # over: nothing to play on
+
+
+@pytest.mark.parametrize("setup", [1, 2, 3, 4], ids=IDS[1:])
+def test_games_with_hidden_values_throughout_are_never_played_on(setup):
+    table, _record = finished(setup)
+    match = table.match
+    assert not any(can_play_on(match.upto(step)) for step in range(match.step + 1))
+
+
+def test_the_new_game_holds_the_original_moves_and_verifies_at_its_end():
+    table = esp_game()
+    at = UP_FIRST  # four tiles up; the person moves next
+    before = table.match.upto(at)
+    seed = Rng(b"new seed").read(32)
+    new = play_on(before, seed)
+    config = new.match.config
+    person = min(ESP.to_move(before.state))
+    assert config.match_id == before.config.match_id and new.match.seed == seed != before.seed
+    assert [(e.seat, e.action) for e in new.match.entries] == [
+        (e.seat, e.action) for e in before.entries
+    ]
+    assert config.seats[person] == PERSON
+    assert config.bot_levels == {s: "medium" for s in range(2) if s != person}
+    assert ESP.to_move(new.state) == frozenset({person})
+    rng = Rng(b"on")
+    while new.match.result() is None:
+        seat = min(ESP.to_move(new.state))
+        assert new.act(seat, bot_seats.decide(new, seat, "easy", rng.read(32)).choice).ok
+    openings = {s: new.openings(s) for s in new.stores}
+    verdict = audit(ESP, config, seed, new.match.entries, openings)
+    assert isinstance(verdict, Verified)
+    replay = Replay.open(ReplayRecord.of(new.match, openings))
+    assert isinstance(replay.verdict, Verified)
+
+
+def test_a_position_with_a_hidden_value_is_refused_in_words():
+    table = esp_game()
+    with pytest.raises(IllegalAction, match="hidden value"):
+        play_on(table.match.upto(UP_FIRST + 1), bytes(32))
+
+
+def test_the_viewer_offers_it_only_where_it_may():
+    table = esp_game()
+    record = ReplayRecord.of(table.match, {s: table.openings(s) for s in table.stores})
+    replay = Replay.open(record)
+    seen = []
+    for position in range(replay.last + 1):
+        replay.go(position)
+        seen.append(offered(replay))
+        assert seen[-1] == can_play_on(table.match.upto(replay.step))
+    assert True in seen and False in seen
+
+
+def test_the_app_starts_the_new_game_and_asks_before_it_replaces_one_in_progress():
+    """The viewer's button, through the start screen: a new game at once; with a game in
+    progress saved, the question first, and "Replace" starts the played-on game."""
+    import json
+
+    from parlour.ui.app import STORAGE, App, new_table
+
+    table = esp_game()
+    record = ReplayRecord.of(table.match, {s: table.openings(s) for s in table.stores})
+    hash_ = f"#replay={record.code()}&move={UP_FIRST}"
+
+    def call(app: App, **request: object) -> dict:
+        out = json.loads(app.call(json.dumps(request)))
+        assert "error" not in out, out.get("error")
+        return out
+
+    def play_on_clicked(app: App) -> None:
+        call(app, op="route", hash=hash_, href="https://parlour.example/")
+        out = call(app, op="click", region="replay", data={"cmd": "play-on"})
+        assert out["go"] == "#start-esp"
+        call(app, op="route", hash="#start-esp", href="https://parlour.example/")
+
+    app = App()
+    play_on_clicked(app)
+    started = app.sessions["esp"].table.match
+    assert started.step == UP_FIRST and started.config.bot_levels == {1: "medium"}
+    assert json.loads(app.storage.get(STORAGE.format(game="esp")))  # saved, as any new game
+
+    app = App()
+    other = new_table("esp", ("Kim", "Lee"))
+    app.sessions["esp"] = app._session(other, "esp")
+    app.save("esp")
+    app.sessions.clear()
+    play_on_clicked(app)
+    assert "esp" not in app.sessions  # asked first: nothing replaced yet
+    call(app, op="click", region="start:esp", data={"cmd": "replace-game"})
+    assert app.sessions["esp"].table.match.config.seats[0] == PERSON
+
+
+def test_the_viewer_does_not_start_a_game_where_it_may_not():
+    import json
+
+    from parlour.ui.app import App
+
+    table = esp_game()
+    record = ReplayRecord.of(table.match, {s: table.openings(s) for s in table.stores})
+    app = App()
+    hash_ = f"#replay={record.code()}&move={UP_FIRST + 1}"
+    app.call(json.dumps({"op": "route", "hash": hash_, "href": "https://parlour.example/"}))
+    out = json.loads(
+        app.call(json.dumps({"op": "click", "region": "replay", "data": {"cmd": "play-on"}}))
+    )
+    assert out.get("go") is None and "esp" not in app.sessions
