@@ -156,6 +156,14 @@ def sides_for(index: int, seats: int, a_seats: int) -> list[str]:
     return ["a" if (seat - index) % seats < a_seats else "b" for seat in range(seats)]
 
 
+def match(
+    seed: int, index: int, seats: int, variant: dict[str, Json] | None = None
+) -> tuple[Setup, bytes]:
+    """The set-up and match seed of game `index` of a run seeded `seed`."""
+    setup = Setup(f"m-arena-{seed}-{index}", NAMES[:seats], dict(variant or {}))
+    return setup, Rng(f"arena:{seed}:{index}".encode()).read(32)
+
+
 def tournament(
     game_id: str,
     seats: int,
@@ -179,8 +187,7 @@ def tournament(
     for index in range(games):
         side = sides_for(index, seats, a_seats)
         bots = {s: bot_a if side[s] == "a" else bot_b for s in range(seats)}
-        match_seed = Rng(f"arena:{seed}:{index}".encode()).read(32)
-        setup = Setup(f"m-arena-{seed}-{index}", NAMES[:seats], dict(variant or {}))
+        setup, match_seed = match(seed, index, seats, variant)
         played = play(game, setup, match_seed, bots)
         for s, times in played.think.items():
             think[side[s]].extend(times)
