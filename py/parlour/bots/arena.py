@@ -40,6 +40,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import A, Game, Outcome, S, Setup, Termination
+from parlour.games.telepathic.options import ARRANGEMENTS
 from parlour.numbers import whole
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
@@ -251,8 +252,6 @@ def tables(game_id: str) -> list[tuple[int, dict[str, Json]]]:
     if game_id == "psi-squad":
         return [(s, {"length": n}) for n in (3, 4, 5) for s in range(2, 9)]
     if game_id == "telepathic":
-        from parlour.games.telepathic.options import ARRANGEMENTS
-
         return [(seats, {"arrangement": a}) for a, seats in ARRANGEMENTS.items()]
     game = GAMES[game_id]
     return [(s, {}) for s in range(game.min_seats, game.max_seats + 1)]
