@@ -325,12 +325,13 @@ def _asked(state, level: str, seed: bytes):
 def test_a_foregone_answer_is_one_every_candidate_gives_alike():
     n = 4
     record = ((123, model.score(n, 123, 1522)), (6789, model.score(n, 6789, 1522)))
-    found = model.consistent(n, record)
-    assert model.foregone(n, found, 123) == record[0][1]  # asked already
-    assert model.foregone(n, found, 9966) == model.answer_code(n, 0, 0)  # no 6 and no 9
-    assert model.foregone(n, found, found[0]) is None  # a candidate may be the cypher
-    assert model.foregone(n, (1522,), 1522) is None  # a sure crack is no idle guess
-    assert model.foregone(n, (1522,), 1523) == model.score(n, 1523, 1522)
+    found = model.Split(n, model.consistent(n, record))
+    assert model.foregone(found, 123) == record[0][1]  # asked already
+    assert model.foregone(found, 9966) == model.answer_code(n, 0, 0)  # no 6 and no 9
+    assert model.foregone(found, found.candidates[0]) is None  # a candidate may be the cypher
+    lone = model.Split(n, (1522,))
+    assert model.foregone(lone, 1522) is None  # a sure crack is no idle guess
+    assert model.foregone(lone, 1523) == model.score(n, 1523, 1522)
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])

@@ -170,14 +170,14 @@ def split_of(n: int, candidates: Sequence[int]) -> Split:
     return everything(n) if len(candidates) == 10**n else Split(n, candidates)
 
 
-def foregone(n: int, candidates: Sequence[int], guess: int) -> int | None:
-    """The answer `guess` is sure to get when every candidate gives the same one and it is not
-    the crack, else None. Such a guess teaches nobody anything and cracks nothing: a guesser
-    who knows these candidates can work its answer out without asking (a repeated guess is
-    one; so is "5555" once 5 is known to be absent)."""
-    found = split_of(n, candidates).answers(guess)
+def foregone(split: Split, guess: int) -> int | None:
+    """The answer `guess` is sure to get when every candidate of `split` gives the same one and
+    it is not the crack, else None. Such a guess teaches nobody anything and cracks nothing: a
+    guesser who knows these candidates can work its answer out without asking (a repeated
+    guess is one; so is "5555" once 5 is known to be absent)."""
+    found = split.answers(guess)
     first = found[0]
-    if first == win_code(n) or found.count(first) != len(found):
+    if first == split.space.win or found.count(first) != len(found):
         return None
     return first
 

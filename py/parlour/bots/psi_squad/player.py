@@ -37,6 +37,7 @@ from parlour.bots.psi_squad.model import (
     consistent,
     foregone,
     score,
+    split_of,
     text_of,
     value_of_code,
 )
@@ -99,8 +100,8 @@ def guess(table: Table, target: int, code: int) -> Guess:
 
 def idle(table: Table, action: Guess) -> bool:
     """Is the answer to this guess foregone from the public record (`model.foregone`)?"""
-    found = consistent(table.n, table.records[action.target])
-    return foregone(table.n, found, int(action.digits)) is not None
+    found = split_of(table.n, consistent(table.n, table.records[action.target]))
+    return foregone(found, int(action.digits)) is not None
 
 
 # -- what a guess does to one target -----------------------------------------------------------
@@ -138,17 +139,17 @@ def options(n: int, record: Record, candidates: int, guesses: int) -> Options:
     codes = tuple(guesses_to_try(n, record, everyone, Budget(candidates, guesses)))
     inside = set(everyone)
     sizes = tuple(split.sizes(code) for code in codes)
+    # One answer over the sample: asked of every candidate (split once), is it still one?
+    alike = [i for i, size in enumerate(sizes) if max(size) == len(scored)]
+    whole = split_of(n, everyone) if alike and len(scored) < len(everyone) else split
+    idle = {i for i in alike if foregone(whole, codes[i]) is not None}
     found = Options(
         m=len(everyone),
         scored=len(scored),
         codes=codes,
         inside=tuple(code in inside for code in codes),
         sizes=sizes,
-        idle=tuple(
-            # One class on the sample: asked of every candidate, is it still one answer?
-            max(size) == len(scored) and foregone(n, everyone, code) is not None
-            for code, size in zip(codes, sizes, strict=True)
-        ),
+        idle=tuple(i in idle for i in range(len(codes))),
     )
     if len(_OPTIONS) >= 256:
         _OPTIONS.clear()
