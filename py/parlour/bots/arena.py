@@ -318,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--solver", action="store_true", help="Psi Squad: the cypher solver")
     parser.add_argument("--sweep", action="store_true", help="every level and size: hung games")
+    parser.add_argument("--levels", default="", help="the sweep's levels, comma-separated")
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("--cyphers", default="all")
     parser.add_argument("--level", default="hard", help="the solver's level")
@@ -333,7 +334,8 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write("\n")
             sys.stdout.flush()
 
-        report = sweep(args.game, args.games, args.seed, out=line)
+        levels = tuple(args.levels.split(",")) if args.levels else None
+        report = sweep(args.game, args.games, args.seed, levels, out=line)
     else:
         report = tournament(
             args.game,
