@@ -45,9 +45,12 @@ from parlour.numbers import whole
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
-# Steps per seat of the longest game the sweeps met (docs/bots.md, "Hung games"), every level,
-# size and variant: a game four times as long is not long but hung.
-LONGEST_PER_SEAT = {"esp": 60, "espeers": 150, "psi-squad": 60, "telepathic": 30}
+# Steps per seat of the longest game the sweeps met (docs/bots.md, "Hung games"; every level
+# against itself at every size, set-up steps included), rounded up: ESP 202 steps with 3 seats
+# (easy), ESPEERS 124 (medium), Psi Squad 53 with 3 seats (medium, 4 digits; 142 with medium
+# against 7 random players, 8 seats, 5 digits), Telepathic 94 with 4 seats (teams, medium). A
+# game four times as long is not long but hung.
+LONGEST_PER_SEAT = {"esp": 70, "espeers": 65, "psi-squad": 20, "telepathic": 25}
 CAP_FACTOR = 4
 
 
