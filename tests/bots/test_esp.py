@@ -12,11 +12,12 @@ from collections import Counter
 
 import pytest
 
-from parlour.bots.arena import deal, play, tournament
+from parlour.bots.arena import deal, match, play, tournament
 from parlour.bots.base import knowledge_of
-from parlour.bots.esp import model
+from parlour.bots.esp import model, player
 from parlour.bots.esp.evaluate import WIN, Tracker, Weights, judge_for
 from parlour.bots.esp.player import LEVELS, drawn_keys, view_key
+from parlour.bots.esp.prng import Prng
 from parlour.bots.esp.search import Search
 from parlour.bots.registry import BOTS, bot_for, player_levels
 from parlour.fair.rng import Rng
@@ -436,3 +437,97 @@ def test_the_bots_beat_the_random_player():
 def test_the_bot_levels_differ():
     assert LEVELS["easy"].depth < LEVELS["medium"].depth < LEVELS["hard"].depth
     _ = Rng(b"x")
+
+
+# -- repetition: a seat that is ahead does not draw by it (issue 25) ----------------------------
+
+# Two medium bots, the arena's game 4 of seed 1 (before the fix), every choice up to Ada's last:
+# ("p", q, r, symbol, hidden), ("m", q, r, direction), ("f", q, r). From step 87 both seats
+# shuttle one tile; Ada, ahead by her own judgement, then moved (-6, 6) in direction 4 into a
+# position met twice already, and the game was drawn by repetition.
+SHUTTLED = (
+    ('p', 0, 0, 'circle', False), ('p', -1, 0, 'circle', True), ('p', -1, 1, 'circle', True),
+    ('p', -2, 1, 'circle', True), ('p', -2, 0, 'cross', False), ('p', -2, 2, 'cross', True),
+    ('p', -3, 2, 'cross', True), ('p', -3, 3, 'waves', True), ('p', -2, 3, 'square', False),
+    ('p', -4, 3, 'waves', False), ('p', -4, 4, 'square', False), ('p', -4, 2, 'square', True),
+    ('p', -5, 4, 'waves', True), ('p', -5, 5, 'star', False), ('p', -4, 5, 'waves', True),
+    ('p', 0, -1, 'square', True), ('p', 0, 1, 'star', False), ('p', 1, -1, 'cross', True),
+    ('p', 1, -2, 'star', True), ('p', -6, 5, 'star', True), ('m', -4, 4, 4), ('f', -3, 3),
+    ('m', -2, 0, 0), ('f', -2, 2), ('m', 1, 0, 2), ('f', -6, 5), ('m', 0, 1, 2), ('m', -4, 3, 4),
+    ('f', -5, 4), ('f', -2, 1), ('m', -5, 4, 2), ('m', -4, 0, 1), ('m', -7, 6, 5),
+    ('m', -2, 1, 2), ('m', -5, 4, 5), ('m', -3, 3, 4), ('m', 0, 0, 3), ('m', -2, 2, 0),
+    ('m', -2, 0, 1), ('f', 1, -1), ('f', -1, 1), ('m', -3, 1, 3), ('m', -1, 1, 3),
+    ('m', 1, -1, 4), ('m', -3, 1, 1), ('m', -5, 1, 0), ('m', -4, 1, 1), ('m', -7, 6, 5),
+    ('f', -4, 5), ('m', -3, 1, 2), ('m', -2, 2, 1), ('m', 1, -3, 1), ('m', -3, 3, 3),
+    ('m', 1, -1, 3), ('m', -4, 4, 0), ('f', -4, 2), ('f', 1, -2), ('m', -4, 3, 5),
+    ('m', -1, 4, 3), ('m', -5, 5, 4), ('m', -6, 3, 0), ('m', 2, -3, 2), ('m', 1, -2, 2),
+    ('m', -5, 2, 1), ('m', -4, 3, 1), ('m', -5, 5, 4), ('m', -8, 7, 5), ('m', -4, 2, 1),
+    ('m', -2, 4, 4), ('m', -4, 7, 4), ('m', -4, 4, 1), ('f', 0, -1), ('m', -4, 3, 5),
+    ('m', -7, 6, 5), ('m', 1, -2, 2), ('m', 0, -1, 3), ('m', -7, 6, 5), ('m', -2, -1, 0),
+    ('m', -4, 7, 4), ('m', 0, 2, 3), ('m', -4, 4, 1), ('m', -4, 2, 3), ('m', -4, 7, 4),
+    ('m', 1, -1, 3), ('m', -4, 4, 1), ('m', -2, -1, 0), ('m', -4, 7, 4), ('m', 1, -1, 3),
+    ('m', -2, 2, 1), ('m', -2, -1, 0), ('m', -2, 4, 3), ('m', -1, -1, 0), ('m', -6, 4, 0),
+    ('m', 2, -1, 3), ('m', -2, 4, 3), ('m', -1, -1, 0), ('m', -6, 4, 1), ('m', 2, -1, 3),
+)  # fmt: skip
+REPEATING = Move((-6, 6), 4)
+
+
+class _Replayed(Exception):
+    """Raised by the scripted players when the script is done: the knowledge of the seat to
+    move then."""
+
+    def __init__(self, knowledge) -> None:
+        super().__init__("replayed")
+        self.knowledge = knowledge
+
+
+def _scripted(script):
+    """A bot for every seat that makes the script's choices in turn, then stops the game."""
+    choices = iter(script)
+
+    def choose(knowledge, seed):
+        if not knowledge.to_move:
+            return None
+        step = next(choices, None)
+        if step is None:
+            raise _Replayed(knowledge)
+        kind, q, r, *rest = step
+        for action in knowledge.legal:
+            if getattr(action, "cell", None) == (q, r) and _matches(kind, rest, action):
+                return action
+        raise AssertionError(f"not legal now: {step}")
+
+    return choose
+
+
+def _matches(kind: str, rest: list, action) -> bool:
+    if isinstance(action, Place):
+        return kind == "p" and (action.symbol.value, action.hidden) == tuple(rest)
+    if isinstance(action, Move):
+        return kind == "m" and action.direction == rest[0]
+    return kind == "f" and isinstance(action, Flip)
+
+
+def _shuttled_knowledge():
+    setup, seed = match(1, 4, 2)
+    bot = _scripted(SHUTTLED)
+    with pytest.raises(_Replayed) as replayed:
+        play(esp, setup, seed, {0: bot, 1: bot})
+    return replayed.value.knowledge
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_seat_that_is_ahead_does_not_repeat_a_position_a_third_time(level):
+    """Every level, in the shuttle of the recorded game: the repeating move would end it in a
+    draw (its position was met twice), the mover judges itself ahead, and it plays on (before
+    the fix medium and hard both took the draw)."""
+    knowledge = _shuttled_knowledge()
+    seen = model.Seen(knowledge.view)
+    after = seen.position()
+    after.play(player.model_action(after.board, REPEATING))
+    assert after.key in drawn_keys(knowledge)
+    judge = judge_for(2, LEVELS[level].weights)
+    assert Tracker(seen.determinise(Prng(b"judge")), judge).score(seen.seat) > 0
+    for k in range(3):
+        choice = bot_for("esp", level)(knowledge, bytes([k]) * 32)
+        assert choice in knowledge.legal and choice != REPEATING

@@ -3,10 +3,12 @@ the opening table, and a small strength check (the big runs are the arena's, not
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from parlour.bots import arena
-from parlour.bots.base import knowledge_of
+from parlour.bots.base import SeatKnowledge, knowledge_of
 from parlour.bots.psi_squad import LEVELS, model, player, solver_report, symmetry
 from parlour.bots.psi_squad.book import FIRST, SECOND
 from parlour.bots.psi_squad.make_book import generate
@@ -272,3 +274,112 @@ def test_race_values_are_chances():
     for g in found:
         assert 1 / len(found) <= race.guess_value(found, g) <= 1
     assert 0 <= race.pass_value(found) <= 1
+
+
+# -- no guess whose answer is foregone (issue 25) ---------------------------------------------
+
+# Three medium bots, the arena's game 19 of seed 1 (before the fix): (guesser, target, digits,
+# correct, spotted). From the fourth guess on, the bots re-asked guesses whose answers they
+# had heard ("+0"), and after Cy's cypher fell, Bo and Cy asked Ada 0123 and Ada asked Bo 3210
+# for ever (the arena gave up at 4,000 steps).
+LOOPED = (
+    (1, 0, "0123", 2, 2), (2, 1, "0123", 2, 0), (0, 2, "0123", 2, 1), (1, 2, "0123", 2, 1),
+    (2, 1, "1230", 2, 1), (0, 2, "0123", 2, 1), (1, 2, "0123", 2, 1), (2, 1, "1032", 2, 0),
+    (0, 1, "3210", 2, 2), (1, 2, "0124", 2, 1), (2, 0, "0123", 2, 2), (0, 2, "0125", 3, 1),
+    (1, 0, "0123", 2, 2), (2, 0, "0123", 2, 2), (0, 2, "0551", 2, 1), (1, 0, "0123", 2, 2),
+    (2, 0, "0123", 2, 2), (0, 2, "1522", 4, 4), (1, 0, "0123", 2, 2), (2, 0, "0123", 2, 2),
+    (0, 1, "3210", 2, 2),
+)  # fmt: skip
+
+
+def _position(records, seats: int = 3, length: int = 4, first: int = 1):
+    """The state after these public guesses and answers, with `first` to guess first (the
+    engine applies the answers as given: no cypher is needed)."""
+    setup = Setup("m-looped", arena.NAMES[:seats], {"length": length})
+    state = psi.initial_state(setup, b"looped")
+    for seat in range(seats):
+        state = psi.apply(state, seat, SetCypher("0" * 64))
+    state = dataclasses.replace(state, first=first, to_move=first)
+    for guesser, target, digits, correct, spotted in records:
+        state = psi.apply(state, guesser, Guess(target, digits))
+        state = psi.apply(state, target, Answer(correct, spotted))
+    return state
+
+
+def _asked(state, level: str, seed: bytes):
+    """The guess of `level` for the seat to move, and whether its answer is foregone."""
+    me = state.to_move
+    knowledge = SeatKnowledge(
+        game="psi-squad",
+        seat=me,
+        view=psi.seat_view(state, me, None),
+        store=PrivateStore(Context(state.setup.match_id, me)),
+        legal=psi.legal_actions(state, me, None),
+        history=(),
+    )
+    choice = bot_for("psi-squad", level)(knowledge, seed)
+    assert choice in knowledge.legal
+    return choice, player.idle(player.read_table(knowledge.view), choice)
+
+
+def test_a_foregone_answer_is_one_every_candidate_gives_alike():
+    n = 4
+    record = ((123, model.score(n, 123, 1522)), (6789, model.score(n, 6789, 1522)))
+    found = model.Split(n, model.consistent(n, record))
+    assert model.foregone(found, 123) == record[0][1]  # asked already
+    assert model.foregone(found, 9966) == model.answer_code(n, 0, 0)  # no 6 and no 9
+    assert model.foregone(found, found.candidates[0]) is None  # a candidate may be the cypher
+    lone = model.Split(n, (1522,))
+    assert model.foregone(lone, 1522) is None  # a sure crack is no idle guess
+    assert model.foregone(lone, 1523) == model.score(n, 1523, 1522)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_the_game_that_looped_goes_on(level):
+    """Every turn of the looped game, asked again: no level re-asks a guess it has heard
+    answered, nor any other whose answer it can work out (medium did, at turns 4, 6, 7, 11,
+    13 and from 13 on at every turn)."""
+    for k in range(len(LOOPED) + 1):
+        state = _position(LOOPED[:k])
+        choice, idle = _asked(state, level, Rng(f"looped:{k}".encode()).read(32))
+        assert not idle, (k, choice)
+
+
+def _positions(count: int):
+    """Seeded positions of every size: 2 to 8 seats, 3 to 5 digits, the guesses so far
+    drawn from the candidates, some re-asked (the Values they leave are those that made the
+    old bots stall)."""
+    rng = Rng(b"idle-positions")
+    for index in range(count):
+        seats, n = 2 + index % 7, 3 + index % 3
+        secrets = [rng.below(10**n) for _ in range(seats)]
+        records: list = []
+        state = _position((), seats, n, first=0)
+        for turn in range(seats + rng.below(4 * seats)):
+            me = state.to_move
+            targets = state.targets(me)
+            if len(targets) == 0 or state.outcome is not None:
+                break
+            target = targets[turn % len(targets)]
+            table = player.read_table(psi.seat_view(state, me, None))
+            heard = [g for g, _ in table.records[target]]
+            found = model.consistent(n, table.records[target])
+            code = rng.choice(heard) if heard and rng.below(3) == 0 else rng.choice(found)
+            c, s = score(model.text_of(n, secrets[target]), model.text_of(n, code))
+            records.append((me, target, model.text_of(n, code), c, s))
+            state = _position(records, seats, n, first=0)
+        if state.outcome is None:
+            yield state
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+def test_no_level_makes_a_guess_whose_answer_it_can_work_out(level):
+    """The rule, over seeded positions of every size: a bot's guess always may get more than
+    one answer (or is the crack of the one cypher left), since another legal guess always
+    exists (a candidate, when two or more are left)."""
+    checked = 0
+    for index, state in enumerate(_positions(40)):
+        choice, idle = _asked(state, level, Rng(f"idle:{index}".encode()).read(32))
+        assert not idle, (index, choice, state.history)
+        checked += 1
+    assert checked >= 30

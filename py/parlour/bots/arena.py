@@ -3,12 +3,20 @@
     PYTHONPATH=py python -m parlour.bots.arena --game esp --seats 2 --a hard --b random \
         --games 200 --seed 1 [--variant key=value ...] [--a-seats K]
 
-prints one JSON line: games, wins per side, draws, think times per side, and side `a`'s games and
-wins by the seat it held (its first seat, with `--a-seats` above one). Side `a` takes
+prints one JSON line: games, wins per side, draws, hung games, the longest game, think times per
+side, and side `a`'s games and wins by the seat it held (its first seat, with `--a-seats` above
+one). Side `a` takes
 `--a-seats` seats (one by default), side `b` the others; the seats of side `a` rotate from game
 to game, so every side plays every seat. A draw, or a win shared by both sides, counts half to
 each. In a cooperative game (Telepathic) every seat plays side `a`'s level unless `--b` is given
 with `--a-seats`, and the line reports the shared wins.
+
+A game that runs past its game's move cap (`move_cap`: four times the longest game the sweeps
+met, per seat) is stopped and counted as hung, never played on for ever. `--sweep` plays every
+level against itself at every seat count (and, for Psi Squad, every cypher length), `--games`
+games each, and prints one JSON line per table and a last one with the totals:
+
+    PYTHONPATH=py python -m parlour.bots.arena --game psi-squad --sweep --games 12 --seed 1
 
 The arena is its own small table: it deals, seals and applies through the game's interface,
 exactly as a device does, and each bot sees only `base.knowledge_of` its seat.
@@ -32,10 +40,23 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import A, Game, Outcome, S, Setup, Termination
+from parlour.games.telepathic.options import ARRANGEMENTS
 from parlour.numbers import whole
 
-MAX_STEPS = 4000
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+
+# Steps per seat of the longest game the sweeps met (docs/bots.md, "Hung games"; every level
+# against itself at every size, set-up steps included), rounded up: ESP 202 steps with 3 seats
+# (easy), ESPEERS 124 (medium), Psi Squad 53 with 3 seats (medium, 4 digits; 142 with medium
+# against 7 random players, 8 seats, 5 digits), Telepathic 94 with 4 seats (teams, medium). A
+# game four times as long is not long but hung.
+LONGEST_PER_SEAT = {"esp": 70, "espeers": 65, "psi-squad": 20, "telepathic": 25}
+CAP_FACTOR = 4
+
+
+def move_cap(game_id: str, seats: int) -> int:
+    """The steps after which a game of `game_id` at `seats` seats counts as hung."""
+    return CAP_FACTOR * LONGEST_PER_SEAT[game_id] * seats
 
 
 @dataclass
@@ -62,16 +83,18 @@ def play(
     seed: bytes,
     bots: Mapping[int, Bot],
     on_step: Callable[[S, int, A], None] | None = None,
+    cap: int | None = None,
 ) -> Played[S]:
     """A whole game: automatic steps taken for every seat, every decision by that seat's bot.
     Optional steps (a seat that is not to move but may act, such as a Telepathic partner's
-    Announcement) are offered to their bots first, at every step."""
+    Announcement) are offered to their bots first, at every step. After `cap` steps (the
+    game's `move_cap` by default) the game is given up as hung: its outcome is None."""
     stores = deal(game, setup)
     states = [game.initial_state(setup, seed)]
     log: list[tuple[int, Json]] = []
     think: dict[int, list[float]] = {s: [] for s in bots}
     rng = Rng(b"arena" + seed)
-    for _ in range(MAX_STEPS):
+    for _ in range(move_cap(game.id, setup.seats) if cap is None else cap):
         state = states[-1]
         if game.result(state) is not None:
             return Played(game.result(state), states, log, think)
@@ -137,6 +160,14 @@ def sides_for(index: int, seats: int, a_seats: int) -> list[str]:
     return ["a" if (seat - index) % seats < a_seats else "b" for seat in range(seats)]
 
 
+def match(
+    seed: int, index: int, seats: int, variant: dict[str, Json] | None = None
+) -> tuple[Setup, bytes]:
+    """The set-up and match seed of game `index` of a run seeded `seed`."""
+    setup = Setup(f"m-arena-{seed}-{index}", NAMES[:seats], dict(variant or {}))
+    return setup, Rng(f"arena:{seed}:{index}".encode()).read(32)
+
+
 def tournament(
     game_id: str,
     seats: int,
@@ -150,7 +181,9 @@ def tournament(
     game = GAMES[game_id]
     bot_a, bot_b = bot_for(game_id, a), bot_for(game_id, b)
     wins = {"a": 0.0, "b": 0.0}
-    draws = hung = losses = 0
+    draws = losses = 0
+    hung: list[int] = []  # the indices of the games given up
+    longest = (0, -1)  # (steps, index) of the longest finished game
     think: dict[str, list[float]] = {"a": [], "b": []}
     # Side a's games and wins by the first seat it held (e.g. ESPEERS decks go by seat).
     by_seat = {s: {"games": 0, "a": 0.0} for s in range(seats)}
@@ -158,8 +191,7 @@ def tournament(
     for index in range(games):
         side = sides_for(index, seats, a_seats)
         bots = {s: bot_a if side[s] == "a" else bot_b for s in range(seats)}
-        match_seed = Rng(f"arena:{seed}:{index}".encode()).read(32)
-        setup = Setup(f"m-arena-{seed}-{index}", NAMES[:seats], dict(variant or {}))
+        setup, match_seed = match(seed, index, seats, variant)
         played = play(game, setup, match_seed, bots)
         for s, times in played.think.items():
             think[side[s]].extend(times)
@@ -169,8 +201,9 @@ def tournament(
         if first_a is not None:
             first_a["games"] += 1
         if outcome is None:
-            hung += 1
+            hung.append(index)
             continue
+        longest = max(longest, (len(played.log), index))
         won = {side[s] for s in outcome.winners}
         if outcome.termination is Termination.DRAW or won == {"a", "b"}:
             draws += 1
@@ -196,11 +229,61 @@ def tournament(
         "wins": wins,
         "draws": draws,
         "losses": losses,
-        "hung": hung,
+        "hung": len(hung),
+        "hung_games": hung,
+        "longest": {"steps": longest[0], "game": longest[1]},
+        "cap": move_cap(game_id, seats),
         "mean_steps": round(steps / max(1, games), 1),
         "a_by_seat": {str(s): v for s, v in by_seat.items()},
         "think_ms": {k: _ms(v) for k, v in think.items()},
     }
+
+
+# -- the sweep: every level, every table size, no game hung ------------------------------------
+
+SWEEP_LEVELS = {
+    "esp": ("easy", "medium", "hard"),
+    "espeers": ("easy", "medium", "hard"),
+    "psi-squad": ("consistent", "easy", "medium", "hard"),  # random alone would never end
+    "telepathic": ("easy", "medium", "hard"),
+}
+
+
+def tables(game_id: str) -> list[tuple[int, dict[str, Json]]]:
+    """Every table size of a game as (seats, variant): each seat count its options allow,
+    Psi Squad at every cypher length, Telepathic in every arrangement."""
+    if game_id == "psi-squad":
+        return [(s, {"length": n}) for n in (3, 4, 5) for s in range(2, 9)]
+    if game_id == "telepathic":
+        return [(seats, {"arrangement": a}) for a, seats in ARRANGEMENTS.items()]
+    game = GAMES[game_id]
+    return [(s, {}) for s in range(game.min_seats, game.max_seats + 1)]
+
+
+def sweep(
+    game_id: str,
+    games: int,
+    seed: int,
+    levels: tuple[str, ...] | None = None,
+    sizes: list[tuple[int, dict[str, Json]]] | None = None,
+    out: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """`games` games of every level against itself at every table size (`tables`): the hung
+    games and the longest game. Each table's line goes to `out` as it is done."""
+    total = hung = 0
+    longest: dict[str, Any] = {"steps": 0}
+    for level in levels or SWEEP_LEVELS[game_id]:
+        for seats, variant in sizes or tables(game_id):
+            line = tournament(game_id, seats, level, level, games, seed, variant)
+            total += games
+            hung += line["hung"]
+            if line["longest"]["steps"] > longest["steps"]:
+                longest = {**line["longest"], "level": level, "seats": seats, "variant": variant}
+            if out is not None:
+                out({k: line[k] for k in ("seats", "variant", "a", "hung", "hung_games")} | {
+                    "longest": line["longest"]["steps"], "cap": line["cap"],
+                    "mean_steps": line["mean_steps"]})  # fmt: skip
+    return {"game": game_id, "sweep": True, "games": total, "hung": hung, "longest": longest}
 
 
 def _ms(times: list[float]) -> dict[str, float]:
@@ -237,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--solver", action="store_true", help="Psi Squad: the cypher solver")
+    parser.add_argument("--sweep", action="store_true", help="every level and size: hung games")
+    parser.add_argument("--levels", default="", help="the sweep's levels, comma-separated")
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("--cyphers", default="all")
     parser.add_argument("--level", default="hard", help="the solver's level")
@@ -245,6 +330,15 @@ def main(argv: list[str] | None = None) -> int:
         from parlour.bots.psi_squad import solver_report
 
         report = solver_report(args.digits, args.cyphers, args.level, args.seed)
+    elif args.sweep:
+
+        def line(data: dict[str, Any]) -> None:
+            json.dump(data, sys.stdout)
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+
+        levels = tuple(args.levels.split(",")) if args.levels else None
+        report = sweep(args.game, args.games, args.seed, levels, out=line)
     else:
         report = tournament(
             args.game,

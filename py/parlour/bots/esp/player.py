@@ -149,7 +149,10 @@ class Bot:
             Tracker(seen.determinise(self.rng, level.belief), self.judge)
             for _ in range(level.worlds)
         ]
-        searches = [Search(t, self.me, level.width, drawn, level.brs) for t in worlds]
+        # Ahead by its own judgement (over its worlds), a seat never repeats a position a
+        # third time if it can help it (`Search.outcome`).
+        ahead = bool(drawn) and sum(t.score(self.me) for t in worlds) > 0
+        searches = [Search(t, self.me, level.width, drawn, level.brs, ahead) for t in worlds]
         # One-ply look in every world, then the best few searched deeper.
         totals = {a: 0.0 for a in actions}
         for search in searches:

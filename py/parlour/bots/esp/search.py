@@ -22,6 +22,9 @@ from parlour.bots.esp.evaluate import WIN, Ranked, Tracker
 from parlour.bots.esp.model import PLACE, ModelAction
 
 LOSS = -WIN
+# The searcher's own move into a third repetition while it is ahead: worse than any position
+# a judgement can give, better than a forced loss (see `Search.outcome`).
+SHUNNED_DRAW = LOSS / 2
 BOUND_AFTER = 3  # children of a last-ply node searched before estimates may cut the rest
 FORCED_WIDTH = 3  # blocks tried on a threatened cell while placing
 EXTENSION = 2  # plies a search may go past its depth along forced lines
@@ -37,12 +40,14 @@ class Search:
         width: int,
         drawn: Container[int] = (),
         brs: bool = False,
+        ahead: bool = False,
     ) -> None:
         self.tracker = tracker
         self.pos = tracker.pos
         self.me = me
         self.width = width  # actions kept at a node below the root
         self.drawn = drawn  # position keys whose next occurrence is a draw by repetition
+        self.ahead = ahead  # the searcher judges itself ahead at the root
         self.brs = brs and tracker.pos.seats > 2  # best-reply search (see the module)
         self.others = [s for s in range(tracker.pos.seats) if s != me]
         self.nodes = 0
@@ -62,7 +67,13 @@ class Search:
                 return WIN - ply if len(winners) == 1 else 0.0
             return LOSS + ply
         if pos.key in self.drawn:
-            return 0.0
+            # A draw is worth 0, like an even position. A searcher that is ahead and whose
+            # positions after any other move judge a little below 0 (the reply to come counted
+            # against it) would take the draw and throw its lead away: issue 25's game shuttled
+            # a tile until the third repetition. Its own move into one is shunned instead,
+            # unless every other move loses by force. (The others' repetitions stay 0: a
+            # searcher cannot stop those.)
+            return SHUNNED_DRAW if self.ahead and mover == self.me else 0.0
         return None
 
     def after(self, action: ModelAction, ply: int) -> float:

@@ -1,7 +1,8 @@
 """The Psi Squad bot: a cypher solver and a player of whole games (pure).
 
 Levels (registered in `parlour.bots.registry`):
-- "random": a random cypher at set-up, then any legal guess (the arena's floor);
+- "random": a random cypher at set-up, then any legal guess whose answer is not foregone (the
+  arena's floor);
 - "consistent": a random cypher consistent with every answer so far, on a random target (the
   reference player of the issue);
 - "easy": consistent guesses too, on the cypher with the fewest candidates left;
@@ -33,12 +34,24 @@ def _start(knowledge: SeatKnowledge, seed: bytes) -> tuple[Rng, Any]:
     return rng, None
 
 
+RANDOM_TRIES = 32  # draws of a random guess before falling back on a consistent one
+
+
 def choose_random(knowledge: SeatKnowledge, seed: bytes) -> Any:
-    """A random cypher at set-up, then any legal guess, each as likely."""
+    """A random cypher at set-up, then any legal guess, each as likely, except those whose
+    answer is foregone (no bot makes one, `player.idle`). Nearly every draw is kept; should
+    32 in a row be idle, a consistent guess is (a candidate is never idle)."""
     rng, setup = _start(knowledge, seed)
     if setup is not None or not knowledge.to_move or not knowledge.legal:
         return setup
-    return knowledge.legal[rng.below(len(knowledge.legal))]
+    table = player.read_table(knowledge.view)
+    for _ in range(RANDOM_TRIES):
+        drawn = knowledge.legal[rng.below(len(knowledge.legal))]
+        if not player.idle(table, drawn):
+            return drawn
+    target = rng.choice(table.targets(table.me))
+    found = consistent(table.n, table.records[target])
+    return player.guess(table, target, found[rng.below(len(found))])
 
 
 def choose_consistent(knowledge: SeatKnowledge, seed: bytes) -> Any:

@@ -165,6 +165,23 @@ def everything(n: int) -> Split:
     return Split(n, range(10**n))
 
 
+def split_of(n: int, candidates: Sequence[int]) -> Split:
+    """A `Split` of these candidates (the one of every cypher is built once and kept)."""
+    return everything(n) if len(candidates) == 10**n else Split(n, candidates)
+
+
+def foregone(split: Split, guess: int) -> int | None:
+    """The answer `guess` is sure to get when every candidate of `split` gives the same one and
+    it is not the crack, else None. Such a guess teaches nobody anything and cracks nothing: a
+    guesser who knows these candidates can work its answer out without asking (a repeated
+    guess is one; so is "5555" once 5 is known to be absent)."""
+    found = split.answers(guess)
+    first = found[0]
+    if first == split.space.win or found.count(first) != len(found):
+        return None
+    return first
+
+
 _CONSISTENT: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, ...]] = {}
 _CONSISTENT_LIMIT = 4096
 
@@ -183,8 +200,7 @@ def consistent(n: int, record: Iterable[tuple[int, int]]) -> tuple[int, ...]:
     else:
         parent = consistent(n, pairs[:-1])
         guess, answer = pairs[-1]
-        split = everything(n) if len(parent) == 10**n else Split(n, parent)
-        found = tuple(split.keep(guess, answer))
+        found = tuple(split_of(n, parent).keep(guess, answer))
     if len(_CONSISTENT) >= _CONSISTENT_LIMIT:
         _CONSISTENT.clear()
     _CONSISTENT[key] = found

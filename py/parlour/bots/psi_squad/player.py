@@ -35,7 +35,9 @@ from parlour.bots.psi_squad.model import (
     answer_code,
     answer_codes,
     consistent,
+    foregone,
     score,
+    split_of,
     text_of,
     value_of_code,
 )
@@ -96,6 +98,12 @@ def guess(table: Table, target: int, code: int) -> Guess:
     return Guess(target, text_of(table.n, code))
 
 
+def idle(table: Table, action: Guess) -> bool:
+    """Is the answer to this guess foregone from the public record (`model.foregone`)?"""
+    found = split_of(table.n, consistent(table.n, table.records[action.target]))
+    return foregone(found, int(action.digits)) is not None
+
+
 # -- what a guess does to one target -----------------------------------------------------------
 
 
@@ -103,13 +111,16 @@ def guess(table: Table, target: int, code: int) -> Guess:
 class Options:
     """The guesses worth weighing against one cypher, and the classes their answers make among
     a sample of its candidates (`sizes[i]`, in `answer_codes` order; the last class is
-    "cracked", 1 when the guess is itself a candidate)."""
+    "cracked", 1 when the guess is itself a candidate). `idle[i]` marks a guess whose answer
+    is foregone (`model.foregone`): weighed as a guess it is a free pass, and the bots never
+    make one (see `weigh`)."""
 
     m: int  # candidates in all
     scored: int  # candidates in the sample
     codes: tuple[int, ...]
     inside: tuple[bool, ...]  # is the guess a candidate
     sizes: tuple[list[int], ...]
+    idle: tuple[bool, ...]
 
 
 _OPTIONS: dict[tuple[int, Record, int, int], Options] = {}
@@ -127,12 +138,18 @@ def options(n: int, record: Record, candidates: int, guesses: int) -> Options:
     split = Split(n, scored)
     codes = tuple(guesses_to_try(n, record, everyone, Budget(candidates, guesses)))
     inside = set(everyone)
+    sizes = tuple(split.sizes(code) for code in codes)
+    # One answer over the sample: asked of every candidate (split once), is it still one?
+    alike = [i for i, size in enumerate(sizes) if max(size) == len(scored)]
+    whole = split_of(n, everyone) if alike and len(scored) < len(everyone) else split
+    idle = {i for i in alike if foregone(whole, codes[i]) is not None}
     found = Options(
         m=len(everyone),
         scored=len(scored),
         codes=codes,
         inside=tuple(code in inside for code in codes),
-        sizes=tuple(split.sizes(code) for code in codes),
+        sizes=sizes,
+        idle=tuple(i in idle for i in range(len(codes))),
     )
     if len(_OPTIONS) >= 256:
         _OPTIONS.clear()
@@ -227,7 +244,15 @@ def weigh(table: Table, target: int, weights: Weights, guesses: int) -> tuple[fl
             return ending, best_guess(n, table.records[target], budget)
     xlogx = _xlogx(scored)
     first: list[tuple[float, int, float]] = []  # (score so far, option, sample-to-whole scale)
+    # A guess whose answer is foregone changes nothing but (perhaps) the Value: weighed like
+    # any other it is a free pass, the best "guess" whenever every real one is expected to
+    # lower a high Value, and two bots that each pass so forever end no game. The rules have
+    # no pass: such a guess is left out while any other remains (one always does: a
+    # candidate, when two or more are left, may get either the crack or another answer).
+    skip = found.idle if not all(found.idle) else ()
     for i, sizes in enumerate(found.sizes):
+        if skip and skip[i]:
+            continue
         hit = sizes[-1]
         rest = scored - hit
         scale = (m - hit) / rest if rest else 0.0
