@@ -666,8 +666,12 @@ def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | Non
     save that cannot be loaded is set aside (the storage note says so)."""
     storage = app.storage
     key = storage.get(TAB_KEY, area="session") or storage.get(ONLINE_LAST)
-    data = storage.read(key, SAVED_WHAT) if key is not None else None
-    if key is None or data is None:
+    if key is None:
+        return None
+    data = storage.read(key, SAVED_WHAT)  # one that cannot be read is set aside
+    if data is None:
+        if app.keyring is not None:
+            app.keyring.forget(key)  # no save to sign for: its key goes too
         return None
     try:
         return load_data(data, app.keyring.kept(key) if app.keyring is not None else None)
