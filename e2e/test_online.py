@@ -225,9 +225,27 @@ class OnlineGame:
             while verdicts.count() < len(self.devices) and time.monotonic() < deadline:
                 device.page.wait_for_timeout(100)
             assert verdicts.count() >= len(self.devices)
-            titles.add(dialog.locator("h2").inner_text())
+            titles.add(self.winners_said(device, dialog.locator("h2").inner_text()))
         assert len(titles) == 1, titles
         self.check_table_code()
+
+    def seats_of(self, device: Device) -> list[int]:
+        if device is self.host:
+            return list(self.host_local)
+        return [seat for seat, guest in self.guests.items() if guest is device]
+
+    def winners_said(self, device: Device, title: str) -> str:
+        """The result's title with "You" read as the one seat this device holds ("You win!" on
+        Ada's device, "Ada wins!" on Bo's: the same result), so every device's can be compared;
+        a device never says "You" for a seat it does not hold."""
+        seats = self.seats_of(device)
+        if title in ("A draw", "Nobody wins"):
+            return title
+        said = title.removesuffix("!").removesuffix(" wins").removesuffix(" win").split(" and ")
+        if "You" in said:
+            assert len(seats) == 1, (title, seats)
+            said = [self.names[seats[0]] if name == "You" else name for name in said]
+        return " and ".join(sorted(said))
 
     def check_table_code(self) -> None:
         """Every device shows the table code, in the play bar and in the result, and it is the
