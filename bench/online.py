@@ -72,7 +72,8 @@ RTCDataChannel.prototype.send = function (data) {
 # `parlour-verify`), in ms; `clear` forgets those made so far.
 WORKER_TIMES = """(clear) => {
   const got = {};
-  for (const name of ['parlour-sign', 'parlour-verify']) {
+  const names = performance.getEntriesByType('measure').map(e => e.name);
+  for (const name of new Set(names.filter(n => n.startsWith('parlour-')))) {
     got[name] = performance.getEntriesByName(name).map(e => e.duration);
     if (clear) performance.clearMeasures(name);
   }
@@ -98,7 +99,7 @@ def _worker_times(page, clear: bool = False) -> dict[str, list[float]]:
         except Exception:
             continue  # a worker gone, or not ours
         for name, values in times.items():
-            got[name] += values
+            got[name] = got.get(name, []) + values
     return got
 
 
@@ -122,6 +123,7 @@ class Traffic:
     added: list[int] = field(default_factory=list)
     sign_ms: list[float] = field(default_factory=list)
     verify_ms: list[float] = field(default_factory=list)
+    parts: dict[str, list[float]] = field(default_factory=dict)  # a worker call's parts, ms
 
     def add(self, other: Traffic) -> None:
         for name in ("moves", "messages", "sent_bytes", "signed"):
@@ -129,6 +131,8 @@ class Traffic:
         self.added += other.added
         self.sign_ms += other.sign_ms
         self.verify_ms += other.verify_ms
+        for name, values in other.parts.items():
+            self.parts[name] = self.parts.get(name, []) + values
 
 
 def bare(browser) -> tuple[float, list[float]]:
@@ -222,8 +226,10 @@ def app(
             traffic.signed += len(added)
             traffic.added += added
             times = _worker_times(page)
-            traffic.sign_ms += times["parlour-sign"]
-            traffic.verify_ms += times["parlour-verify"]
+            traffic.sign_ms += times.pop("parlour-sign")
+            traffic.verify_ms += times.pop("parlour-verify")
+            for name, values in times.items():
+                traffic.parts[name] = traffic.parts.get(name, []) + values
         a.close()
         b.close()
     return connects, latencies, traffic
@@ -302,4 +308,11 @@ def _traffic_lines(traffic: Traffic, who: str) -> list[str]:
                 f"  {who}: WebCrypto {name} in the worker, {len(times) / moves:4.1f} per move,"
                 f" median {statistics.median(times):5.2f} ms, p95 {_p95(times):5.2f} ms"
             )
+    for name, times in sorted(traffic.parts.items()):
+        part, median = name.removeprefix("parlour-call-"), statistics.median(times)
+        lines.append(
+            f"  {who}: worker call, {part}: {len(times) / moves:4.1f} per move,"
+            f" {sum(times) / moves:6.1f} ms per move, median {median:5.2f} ms,"
+            f" p95 {_p95(times):5.2f} ms"
+        )
     return lines

@@ -46,13 +46,15 @@ def _now():
 
 
 def _timed(name, started):
-    """One WebCrypto call's time in the worker's performance timeline (the bench reads it:
-    signing and verifying per move in a real game); a worker without one still signs."""
+    """The time since `started` in the worker's performance timeline, and the time now: each
+    WebCrypto call and each part of a call (the bench reads them: signing and verifying per
+    move in a real game, and where a call's time goes); a worker without one still signs."""
     try:
         if started is not None:
             js.performance.measure(name, _js({"start": started}))
     except Exception:
         pass
+    return _now()
 
 
 def _done(request, event="success"):
@@ -233,13 +235,19 @@ async def call(app, keyring, text):
     if not keyring.started:
         await keyring.start()
         app.keyring = keyring
+    started = _now()
     await keyring.check(app.signature_checks(text))
+    checked = _timed("parlour-call-check", started)
     out = app.call(text)
+    called = _timed("parlour-call-app", checked)
     for _ in range(ROUNDS):
         signer, pending = app.pending_signatures()
         if not pending:
             break
         await keyring.sign(signer, pending)
+        called = _timed("parlour-call-sign", called)
         out = app.after_signing()
+        called = _timed("parlour-call-after-signing", called)
     await keyring.settle()
+    _timed("parlour-call-settle", called)
     return out
