@@ -9,6 +9,7 @@ and lets the test rewrite one outgoing message (a tampered reveal).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections import Counter
@@ -21,7 +22,7 @@ from e2e.tele_planner import plan_win
 from e2e.test_esp import plan_game
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
-from parlour.fair.signing import DeviceKey
+from parlour.fair.signing import DeviceKey, b64, unb64
 from parlour.games.esp.rules import Flip
 from parlour.games.espeers.cards import STARTER_DECKS
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
@@ -29,6 +30,10 @@ from parlour.games.telepathic.grid import holds
 from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
 from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
+from parlour.match.replay import from_code, link_to
+from parlour.match.signed_replay import CAVEAT
+from parlour.match.viewer import Replay
+from tests.signers import verify
 
 ROOT = "#online"
 SAVED = "JSON.parse(localStorage.getItem(document.documentElement.dataset.onlineSave) || 'null')"
@@ -720,3 +725,108 @@ def test_a_guest_is_told_which_seats_the_hosts_device_plays_a_bot_among_them(
                 bo.screenshot(path=screenshots / f"online-host-seats-{width}-{scheme}.png")
     finally:
         game.close()
+
+
+# The replay viewer, in its own page.
+REPLAY_VIEWER = "#replay .replay-root .replay"
+
+
+def open_viewer(context, link: str):
+    """A fresh page of a fresh device, the replay link opened in it."""
+    page = context.new_page()
+    page.goto(link)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.locator(f"{REPLAY_VIEWER} [data-role=signatures]").wait_for(timeout=STEP_TIMEOUT_MS)
+    return page
+
+
+def flip_a_signature(link: str, move: int) -> str:
+    """The link with one character changed inside one move's signature (its base64url text)."""
+    record = from_code(link)
+    assert record.signed is not None
+    proofs = list(record.signed.proofs)
+    text = b64(proofs[move].signature)
+    at = len(text) // 2  # a middle character: its six bits are all the signature's
+    flipped = text[:at] + ("A" if text[at] != "A" else "B") + text[at + 1 :]
+    proofs[move] = dataclasses.replace(proofs[move], signature=unb64(flipped, 64, "A signature"))
+    signed = dataclasses.replace(record.signed, proofs=tuple(proofs))
+    return link_to(link, dataclasses.replace(record, signed=signed).code())
+
+
+def test_a_signed_game_shared_and_its_replay_checked_in_a_fresh_page(browser, site, screenshots):
+    """Issue 26: an online Psi Squad game's "Share this game" link opens in a fresh page that
+    says the replay is signed, which device signed which moves (as the `cryptography` package
+    checks them here), the table code the players compared, and that a signature proves a
+    device, not a person; one character changed in a move's signature and the viewer names
+    that move."""
+    decide = psi_squad_player()
+
+    def form(page):
+        page.check("input[name='psi-squad-seats'][value='2']")
+        page.check("input[name='psi-squad-length'][value='3']")
+
+    game = OnlineGame(browser, site, "psi-squad", ("Ada", "Bo"))
+    try:
+        game.open(form)
+        game.play_to_the_end(decide)
+        for device in game.devices:  # the winner's title says "You win!": not check_end's
+            result = device.page.locator(f"{ROOT} [data-role=result]")
+            result.locator("[data-audit=verified]").wait_for(timeout=STEP_TIMEOUT_MS)
+        game.check_table_code()
+        host = game.host.page
+        code = host.locator(f"{ROOT} [data-role=result] [data-code]").first.get_attribute(
+            "data-code"
+        )
+        host.click(f"{ROOT} [data-role=result] [data-cmd=share]")
+        link = host.input_value(f"{ROOT} [data-role=result] [data-role=share-link]")
+    finally:
+        game.close()
+    assert link.startswith(site.url + "#replay=2."), link[:80]
+    record = from_code(link)
+    expected = Replay.open(record, check=verify).signatures
+    assert expected is not None and expected.state == "signed"
+    devices = {p.device for p in record.signed.proofs}
+    assert devices == {"host", "seat-1"}, devices
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        viewer = open_viewer(context, link)
+        block = viewer.locator(f"{REPLAY_VIEWER} [data-role=signatures]")
+        assert block.get_attribute("data-state") == "signed"
+        shown = [block.locator(".signed-summary").inner_text()]
+        shown += block.locator("li").all_inner_texts()
+        shown.append(block.locator("[data-role=signature-scope]").inner_text())
+        assert shown == list(expected.sentences), shown
+        text = " ".join(shown)
+        assert f"Table code {code} " in text, (code, text)
+        assert "signed by the host's device" in text and "signed by Bo's device" in text
+        assert CAVEAT in text
+        assert viewer.locator(f"{REPLAY_VIEWER} [data-audit=verified]").count() == 1
+
+        bo = next(i for i, p in enumerate(record.signed.proofs) if p.device == "seat-1")
+        viewer.close()
+        viewer = open_viewer(context, flip_a_signature(link, bo))
+        block = viewer.locator(f"{REPLAY_VIEWER} [data-role=signatures]")
+        assert block.get_attribute("data-state") == "failed"
+        said = block.inner_text()
+        assert said.startswith(
+            f"Move {bo + 1} (Bo's) does not carry a valid signature of Bo's device"
+        ), said
+        assert "signed by" not in said  # nobody is named as the maker of any move
+        viewer.set_viewport_size({"width": 360, "height": 740})
+        block.screenshot(path=screenshots / "replay-signed-failed-360.png")
+    finally:
+        context.close()
+    for width, height in ((360, 740), (1280, 800)):
+        for scheme in ("light", "dark"):
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, color_scheme=scheme
+            )
+            viewer = open_viewer(context, link)
+            overflow = viewer.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"the replay is {overflow}px wider than the screen"
+            verdict = viewer.locator(f"{REPLAY_VIEWER} .replay-verdict")
+            verdict.scroll_into_view_if_needed()
+            verdict.screenshot(path=screenshots / f"replay-signed-{width}-{scheme}.png")
+            viewer.screenshot(path=screenshots / f"replay-signed-page-{width}-{scheme}.png")
+            context.close()

@@ -38,6 +38,25 @@ def _bytes(buffer):
     return Uint8Array.new(buffer).to_bytes()
 
 
+def _now():
+    try:
+        return js.performance.now()
+    except Exception:
+        return None
+
+
+def _timed(name, started):
+    """The time since `started` in the worker's performance timeline, and the time now: each
+    WebCrypto call and each part of a call (the bench reads them: signing and verifying per
+    move in a real game, and where a call's time goes); a worker without one still signs."""
+    try:
+        if started is not None:
+            js.performance.measure(name, _js({"start": started}))
+    except Exception:
+        pass
+    return _now()
+
+
 def _done(request, event="success"):
     """An IndexedDB request (or transaction, `event="complete"`) as a future."""
     future = asyncio.get_event_loop().create_future()
@@ -168,11 +187,12 @@ class Keyring:
                     "raw", to_js(public), params, True, _js(["verify"])
                 )
                 self.imported[(algorithm, public)] = key
-            return bool(
-                await js.crypto.subtle.verify(
-                    _js(SIGN[algorithm]), key, to_js(signature), to_js(data)
-                )
+            started = _now()
+            held = await js.crypto.subtle.verify(
+                _js(SIGN[algorithm]), key, to_js(signature), to_js(data)
             )
+            _timed("parlour-verify", started)
+            return bool(held)
         except Exception:
             return None  # a key this browser cannot read: not checked (never taken as forged)
 
@@ -181,9 +201,11 @@ class Keyring:
         algorithm = _js(SIGN[signer.algorithm])
         for record, data in pending:
             try:
+                started = _now()
                 signature = await js.crypto.subtle.sign(
                     algorithm, signer.pair.privateKey, to_js(data)
                 )
+                _timed("parlour-sign", started)
             except Exception:
                 return  # it waits, and is tried again with the next call
             record.signature = _bytes(signature)
@@ -213,13 +235,19 @@ async def call(app, keyring, text):
     if not keyring.started:
         await keyring.start()
         app.keyring = keyring
+    started = _now()
     await keyring.check(app.signature_checks(text))
+    checked = _timed("parlour-call-check", started)
     out = app.call(text)
+    called = _timed("parlour-call-app", checked)
     for _ in range(ROUNDS):
         signer, pending = app.pending_signatures()
         if not pending:
             break
         await keyring.sign(signer, pending)
+        called = _timed("parlour-call-sign", called)
         out = app.after_signing()
+        called = _timed("parlour-call-after-signing", called)
     await keyring.settle()
+    _timed("parlour-call-settle", called)
     return out

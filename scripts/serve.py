@@ -77,7 +77,9 @@ class ParlourHandler(SimpleHTTPRequestHandler):
         if not self.is_published(root, path):
             self.send_error(HTTPStatus.NOT_FOUND, "Not part of the site")
             return None
-        if path in ("/assets/build/parlour.zip", "/" + offline.WORKER):
+        # Another checkout (the bench's earlier code) was built by its own scripts.build: this
+        # checkout's rules (its list of sources) are not its own.
+        if path in ("/assets/build/parlour.zip", "/" + offline.WORKER) and root == ROOT:
             with _build_lock:
                 if build.app_zip_is_stale(root):
                     build.build_app_zip(root)

@@ -4,6 +4,7 @@ device made which move, names the move whose signature fails, and old unsigned l
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -105,3 +106,21 @@ def test_the_app_has_the_page_check_a_replay_s_signatures_before_the_call_that_o
     watching = app.replays().watching
     assert watching is not None and watching.replay.signatures is not None
     assert watching.replay.signatures.state == "signed"
+
+
+def test_the_viewer_sets_codes_whole_and_the_caveat_apart_from_the_devices():
+    """The table code and each key's fingerprint are set as the table code is everywhere (never
+    broken at their hyphen on a phone), and what a signature cannot prove is its own sentence,
+    not one more device in the list."""
+    from parlour.ui.replay_screen import _signatures
+    from parlour.ui.tree import to_html
+
+    replay = Replay.open(signed_record(), check=verify)
+    report = replay.signatures
+    assert report is not None and report.state == "signed"
+    html = to_html(_signatures(replay))
+    codes = re.findall(r'<strong class="code">([0-9A-Z]{4}-[0-9A-Z]{4})</strong>', html)
+    assert len(codes) == 1 + len(replay.record.signed.keys)  # the table code, then each key's
+    assert codes[0] in report.sentences[0]
+    assert html.count("<li>") == len(report.sentences) - 2  # one line per device
+    assert f'data-role="signature-scope">{CAVEAT}</p>' in html

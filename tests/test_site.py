@@ -4,6 +4,7 @@ the server and Netlify send the right types and headers."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import tokenize
 import tomllib
@@ -104,6 +105,30 @@ def test_server_rebuilds_the_app_zip_when_a_source_changes(server):
         assert response.status == 200
     assert build.APP_ZIP.stat().st_mtime >= before
     assert not build.app_zip_is_stale()
+
+
+def test_another_checkout_is_served_as_its_own_build_made_it(tmp_path: Path):
+    """The bench's earlier code (bench/baseline.py) is built by its own scripts.build; served
+    here, this checkout's list of sources (py/webcrypto.py, which it may lack) is not applied to
+    it: its zip is sent as it is, not rebuilt, and the request does not fail."""
+    import threading
+
+    (tmp_path / "assets" / "build").mkdir(parents=True)
+    (tmp_path / "py" / "parlour").mkdir(parents=True)
+    zipped = tmp_path / "assets" / "build" / "parlour.zip"
+    zipped.write_bytes(b"its own build")
+    source = tmp_path / "py" / "parlour" / "__init__.py"
+    source.write_text("")
+    os.utime(source, (zipped.stat().st_mtime + 60,) * 2)  # newer than its zip
+    httpd = make_server(0, quiet=True, root=tmp_path)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/assets/build/parlour.zip"
+        with urllib.request.urlopen(url) as response:
+            assert response.status == 200 and response.read() == b"its own build"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def _netlify_headers() -> dict[str, dict[str, str]]:

@@ -9,9 +9,11 @@ person watching the table would; the openings reach a screen (through `store_of`
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from parlour.match.play_on import offered
+from parlour.match.signed_replay import CAVEAT
 from parlour.match.table import Table
 from parlour.match.viewer import Replay
 from parlour.ui import help as helps
@@ -308,17 +310,35 @@ def _verdict(replay: Replay) -> Node:
 
 def _signatures(replay: Replay) -> Node:
     """Whether the replay is signed, and which device made which moves (or the move whose
-    signature fails)."""
+    signature fails); what a signature cannot prove set apart from the list of devices."""
     report = replay.signatures
     if report is None:
         return None
     first, *rest = report.sentences
+    caveat = rest.pop() if rest and rest[-1] == CAVEAT else None
     return h(
         "div",
         {"class": "replay-signatures", "data-role": "signatures", "data-state": report.state},
-        h("p", {"class": "alert" if report.state == "failed" else "hint"}, first),
-        h("ul", None, *(h("li", None, line) for line in rest)) if rest else None,
+        h(
+            "p",
+            {"class": "alert" if report.state == "failed" else "signed-summary"},
+            *_codes(first),
+        ),
+        h("ul", {"class": "signed-by"}, *(h("li", None, *_codes(line)) for line in rest))
+        if rest
+        else None,
+        h("p", {"class": "hint", "data-role": "signature-scope"}, caveat) if caveat else None,
     )
+
+
+# A table code or a key's fingerprint in a sentence ("DF8L-FLWK"): set as the table code is set
+# everywhere else, and never broken at its hyphen.
+_CODE = re.compile(r"\b([0-9A-Z]{4}-[0-9A-Z]{4})\b")
+
+
+def _codes(sentence: str) -> list[Node | str]:
+    parts = _CODE.split(sentence)
+    return [h("strong", {"class": "code"}, part) if i % 2 else part for i, part in enumerate(parts)]
 
 
 def _hidden(replay: Replay, spectator: Spectator, screen: GameScreen) -> Node:
