@@ -40,12 +40,15 @@ NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
 @dataclass
 class Played(Generic[S]):
-    """One finished game: its outcome (None if it hung), its states and log, and think times."""
+    """One finished game: its outcome (None if it hung), its states and log, think times, and
+    each seat's private store (what was dealt to it: e.g. an ESPEERS deck, for the balance
+    script's count of the cards each seat drew)."""
 
     outcome: Outcome | None
     states: list[S]
     log: list[tuple[int, Json]]
     think: dict[int, list[float]] = field(default_factory=dict)
+    stores: dict[int, PrivateStore] = field(default_factory=dict)
 
 
 def deal(game: Game[S, A], setup: Setup) -> dict[int, PrivateStore]:
@@ -74,7 +77,7 @@ def play(
     for _ in range(MAX_STEPS):
         state = states[-1]
         if game.result(state) is not None:
-            return Played(game.result(state), states, log, think)
+            return Played(game.result(state), states, log, think, stores)
         seat, choice = _next(game, states, log, stores, bots, think, rng)
         action = game.seal(state, seat, choice, stores[seat])
         new_state = game.apply(state, seat, action)
@@ -82,7 +85,7 @@ def play(
             on_step(state, seat, action)
         states.append(new_state)
         log.append((seat, game.action_to_json(action)))
-    return Played(None, states, log, think)
+    return Played(None, states, log, think, stores)
 
 
 def _next(
