@@ -2,13 +2,16 @@
 
     PYTHONPATH=py python -m parlour.bots.arena --game esp --seats 2 --a hard --b random \
         --games 200 --seed 1 [--variant key=value ...] [--a-seats K]
+    PYTHONPATH=py python -m parlour.bots.arena --game espeers --balance --a hard --games 400
 
 prints one JSON line: games, wins per side, draws, think times per side, and side `a`'s games and
 wins by the seat it held (its first seat, with `--a-seats` above one). Side `a` takes
 `--a-seats` seats (one by default), side `b` the others; the seats of side `a` rotate from game
 to game, so every side plays every seat. A draw, or a win shared by both sides, counts half to
 each. In a cooperative game (Telepathic) every seat plays side `a`'s level unless `--b` is given
-with `--a-seats`, and the line reports the shared wins.
+with `--a-seats`, and the line reports the shared wins. With `--balance` it prints ESPEERS's
+balance table instead: the starter decks against each other, level `--a` on both sides
+(`parlour.bots.espeers.balance`).
 
 The arena is its own small table: it deals, seals and applies through the game's interface,
 exactly as a device does, and each bot sees only `base.knowledge_of` its seat.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -206,6 +210,17 @@ def tournament(
     }
 
 
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a rate (a draw counted as half a win)."""
+    if games == 0:
+        return 0.0, 1.0
+    z = 1.96
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
 def _ms(times: list[float]) -> dict[str, float]:
     if not times:
         return {"mean": 0.0, "median": 0.0, "p95": 0.0, "max": 0.0}
@@ -243,7 +258,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("--cyphers", default="all")
     parser.add_argument("--level", default="hard", help="the solver's level")
+    parser.add_argument(
+        "--balance",
+        action="store_true",
+        help="ESPEERS: the starter decks' balance table, level --a on both sides",
+    )
     args = parser.parse_args(argv)
+    if args.balance:
+        from parlour.bots.espeers.balance import balance, table
+
+        result = balance(args.a, args.games, args.seed)
+        sys.stdout.write("\n".join(table(result)) + "\n")
+        return 0
     if args.solver:
         from parlour.bots.psi_squad import solver_report
 

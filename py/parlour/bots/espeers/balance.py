@@ -8,9 +8,9 @@ player swapped every second game (the public seed is picked so that the rules' o
 first player lands on that seat), so every deck plays as often first as second. It prints the
 balance table (`table`): wins by deck and by first player with 95% intervals, game length, and
 for every card of each deck the games in which it was drawn, the share of those in which it was
-played, cycled or put under a barrier... as it was used, and its deck's win rate in the games it
-was played. A card played in under 5% of the games that drew it is dead weight; one whose deck
-wins far more often when it is played than the deck's average is a card the deck must draw.
+played and in which it was cycled, and its deck's win rate in the games it was played. A card
+played in under 5% of the games that drew it is dead weight; one whose deck wins far more often
+when it is played than on average is a card the deck must draw.
 `--json` prints the figures as one JSON line instead. A mirror (`--decks mindwall,mindwall`)
 measures the first player's edge alone.
 
@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from typing import TypedDict
 
-from parlour.bots.arena import Played, play
+from parlour.bots.arena import Played, play, wilson
 from parlour.bots.registry import bot_for
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
@@ -108,7 +107,9 @@ def balance(level: str, games: int, seed: int, decks: Sequence[str] = DECKS) -> 
     return result
 
 
-def count_cards(figures: dict[str, CardFigures], played: Played[EspeersState], seat: int, won: bool) -> None:
+def count_cards(
+    figures: dict[str, CardFigures], played: Played[EspeersState], seat: int, won: bool
+) -> None:
     """Add one game of `seat`'s deck to its card figures: which cards it drew, played, cycled."""
     final = played.states[-1]
     player = final.players[seat]
@@ -126,17 +127,6 @@ def count_cards(figures: dict[str, CardFigures], played: Played[EspeersState], s
         row["played"] += card in used["play"]
         row["cycled"] += card in used["cycle"]
         row["won"] += card in used["play"] and won
-
-
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a rate."""
-    if games == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
 def share(part: int, whole: int) -> str:
