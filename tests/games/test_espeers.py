@@ -287,6 +287,18 @@ def test_starter_decks_are_legal(starter):
     assert deck_problem(cards) is None
 
 
+def test_the_starter_decks_hold_the_same_cycling_symbols():
+    """Cycling costs nothing, so a deck's symbols are free cards and free PSI: a starter with
+    more waves (draw 2) than the other out-draws it under strong play (issue 28: eight waves
+    against two made Mindwall win 98% with the bot on both sides). Both starters hold each
+    symbol equally often."""
+    counts = {
+        deck: Counter(CARDS[c].symbol for c in deck_list(starter["cards"]))
+        for deck, starter in STARTER_DECKS.items()
+    }
+    assert counts["onslaught"] == counts["mindwall"]
+
+
 @pytest.mark.parametrize(
     ("cards", "sentence"),
     [
