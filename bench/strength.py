@@ -328,7 +328,7 @@ def run(scale: float = 1.0, seed: int = 1, jobs: int | None = None) -> list[str]
         if row.kind == "balance":
             from parlour.bots.espeers.balance import table
 
-            lines.extend(table(result))  # type: ignore[arg-type]
+            lines.extend(table(result))
     lines.append("Bots: think time per decision under CPython (the arena runs above, under load)")
     lines.extend(think_rows(results))
     lines.append(f"  (strength part: {time.perf_counter() - started:.0f} s wall)")

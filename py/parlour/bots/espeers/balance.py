@@ -2,6 +2,7 @@
 
     PYTHONPATH=py python -m parlour.bots.espeers.balance --level hard --games 400 --seed 1 \
         [--decks onslaught,mindwall] [--json]
+    PYTHONPATH=py python -m parlour.bots.espeers.balance --merge run1.json run2.json ...
 
 Game k plays the pairing's two decks with the decks' seats swapped every game and the first
 player swapped every second game (the public seed is picked so that the rules' own draw of the
@@ -11,8 +12,9 @@ for every card of each deck the games in which it was drawn, the share of those 
 played and in which it was cycled, and its deck's win rate in the games it was played. A card
 played in under 5% of the games that drew it is dead weight; one whose deck wins far more often
 when it is played than on average is a card the deck must draw.
-`--json` prints the figures as one JSON line instead. A mirror (`--decks mindwall,mindwall`)
-measures the first player's edge alone.
+`--json` prints the figures as one JSON line instead, and `--merge` prints the table of several
+such runs taken together (a long run split into pieces that each finish). A mirror
+(`--decks mindwall,mindwall`) measures the first player's edge alone.
 
 The decks' private seeds come from `secrets` (`Espeers.deal`), as in a real game, so two runs
 with one seed differ a little.
@@ -107,6 +109,41 @@ def balance(level: str, games: int, seed: int, decks: Sequence[str] = DECKS) -> 
     return result
 
 
+def merged(results: Sequence[Balance]) -> Balance:
+    """Several runs of one pairing and level as one (a long run is best split into pieces that
+    each finish: `--merge` reads their `--json` lines)."""
+    first = results[0]
+    total: Balance = {
+        **first,
+        "games": sum(r["games"] for r in results),
+        "seed": first["seed"],
+        "wins": dict.fromkeys(first["wins"], 0),
+        "first_player_wins": sum(r["first_player_wins"] for r in results),
+        "hung": sum(r["hung"] for r in results),
+        "turns": {},
+        "cards": {deck: {} for deck in first["cards"]},
+    }
+    turns = 0
+    for r in results:
+        if (r["level"], r["decks"]) != (first["level"], first["decks"]):
+            raise ValueError("only runs of one level and one pairing merge")
+        for deck, won in r["wins"].items():
+            total["wins"][deck] += won
+        for turn, n in r["turns"].items():
+            total["turns"][turn] = total["turns"].get(turn, 0) + n
+            turns += int(turn) * n
+        for deck, figures in r["cards"].items():
+            for card, row in figures.items():
+                into = total["cards"][deck].setdefault(
+                    card, {"drawn": 0, "played": 0, "cycled": 0, "won": 0}
+                )
+                for key in ("drawn", "played", "cycled", "won"):
+                    into[key] += row[key]
+    total["turns"] = dict(sorted(total["turns"].items(), key=lambda kv: int(kv[0])))
+    total["mean_turns"] = round(turns / max(1, total["games"] - total["hung"]), 1)
+    return total
+
+
 def count_cards(
     figures: dict[str, CardFigures], played: Played[EspeersState], seat: int, won: bool
 ) -> None:
@@ -177,7 +214,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--decks", default=",".join(DECKS), help="two starter ids, a,b")
     parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
+    parser.add_argument("--merge", nargs="+", help="files of --json lines: their table as one")
     args = parser.parse_args(argv)
+    if args.merge:
+        runs = []
+        for name in args.merge:
+            with open(name) as lines:
+                runs += [json.loads(line) for line in lines if line.strip()]
+        sys.stdout.write("\n".join(table(merged(runs))) + "\n")
+        return 0
     decks = args.decks.split(",")
     if len(decks) != 2 or any(deck not in STARTER_DECKS for deck in decks):
         parser.error(f"--decks takes two of {', '.join(STARTER_DECKS)}, comma-separated")
