@@ -202,7 +202,9 @@ ROWS: tuple[Row, ...] = (
         _arena("espeers", "easy", "scripted", 0, variant={"decks": ["onslaught", "mindwall"]}),
         games=20,
     ),
-    Row("ESPEERS", "balance, hard on both sides", "balance", (("level", "hard"),), games=6),
+    # (multiples of 4: each deck plays each seat first and second equally often)
+    Row("ESPEERS", "balance, hard on both sides", "balance", (("level", "hard"),), games=8),
+    Row("ESPEERS", "balance, medium on both sides", "balance", (("level", "medium"),), games=12),
 )
 
 DECKS = ("onslaught", "mindwall")
