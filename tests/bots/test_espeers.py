@@ -576,3 +576,20 @@ def test_the_balance_table_gives_every_card_its_play_and_win_rate():
     for deck in STARTER_DECKS.values():
         for card in deck["cards"]:
             assert any(line.strip().startswith(CARDS[card].name) for line in lines)
+
+
+def test_balance_runs_merge_into_one_table():
+    """A long run is split into pieces that each finish; `--merge` adds them up."""
+    from parlour.bots.espeers.balance import balance, merged, table
+
+    runs = [balance("easy", 4, 7), balance("easy", 4, 8)]
+    total = merged(runs)
+    assert total["games"] == 8 and total["seeds"] == [7, 8]
+    assert sum(total["wins"].values()) == sum(sum(r["wins"].values()) for r in runs)
+    assert sum(total["turns"].values()) == 8 - total["hung"]
+    for deck, figures in total["cards"].items():
+        for card, row in figures.items():
+            assert row["drawn"] == sum(r["cards"][deck][card]["drawn"] for r in runs)
+    assert "8 games (seeds 7-8)" in table(total)[0]
+    with pytest.raises(ValueError):
+        merged([runs[0], balance("easy", 4, 9, ("mindwall", "mindwall"))])

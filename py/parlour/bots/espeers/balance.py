@@ -52,6 +52,7 @@ class Balance(TypedDict):
     level: str
     games: int
     seed: int
+    seeds: list[int]  # the runs merged into this one (`merged`), by their seeds
     decks: list[str]  # the pairing; the same deck twice for a mirror
     wins: dict[str, int]  # by deck (a mirror has one entry)
     first_player_wins: int
@@ -79,6 +80,7 @@ def balance(level: str, games: int, seed: int, decks: Sequence[str] = DECKS) -> 
         "level": level,
         "games": games,
         "seed": seed,
+        "seeds": [seed],
         "decks": pairing,
         "wins": dict.fromkeys(pairing, 0),
         "first_player_wins": 0,
@@ -117,6 +119,7 @@ def merged(results: Sequence[Balance]) -> Balance:
         **first,
         "games": sum(r["games"] for r in results),
         "seed": first["seed"],
+        "seeds": [s for r in results for s in r.get("seeds", [r["seed"]])],
         "wins": dict.fromkeys(first["wins"], 0),
         "first_player_wins": sum(r["first_player_wins"] for r in results),
         "hung": sum(r["hung"] for r in results),
@@ -173,13 +176,23 @@ def share(part: int, whole: int) -> str:
     return f"{rate:.1f}% [{100 * low:.0f}-{100 * high:.0f}] of {whole}"
 
 
+def seeds(result: Balance) -> str:
+    """'seed 1', or the seeds of the runs merged: 'seeds 301-313' (or listed, when not a run)."""
+    merged_seeds = sorted(result.get("seeds", [result["seed"]]))
+    if len(merged_seeds) == 1:
+        return f"seed {merged_seeds[0]}"
+    if merged_seeds == list(range(merged_seeds[0], merged_seeds[-1] + 1)):
+        return f"seeds {merged_seeds[0]}-{merged_seeds[-1]}"
+    return "seeds " + ", ".join(str(s) for s in merged_seeds)
+
+
 def table(result: Balance) -> list[str]:
     """The balance table in lines: deck wins, first player, game length, and per card."""
     done = result["games"] - result["hung"]
     pairing = result["decks"]
     lines = [
         f"ESPEERS balance, {result['level']} on both sides: {' vs '.join(pairing)},"
-        f" {result['games']} games (seed {result['seed']}), {result['hung']} hung",
+        f" {result['games']} games ({seeds(result)}), {result['hung']} hung",
     ]
     if pairing[0] != pairing[1]:
         for deck in pairing:
