@@ -14,13 +14,14 @@ under that load, and the think-time table gives them per game and level.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
+
+from parlour.bots.arena import wilson
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,9 @@ ROWS: tuple[Row, ...] = (
         _arena("espeers", "easy", "scripted", 0, variant={"decks": ["onslaught", "mindwall"]}),
         games=20,
     ),
-    Row("ESPEERS", "balance, hard on both sides", "balance", (("level", "hard"),), games=6),
+    # (multiples of 4: each deck plays each seat first and second equally often)
+    Row("ESPEERS", "balance, hard on both sides", "balance", (("level", "hard"),), games=8),
+    Row("ESPEERS", "balance, medium on both sides", "balance", (("level", "medium"),), games=12),
 )
 
 DECKS = ("onslaught", "mindwall")
@@ -240,17 +243,6 @@ def measure(kind: str, params: dict[str, Any], games: int, seed: int) -> tuple[d
     return result, time.perf_counter() - started
 
 
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a rate (a draw counted as half a win)."""
-    if games == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - spread), min(1.0, centre + spread)
-
-
 def describe(row: Row, result: dict[str, Any]) -> str:
     """The result column of a row."""
     if row.kind == "solver":
@@ -259,10 +251,11 @@ def describe(row: Row, result: dict[str, Any]) -> str:
             f" (think p95 {result['think_ms']['p95']:.0f} ms)"
         )
     if row.kind == "balance":
-        w, n = result["wins"], result["games"] - result["hung"]
+        n = result["games"] - result["hung"]
+        wins = ", ".join(f"{deck} {won}" for deck, won in result["wins"].items())
         return (
-            f"Onslaught {w['onslaught']}, Mindwall {w['mindwall']} of {n};"
-            f" first player {result['first_player_wins']}; {result['mean_turns']} turns"
+            f"{wins} of {n}; first player {result['first_player_wins']};"
+            f" {result['mean_turns']} turns (balance table below)"
         )
     if row.kind == "telepathic":
         n = result["games"]
@@ -333,6 +326,11 @@ def run(scale: float = 1.0, seed: int = 1, jobs: int | None = None) -> list[str]
             f"{describe(row, result):<62}{row.target:<22}{verdict}"
         )
         results.append((row, result))
+    for row, result in results:
+        if row.kind == "balance":
+            from parlour.bots.espeers.balance import table
+
+            lines.extend(table(result))
     lines.append("Bots: think time per decision under CPython (the arena runs above, under load)")
     lines.extend(think_rows(results))
     lines.append(f"  (strength part: {time.perf_counter() - started:.0f} s wall)")

@@ -578,7 +578,7 @@ def test_espeers_decks_brought_online_stay_sealed_until_the_end():
 
     mine = dict(STARTER_DECKS["mindwall"]["cards"])
     mine["mind-spike"] -= 1
-    mine["neural-storm"] = 1
+    mine["neural-storm"] = mine.get("neural-storm", 0) + 1
     config = MatchConfig(
         "espeers", "m-online-decks-01", ("Ada", "Bo"), {"decks": ["sealed", "sealed"]}
     )

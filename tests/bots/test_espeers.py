@@ -543,3 +543,53 @@ def test_the_model_follows_the_end_of_turn():
     assert (w.opp, w.turn) == (0, 1)
     w.step((PASS,))  # both passed in a row on an empty stack: the turn ends
     assert (w.active, w.turn, w.ending, len(w.hand[1])) == (1, 2, False, 2)
+
+
+# -- the balance script ----------------------------------------------------------------------
+
+
+def test_the_balance_script_swaps_seats_and_the_first_player():
+    """Game k: the decks' seats swap every game and the first player every second game, so
+    each deck is first as often as second (the rules' own draw of the first player)."""
+    from parlour.bots.espeers.balance import seed_with_first
+
+    for index in range(8):
+        seed = seed_with_first(3, index, (index // 2) % 2)
+        assert Rng(seed).derive("espeers:first").below(2) == (index // 2) % 2
+
+
+def test_the_balance_table_gives_every_card_its_play_and_win_rate():
+    from parlour.bots.espeers.balance import balance, table
+    from parlour.games.espeers.cards import CARDS, STARTER_DECKS
+
+    result = balance("easy", 4, 5)
+    assert sum(result["wins"].values()) + result["hung"] == 4
+    for deck, figures in result["cards"].items():
+        assert set(figures) == set(STARTER_DECKS[deck]["cards"])
+        for row in figures.values():
+            assert row["won"] <= row["played"] <= row["drawn"] <= 4
+            assert row["cycled"] <= row["drawn"]
+        assert sum(row["drawn"] for row in figures.values()) > 0
+    lines = table(result)
+    assert lines[1].strip().startswith("onslaught    wins ")
+    assert any(line.strip().startswith("first player wins ") for line in lines)
+    for deck in STARTER_DECKS.values():
+        for card in deck["cards"]:
+            assert any(line.strip().startswith(CARDS[card].name) for line in lines)
+
+
+def test_balance_runs_merge_into_one_table():
+    """A long run is split into pieces that each finish; `--merge` adds them up."""
+    from parlour.bots.espeers.balance import balance, merged, table
+
+    runs = [balance("easy", 4, 7), balance("easy", 4, 8)]
+    total = merged(runs)
+    assert total["games"] == 8 and total["seeds"] == [7, 8]
+    assert sum(total["wins"].values()) == sum(sum(r["wins"].values()) for r in runs)
+    assert sum(total["turns"].values()) == 8 - total["hung"]
+    for deck, figures in total["cards"].items():
+        for card, row in figures.items():
+            assert row["drawn"] == sum(r["cards"][deck][card]["drawn"] for r in runs)
+    assert "8 games (seeds 7-8)" in table(total)[0]
+    with pytest.raises(ValueError):
+        merged([runs[0], balance("easy", 4, 9, ("mindwall", "mindwall"))])

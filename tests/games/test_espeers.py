@@ -287,6 +287,18 @@ def test_starter_decks_are_legal(starter):
     assert deck_problem(cards) is None
 
 
+def test_the_starter_decks_hold_the_same_cycling_symbols():
+    """Cycling costs nothing, so a deck's symbols are free cards and free PSI: a starter with
+    more waves (draw 2) than the other out-draws it under strong play (issue 28: eight waves
+    against two made Mindwall win 98% with the bot on both sides). Both starters hold each
+    symbol equally often."""
+    counts = {
+        deck: Counter(CARDS[c].symbol for c in deck_list(starter["cards"]))
+        for deck, starter in STARTER_DECKS.items()
+    }
+    assert counts["onslaught"] == counts["mindwall"]
+
+
 @pytest.mark.parametrize(
     ("cards", "sentence"),
     [
@@ -498,18 +510,18 @@ EFFECTS = {
     "mind-spike": (5, 3, 0, 0, 4, 0),  # pay 1; 1 damage
     "psychic-jab": (4, 4, 0, 0, 3, 0),  # pay 2; 2 damage
     "telekinetic-slam": (3, 5, 0, 0, 2, 0),  # pay 3; 3 damage
-    "neural-storm": (1, 7, 0, 0, 1, 0),  # pay 5; 4 damage
-    "sapping-strike": (4, 4, 0, 0, 3, 1),  # pay 2; 1 damage (5 -> 4), drain 1 (4/0 -> 3/1)
-    "thought-leech": (5, 3, 0, 0, 3, 0),  # pay 2 (4/4); 2 damage; regain 1 (5/3)
+    "neural-storm": (2, 6, 0, 0, 1, 0),  # pay 4; 4 damage
+    "sapping-strike": (5, 3, 0, 0, 3, 1),  # pay 1; 1 damage (5 -> 4), drain 1 (4/0 -> 3/1)
+    "thought-leech": (4, 4, 0, 0, 3, 0),  # pay 3 (3/5); 2 damage; regain 1 (4/4)
     "brain-freeze": (3, 5, 0, 0, 2, 1),  # pay 3; 2 damage (5 -> 3), drain 1 (3/0 -> 2/1)
     "overload": (2, 6, 0, 1, 2, 0),  # pay 4; 3 damage; draw 1
     "echo-blast": (4, 4, 0, 1, 4, 0),  # pay 2; 1 damage; draw 1
-    "mental-block": (5, 3, 3, 0, 5, 0),  # pay 1; prevent 3
-    "null-field": (5, 3, 0, 0, 5, 0),  # pay 1; nothing below it to counter
+    "mental-block": (4, 4, 3, 0, 5, 0),  # pay 2; prevent 3
+    "null-field": (4, 4, 0, 0, 5, 0),  # pay 2; nothing below it to counter
     "psychic-rebuke": (3, 5, 0, 1, 5, 0),  # pay 3; nothing to counter; draw 1
     "quick-recall": (4, 4, 0, 2, 5, 0),  # pay 2; draw 2
     "second-wind": (8, 0, 0, 0, 5, 0),  # pay 0; regain 2 (6/2 -> 8/0)
-    "feedback": (4, 4, 2, 0, 4, 1),  # pay 2; prevent 2; drain 1 (5/0 -> 4/1)
+    "feedback": (5, 3, 2, 0, 4, 1),  # pay 1; prevent 2; drain 1 (5/0 -> 4/1)
     "focus": (6, 2, 0, 1, 5, 0),  # pay 1 (5/3); regain 1 (6/2); draw 1
     "mind-drain": (4, 4, 0, 0, 3, 2),  # pay 2; drain 2
     "clairvoyance": (5, 3, 1, 1, 5, 0),  # pay 1; draw 1; prevent 1
@@ -607,7 +619,7 @@ def test_pk_cards_only_in_your_own_active_phase_impulses_whenever_you_hold_oppor
     assert Play("mind-spike") not in table.legal(1)
     assert Play("mental-block") in table.legal(1)
     act(table, 1, Play("mental-block"))  # an Impulse in Ada's turn
-    assert psi(table.state, 1) == (9, 1)
+    assert psi(table.state, 1) == (8, 2)
     # Ada holds Opportunity again in her own turn: a PK is fine on top of Bo's Impulse
     act(table, 0, Play("psychic-jab"))
     assert [i.card for i in table.state.stack] == ["mind-spike", "mental-block", "psychic-jab"]
@@ -616,13 +628,13 @@ def test_pk_cards_only_in_your_own_active_phase_impulses_whenever_you_hold_oppor
     act(table, 1, Pass())
     act(table, 0, Pass())  # Psychic Jab resolves before Mental Block: 2 damage land
     act(table, 1, AssignDamage(2, 0))
-    assert psi(table.state, 1) == (7, 1) and table.state.opportunity == 0
+    assert psi(table.state, 1) == (6, 2) and table.state.opportunity == 0
     act(table, 0, Pass())
     act(table, 1, Pass())  # Mental Block resolves: prevent 3
     assert table.state.players[1].shield == 3 and table.state.opportunity == 1
     act(table, 1, Pass())
     act(table, 0, Pass())  # Mind Spike: prevented
-    assert psi(table.state, 1) == (7, 1) and table.state.players[1].shield == 2
+    assert psi(table.state, 1) == (6, 2) and table.state.players[1].shield == 2
     assert table.state.stack == ()
     assert run_audit(table) == Verified()
 
@@ -662,15 +674,15 @@ def test_after_a_resolution_the_owner_of_the_resolved_card_gets_opportunity():
     assert [i.card for i in table.state.stack] == ["telekinetic-slam"]
     act(table, 1, Pass())
     act(table, 0, Pass())  # the Slam: all 3 prevented
-    assert psi(table.state, 1) == (9, 1) and table.state.players[1].shield == 0
+    assert psi(table.state, 1) == (8, 2) and table.state.players[1].shield == 0
     assert table.state.opportunity == 0
 
 
 def test_a_response_to_a_response_resolves_last_in_first_out():
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
     act(table, 0, Play("mind-spike"))  # 9/1
-    act(table, 1, Play("null-field"))  # 9/1, counters the Spike
-    act(table, 0, Play("null-field"))  # 8/2, counters Bo's Null Field
+    act(table, 1, Play("null-field"))  # 8/2, counters the Spike
+    act(table, 0, Play("null-field"))  # 7/3, counters Bo's Null Field
     act(table, 1, Pass())
     act(table, 0, Pass())  # Ada's Null Field first: Bo's Null Field is countered
     assert [(i.card, i.countered) for i in table.state.stack] == [
@@ -686,7 +698,7 @@ def test_a_response_to_a_response_resolves_last_in_first_out():
     act(table, 1, Pass())
     act(table, 0, Pass())  # the Spike lands
     act(table, 1, AssignDamage(0, 1))
-    assert psi(table.state, 1) == (9, 0)
+    assert psi(table.state, 1) == (8, 1)
     assert table.state.players[0].discard == ("null-field", "mind-spike")
     plays = [d for _, s, k, d in table.state.events if k == "play"]
     assert plays == ["mind-spike", "null-field", "null-field"]
@@ -719,7 +731,7 @@ def test_prevention_lasts_only_this_turn():
     d.do(1, Pass())
     d.do(1, Pass())
     d.do(0, Pass())
-    assert d.p(1).shield == 2 and d.psi(1) == (9, 1)
+    assert d.p(1).shield == 2 and d.psi(1) == (8, 2)
     d.do(0, Pass())
     d.do(1, Pass())
     assert d.state.turn == 2 and d.p(1).shield == 0
@@ -734,9 +746,9 @@ def test_partial_prevention():
     d.do(1, Pass())
     assert d.psi(0) == (6, 4)  # paid 3, drained 1
     d.do(1, Pass())
-    d.do(0, Pass())  # 3 - 2 = 1 damage; Bo (8/2) chooses
+    d.do(0, Pass())  # 3 - 2 = 1 damage; Bo (9/1) chooses
     d.do(1, AssignDamage(1, 0))
-    assert d.psi(1) == (7, 2) and d.p(1).shield == 0
+    assert d.psi(1) == (8, 1) and d.p(1).shield == 0
 
 
 def test_refresh_returns_spent_to_pool_at_the_start_of_your_turn():
@@ -754,10 +766,10 @@ def test_refresh_returns_spent_to_pool_at_the_start_of_your_turn():
     act(table, 1, Play("null-field"))
     act(table, 0, Pass())
     act(table, 1, Pass())
-    assert psi(table.state, 1) == (9, 1)
+    assert psi(table.state, 1) == (8, 2)
     end_turn(table)
     assert table.state.turn == 3 and psi(table.state, 0) == (10, 0)
-    assert psi(table.state, 1) == (9, 1)
+    assert psi(table.state, 1) == (8, 2)
     assert run_audit(table) == Verified()
 
 
@@ -767,11 +779,11 @@ def test_refresh_returns_spent_to_pool_at_the_start_of_your_turn():
 @pytest.mark.parametrize(
     ("card", "symbol", "pool", "spent", "hand_after"),
     [
-        ("null-field", "circle", 4, 4, 5),  # nothing
+        ("feedback", "circle", 4, 4, 5),  # nothing
         ("mind-spike", "star", 6, 2, 5),  # regain 2
         ("mental-block", "square", 5, 3, 5),  # regain 1
         ("psychic-jab", "cross", 4, 4, 6),  # draw 1
-        ("feedback", "waves", 4, 4, 7),  # draw 2
+        ("null-field", "waves", 4, 4, 7),  # draw 2
     ],
 )
 def test_cycling_by_symbol(card, symbol, pool, spent, hand_after):
@@ -798,11 +810,11 @@ def test_cycling_by_symbol(card, symbol, pool, spent, hand_after):
 
 
 def test_cycling_a_star_regains_only_what_is_spent():
-    d = duel(A_HEAD)
+    d = duel(["mind-spike", "echo-blast", *A_HEAD[2:]])
     d.set(0, pool=9, spent=1)
     d.do(0, Cycle("mind-spike"))
     assert d.psi(0) == (10, 0)
-    d.do(0, Cycle("telekinetic-slam"))  # square, nothing spent
+    d.do(0, Cycle("echo-blast"))  # square, nothing spent
     assert d.psi(0) == (10, 0) and d.p(0).hand == 4
 
 
@@ -817,9 +829,11 @@ def test_a_cycled_card_cannot_also_be_played():
 
 
 def test_cycling_in_the_opponents_turn_while_holding_opportunity():
-    d = duel(A_HEAD, ["mind-spike", "psychic-jab", "neural-storm", "null-field", "focus", "focus"])
+    d = duel(
+        A_HEAD, ["mind-spike", "psychic-jab", "telekinetic-slam", "null-field", "focus", "focus"]
+    )
     order_b = deck_with(
-        ["mind-spike", "psychic-jab", "neural-storm", "null-field", "focus", "focus"]
+        ["mind-spike", "psychic-jab", "telekinetic-slam", "null-field", "focus", "focus"]
     )
     assert d.refuse(1, Cycle("mind-spike")) == "It is not Bo's move."
     d.do(0, Play("telekinetic-slam"))
@@ -827,7 +841,7 @@ def test_cycling_in_the_opponents_turn_while_holding_opportunity():
     d.do(1, Cycle("mind-spike"))  # a PK may be cycled in the other player's turn: regain 2
     assert d.psi(1) == (9, 1) and espeers.to_move(d.state) == {1}
     assert [i.card for i in d.state.stack] == ["telekinetic-slam"]
-    d.do(1, Cycle("neural-storm"))  # waves: draw 2
+    d.do(1, Cycle("telekinetic-slam"))  # waves: draw 2
     assert d.p(1).hand == 6 and d.hand(1) == sorted(
         ["psychic-jab", "null-field", "focus", "focus", order_b[6], order_b[7]]
     )
@@ -837,7 +851,7 @@ def test_cycling_in_the_opponents_turn_while_holding_opportunity():
     d.do(1, Pass())
     d.do(1, Pass())
     d.do(0, Pass())
-    assert d.psi(1) == (8, 2)  # Null Field paid; the Slam countered
+    assert d.psi(1) == (7, 3)  # Null Field paid; the Slam countered
 
 
 def test_cycling_resets_the_passes():
@@ -1239,19 +1253,19 @@ def test_drawing_the_last_card_is_fine_but_not_one_more():
     d.set(0, drawn=29)
     d.do(0, Cycle("psychic-jab"))  # cross: draw 1, the last card
     assert d.state.outcome is None and d.view()["players"][0]["deck"] == 0
-    d.do(0, Cycle("feedback"))  # waves: draw 2 from an empty deck
+    d.do(0, Cycle("null-field"))  # waves: draw 2 from an empty deck
     assert d.state.outcome.winners == {1}
     assert d.state.outcome.reason == "Ada must draw from an empty deck."
 
 
 def test_discard_down_to_six_at_the_end_of_the_active_phase():
-    head = ["quick-recall", "feedback", "mind-spike", "mind-spike", "focus", "focus"]
+    head = ["quick-recall", "null-field", "mind-spike", "mind-spike", "focus", "focus"]
     order = deck_with(head)
     table = started((order, deck_with(B_HEAD)))
     act(table, 0, Play("quick-recall"))
     act(table, 1, Pass())
     act(table, 0, Pass())  # 5 + 2 = 7 cards
-    act(table, 0, Cycle("feedback"))  # waves: 6 + 2 = 8 cards
+    act(table, 0, Cycle("null-field"))  # waves: 6 + 2 = 8 cards
     assert table.state.players[0].hand == 8 and psi(table.state, 0) == (8, 2)
     assert hand(table, 0) == sorted(head[2:] + order[6:10])
     act(table, 0, Pass())  # the Active phase ends: Discard comes at once
@@ -1275,7 +1289,7 @@ def test_discard_down_to_six_at_the_end_of_the_active_phase():
     state = table.state
     # not cycling: no regain, no draw
     assert state.players[0].hand == 6 and psi(state, 0) == (8, 2)
-    assert state.players[0].discard == ("quick-recall", "feedback", "mind-spike", "focus")
+    assert state.players[0].discard == ("quick-recall", "null-field", "mind-spike", "focus")
     # then End: Bo's last Opportunity, and the turn ends when he passes
     assert (state.turn, state.active, state.pending, state.opportunity) == (1, 0, None, 1)
     act(table, 1, Pass())
@@ -1349,7 +1363,7 @@ def test_end_of_turn_answers_resolve_as_usual_then_the_turn_ends():
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
     act(table, 0, Pass())
     act(table, 1, Play("focus"))  # Bo 9/1
-    act(table, 0, Play("null-field"))  # Ada 9/1: counters Focus
+    act(table, 0, Play("null-field"))  # Ada 8/2: counters Focus
     act(table, 1, Pass())
     act(table, 0, Pass())  # Null Field resolves: Ada, its owner, holds Opportunity
     state = table.state
@@ -1364,7 +1378,7 @@ def test_end_of_turn_answers_resolve_as_usual_then_the_turn_ends():
     act(table, 0, Pass())
     state = table.state
     assert (state.turn, state.active, state.phase) == (2, 1, "active")
-    assert psi(state, 0) == (9, 1) and psi(state, 1) == (10, 0)  # Bo refreshed
+    assert psi(state, 0) == (8, 2) and psi(state, 1) == (10, 0)  # Bo refreshed
     assert run_audit(table) == Verified()
 
 
@@ -1395,7 +1409,7 @@ def test_cards_drawn_in_the_end_window_wait_for_the_next_discard():
     table = started((deck_with(A_HEAD), deck_with(B_HEAD)))
     act(table, 0, Pass())  # six cards: no discard
     act(table, 1, Play("focus"))
-    act(table, 0, Cycle("feedback"))  # waves: Ada draws 2 in the End of her own turn
+    act(table, 0, Cycle("null-field"))  # waves: Ada draws 2 in the End of her own turn
     assert table.state.players[0].hand == 7
     act(table, 0, Pass())
     act(table, 1, Pass())  # Focus resolves
@@ -1403,7 +1417,7 @@ def test_cards_drawn_in_the_end_window_wait_for_the_next_discard():
     act(table, 0, Pass())  # the turn ends, with no second Discard
     state = table.state
     assert (state.turn, state.active, state.pending) == (2, 1, None)
-    assert state.players[0].hand == 7 and state.players[0].discard == ("feedback",)
+    assert state.players[0].hand == 7 and state.players[0].discard == ("null-field",)
     end_turn(table)  # Bo's turn: Ada keeps her seven cards
     assert table.state.turn == 3 and table.state.players[0].hand == 8  # and draws one
     act(table, 0, Pass())  # her next Discard takes her down to six

@@ -43,7 +43,7 @@ def test_play_cycle_and_the_passes():
     )
     d.set(0, spent=1)
     assert said(d, 0, Cycle("mind-spike")) == "Ada cycles Mind Spike (star): Ada regains 1 PSI."
-    assert said(d, 0, Cycle("null-field")) == "Ada cycles Null Field (circle): nothing happens."
+    assert said(d, 0, Cycle("feedback")) == "Ada cycles Feedback (circle): nothing happens."
     assert pass_meaning(d.state, 0) == "Pass: end your Active phase"
     assert said(d, 0, Pass()) == (
         "Ada passes: the Active phase ends, and Bo has a last Opportunity before the turn ends."

@@ -62,10 +62,10 @@ def test_the_plus_and_minus_buttons_are_disabled_at_the_limits():
     b = builder_from("onslaught")
     tree = b.render()
     (full,) = tree.find_all(data_cmd="add", data_card="mind-spike")
-    (none,) = tree.find_all(data_cmd="remove", data_card="null-field")
+    (none,) = tree.find_all(data_cmd="remove", data_card="psychic-rebuke")
     assert "disabled" in full.attrs and "disabled" in none.attrs
-    (more,) = tree.find_all(data_cmd="add", data_card="null-field")
-    assert "disabled" not in more.attrs and more.attrs["aria-label"] == "One more Null Field"
+    (more,) = tree.find_all(data_cmd="add", data_card="psychic-rebuke")
+    assert "disabled" not in more.attrs and more.attrs["aria-label"] == "One more Psychic Rebuke"
 
 
 def test_saving_needs_a_legal_deck_and_a_name():
@@ -130,14 +130,14 @@ def test_the_summary_shows_the_count_the_cost_curve_and_the_mix():
     b = builder_from("onslaught")
     text = b.render().find_all(data_role="deck-size")[0].text()
     assert text == "30 / 30 cards · Ready to play."
-    b.handle({"cmd": "remove", "card": "neural-storm"})
+    b.handle({"cmd": "remove", "card": "overload"})
     assert b.render().find_all(data_role="deck-size")[0].text() == "29 / 30 cards · 1 more to go."
     by_cost = {
         cost: sum(n for c, n in ONSLAUGHT.items() if CARDS[c].cost == cost) for cost in range(6)
     }
     label = f"Cost curve: {', '.join(f'{n} at {c}' for c, n in by_cost.items() if n)}"
     assert f'aria-label="{label}"' in to_html(cost_curve(ONSLAUGHT))
-    assert mix_words(ONSLAUGHT).startswith("22 PK, 8 Impulse · cycling:")
+    assert mix_words(ONSLAUGHT).startswith("20 PK, 10 Impulse · cycling:")
     assert mix_words({}) == "Add cards from the pool: + and − beside each card."
 
 

@@ -266,9 +266,9 @@ def test_cycling_is_offered_on_every_card_and_acts_at_once():
         click_card(s, card)
         (cycle,) = s.render().find_all(data_cmd="cycle")
         assert cycle.text() == "Cycle: " + cycle_text(card).removeprefix("cycle: ")
-    click_card(s, "quick-recall")  # a cross: draw 1
+    click_card(s, "psychic-jab")  # a cross: draw 1
     s.handle({"cmd": "cycle"})
-    assert s.viewer == 0 and s.message == "Ada cycles Quick Recall (cross): Ada draws 1 card."
+    assert s.viewer == 0 and s.message == "Ada cycles Psychic Jab (cross): Ada draws 1 card."
     assert len(s.table.view(0)["me"]["hand"]) == 6
 
 

@@ -2,6 +2,7 @@
 
     PYTHONPATH=py python -m parlour.bots.arena --game esp --seats 2 --a hard --b random \
         --games 200 --seed 1 [--variant key=value ...] [--a-seats K]
+    PYTHONPATH=py python -m parlour.bots.arena --game espeers --balance --a hard --games 400
 
 prints one JSON line: games, wins per side, draws, hung games, the longest game, think times per
 side, and side `a`'s games and wins by the seat it held (its first seat, with `--a-seats` above
@@ -9,7 +10,9 @@ one). Side `a` takes
 `--a-seats` seats (one by default), side `b` the others; the seats of side `a` rotate from game
 to game, so every side plays every seat. A draw, or a win shared by both sides, counts half to
 each. In a cooperative game (Telepathic) every seat plays side `a`'s level unless `--b` is given
-with `--a-seats`, and the line reports the shared wins.
+with `--a-seats`, and the line reports the shared wins. With `--balance` it prints ESPEERS's
+balance table instead: the starter decks against each other, level `--a` on both sides
+(`parlour.bots.espeers.balance`).
 
 A game that runs past its game's move cap (`move_cap`: four times the longest game the sweeps
 met, per seat) is stopped and counted as hung, never played on for ever. `--sweep` plays every
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -61,12 +65,15 @@ def move_cap(game_id: str, seats: int) -> int:
 
 @dataclass
 class Played(Generic[S]):
-    """One finished game: its outcome (None if it hung), its states and log, and think times."""
+    """One finished game: its outcome (None if it hung), its states and log, think times, and
+    each seat's private store (what was dealt to it: e.g. an ESPEERS deck, for the balance
+    script's count of the cards each seat drew)."""
 
     outcome: Outcome | None
     states: list[S]
     log: list[tuple[int, Json]]
     think: dict[int, list[float]] = field(default_factory=dict)
+    stores: dict[int, PrivateStore] = field(default_factory=dict)
 
 
 def deal(game: Game[S, A], setup: Setup) -> dict[int, PrivateStore]:
@@ -97,7 +104,7 @@ def play(
     for _ in range(move_cap(game.id, setup.seats) if cap is None else cap):
         state = states[-1]
         if game.result(state) is not None:
-            return Played(game.result(state), states, log, think)
+            return Played(game.result(state), states, log, think, stores)
         seat, choice = _next(game, states, log, stores, bots, think, rng)
         action = game.seal(state, seat, choice, stores[seat])
         new_state = game.apply(state, seat, action)
@@ -105,7 +112,7 @@ def play(
             on_step(state, seat, action)
         states.append(new_state)
         log.append((seat, game.action_to_json(action)))
-    return Played(None, states, log, think)
+    return Played(None, states, log, think, stores)
 
 
 def _next(
@@ -286,6 +293,17 @@ def sweep(
     return {"game": game_id, "sweep": True, "games": total, "hung": hung, "longest": longest}
 
 
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a rate (a draw counted as half a win)."""
+    if games == 0:
+        return 0.0, 1.0
+    z = 1.96
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
 def _ms(times: list[float]) -> dict[str, float]:
     if not times:
         return {"mean": 0.0, "median": 0.0, "p95": 0.0, "max": 0.0}
@@ -325,7 +343,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("--cyphers", default="all")
     parser.add_argument("--level", default="hard", help="the solver's level")
+    parser.add_argument(
+        "--balance",
+        action="store_true",
+        help="ESPEERS: the starter decks' balance table, level --a on both sides",
+    )
     args = parser.parse_args(argv)
+    if args.balance:
+        from parlour.bots.espeers.balance import balance, table
+
+        result = balance(args.a, args.games, args.seed)
+        sys.stdout.write("\n".join(table(result)) + "\n")
+        return 0
     if args.solver:
         from parlour.bots.psi_squad import solver_report
 

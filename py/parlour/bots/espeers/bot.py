@@ -22,12 +22,15 @@ from parlour.bots.espeers.model import (
     ASSIGN,
     ATTACK,
     BARRIER,
+    COUNTERS,
     CYCLE,
     CYCLE_EFFECT,
     DISCARD,
+    DRAWS,
     PASS,
     PLAY,
     PREDICT,
+    PREVENTS,
     SYMBOL,
     SYMBOLS,
     Move,
@@ -174,11 +177,11 @@ def prune(belief: Belief, actions: list[Move], hint: Move | None = None) -> list
             continue
         if kind == PLAY:
             card = action[1]
-            if card in ("null-field", "psychic-rebuke") and not answerable:
+            if card in COUNTERS and not answerable:
                 continue  # nothing of theirs to counter
-            if card in ("mental-block", "feedback") and active:
+            if PREVENTS[card] and not DRAWS[card] and active:
                 continue  # nobody can damage the active player
-            if card in ("second-wind",) and spent == 0:
+            if card in policy.REGAINERS and spent == 0:
                 continue
         out.append(action)
     for group in (draws, regains, barriers):

@@ -52,6 +52,8 @@ CYCLE_EFFECT = {c: CYCLING[info.symbol] for c, info in CARDS.items()}
 COUNTERS = {c for c, info in CARDS.items() if any(v == "counter" for v, _ in info.effects)}
 PREVENTS = {c: sum(n for v, n in info.effects if v == "prevent") for c, info in CARDS.items()}
 DRAINS = {c: sum(n for v, n in info.effects if v == "drain") for c, info in CARDS.items()}
+REGAINS = {c: sum(n for v, n in info.effects if v == "regain") for c, info in CARDS.items()}
+DRAWS = {c: sum(n for v, n in info.effects if v == "draw") for c, info in CARDS.items()}
 
 
 class World:

@@ -27,15 +27,20 @@ from parlour.bots.espeers.model import (
     DAMAGE,
     DISCARD,
     DRAINS,
+    DRAWS,
+    EFFECTS,
     IS_PK,
     PASS_ACTION,
     PLAY,
     PREDICT,
+    PREVENTS,
+    REGAINS,
     SYMBOL,
     Dice,
     Move,
     World,
 )
+from parlour.games.espeers.cards import CARDS
 from parlour.games.espeers.state import BARRIER_PSI, HAND
 
 # How much a card is worth keeping in hand, roughly (discard and barrier choices).
@@ -47,22 +52,47 @@ VALUE = {
     "thought-leech": 3.1,
     "psychic-jab": 2.7,
     "echo-blast": 2.3,
-    "sapping-strike": 2.0,
+    "sapping-strike": 2.2,
     "mind-spike": 1.7,
-    "null-field": 2.9,
+    "null-field": 2.7,
     "psychic-rebuke": 2.6,
-    "mental-block": 2.7,
-    "feedback": 2.3,
+    "mental-block": 2.6,
+    "feedback": 2.5,
     "mind-drain": 1.6,
     "quick-recall": 2.0,
     "second-wind": 1.4,
     "focus": 1.8,
     "clairvoyance": 1.9,
 }
-DRAWERS = ("quick-recall", "focus", "clairvoyance")
-# Waves cards cycle for two cards, worth more than these (Neural Storm costs 5 and one Null
-# Field answers it).
-CYCLE_FOR_CARDS = ("mind-drain", "feedback", "neural-storm")
+
+# The roles the player gives cards, read from the card data (an id-by-id list would go stale when
+# a card changes): answers to a PK (counters, cheapest first; preventions, biggest first), the
+# Impulses that draw, that only drain, that only regain, and the waves cards worth less than
+# the two cards cycling them draws (below TWO_CARDS).
+TWO_CARDS = 2.5
+ANSWER_COUNTERS = tuple(sorted((c for c in COUNTERS if not IS_PK[c]), key=lambda c: (COST[c], c)))
+PREVENTERS = tuple(
+    sorted(
+        (c for c in PREVENTS if PREVENTS[c] and not IS_PK[c]),
+        key=lambda c: (-PREVENTS[c], COST[c], c),
+    )
+)
+CANTRIP_PREVENTERS = tuple(c for c in PREVENTERS if DRAWS[c])  # a small prevention that draws
+DRAWERS = tuple(
+    sorted(
+        (c for c in DRAWS if DRAWS[c] and not IS_PK[c] and c not in COUNTERS),
+        key=lambda c: (-DRAWS[c], COST[c], c),
+    )
+)
+DRAINERS = tuple(c for c in CARDS if not IS_PK[c] and {v for v, _ in EFFECTS[c]} == {"drain"})
+REGAINERS = tuple(c for c in CARDS if not IS_PK[c] and {v for v, _ in EFFECTS[c]} == {"regain"})
+REGAIN_DRAWERS = tuple(c for c in DRAWERS if REGAINS[c])  # e.g. Focus: free when Spent
+CYCLE_FOR_CARDS = tuple(
+    sorted(
+        (c for c in CARDS if CYCLE_EFFECT[c] == ("draw", 2) and VALUE.get(c, 2.0) < TWO_CARDS),
+        key=lambda c: (VALUE.get(c, 2.0), c),
+    )
+)
 
 
 def value(card: str) -> float:
@@ -118,20 +148,22 @@ def respond(w: World, seat: int, top: list[Any]) -> Move:
         hurt = threat(w, seat, DAMAGE[card])
         lethal = hurt >= w.psi(seat)
         if hurt >= 2 or lethal or DAMAGE[card] >= 3:
-            for answer in ("null-field", "psychic-rebuke"):
+            for answer in ANSWER_COUNTERS:
                 if answer in hand and COST[answer] <= pool:
                     return (PLAY, answer)
         if hurt >= 2 or lethal:
-            for answer in ("mental-block", "feedback", "clairvoyance"):
+            for answer in PREVENTERS:
                 if answer in hand and COST[answer] <= pool:
                     return (PLAY, answer)
-        if hurt >= 1 and "clairvoyance" in hand and pool >= 1:
-            return (PLAY, "clairvoyance")
+        if hurt >= 1:
+            for answer in CANTRIP_PREVENTERS:
+                if answer in hand and COST[answer] <= pool:
+                    return (PLAY, answer)
         return spare(w, seat)
     if card in COUNTERS and len(w.stack) >= 2:
         below = w.stack[-2]
         if below[0] == seat and not below[2] and (IS_PK[below[1]] or value(below[1]) >= 2.5):
-            for answer in ("null-field", "psychic-rebuke"):
+            for answer in ANSWER_COUNTERS:
                 if answer in hand and COST[answer] <= pool:
                     return (PLAY, answer)
     return spare(w, seat)
@@ -144,8 +176,9 @@ def spare(w: World, seat: int) -> Move:
         for card in CYCLE_FOR_CARDS:
             if card in hand:
                 return (CYCLE, card)
-    if "focus" in hand and w.pool[seat] >= 1 and w.spent[seat] >= 1 and len(w.deck[seat]) > 6:
-        return (PLAY, "focus")
+        for card in REGAIN_DRAWERS:
+            if card in hand and COST[card] <= min(w.pool[seat], REGAINS[card], w.spent[seat]):
+                return (PLAY, card)
     return PASS_ACTION
 
 
@@ -161,17 +194,17 @@ def main_phase(w: World, seat: int) -> Move:
     pks = [c for c in hand if IS_PK[c]]
     payable = [c for c in pks if COST[c] <= pool]
     if len(w.deck[seat]) > 6:
-        if "feedback" in hand:
-            return (CYCLE, "feedback")
-        if "neural-storm" in hand and w.pool[other] >= 1:
-            return (CYCLE, "neural-storm")
-    if (
-        "mind-drain" in hand
-        and w.pool[other] >= 1
-        and payable
-        and pool >= COST["mind-drain"] + min(COST[c] for c in payable)
-    ):
-        return (PLAY, "mind-drain")
+        for card in CYCLE_FOR_CARDS:  # a PK among them: only while they can counter it
+            if card in hand and card not in DRAINERS and (not IS_PK[card] or w.pool[other] >= 1):
+                return (CYCLE, card)
+    for card in DRAINERS:
+        if (
+            card in hand
+            and w.pool[other] >= 1
+            and payable
+            and pool >= COST[card] + min(COST[c] for c in payable)
+        ):
+            return (PLAY, card)
     if payable:
         if w.bar[other] is not None and w.shield[other] == 0:
             pops = [c for c in payable if DAMAGE[c] == 1]
@@ -180,10 +213,9 @@ def main_phase(w: World, seat: int) -> Move:
         best = max(payable, key=lambda c: (DAMAGE[c] + 0.5 * DRAINS[c], -COST[c], c))
         return (PLAY, best)
     if pks and spent >= 1:
-        if "second-wind" in hand:
-            return (PLAY, "second-wind")
-        if "focus" in hand and pool >= 1:
-            return (PLAY, "focus")
+        for card in REGAINERS + REGAIN_DRAWERS:
+            if card in hand and COST[card] <= pool and COST[card] < REGAINS[card] + DRAWS[card]:
+                return (PLAY, card)
         regains = [c for c in hand if SYMBOL[c] in ("star", "square") and not IS_PK[c]]
         if not regains and len(pks) > 1:
             regains = [c for c in pks if SYMBOL[c] in ("star", "square")]
@@ -205,8 +237,9 @@ def off_turn(w: World, seat: int) -> Move:
     """The opponent's turn with an empty stack: unspent Pool comes back at Refresh anyway."""
     other = 1 - seat
     hand, pool = w.hand[seat], w.pool[seat]
-    if "mind-drain" in hand and pool >= COST["mind-drain"] and w.pool[other] >= 1:
-        return (PLAY, "mind-drain")
+    for card in DRAINERS:
+        if card in hand and pool >= COST[card] and w.pool[other] >= 1:
+            return (PLAY, card)
     action = spare(w, seat)
     return draw_or_pass(w, seat) if action == PASS_ACTION else action
 
