@@ -140,7 +140,8 @@ def app_sources(root: Path = ROOT) -> list[Path]:
             and p.suffix in {".py", ".json"}
             and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
         ]
-        + [py / "webcrypto.py"]  # the worker's one piece of browser glue: signing keys
+        # the worker's one piece of browser glue, signing keys (a deploy, dist/, has none)
+        + [glue for glue in (py / "webcrypto.py",) if glue.is_file()]
     )
 
 

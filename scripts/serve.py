@@ -77,9 +77,11 @@ class ParlourHandler(SimpleHTTPRequestHandler):
         if not self.is_published(root, path):
             self.send_error(HTTPStatus.NOT_FOUND, "Not part of the site")
             return None
-        # Another checkout (the bench's earlier code) was built by its own scripts.build: this
-        # checkout's rules (its list of sources) are not its own.
-        if path in ("/assets/build/parlour.zip", "/" + offline.WORKER) and root == ROOT:
+        # Another checkout (the bench's earlier code, with sources of its own) was built by its
+        # own scripts.build: this checkout's rules (its list of sources) are not its own. This
+        # checkout and a deploy of it (dist/, no sources) are kept up to date by them.
+        ours = root == ROOT or not (root / "py" / "parlour").is_dir()
+        if path in ("/assets/build/parlour.zip", "/" + offline.WORKER) and ours:
             with _build_lock:
                 if build.app_zip_is_stale(root):
                     build.build_app_zip(root)

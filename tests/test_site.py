@@ -131,6 +131,17 @@ def test_another_checkout_is_served_as_its_own_build_made_it(tmp_path: Path):
         httpd.server_close()
 
 
+def test_a_deploy_with_no_sources_is_kept_up_to_date_without_a_fault(tmp_path: Path):
+    """A deploy (dist/) holds no package sources and no py/webcrypto.py: asking whether its
+    zip is stale must not fail on a source it lacks, so the server can still rewrite its
+    service worker after a file changes (e2e/test_offline.py's second deploy needs it)."""
+    (tmp_path / "assets" / "build").mkdir(parents=True)
+    (tmp_path / "assets" / "build" / "parlour.zip").write_bytes(b"the deploy's build")
+    (tmp_path / "py").mkdir()
+    assert build.app_sources(tmp_path) == []
+    assert not build.app_zip_is_stale(tmp_path)
+
+
 def _netlify_headers() -> dict[str, dict[str, str]]:
     config = tomllib.loads((ROOT / "netlify.toml").read_text())
     return {h["for"]: h["values"] for h in config["headers"]}
