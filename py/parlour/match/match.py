@@ -34,6 +34,16 @@ def forfeited_seat(action: object) -> object | None:
     return None
 
 
+def timed_out_seat(action: object) -> object | None:
+    """The seat a time-out entry names (`{"timeout": seat}`), or None. Played by link, a set-up
+    may allow a time per move; once it is past, another player's claim ends the game this way,
+    whatever the step (deciding included: the set-up chose to time it)."""
+    if isinstance(action, dict) and set(action) == {"timeout"}:
+        seat: object = action["timeout"]
+        return seat
+    return None
+
+
 MAX_SAVED_BYTES = 2_000_000
 
 
@@ -134,10 +144,13 @@ class Match(Generic[S, A]):
             raise IllegalAction("The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < len(self.config.seats):
             raise IllegalAction(f"There is no seat {seat!r} in this game.")
-        forfeit = forfeited_seat(action_json)
+        forfeit, timeout = forfeited_seat(action_json), timed_out_seat(action_json)
         if forfeit is not None:
             new_state = self.state
             outcome = self._forfeit_outcome(forfeit)
+        elif timeout is not None:
+            new_state = self.state
+            outcome = self._timeout_outcome(timeout)
         else:
             action = self.game.parse_action(action_json)
             if self.game.action_to_json(action) != action_json:
@@ -148,7 +161,7 @@ class Match(Generic[S, A]):
         entry = LogEntry(seq, seat, action_json, prev, digest)
         self.entries.append(entry)
         self._states.append(new_state)
-        if forfeit is not None:
+        if forfeit is not None or timeout is not None:
             self._forfeit = (seq, outcome)
         return entry
 
@@ -167,6 +180,19 @@ class Match(Generic[S, A]):
             Termination.FORFEIT,
             winners,
             f"{self.seat_name(seat)} did not take a required step in time and forfeits.",
+        )
+
+    def _timeout_outcome(self, seat: object) -> Outcome:
+        """A time-out may be claimed only against a seat the game is waiting on."""
+        if not isinstance(seat, int) or not 0 <= seat < len(self.config.seats):
+            raise IllegalAction(f"There is no seat {seat!r} to time out.")
+        if seat not in self.game.to_move(self.state):
+            raise IllegalAction(f"The game is not waiting on {self.seat_name(seat)}.")
+        winners = self.game.forfeit_winners(self.config.setup(), seat)
+        return Outcome(
+            Termination.FORFEIT,
+            winners,
+            f"{self.seat_name(seat)} ran out of time for a move and forfeits.",
         )
 
     def upto(self, step: int) -> Match[S, A]:

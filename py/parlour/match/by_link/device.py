@@ -1,0 +1,1012 @@
+"""One device's side of a game played by link: its records, its secrets, and the match they make.
+
+There is no host. Each device appends signed records (by_link/records.py) for the seats it holds
+and sends them in links; every device keeps every record it is given, checks it (signature,
+match, the sender's own numbering, the seat it speaks for), and derives the match from the whole
+set the same way: each device's records are read in its own order, and the log's next entry is
+the record of the seat the game waits on (the lowest, when it waits on several: a step several
+seats take at once is sealed by each whenever it likes and goes into the log in seat order). So
+every device that holds the same records holds the same game, whatever order links came in.
+
+The start, before the first move: the creator's invite carries the set-up, its key and its seats'
+commitments; each player's join carries its key, seat and commitment; shared decks are dealt lock
+by lock (match/dealing.py); once every commitment is in, each seat reveals; the seed is drawn as
+in live play (fair-play.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from parlour.bots.base import LEVELS
+from parlour.errors import MalformedInput, ParlourError, ProtocolError
+from parlour.fair.commit import Context, Opening
+from parlour.fair.encoding import Json, check_text
+from parlour.fair.joint import JointRandomness
+from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify
+from parlour.fair.store import PrivateStore
+from parlour.games import GAMES
+from parlour.games.base import AnyGame
+from parlour.match.audit import AuditResult, audit
+from parlour.match.bot_seats import bot_name, next_decision
+from parlour.match.by_link import packing
+from parlour.match.by_link.records import check_body, seat_of
+from parlour.match.config import MatchConfig, clean_name
+from parlour.match.dealing import Dealing, lock_label, new_locks
+from parlour.match.match import Match
+from parlour.match.table import AnyTable, Table, deal_stores, dealt_commitments, new_match_id
+from parlour.match.wire import DealLock, DealUnlock
+
+FORMAT = "psi-parlour/by-link"
+FORMAT_VERSION = 1
+SLACK = 300  # seconds a claim's time may be ahead of this device's clock (clocks differ)
+WAIT, DONE = "wait", "done"
+
+
+@dataclass
+class Outcome:
+    """What taking a link or acting did: a sentence for the player, and the links to send now
+    (empty when there is nothing new for the others)."""
+
+    sentence: str
+    ok: bool = True
+    links: list[str] = field(default_factory=list)
+
+
+class LinkPlay:
+    """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
+    `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
+
+    def __init__(
+        self, match_id: str, me: str, signer: Signer, verify: Verify, base: str, now: float
+    ) -> None:
+        self.match_id, self.me, self.signer, self.verify, self.base = (
+            match_id,
+            me,
+            signer,
+            verify,
+            base,
+        )
+        self.records: dict[tuple[str, int], Signed] = {}
+        self.keys: dict[str, DeviceKey] = {}
+        self.held: dict[str, tuple[int, ...]] = {}  # device -> the seats it holds
+        self.heads: dict[str, dict[str, int]] = {}  # device -> the records it said it has
+        self.parts: dict[str, dict[int, str]] = {}  # a split link's parts, by tag
+        self.forks: list[Fork] = []
+        self.stores: dict[int, PrivateStore] = {}
+        self.secrets: dict[int, tuple[bytes, bytes]] = {}  # our seats' seed bytes and nonces
+        self.private: dict[int, dict[str, Json]] = {}  # our players' private choices
+        self.dealt_here = False
+        self.last_link_at = now
+        self.now = now
+        self._reset()
+
+    # -- the derived state: a function of the records --------------------------------------
+
+    def _reset(self) -> None:
+        self.consumed: dict[str, int] = {}
+        self.game: AnyGame | None = None
+        self.names: list[str] = []
+        self.variant: dict[str, Json] = {}
+        self.bots: dict[str, str] = {}
+        self.limit = 0
+        self.creator = ""
+        self.commits: dict[int, dict[str, Json]] = {}
+        self.reveals: dict[int, Opening] = {}
+        self.dealing: Dealing | None = None
+        self.joint: dict[int, JointRandomness] = {}
+        self.table: AnyTable | None = None
+        self.times: list[int] = []  # times[k]: when step k fell due, by its record
+        self.sources: list[tuple[str, int]] = []  # the record each log entry came from
+        self.openings: dict[int, list[Opening]] = {}
+        self.audit_result: AuditResult | None = None
+        self.stopped = ""  # why the game cannot go on (a false reveal or deal step)
+        self.notes: list[str] = []
+
+    @property
+    def local(self) -> tuple[int, ...]:
+        return self.held.get(self.me, ())
+
+    @property
+    def match(self) -> Match[Any, Any] | None:
+        return self.table.match if self.table is not None else None
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
+
+    def device_of(self, seat: int) -> str | None:
+        return next((d for d, seats in self.held.items() if seat in seats), None)
+
+    # -- making ----------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        game_id: str,
+        names: list[str],
+        variant: dict[str, Json],
+        seats: tuple[int, ...],
+        signer: Signer,
+        verify: Verify,
+        now: float,
+        base: str,
+        bots: Mapping[int, str] | None = None,
+        hours_per_move: float = 0,
+        private: Mapping[int, Mapping[str, Json]] | None = None,
+    ) -> tuple[LinkPlay, Outcome]:
+        """The creator's device: the set-up, its seats (its own and any bots'), and the invite
+        link to send to the group (with the first commitments in it)."""
+        game = GAMES.get(game_id)
+        if game is None:
+            raise MalformedInput("There is no such game.")
+        bots = dict(bots or {})
+        held = tuple(sorted(set(seats) | set(bots)))
+        clean = [clean_name(n, f"Player {i + 1}") for i, n in enumerate(names)]
+        clean = [bot_name(n) if i in bots else n for i, n in enumerate(clean)]
+        if any(level not in LEVELS for level in bots.values()):
+            raise MalformedInput("A bot's level is not one this page knows.")
+        if not held or any(not 0 <= s < len(names) for s in held) or len(held) == len(names):
+            raise MalformedInput("Keep at least one seat for another device, and hold one.")
+        MatchConfig(game_id, "m-checking", tuple(clean), dict(variant))  # its own checks
+        game.check_setup(MatchConfig(game_id, "m-checking", tuple(clean), variant).setup())
+        match_id = new_match_id()
+        play = cls(match_id, f"s{held[0]}", signer, verify, base, now)
+        play.private = {s: dict(v) for s, v in (private or {}).items()}
+        body: dict[str, Json] = {
+            "g": game_id,
+            "n": list(clean),
+            "v": dict(variant),
+            "b": {str(s): level for s, level in bots.items()},
+            "h": list(held),
+            "k": DeviceKey.of(signer).to_json(),
+            "l": int(hours_per_move * 3600),
+            "t": int(now),
+        }
+        play._prepare(held)
+        play._append("open", body)
+        play._run()
+        return play, play._after("Send this invite to the other players.")
+
+    @classmethod
+    def join(
+        cls,
+        text: str,
+        seat: int,
+        name: str,
+        signer: Signer,
+        verify: Verify,
+        now: float,
+        base: str,
+        private: Mapping[str, Json] | None = None,
+    ) -> tuple[LinkPlay | None, Outcome]:
+        """A player's device from an invite link: its seat, name and key, and its first link."""
+        try:
+            packet = _packet_of(text)
+        except ParlourError as error:
+            return None, Outcome(error.sentence, ok=False)
+        if packet is None:
+            return None, Outcome("That is part of a longer invite: open its first part.", False)
+        play = cls(packet.match_id, f"s{seat}", signer, verify, base, now)
+        taken = play._take(packet)
+        if not taken.ok:
+            return None, taken
+        if play.game is None:
+            return None, Outcome("That link is not an invite: it has no set-up.", ok=False)
+        if not 0 <= seat < len(play.names) or play.device_of(seat) is not None:
+            return None, Outcome(f"Seat {seat + 1} is not free in that game.", ok=False)
+        play.private = {seat: dict(private or {})}
+        play._prepare((seat,))
+        body: dict[str, Json] = {
+            "s": seat,
+            "n": clean_name(name, f"Player {seat + 1}"),
+            "k": DeviceKey.of(signer).to_json(),
+            "t": int(now),
+        }
+        play._append("join", body)
+        play._run()
+        return play, play._after(f"You sit as {play.name(seat)}. Send this link to the others.")
+
+    def _prepare(self, seats: tuple[int, ...]) -> None:
+        """Our seats' private stores, their locks on shared decks and their seed bytes."""
+        for seat in seats:
+            self.stores[seat] = PrivateStore(Context(self.match_id, seat))
+            self.secrets[seat] = (secrets.token_bytes(32), secrets.token_bytes(32))
+        if self.game is not None:
+            new_locks(self._deals(), self.stores)
+
+    def _append(self, kind: str, body: dict[str, Json]) -> Signed:
+        """Sign a new record of ours and keep it; `_run` then takes it in like anyone's."""
+        seq = max((q for d, q in self.records if d == self.me), default=0) + 1
+        record = Signed(self.me, seq, kind, body)
+        record.signature = self.signer.sign(record.payload(self.match_id))
+        if record.signature is None:
+            raise ProtocolError("This device could not sign: play by link needs signatures.")
+        if seq == 1:
+            self._register(record)
+        self.records[(self.me, seq)] = record
+        return record
+
+    # -- links out -------------------------------------------------------------------------
+
+    def _have(self) -> dict[str, int]:
+        """For each device, the last of its records held here with none missing before it."""
+        have: dict[str, int] = {}
+        for device in self.keys:
+            q = 0
+            while (device, q + 1) in self.records:
+                q += 1
+            have[device] = q
+        return have
+
+    def links(self) -> list[str]:
+        """The link(s) to send the group now: every record some other device may lack (all of
+        them for a device not heard from yet), and our signed head."""
+        others = [d for d in self.keys if d != self.me]
+        seats_known = sum(len(s) for s in self.held.values())
+        everything = not others or seats_known < len(self.names)
+        rows = [
+            r
+            for key, r in sorted(self.records.items())
+            if everything or any(self.heads.get(d, {}).get(key[0], 0) < key[1] for d in others)
+        ]
+        step = self.match.step if self.match is not None else 0
+        head_hash = self.match.head()[:16] if self.match is not None else "0" * 16
+        body: dict[str, Json] = {"have": dict(self._have()), "n": step, "h": head_hash}
+        seq = max((q for d, q in self.records if d == self.me), default=1)
+        head = Signed(self.me, seq, "head", body)
+        head.signature = self.signer.sign(head.payload(self.match_id))
+        data = packing.pack(packing.Packet(self.match_id, tuple(rows), head))
+        return packing.links(self.base, data)
+
+    def _after(self, sentence: str, before: int | None = None) -> Outcome:
+        """An outcome with links when we made new records since `before` (our count then)."""
+        mine = max((q for d, q in self.records if d == self.me), default=0)
+        if before is not None and mine == before:
+            return Outcome(sentence)
+        try:
+            return Outcome(sentence, links=self.links())
+        except MalformedInput as error:
+            return Outcome(f"{sentence} {error.sentence}", ok=False)
+
+    def _mine(self) -> int:
+        return max((q for d, q in self.records if d == self.me), default=0)
+
+    # -- links in --------------------------------------------------------------------------
+
+    def take_link(self, text: str, now: float) -> Outcome:
+        """Take in a link (or a part of one) given to this device: any order, any number of
+        times. Bad input changes nothing and gets a sentence; new records of ours that follow
+        (a reveal, a bot's move, an automatic step) come back as links to send."""
+        self.now = max(self.now, now)
+        before = self._mine()
+        try:
+            packet = self._whole(text)
+        except packing.NewerVersion as error:
+            return Outcome(error.sentence, ok=False)
+        except ParlourError as error:
+            return Outcome(error.sentence, ok=False)
+        if isinstance(packet, str):
+            return Outcome(packet)
+        taken = self._take(packet)
+        if not taken.ok:
+            return taken
+        self.last_link_at = now
+        return self._after(taken.sentence, before)
+
+    def _whole(self, text: str) -> packing.Packet | str:
+        """The packet of a link, or a sentence while a split link still lacks parts."""
+        read = packing.read_fragment(text)
+        if isinstance(read, str):
+            return packing.unpack(read)
+        parts = self.parts.setdefault(read.tag, {})
+        parts[read.index] = read.data
+        missing = [i for i in range(1, read.count + 1) if i not in parts]
+        if missing:
+            listed = ", ".join(str(i) for i in missing)
+            return f"Part {read.index} of {read.count} of a link: waiting for part(s) {listed}."
+        data = packing.join_parts(parts, read.tag)
+        del self.parts[read.tag]
+        return packing.unpack(data)
+
+    def _take(self, packet: packing.Packet) -> Outcome:
+        """Check every record of a packet, then keep the new ones; all or nothing."""
+        if packet.match_id != self.match_id:
+            return Outcome(
+                f"That link is for another game ({packet.match_id[:20]}), not this one.", False
+            )
+        taken = self._keep(list(packet.records), packet.head)
+        if taken.ok:
+            self._note_head(packet.head)
+        return taken
+
+    def _note_head(self, head: Signed) -> None:
+        have = head.body["have"]
+        if isinstance(have, dict):
+            self.heads[head.device] = {str(d): q for d, q in have.items() if type(q) is int}
+
+    def _keep(self, records: list[Signed], head: Signed | None) -> Outcome:
+        """Check records (and the head that came with them), then keep the new ones."""
+        try:
+            fresh, note = self._check_packet(records, head)
+        except ProtocolError as error:
+            return Outcome(error.sentence, ok=False)
+        except MalformedInput as error:
+            return Outcome(error.sentence, ok=False)
+        if note:
+            return Outcome(note, ok=False)
+        for record in fresh:
+            if record.seq == 1:
+                self._register(record)
+            self.records[(record.device, record.seq)] = record
+        if not fresh:
+            return Outcome("You had everything in that link already: nothing changed.")
+        step_before = self.match.step if self.match is not None else 0
+        if self._timed_out():
+            self._rebuild()
+        else:
+            self._run()
+        return Outcome(self._news(step_before, len(fresh)))
+
+    def _check_packet(
+        self, records: list[Signed], head: Signed | None
+    ) -> tuple[list[Signed], str]:
+        """The records new to this device, each checked; a fork is kept as proof (and the
+        link refused with its sentence)."""
+        keys = dict(self.keys)
+        held = dict(self.held)
+        for record in records:  # first records name their device's key and seats
+            if record.seq == 1 and record.device not in keys and record.kind in ("open", "join"):
+                check_body(record.kind, record.body)
+                self._check_join(record, held)
+                key = DeviceKey.from_json(record.body["k"])
+                if not record.verified_by(key, self.match_id, self.verify):
+                    raise ProtocolError(_forged(record.device))
+                keys[record.device] = key
+                held[record.device] = _seats_in(record)
+        fresh: list[Signed] = []
+        for record in [*records, *([head] if head is not None else [])]:
+            key = keys.get(record.device)
+            if key is None:
+                raise ProtocolError(
+                    "That link carries entries of a device this game does not know yet: "
+                    "open the links before it first (the invite, then each player's join)."
+                )
+            check_body(record.kind, record.body)
+            if not record.verified_by(key, self.match_id, self.verify):
+                raise ProtocolError(_forged(record.device))
+            if record.kind == "head":
+                continue
+            if record.seq == 1 and record.kind not in ("open", "join"):
+                raise ProtocolError("That link's first entry of a device is not a join: refused.")
+            seat = seat_of(record.kind, record.body)
+            mine = held.get(record.device, ())
+            if seat is not None and seat not in mine:
+                holder = next((d for d, s in held.items() if seat in s), None)
+                where = "another device" if holder else "no device"
+                raise ProtocolError(
+                    f"That link carries an entry of {record.device} for seat {seat + 1}, which "
+                    f"{where} holds: refused."
+                )
+            known = self.records.get((record.device, record.seq))
+            if known is None:
+                fresh.append(record)
+            elif not known.same_content(record):
+                self.forks.append(Fork(record.device, known, record))
+                who = self._device_name(record.device, held)
+                return [], (
+                    f"{who} signed two different entries for its step {record.seq}: that "
+                    "device is cheating (or was copied). Both are kept as proof; this link is "
+                    "refused."
+                )
+        return fresh, ""
+
+    def _check_join(self, record: Signed, held: Mapping[str, tuple[int, ...]]) -> None:
+        """A join takes a free seat, under the device name that seat gives."""
+        if record.kind != "join":
+            return
+        seat = record.body["s"]
+        if any(seat in seats for seats in held.values()) or record.device != f"s{seat}":
+            raise ProtocolError(
+                f"That link carries a join for seat {seat}, which another device holds: refused."
+            )
+
+    def _device_name(self, device: str, held: Mapping[str, tuple[int, ...]]) -> str:
+        seats = held.get(device, ())
+        people = [self.name(s) for s in seats if str(s) not in self.bots]
+        return f"{' and '.join(people) or device}'s device"
+
+    def _register(self, record: Signed) -> None:
+        self.keys[record.device] = DeviceKey.from_json(record.body["k"])
+        self.held[record.device] = _seats_in(record)
+
+    def _news(self, step_before: int, count: int) -> str:
+        """A sentence on what a link brought, and what this device waits for now."""
+        step = self.match.step if self.match is not None else 0
+        moves = step - step_before
+        told = f"{moves} new move{'s' if moves != 1 else ''}" if moves else f"{count} new entries"
+        return f"Took {told}. {self.waiting()}"
+
+    # -- the derivation ----------------------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        """Derive everything again from the records (a time claim raced a move)."""
+        self._reset()
+        self._run()
+
+    def _run(self) -> None:
+        """Read every device's records in its own order as far as they go, then take the steps
+        now due from our own seats, until nothing moves."""
+        for _ in range(100_000):
+            progress = False
+            for device in sorted(self.keys):
+                record = self.records.get((device, self.consumed.get(device, 0) + 1))
+                if record is not None and self._handle(record) == DONE:
+                    self.consumed[device] = record.seq
+                    progress = True
+            if not progress and not self._my_due_steps():
+                return
+
+    def _handle(self, record: Signed) -> str:
+        if self.stopped:
+            return WAIT
+        handler = {
+            "open": self._on_open,
+            "join": self._on_join,
+            "commit": self._on_commit,
+            "lock": self._on_deal_step,
+            "unlock": self._on_deal_step,
+            "reveal": self._on_reveal,
+            "act": self._on_act,
+            "claim": self._on_claim,
+            "openings": self._on_openings,
+        }[record.kind]
+        try:
+            return handler(record)
+        except ParlourError as error:
+            self.stopped = f"{error.sentence} The game cannot go on; the entry is kept as proof."
+            return WAIT
+
+    def _on_open(self, record: Signed) -> str:
+        body = record.body
+        game_id = body["g"]
+        game = GAMES.get(game_id) if isinstance(game_id, str) else None
+        names, variant, bots, limit = body["n"], body["v"], body["b"], body["l"]
+        if game is None or not isinstance(names, list) or not isinstance(variant, dict):
+            raise MalformedInput("The invite names no game this page knows.")
+        config = MatchConfig.from_json(
+            {"game": game.id, "match_id": self.match_id, "seats": names, "variant": variant}
+        )
+        if not isinstance(bots, dict) or any(v not in LEVELS for v in bots.values()):
+            raise MalformedInput("The invite's bots are not levels by seat.")
+        game.check_setup(config.setup())
+        self.game, self.names, self.variant = game, list(config.seats), dict(variant)
+        self.bots = {str(k): str(v) for k, v in bots.items()}
+        self.limit = limit if isinstance(limit, int) else 0
+        self.creator = record.device
+        deals = game.shared_deals(config.setup())
+        self.dealing = Dealing(deals, tuple(self.names), self.match_id)
+        new_locks(deals, self.stores)
+        return DONE
+
+    def _on_join(self, record: Signed) -> str:
+        if self.game is None:
+            return WAIT
+        seat = record.body["s"]
+        if not isinstance(seat, int) or not 0 <= seat < len(self.names):
+            raise ProtocolError("A join names a seat that is not in this game.")
+        self.names[seat] = clean_name(record.body["n"], f"Player {seat + 1}")
+        return DONE
+
+    def _on_commit(self, record: Signed) -> str:
+        if self.game is None:
+            return WAIT
+        seat, body = int(str(record.body["s"])), record.body
+        expected = set(self.game.dealt_labels(self._setup(), seat))
+        expected |= {lock_label(d.label) for d in self._deals() if seat in d.seats}
+        dealt = body["d"]
+        if not isinstance(dealt, dict) or set(dealt) != expected:
+            raise ProtocolError(
+                f"{self.name(seat)}'s commitment does not bind what was dealt to them before "
+                "the seed."
+            )
+        self.commits[seat] = dict(body)
+        return DONE
+
+    def _on_deal_step(self, record: Signed) -> str:
+        if self.dealing is None:
+            return WAIT
+        body: Any = record.body
+        progress = self.dealing.progress.get(str(body["label"]))
+        if progress is None:
+            raise ProtocolError("A step of a deal that is not part of this game arrived.")
+        seats = progress.deal.seats
+        if record.kind == "lock":
+            r = seats.index(body["seat"]) if body["seat"] in seats else 0
+            if any(q not in progress.locks for q in range(r)):
+                return WAIT
+            lock: DealLock = body
+            self.dealing.take_lock(lock)
+            return DONE
+        card = body["card"]
+        if not progress.locked():
+            return WAIT
+        if not isinstance(card, int) or not 0 <= card < len(seats):
+            raise ProtocolError("A deal step names a card that is not in the deal.")
+        chain, others = progress.unlocks.get(card, []), progress.others(card)
+        if body["seat"] in others and others.index(body["seat"]) > len(chain):
+            return WAIT
+        unlock: DealUnlock = body
+        self.dealing.take_unlock(unlock)
+        return DONE
+
+    def _on_reveal(self, record: Signed) -> str:
+        if self.game is None or len(self.commits) < len(self.names):
+            return WAIT
+        seat = int(str(record.body["s"]))
+        opening = Opening.from_json(record.body["o"])
+        referee = self._referee()
+        if seat == referee.me:
+            referee.my_reveal()
+        else:
+            referee.receive_reveal(seat, opening)  # a false reveal: ProtocolError, named
+        self.reveals[seat] = opening
+        self.times.append(int(str(record.body["t"])))
+        self._maybe_start()
+        return DONE
+
+    def _referee(self) -> JointRandomness:
+        """The seed's commit-reveal, as our first seat sees it, fed every commitment."""
+        me = self.local[0]
+        if me not in self.joint:
+            secret, nonce = self.secrets[me]
+            joint = JointRandomness(self.match_id, self.names, me, secret=secret, nonce=nonce)
+            for seat, body in sorted(self.commits.items()):
+                if seat != me:
+                    joint.receive_commitment(seat, body["c"])
+            if joint.my_commitment() != self.commits[me]["c"]:
+                raise ProtocolError("This device's own commitment is not the one it saved.")
+            self.joint[me] = joint
+        return self.joint[me]
+
+    def _maybe_start(self) -> None:
+        if len(self.reveals) < len(self.names) or self.table is not None or self.game is None:
+            return
+        if self.dealing is not None and not self.dealing.complete():
+            return
+        dealt = {
+            str(s): {k: str(v) for k, v in dict(b["d"]).items()}  # type: ignore[arg-type]
+            for s, b in self.commits.items()
+            if b["d"]
+        }
+        shared = self.dealing.records() if self.dealing is not None else {}
+        config = MatchConfig(
+            self.game.id,
+            self.match_id,
+            tuple(self.names),
+            dict(self.variant),
+            dealt,
+            shared,
+            dict(self.bots),
+        )
+        self.table = Table(Match(self.game, config, self._referee().seed()), self.stores)
+        self.times = [max(self.times)]
+
+    def _on_act(self, record: Signed) -> str:
+        match = self.match
+        if match is None:
+            return WAIT
+        body = record.body
+        seat, at = int(str(body["s"])), int(str(body["at"]))
+        if at > match.step:
+            return WAIT
+        if match.result() is not None or any(
+            seat not in match.game.to_move(match.state_at(k)) for k in range(at, match.step + 1)
+        ):
+            self.notes.append(f"{self.name(seat)}'s move sealed at step {at} came too late.")
+            return DONE
+        due = sorted(match.game.to_move(match.state))
+        if seat != due[0]:
+            return WAIT
+        if self._claim_beats(record, match.step):
+            return WAIT
+        if at == match.step and body["h"] != match.head()[:16]:
+            raise ProtocolError(f"{self.name(seat)}'s device saw another game (move {at + 1}).")
+        submitted = match.submit_json(seat, body["a"])
+        if not submitted.ok:
+            self.notes.append(f"{self.name(seat)}'s move was refused: {submitted.reason}")
+            return DONE
+        self._took(record)
+        return DONE
+
+    def _took(self, record: Signed) -> None:
+        self.sources.append((record.device, record.seq))
+        self.times.append(int(str(record.body["t"])))
+
+    # -- time --------------------------------------------------------------------------------
+
+    def _claims_at(self, step: int) -> list[Signed]:
+        """Claims at the head of their device's records for `step`, valid by their time."""
+        claims = []
+        for device in self.keys:
+            record = self.records.get((device, self.consumed.get(device, 0) + 1))
+            if record is not None and record.kind == "claim" and record.body["at"] == step:
+                if self._claim_valid(record):
+                    claims.append(record)
+        return claims
+
+    def _claim_valid(self, claim: Signed) -> bool:
+        t = int(str(claim.body["t"]))
+        return bool(self.limit) and t >= self.times[-1] + self.limit and t <= self.now + SLACK
+
+    def _claim_beats(self, act: Signed, step: int) -> bool:
+        """A valid claim signed before a late move wins over it (the earlier time wins)."""
+        t = int(str(act.body["t"]))
+        return any(int(str(c.body["t"])) < t for c in self._claims_at(step))
+
+    def _on_claim(self, record: Signed) -> str:
+        match = self.match
+        if match is None:
+            return WAIT
+        at, seat = int(str(record.body["at"])), int(str(record.body["s"]))
+        if at < match.step or match.result() is not None:
+            return DONE  # the move came first: the claim is void
+        if at > match.step:
+            return WAIT
+        if not self.limit:
+            raise ProtocolError("A claim of time came in a game with no time per move.")
+        if int(str(record.body["t"])) > self.now + SLACK:
+            return WAIT  # a claim from the future here: kept until our clock catches up
+        if not self._claim_valid(record):
+            raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
+        due = sorted(match.game.to_move(match.state))
+        if not due or seat != due[0]:
+            raise ProtocolError(f"A claim against {self.name(seat)}, whom the game is not on.")
+        mover = self.device_of(seat)
+        waiting = self.records.get((mover or "", self.consumed.get(mover or "", 0) + 1))
+        if waiting is not None and waiting.kind == "act" and not self._claim_beats(waiting, at):
+            return WAIT  # the move in time goes first, and voids this claim
+        submitted = match.submit_json(int(str(record.body["by"])), {"timeout": seat})
+        if not submitted.ok:
+            raise ProtocolError(submitted.reason or "A claim of time was refused.")
+        self._took(record)
+        return DONE
+
+    def _timed_out(self) -> bool:
+        """Has the game ended on a claim of time? (A move sent in time may still beat it.)"""
+        match = self.match
+        last = match.entries[-1].action if match is not None and match.entries else None
+        return isinstance(last, dict) and "timeout" in last
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _on_openings(self, record: Signed) -> str:
+        match = self.match
+        if match is None or match.result() is None:
+            return WAIT
+        opened = record.body["o"]
+        assert isinstance(opened, dict)
+        for key, items in opened.items():
+            seat = int(key)
+            if seat not in self.held.get(record.device, ()) or not isinstance(items, list):
+                raise ProtocolError(f"{record.device} opened seals of a seat it does not hold.")
+            self.openings[seat] = [Opening.from_json(o) for o in items]
+        if len(self.openings) == len(self.names):
+            self.audit_result = audit(
+                match.game, match.config, match.seed, match.entries, dict(self.openings)
+            )
+        return DONE
+
+    # -- our own steps -----------------------------------------------------------------------
+
+    def _my_due_steps(self) -> bool:
+        """Append the records now due from our seats (deal steps, commitments, reveals,
+        automatic steps, bots' moves, our openings); True if we appended any."""
+        if self.stopped or self.game is None or self._mine() > self.consumed.get(self.me, 0):
+            return False
+        if self.table is None:
+            return self._start_steps()
+        match = self.table.match
+        if match.result() is not None:
+            if any(s not in self.openings for s in self.local) and not self._opened():
+                opened: dict[str, Json] = {
+                    str(s): [o.to_json() for o in self.table.openings(s)] for s in self.local
+                }
+                self._append("openings", {"o": opened})
+                return True
+            return False
+        for seat in sorted(match.game.to_move(match.state)):
+            if seat not in self.local:
+                continue
+            store = self.stores[seat]
+            auto = match.game.auto_action(match.state, seat, store)
+            if auto is not None:
+                self._act(seat, auto)
+                return True
+            if str(seat) in self.bots:
+                decision = next_decision(self.table, {seat: self.bots[str(seat)]})
+                if decision is not None and decision.choice is not None:
+                    self._act(decision.seat, decision.choice)
+                    return True
+            return False  # a person decides: nothing of ours after theirs
+        return False
+
+    def _opened(self) -> bool:
+        return any(r.kind == "openings" for (d, _), r in self.records.items() if d == self.me)
+
+    def _start_steps(self) -> bool:
+        assert self.game is not None and self.dealing is not None
+        made = False
+        for kind, step in self.dealing.my_steps(self.stores):
+            self._append(kind.removeprefix("deal-"), dict(step))  # type: ignore[arg-type]
+            made = True
+        mine = [r for (d, _), r in self.records.items() if d == self.me]
+        committed = any(r.kind == "commit" for r in mine)
+        shared = self.dealing.my_cards(self.stores)
+        if not committed and shared is not None:
+            if not self.dealt_here:
+                deal_stores(self.game, self._config(), self.local, self.stores, shared, self.private)
+                self.dealt_here = True
+            dealt = dealt_commitments(self.stores)
+            for seat in self.local:
+                secret, nonce = self.secrets[seat]
+                joint = JointRandomness(
+                    self.match_id, self.names, seat, secret=secret, nonce=nonce
+                )
+                body: dict[str, Json] = {
+                    "s": seat,
+                    "c": joint.my_commitment(),
+                    "d": dict(dealt.get(str(seat), {})),
+                }
+                self._append("commit", body)
+            return True
+        revealed = any(r.kind == "reveal" for r in mine)
+        if committed and not revealed and len(self.commits) == len(self.names):
+            for seat in self.local:
+                secret, nonce = self.secrets[seat]
+                joint = JointRandomness(
+                    self.match_id, self.names, seat, secret=secret, nonce=nonce
+                )
+                for other, b in self.commits.items():
+                    if other != seat:
+                        joint.receive_commitment(other, b["c"])
+                opening = joint.my_reveal().to_json()
+                self._append("reveal", {"s": seat, "o": opening, "t": int(self.now)})
+            return True
+        return made
+
+    def _config(self) -> MatchConfig:
+        assert self.game is not None
+        return MatchConfig(self.game.id, self.match_id, tuple(self.names), dict(self.variant))
+
+    def _setup(self) -> Any:
+        return self._config().setup()
+
+    def _deals(self) -> list[Any]:
+        assert self.game is not None
+        return self.game.shared_deals(self._setup())
+
+    def _act(self, seat: int, choice: object) -> str | None:
+        """Seal `choice` for our `seat` and append it; the engine's sentence if refused."""
+        table = self.table
+        assert table is not None
+        match = table.match
+        try:
+            action = table.game.seal(match.state, seat, choice, self.stores[seat])
+            action_json = table.game.action_to_json(action)
+            table.game.apply(match.state, seat, action)  # refused here, before it is signed
+        except ParlourError as error:
+            return error.sentence
+        except (ValueError, KeyError):
+            return "That choice cannot be made now."
+        body: dict[str, Json] = {
+            "s": seat,
+            "a": action_json,
+            "at": match.step,
+            "h": match.head()[:16],
+            "t": int(self.now),
+        }
+        self._append("act", body)
+        return None
+
+    # -- what the screens call ---------------------------------------------------------------
+
+    def act(self, seat: int, choice: object, now: float) -> Outcome:
+        """Our player's move for `seat` (a choice as `Table.legal` lists it): sealed here,
+        signed, and the link(s) to send. Refused with a sentence, changing nothing."""
+        self.now = max(self.now, now)
+        match = self.match
+        if match is None:
+            return Outcome("The game has not started yet: " + self.waiting(), ok=False)
+        if seat not in self.local:
+            return Outcome(f"{self.name(seat)} is not played on this device.", ok=False)
+        if match.result() is not None:
+            return Outcome("The game is over.", ok=False)
+        if seat not in match.game.to_move(match.state):
+            return Outcome(f"It is not {self.name(seat)}'s turn. {self.waiting()}", ok=False)
+        if self._mine() > self.consumed.get(self.me, 0):
+            return Outcome("Your last move waits for the others' first: send it.", ok=False)
+        before = self._mine()
+        refused = self._act(seat, choice)
+        if refused is not None:
+            return Outcome(refused, ok=False)
+        self._run()
+        return self._after("Send this link to the others.", before)
+
+    def claim(self, now: float) -> Outcome:
+        """Claim the game when the seat it waits on is past the time per move."""
+        self.now = max(self.now, now)
+        match = self.match
+        if match is None or match.result() is not None or not self.limit:
+            return Outcome("There is no time per move to claim in this game now.", ok=False)
+        due = sorted(match.game.to_move(match.state))
+        if not due or due[0] in self.local:
+            return Outcome("The game waits on you, not on another player.", ok=False)
+        left = self.times[-1] + self.limit - int(now)
+        if left > 0:
+            return Outcome(f"{self.name(due[0])} still has {_duration(left)} for this move.", False)
+        body: dict[str, Json] = {"s": due[0], "by": self.local[0], "at": match.step, "t": int(now)}
+        before = self._mine()
+        self._append("claim", body)
+        self._run()
+        return self._after(f"You claimed the game: {self.name(due[0])} ran out of time.", before)
+
+    def waiting(self) -> str:
+        """Whom or what this device waits for, in a sentence ("Waiting for Bo's move 12.")."""
+        if self.stopped:
+            return self.stopped
+        gap = self._gap()
+        if gap:
+            return gap
+        match = self.match
+        if match is None:
+            return self._waiting_to_start()
+        if match.result() is not None:
+            if self.audit_result is not None:
+                return "The game is over and checked."
+            missing = [self.name(s) for s in range(len(self.names)) if s not in self.openings]
+            return f"The game is over: waiting for {', '.join(missing)} to open their seals."
+        due = sorted(match.game.to_move(match.state))
+        if due[0] in self.local:
+            return f"{self.name(due[0])} to move (move {match.step + 1})."
+        return f"Waiting for {self.name(due[0])}'s move {match.step + 1}."
+
+    def _gap(self) -> str:
+        """A device whose later records are here but an earlier one is not."""
+        for device in sorted(self.keys):
+            q = self.consumed.get(device, 0)
+            later = [s for d, s in self.records if d == device and s > q + 1]
+            if later and (device, q + 1) not in self.records:
+                who = self._device_name(device, self.held)
+                return f"Waiting for an earlier link from {who} (its entry {q + 1})."
+        return ""
+
+    def _waiting_to_start(self) -> str:
+        free = [self.name(s) for s in range(len(self.names)) if self.device_of(s) is None]
+        if free:
+            return f"Waiting for {', '.join(free)} to join."
+        if self.dealing is not None and not self.dealing.complete():
+            seats = self.dealing.waiting_for()
+            return f"Waiting for {', '.join(self.name(s) for s in seats)} to deal the cards."
+        missing = [s for s in range(len(self.names)) if s not in self.commits]
+        if missing:
+            return f"Waiting for {', '.join(self.name(s) for s in missing)} to commit."
+        missing = [s for s in range(len(self.names)) if s not in self.reveals]
+        return f"Waiting for {', '.join(self.name(s) for s in missing)} to reveal the seed."
+
+    def summary(self) -> dict[str, Json]:
+        """A line for "Your games": the game, the players, whose turn, when the last link came."""
+        match = self.match
+        due = sorted(match.game.to_move(match.state)) if match is not None else []
+        result = match.result() if match is not None else None
+        return {
+            "match": self.match_id,
+            "game": self.game.id if self.game is not None else "",
+            "players": list(self.names),
+            "mine": list(self.local),
+            "my_turn": bool(due) and due[0] in self.local and result is None,
+            "waiting": self.waiting(),
+            "over": result is not None,
+            "last_link_at": int(self.last_link_at),
+        }
+
+    # -- storage -----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Json]:
+        """Everything this device keeps of the game (its secrets included: for its own storage
+        only). The key pair is not here: the page keeps it apart, not exportable."""
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "match": self.match_id,
+            "me": self.me,
+            "base": self.base,
+            "records": [r.to_json() for _, r in sorted(self.records.items())],
+            "heads": {d: dict(h) for d, h in self.heads.items()},
+            "parts": {t: {str(i): p for i, p in ps.items()} for t, ps in self.parts.items()},
+            "stores": {str(s): st.to_json() for s, st in self.stores.items()},
+            "secrets": {str(s): [a.hex(), b.hex()] for s, (a, b) in self.secrets.items()},
+            "private": {str(s): dict(v) for s, v in self.private.items()},
+            "dealt": self.dealt_here,
+            "forks": [f.to_json() for f in self.forks],
+            "last_link_at": int(self.last_link_at),
+        }
+
+    @classmethod
+    def from_json(cls, data: object, signer: Signer, verify: Verify, now: float) -> LinkPlay:
+        """A kept game read back as input: every record checked again, then derived again."""
+        check_text(data)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise MalformedInput("That is not a saved game by link.")
+        if data.get("version") != FORMAT_VERSION:
+            raise MalformedInput("That saved game by link is of another version.")
+        try:
+            play = cls(
+                str(data["match"]), str(data["me"]), signer, verify, str(data["base"]), now
+            )
+            records = [Signed.from_json(r) for r in data["records"]]
+            play.stores = {int(s): PrivateStore.from_json(v) for s, v in data["stores"].items()}
+            play.secrets = {
+                int(s): (bytes.fromhex(v[0]), bytes.fromhex(v[1]))
+                for s, v in data["secrets"].items()
+            }
+            play.private = {int(s): dict(v) for s, v in data["private"].items()}
+            play.dealt_here = bool(data["dealt"])
+            play.last_link_at = float(data["last_link_at"])
+            play.parts = {
+                str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()
+            }
+            heads = {str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise MalformedInput("That saved game by link is damaged.") from None
+        if any(st.context.match_id != play.match_id for st in play.stores.values()):
+            raise MalformedInput("That saved game's secrets are of another game.")
+        mine = [r for r in records if r.device == play.me]
+        if mine and DeviceKey.from_json(mine[0].body.get("k")) != DeviceKey.of(signer):
+            raise MalformedInput("That saved game was signed with another key.")
+        taken = play._keep(records, None)
+        if not taken.ok:
+            raise MalformedInput(f"That saved game by link is damaged: {taken.sentence}")
+        play.heads = heads
+        return play
+
+
+def _seats_in(record: Signed) -> tuple[int, ...]:
+    """The seats a device's first record says it holds."""
+    if record.kind == "open":
+        seats = record.body["h"]
+        if not isinstance(seats, list) or not all(type(s) is int and 0 <= s < 8 for s in seats):
+            raise MalformedInput("The invite's seats are not seat numbers.")
+        return tuple(sorted(set(seats)))
+    seat = record.body["s"]
+    if type(seat) is not int or not 0 <= seat < 8:
+        raise MalformedInput("A join names no seat.")
+    return (seat,)
+
+
+def _forged(device: str) -> str:
+    return (
+        f"That link carries an entry that {device}'s key did not sign (forged or changed on "
+        "the way): refused, nothing changed."
+    )
+
+
+def _packet_of(text: str) -> packing.Packet | None:
+    read = packing.read_fragment(text)
+    return packing.unpack(read) if isinstance(read, str) else None
+
+
+def match_of(text: str) -> str | None:
+    """The match a link is for (to find the game it belongs to), or None if it cannot tell."""
+    try:
+        packet = _packet_of(text)
+    except ParlourError:
+        return None
+    return packet.match_id if packet is not None else None
+
+
+def _duration(seconds: int) -> str:
+    hours = seconds / 3600
+    return f"{hours:.0f} hour(s)" if hours >= 1 else f"{max(1, seconds // 60)} minute(s)"

@@ -1,0 +1,181 @@
+"""A link's text: the site's address, then `#pl=` and the signed records, packed small.
+
+Why this shape: a link is carried by whatever messenger a group already uses, so it must stay
+short (under 2,000 characters: what chats and QR codes carry well) and must never reach a server
+(the fragment after `#` is not sent with a page request). The records are canonical JSON without
+their signatures, compressed with zlib, followed by the signatures as raw bytes (random bytes do
+not compress), all in unpadded base64url:
+
+    #pl=<version>.<data>                      one link
+    #pl=<version>.<i>-<k>.<tag>.<data>        part i of k of a longer one (tag: the whole's hash)
+
+data = version byte, the compressed JSON's length (2 bytes), the compressed JSON, then 64 bytes
+of signature per record and one for the sender's head. The JSON is
+{"m": match id, "r": [[device, q, kind, body], ...], "h": [device, q, body]}.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import zlib
+from dataclasses import dataclass
+
+from parlour.errors import MalformedInput
+from parlour.fair.encoding import Json, canonical_json, check_text, parse_json
+from parlour.fair.signing import SIGNATURE_BYTES, Signed
+
+LINK_VERSION = 1
+PREFIX = "pl="
+MAX_LINK = 2000  # characters of a whole link, address included
+MAX_PARTS = 24
+MAX_PACKED = 60_000  # bytes of compressed records in one link (parts joined)
+MAX_JSON = 400_000  # bytes once inflated: a zip bomb is refused
+
+
+class NewerVersion(MalformedInput):
+    """A link from a newer page: the reader should reload, not blame the sender."""
+
+
+@dataclass(frozen=True)
+class Packet:
+    """What one link carries: the match, records the receivers may lack, the sender's head."""
+
+    match_id: str
+    records: tuple[Signed, ...]
+    head: Signed
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a link split in several: part `index` (1-based) of `count`."""
+
+    index: int
+    count: int
+    tag: str
+    data: str
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def unb64(text: str) -> bytes:
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise MalformedInput("That link is damaged: it is not base64url.") from None
+
+
+def pack(packet: Packet) -> str:
+    """The packet as the data of a link (without the address and prefix)."""
+    rows: list[Json] = [[r.device, r.seq, r.kind, r.body] for r in packet.records]
+    head = packet.head
+    text = canonical_json({"m": packet.match_id, "r": rows, "h": [head.device, head.seq, head.body]})
+    zipped = zlib.compress(text, 9)
+    if len(zipped) >= 1 << 16:
+        raise MalformedInput("That is too much for links: save a game file instead.")
+    signatures = b"".join(_signature(r) for r in (*packet.records, head))
+    return b64(bytes([LINK_VERSION]) + len(zipped).to_bytes(2, "big") + zipped + signatures)
+
+
+def _signature(record: Signed) -> bytes:
+    if record.signature is None:
+        raise MalformedInput("A record is not signed yet.")
+    return record.signature
+
+
+def links(base: str, data: str, limit: int = MAX_LINK) -> list[str]:
+    """The data as one link, or as several numbered parts when it is longer than `limit`."""
+    single = f"{base}#{PREFIX}{LINK_VERSION}.{data}"
+    if len(single) <= limit:
+        return [single]
+    tag = b64(hashlib.sha256(data.encode("ascii")).digest()[:6])
+    room = limit - len(f"{base}#{PREFIX}{LINK_VERSION}.99-99.{tag}.")
+    count = -(-len(data) // room)
+    if count > MAX_PARTS:
+        raise MalformedInput(
+            f"That step needs {count} links, more than {MAX_PARTS}: send a game file instead."
+        )
+    size = -(-len(data) // count)
+    chunks = [data[i : i + size] for i in range(0, len(data), size)]
+    return [
+        f"{base}#{PREFIX}{LINK_VERSION}.{i}-{len(chunks)}.{tag}.{chunk}"
+        for i, chunk in enumerate(chunks, 1)
+    ]
+
+
+def read_fragment(text: str) -> str | Part:
+    """A link (or its fragment, or a pasted copy broken across lines) as whole data or a part.
+    Refuses another page's link and, with a sentence to reload, a newer version's."""
+    if not isinstance(text, str) or len(text) > 100_000:
+        raise MalformedInput("That is not a Psi Parlour link.")
+    text = "".join(text.split())
+    at = text.find("#" + PREFIX)
+    fragment = text[at + 1 + len(PREFIX) :] if at >= 0 else text.removeprefix(PREFIX)
+    fields = fragment.split(".")
+    if not fields[0].isdigit() or len(fields[0]) > 4:
+        raise MalformedInput("That is not a Psi Parlour play-by-link link.")
+    version = int(fields[0])
+    if version > LINK_VERSION:
+        raise NewerVersion(
+            f"That link comes from a newer Psi Parlour (link version {version}): reload the "
+            "page to read it."
+        )
+    if version != LINK_VERSION:
+        raise MalformedInput(f"That link is of version {version}, which this page cannot read.")
+    if len(fields) == 2:
+        return fields[1]
+    if len(fields) == 4:
+        index, _, count = fields[1].partition("-")
+        if index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count) <= MAX_PARTS:
+            return Part(int(index), int(count), fields[2], fields[3])
+    raise MalformedInput("That link is damaged: its parts are not numbered.")
+
+
+def join_parts(parts: dict[int, str], tag: str) -> str:
+    """The whole data of a split link, once every part is in; its tag must match."""
+    data = "".join(parts[i] for i in sorted(parts))
+    if b64(hashlib.sha256(data.encode("ascii")).digest()[:6]) != tag:
+        raise MalformedInput("The parts of that link do not fit together: one was changed.")
+    return data
+
+
+def unpack(data: str) -> Packet:
+    """The data of a link back into records, each in its exact shape (signatures unchecked)."""
+    raw = unb64(data)
+    if len(raw) < 3 or raw[0] != LINK_VERSION:
+        raise MalformedInput("That link is damaged.")
+    size = int.from_bytes(raw[1:3], "big")
+    zipped, signatures = raw[3 : 3 + size], raw[3 + size :]
+    try:
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(zipped, MAX_JSON)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise MalformedInput("That link is damaged or too large.")
+    except zlib.error:
+        raise MalformedInput("That link is damaged: it does not unpack.") from None
+    try:
+        data_json = parse_json(text.decode("utf-8"), "That link")
+    except UnicodeDecodeError:
+        raise MalformedInput("That link is damaged: it is not text.") from None
+    check_text(data_json)
+    if not isinstance(data_json, dict) or set(data_json) != {"m", "r", "h"}:
+        raise MalformedInput("That link is damaged: it is not a set of records.")
+    match_id, rows, head = data_json["m"], data_json["r"], data_json["h"]
+    if not isinstance(match_id, str) or not isinstance(rows, list) or len(rows) > 4000:
+        raise MalformedInput("That link is damaged: it names no match.")
+    if len(signatures) != SIGNATURE_BYTES * (len(rows) + 1):
+        raise MalformedInput("That link is damaged: its signatures are cut short.")
+    records = []
+    for i, row in enumerate([*rows, head]):
+        if not isinstance(row, list) or len(row) != 4 - (i == len(rows)):
+            raise MalformedInput("That link is damaged: a record is not one.")
+        device, seq, *rest = row
+        kind, body = (rest[0], rest[1]) if len(rest) == 2 else ("head", rest[0])
+        sig = signatures[i * SIGNATURE_BYTES : (i + 1) * SIGNATURE_BYTES]
+        records.append(
+            Signed.from_json({"d": device, "q": seq, "t": kind, "b": body, "s": b64(sig)})
+        )
+    return Packet(match_id, tuple(records[:-1]), records[-1])

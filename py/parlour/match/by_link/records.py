@@ -1,0 +1,69 @@
+"""The kinds of signed record a device appends when playing by link, and their exact shapes.
+
+Every record is a `fair.signing.Signed`: the device, its own sequence number (1, 2, 3, ... with
+no gap and never reused), a kind and a body, signed over the match id. A body is checked for its
+exact keys and types before anything reads it; anything else is `MalformedInput`.
+
+| kind | body | from |
+|---|---|---|
+| `open` | g game, n seat names, v variant, b bots {seat: level}, h seats held, k key, l seconds per move (0: none), t time | the creator, its record 1 |
+| `join` | s seat, n name, k key, t | each other player, its record 1 |
+| `commit` | s seat, c seed commitment, d dealt commitments {label: hash} | the seat's device |
+| `lock` / `unlock` | a shared deal's step (match/dealing.py: label, seat, values / card, value) | a recipient's device |
+| `reveal` | s seat, o opening, t | the seat's device, once every commitment is in |
+| `act` | s seat, a action, at step it was sealed after, h head then (16 hex), t | the seat's device |
+| `claim` | s seat out of time, by claimant seat, at step, t | another player's device |
+| `openings` | o {seat: [openings]} | at the end, every device for its seats |
+| `head` | have {device: last record held}, n step, h head (16 hex) | the sender of a link (not kept) |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from parlour.errors import MalformedInput
+from parlour.fair.encoding import Json
+
+SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "open": {"g": str, "n": list, "v": dict, "b": dict, "h": list, "k": list, "l": int, "t": int},
+    "join": {"s": int, "n": str, "k": list, "t": int},
+    "commit": {"s": int, "c": str, "d": dict},
+    "lock": {"label": str, "seat": int, "values": list},
+    "unlock": {"label": str, "seat": int, "card": int, "value": str},
+    "reveal": {"s": int, "o": dict, "t": int},
+    "act": {"s": int, "a": (dict, list, str, int, bool), "at": int, "h": str, "t": int},
+    "claim": {"s": int, "by": int, "at": int, "t": int},
+    "openings": {"o": dict},
+    "head": {"have": dict, "n": int, "h": str},
+}
+
+
+def check_body(kind: str, body: Mapping[str, Json]) -> None:
+    """A record's body has exactly its kind's keys, each of its type (no bool for an int)."""
+    shape = SHAPES.get(kind)
+    if shape is None:
+        raise MalformedInput(f"A record of an unknown kind ({kind[:16]!r}) came in a link.")
+    if set(body) != set(shape):
+        raise MalformedInput(f"A {kind} record does not have its fields.")
+    for key, types in shape.items():
+        value = body[key]
+        wanted = types if isinstance(types, tuple) else (types,)
+        if isinstance(value, bool) and bool not in wanted:
+            raise MalformedInput(f"A {kind} record's {key} is not of its type.")
+        if not isinstance(value, wanted):
+            raise MalformedInput(f"A {kind} record's {key} is not of its type.")
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < 2**42:
+            raise MalformedInput(f"A {kind} record's {key} is out of range.")
+
+
+def seat_of(kind: str, body: Mapping[str, Json]) -> int | None:
+    """The seat a record speaks for (its device must hold it); None for a claim or openings."""
+    if kind in ("lock", "unlock"):
+        seat = body["seat"]
+    elif kind in ("commit", "reveal", "act", "join"):
+        seat = body["s"]
+    elif kind == "claim":
+        seat = body["by"]
+    else:
+        return None
+    return seat if isinstance(seat, int) else None
