@@ -704,7 +704,9 @@ class LinkPlay:
     def _my_due_steps(self) -> bool:
         """Append the records now due from our seats (deal steps, commitments, reveals,
         automatic steps, bots' moves, our openings); True if we appended any."""
-        if self.stopped or self.game is None or self._mine() > self.consumed.get(self.me, 0):
+        if self.stopped or self.game is None or not self.local:
+            return False
+        if self._mine() > self.consumed.get(self.me, 0):
             return False
         if self.table is None:
             return self._start_steps()
