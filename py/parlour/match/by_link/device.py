@@ -54,6 +54,7 @@ class Outcome:
     sentence: str
     ok: bool = True
     links: list[str] = field(default_factory=list)
+    since: int = 0  # the log's length before: the screens show what came after ("Since...")
 
 
 class LinkPlay:
@@ -173,7 +174,7 @@ class LinkPlay:
     @classmethod
     def join(
         cls,
-        text: str,
+        text: str | list[str],
         seat: int,
         name: str,
         signer: Signer,
@@ -184,11 +185,9 @@ class LinkPlay:
     ) -> tuple[LinkPlay | None, Outcome]:
         """A player's device from an invite link: its seat, name and key, and its first link."""
         try:
-            packet = _packet_of(text)
+            packet = read_invite([text] if isinstance(text, str) else list(text))
         except ParlourError as error:
             return None, Outcome(error.sentence, ok=False)
-        if packet is None:
-            return None, Outcome("That is part of a longer invite: open its first part.", False)
         play = cls(packet.match_id, f"s{seat}", signer, verify, base, now)
         taken = play._take(packet)
         if not taken.ok:
@@ -294,7 +293,9 @@ class LinkPlay:
         if not taken.ok:
             return taken
         self.last_link_at = now
-        return self._after(taken.sentence, before)
+        after = self._after(taken.sentence, before)
+        after.since = taken.since
+        return after
 
     def _whole(self, text: str) -> packing.Packet | str:
         """The packet of a link, or a sentence while a split link still lacks parts."""
@@ -344,11 +345,14 @@ class LinkPlay:
         if not fresh:
             return Outcome("You had everything in that link already: nothing changed.")
         step_before = self.match.step if self.match is not None else 0
+        stopped = self.stopped
         if self._timed_out():
             self._rebuild()
         else:
             self._run()
-        return Outcome(self._news(step_before, len(fresh)))
+        if self.stopped and not stopped:
+            return Outcome(self.stopped, ok=False)
+        return Outcome(self._news(step_before, len(fresh)), since=step_before)
 
     def _check_packet(
         self, records: list[Signed], head: Signed | None
@@ -426,7 +430,10 @@ class LinkPlay:
         """A sentence on what a link brought, and what this device waits for now."""
         step = self.match.step if self.match is not None else 0
         moves = step - step_before
-        told = f"{moves} new move{'s' if moves != 1 else ''}" if moves else f"{count} new entries"
+        if moves:
+            told = f"{moves} new move{'s' if moves != 1 else ''}"
+        else:
+            told = f"{count} new entr{'ies' if count != 1 else 'y'}"
         return f"Took {told}. {self.waiting()}"
 
     # -- the derivation ----------------------------------------------------------------------
@@ -998,6 +1005,24 @@ def _forged(device: str) -> str:
 def _packet_of(text: str) -> packing.Packet | None:
     read = packing.read_fragment(text)
     return packing.unpack(read) if isinstance(read, str) else None
+
+
+def read_invite(texts: list[str]) -> packing.Packet:
+    """An invite from its link, or from all the parts of a split one (any order)."""
+    parts: dict[int, str] = {}
+    tag, count = "", 0
+    for text in texts:
+        read = packing.read_fragment(text)
+        if isinstance(read, str):
+            return packing.unpack(read)
+        parts[read.index], tag, count = read.data, read.tag, read.count
+    missing = [str(i) for i in range(1, count + 1) if i not in parts]
+    if missing or not parts:
+        raise MalformedInput(
+            f"That invite comes in {count or 'several'} links: open part(s) "
+            f"{', '.join(missing)} too."
+        )
+    return packing.unpack(packing.join_parts(parts, tag))
 
 
 def match_of(text: str) -> str | None:

@@ -1,0 +1,141 @@
+"""A group chat in memory for play by link: devices, and the links on their way between them.
+
+Every link a device makes goes to every other device (as in a group chat), as its own delivery;
+the test chooses which delivery happens next, may deliver one twice or drop it (a dropped link's
+records are sent again by the next link of that device, or by `resend`). Moves are chosen on the
+device whose turn it is, from what that device shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from parlour.fair.rng import Rng
+from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.match.audit import Verified
+from parlour.match.by_link import LinkPlay
+from tests.signers import Ed25519Signer, P256Signer, verify
+
+BASE = "https://psi.example/"
+Chooser = Callable[[int], int]  # n -> a choice below n (Hypothesis, or a seeded Rng)
+
+
+class Group:
+    def __init__(
+        self,
+        game: str,
+        names: tuple[str, ...],
+        variant: dict,
+        bots: dict[int, str] | None = None,
+        hours: float = 0,
+    ) -> None:
+        creator, out = LinkPlay.create(
+            game, list(names), variant, (0,), Ed25519Signer(), verify, 0, BASE, bots, hours
+        )
+        self.devices = [creator]
+        self.queue: list[tuple[int, str]] = []  # (recipient, link)
+        self.sizes: dict[str, list[int]] = {"start": [], "turn": []}
+        self.first_move_links = 0  # links sent before the one that carries the first move
+        self.sent = 0
+        self.invite = out.links
+        self.post(0, out.links)
+        for seat in range(1, len(names)):
+            if seat in (bots or {}):
+                continue
+            signer = P256Signer() if seat % 2 else Ed25519Signer()
+            device, joined = LinkPlay.join(out.links, seat, names[seat], signer, verify, 0, BASE)
+            assert device is not None, joined.sentence
+            self.devices.append(device)
+            self.post(len(self.devices) - 1, joined.links)
+        self.now = 0.0
+
+    def post(self, sender: int, links: list[str]) -> None:
+        """A device sends links to the group: each to every other device."""
+        if not links:
+            return
+        started = any(d.match is not None and d.match.step for d in self.devices)
+        for link in links:
+            self.sizes["turn" if started else "start"].append(len(link))
+            self.sent += 1
+        if not started:
+            self.first_move_links = self.sent
+        for recipient in range(len(self.devices)):
+            if recipient != sender:
+                self.queue.extend((recipient, link) for link in links)
+
+    def deliver(self, index: int, again: bool = False) -> None:
+        recipient, link = self.queue[index] if again else self.queue.pop(index)
+        taken = self.devices[recipient].take_link(link, self.now)
+        assert taken.ok or "part" in taken.sentence.lower(), taken.sentence
+        self.post(recipient, taken.links)
+
+    def resend(self) -> None:
+        """Every device sends what the others may lack (after links were dropped)."""
+        for i, device in enumerate(self.devices):
+            self.post(i, device.links())
+
+    def holder(self, seat: int) -> LinkPlay:
+        return next(d for d in self.devices if seat in d.local)
+
+    def finished(self) -> bool:
+        return all(d.audit_result is not None for d in self.devices)
+
+    def movers(self) -> list[tuple[int, int]]:
+        """(device, seat) pairs that may act now by their own device's view: a person's seat
+        the game waits on, with nothing of that device still on its way."""
+        found = []
+        for i, device in enumerate(self.devices):
+            match = device.match
+            if match is None or match.result() is not None:
+                continue
+            for seat in sorted(match.game.to_move(match.state)):
+                if seat in device.local and str(seat) not in device.bots:
+                    found.append((i, seat))
+        return found
+
+    def move(self, device_index: int, seat: int, rng: Rng) -> bool:
+        device = self.devices[device_index]
+        table = device.table
+        assert table is not None
+        state = table.state
+        if table.game.id == "psi-squad" and state.setting_up:
+            choice: object = ChooseCypher("".join(str(rng.below(10)) for _ in range(state.length)))
+        elif table.game.id == "psi-squad" and state.pending is None and rng.below(2) == 0:
+            target = state.targets(seat)[0]  # the test peeks, to end the game sooner
+            choice = Guess(target, self.holder(target).stores[target].value("cypher"))
+        else:
+            legal = table.legal(seat)
+            choice = legal[rng.below(len(legal))]
+        result = device.act(seat, choice, self.now)
+        if result.ok:
+            self.post(device_index, result.links)
+        return result.ok
+
+    def play(self, choose: Chooser, rng: Rng, drops: int = 3, steps: int = 20_000) -> None:
+        """Deliver, duplicate, drop and move until every device has checked the end."""
+        for _ in range(steps):
+            self.now += 60
+            if self.finished():
+                return
+            if self.queue:
+                index = choose(len(self.queue))
+                what = choose(8)
+                if what == 0 and drops:
+                    drops -= 1
+                    self.queue.pop(index)
+                else:
+                    self.deliver(index, again=what == 1)
+                continue
+            movers = self.movers()
+            start = rng.below(len(movers)) if movers else 0
+            turn = movers[start:] + movers[:start]
+            if not any(self.move(d, s, rng) for d, s in turn):
+                self.resend()
+        raise AssertionError("the game did not end")
+
+    def check_the_end(self) -> None:
+        heads = {d.match.head() for d in self.devices if d.match is not None}
+        assert len(heads) == 1 and len(self.devices) > 1
+        for device in self.devices:
+            assert device.audit_result == Verified(), device.audit_result
+            assert device.waiting() == "The game is over and checked."
