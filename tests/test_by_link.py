@@ -39,3 +39,332 @@ def test_a_whole_game_by_links_in_any_order_ends_verified_on_every_device(
     group = Group(game, names, variant, bots)
     group.play(lambda n: data.draw(st.integers(0, n - 1)), Rng(seed))
     group.check_the_end()
+
+
+# -- attacks, old links and gaps ------------------------------------------------------------
+
+import json  # noqa: E402
+
+from parlour.errors import MalformedInput  # noqa: E402
+from parlour.fair.signing import Signed  # noqa: E402
+from parlour.match.by_link import LinkPlay, packing  # noqa: E402
+from tests.by_link_group import BASE  # noqa: E402
+from tests.signers import verify  # noqa: E402
+
+
+def settled(game="esp", names=("Ada", "Bo"), variant=None, moves=3, hours=0.0) -> Group:
+    """A game started by links delivered in order, and `moves` moves made."""
+    group = Group(game, names, variant or {}, hours=hours)
+    rng = Rng(b"settled")
+    flush(group)
+    for _ in range(moves):
+        device, seat = group.movers()[0]
+        assert group.move(device, seat, rng)
+        flush(group)
+    return group
+
+
+def flush(group: Group) -> None:
+    while group.queue:
+        group.deliver(0)
+
+
+def next_move(group: Group, seat: int) -> list[str]:
+    """`seat` moves on its device; the links it would send (not delivered)."""
+    device = group.holder(seat)
+    table = device.table
+    choice = table.legal(seat)[0]
+    out = device.act(seat, choice, group.now)
+    assert out.ok, out.sentence
+    return out.links
+
+
+def repacked(link: str, change) -> str:
+    """The link with its records changed by `change` (signatures left as they were)."""
+    packet = packing.unpack(link.split("#pl=1.", 1)[1])
+    records = change(list(packet.records))
+    data = packing.pack(packing.Packet(packet.match_id, tuple(records), packet.head))
+    return packing.links(BASE, data)[0]
+
+
+def snapshot(device: LinkPlay) -> str:
+    return json.dumps(device.to_json(), sort_keys=True)
+
+
+def pen(group: Group) -> int:
+    match = group.devices[0].match
+    return min(match.game.to_move(match.state))
+
+
+def test_a_forged_entry_is_refused_and_changes_nothing():
+    group = settled()
+    mover = pen(group)
+    other = group.devices[1 - group.devices.index(group.holder(mover))]
+    link = next_move(group, mover)[0]
+
+    def forge(records):
+        last = records[-1]
+        body = dict(last.body, at=last.body["at"] + 1)
+        return [*records[:-1], Signed(last.device, last.seq, last.kind, body, last.signature)]
+
+    before = snapshot(other)
+    out = other.take_link(repacked(link, forge), group.now)
+    assert not out.ok and "did not sign" in out.sentence, out.sentence
+    assert snapshot(other) == before
+    assert other.take_link(link, group.now).ok  # the real one is taken
+
+
+def test_a_fork_two_different_entries_for_one_step_is_refused_and_kept_as_proof():
+    group = settled()
+    mover = pen(group)
+    cheat = group.holder(mover)
+    other = group.devices[1 - group.devices.index(cheat)]
+    twin = LinkPlay.from_json(cheat.to_json(), cheat.signer, verify, group.now)
+    first = next_move(group, mover)[0]
+    table = twin.table
+    out = twin.act(mover, table.legal(mover)[-1], group.now)
+    assert out.ok
+    assert other.take_link(first, group.now).ok
+    before = other.match.head()
+    refused = other.take_link(out.links[0], group.now)
+    assert not refused.ok and "two different entries" in refused.sentence, refused.sentence
+    assert cheat.name(mover) in refused.sentence
+    assert other.match.head() == before
+    assert len(other.forks) == 1 and other.forks[0].device == cheat.me
+    assert other.to_json()["forks"]  # kept with the game, as evidence
+
+
+def test_a_link_from_another_match_is_refused():
+    group, stranger = settled(), settled()
+    before = snapshot(group.devices[0])
+    out = group.devices[0].take_link(stranger.devices[1].links()[0], group.now)
+    assert not out.ok and "another game" in out.sentence
+    assert snapshot(group.devices[0]) == before
+
+
+def test_a_reveal_that_does_not_match_its_commitment_is_refused_naming_the_seat():
+    group = Group("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3})
+    bo = group.devices[1]
+    bo.secrets[1] = (b"\x07" * 32, bo.secrets[1][1])  # Bo's device reveals other bytes
+    flush_to(group, lambda: any(r.kind == "reveal" and d == bo.me for (d, _), r in bo.records.items()))
+    ada = group.devices[0]
+    out = ada.take_link(bo.links()[0], group.now)
+    assert not out.ok and "Bo's reveal" in out.sentence and "does not match" in out.sentence
+    assert ada.match is None and "cannot go on" in ada.waiting()
+
+
+def flush_to(group: Group, done) -> None:
+    """Deliver in order until `done`, whatever each device answers."""
+    while group.queue and not done():
+        recipient, link = group.queue.pop(0)
+        group.post(recipient, group.devices[recipient].take_link(link, 0).links)
+
+
+def test_an_old_link_or_one_taken_twice_is_harmless_and_says_so():
+    group = settled(moves=0)
+    first = group.invite[0]
+    group_moves = settled_moves(group, 4)
+    ada = group.devices[0]
+    before = snapshot(ada)
+    for link in (first, group_moves[0]):
+        out = ada.take_link(link, group.now)
+        assert out.ok and "had everything" in out.sentence and not out.links
+    assert snapshot(ada) == before
+
+
+def settled_moves(group: Group, moves: int) -> list[str]:
+    rng, sent = Rng(b"moves"), []
+    for _ in range(moves):
+        device, seat = group.movers()[0]
+        out = group.devices[device].act(seat, group.devices[device].table.legal(seat)[0], 0)
+        assert out.ok
+        sent += out.links
+        group.post(device, out.links)
+        flush(group)
+    del rng
+    return sent
+
+
+def test_an_entry_for_a_seat_another_device_holds_is_refused():
+    group = settled()
+    ada, bo = group.devices
+    match = bo.match
+    body = {"s": 0, "a": match.entries[-1].action, "at": match.step, "h": "0" * 16, "t": 0}
+    bo._append("act", body)  # Bo's device signs a move for Ada's seat
+    out = ada.take_link(bo.links()[0], group.now)
+    assert not out.ok and "seat 1, which another device holds" in out.sentence, out.sentence
+
+
+def test_a_link_of_a_newer_version_says_to_reload():
+    group = settled(moves=0)
+    link = group.devices[1].links()[0].replace("#pl=1.", "#pl=2.")
+    out = group.devices[0].take_link(link, 0)
+    assert not out.ok and "reload" in out.sentence
+
+
+@pytest.mark.parametrize("text", ["", "hello", BASE + "#pl=1.", BASE + "#pl=1.AAAA", "#pl=x.y"])
+def test_a_damaged_link_gets_a_sentence_and_changes_nothing(text):
+    group = settled(moves=1)
+    before = snapshot(group.devices[0])
+    out = group.devices[0].take_link(text, 0)
+    assert not out.ok and out.sentence.endswith(".")
+    assert snapshot(group.devices[0]) == before
+
+
+def test_a_later_link_without_the_earlier_waits_and_names_what_is_missing():
+    group = Group("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3})
+    ada, bo, cy = group.devices
+    for link in group.devices[2].links():  # Cy's join reaches Bo: Bo reveals
+        bo.take_link(link, 0)
+    full = bo.links()[0]
+    gap = repacked(full, lambda records: [r for r in records if (r.device, r.seq) != ("s1", 2)])
+    out = ada.take_link(gap, 0)
+    assert out.ok and "Waiting for an earlier link from Bo's device (its entry 2)" in out.sentence
+    assert ada.take_link(full, 0).ok
+    assert "earlier link" not in ada.waiting()
+
+
+def choice_for(group: Group, device: int, seat: int):
+    from parlour.games.psi_squad.rules import ChooseCypher
+
+    table = group.devices[device].table
+    if table.state.setting_up:
+        return ChooseCypher("123")
+    return table.legal(seat)[0]
+
+
+def test_whose_turn_is_named_on_every_device():
+    group = settled()
+    mover = pen(group)
+    name = group.devices[0].name(mover)
+    step = group.devices[0].match.step + 1
+    for device in group.devices:
+        expected = (
+            f"{name} to move (move {step})." if mover in device.local
+            else f"Waiting for {name}'s move {step}."
+        )
+        assert device.waiting() == expected
+
+
+# -- time ------------------------------------------------------------------------------------
+
+
+def test_no_claim_without_a_time_per_move():
+    group = settled()
+    waiter = group.devices[1 - group.devices.index(group.holder(pen(group)))]
+    out = waiter.claim(10**9)
+    assert not out.ok and "no time per move" in out.sentence
+
+
+def test_a_claim_of_time_is_refused_early_and_ends_the_game_once_the_time_is_up():
+    group = settled(hours=1)
+    mover = pen(group)
+    staller = group.holder(mover)
+    waiter = group.devices[1 - group.devices.index(staller)]
+    early = waiter.claim(1000)
+    assert not early.ok and "still has" in early.sentence
+    out = waiter.claim(3600 * 2)
+    assert out.ok and out.links
+    assert staller.take_link(out.links[0], 3600 * 2).ok
+    for device in group.devices:
+        result = device.match.result()
+        assert result is not None and "ran out of time" in result.reason
+        assert mover not in result.winners
+    group.now = 3600 * 2
+    flush(group)
+    group.resend()
+    flush(group)
+    group.check_the_end()
+
+
+def test_a_move_made_in_time_beats_a_claim_that_crossed_it():
+    group = settled(hours=1)
+    mover = pen(group)
+    staller = group.holder(mover)
+    waiter = group.devices[1 - group.devices.index(staller)]
+    late_news = next_move(group, mover)  # made in time, but slow to arrive
+    claim = waiter.claim(3600 * 2).links
+    assert waiter.match.result() is not None  # by what it knew, the time was up
+    assert staller.take_link(claim[0], 3600 * 2).ok
+    assert waiter.take_link(late_news[0], 3600 * 2).ok
+    for device in group.devices:
+        assert device.match.result() is None, device.match.result()
+    assert staller.match.head() == waiter.match.head()
+
+
+def test_a_claim_from_the_future_waits_for_this_devices_clock():
+    group = settled(hours=1)
+    staller = group.holder(pen(group))
+    waiter = group.devices[1 - group.devices.index(staller)]
+    claim = waiter.claim(10**6).links
+    assert staller.take_link(claim[0], 1000).ok
+    assert staller.match.result() is None  # not by this device's clock
+    staller.tick(10**6)  # the clock has caught up
+    assert staller.match.result() is not None
+
+
+# -- storage and the list of games ------------------------------------------------------------
+
+
+def test_every_device_keeps_its_game_as_json_and_plays_on_from_it():
+    group = settled(game="espeers", moves=6)
+    for i, device in enumerate(group.devices):
+        text = json.dumps(device.to_json())
+        again = LinkPlay.from_json(json.loads(text), device.signer, verify, group.now)
+        assert again.match.head() == device.match.head()
+        assert again.waiting() == device.waiting()
+        assert again.stores.keys() == device.stores.keys()
+        group.devices[i] = again
+    group.play(Rng(b"on").below, Rng(b"on"))
+    group.check_the_end()
+
+
+def test_a_damaged_save_or_another_key_is_refused():
+    group = settled(moves=2)
+    bo = group.devices[1]
+    data = bo.to_json()
+    data["records"][1]["b"]["n"] = "Eve"  # a changed record: its signature fails
+    with pytest.raises(MalformedInput):
+        LinkPlay.from_json(data, bo.signer, verify, 0)
+    with pytest.raises(MalformedInput):
+        LinkPlay.from_json(bo.to_json(), group.devices[0].signer, verify, 0)
+    with pytest.raises(MalformedInput):
+        LinkPlay.from_json({"format": "psi-parlour/by-link"}, bo.signer, verify, 0)
+
+
+def test_the_summary_for_your_games_says_whose_turn_and_when():
+    group = settled()
+    mover = pen(group)
+    for device in group.devices:
+        line = device.summary()
+        assert line["match"] == device.match_id and line["game"] == "esp"
+        assert line["my_turn"] == (mover in device.local)
+        assert line["players"] == ["Ada", "Bo"] and not line["over"]
+        assert isinstance(line["last_link_at"], int)
+
+
+def test_a_long_step_splits_into_numbered_parts_taken_in_any_order():
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"})
+    assert all(len(link) <= packing.MAX_LINK for link in group.invite)
+    parts = packing.links(BASE, "A" * 5000)
+    assert len(parts) == 3 and all(len(p) <= packing.MAX_LINK for p in parts)
+    device = group.devices[1]
+    links = device.links()
+    assert len(links) > 1
+    cy = group.devices[2]
+    outs = [cy.take_link(link, 0) for link in reversed(links)]
+    assert all("Part" in o.sentence and "waiting for" in o.sentence for o in outs[:-1])
+    assert outs[-1].ok and "Part" not in outs[-1].sentence
+    assert cy.take_link(links[0], 0).sentence.startswith("Part")  # a part again: harmless
+
+
+def test_a_second_join_for_a_taken_seat_is_refused():
+    group = Group("esp", ("Ada", "Bo", "Cy"), {})
+    intruder, out = LinkPlay.join(
+        group.invite, 1, "Eve", group.devices[1].signer, verify, 0, BASE
+    )
+    assert intruder is not None  # from the invite alone, seat 2 looked free
+    ada = group.devices[0]
+    ada.take_link(group.devices[1].links()[0], 0)
+    refused = ada.take_link(out.links[0], 0)
+    assert not refused.ok and "seat 2" in refused.sentence.lower() or "two different" in refused.sentence

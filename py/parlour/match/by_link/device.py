@@ -55,6 +55,7 @@ class Outcome:
     ok: bool = True
     links: list[str] = field(default_factory=list)
     since: int = 0  # the log's length before: the screens show what came after ("Since...")
+    fresh: bool = True  # False: the link brought nothing new (a duplicate, an old link)
 
 
 class LinkPlay:
@@ -292,9 +293,10 @@ class LinkPlay:
         taken = self._take(packet)
         if not taken.ok:
             return taken
-        self.last_link_at = now
+        if taken.fresh:
+            self.last_link_at = now
         after = self._after(taken.sentence, before)
-        after.since = taken.since
+        after.since, after.fresh = taken.since, taken.fresh
         return after
 
     def _whole(self, text: str) -> packing.Packet | str:
@@ -324,9 +326,14 @@ class LinkPlay:
         return taken
 
     def _note_head(self, head: Signed) -> None:
-        have = head.body["have"]
+        """What the sender holds (only ever more: an old link's head tells nothing new)."""
+        if head.device == self.me:
+            return
+        have, known = head.body["have"], self.heads.setdefault(head.device, {})
         if isinstance(have, dict):
-            self.heads[head.device] = {str(d): q for d, q in have.items() if type(q) is int}
+            for device, q in have.items():
+                if type(q) is int and q > known.get(str(device), 0):
+                    known[str(device)] = q
 
     def _keep(self, records: list[Signed], head: Signed | None) -> Outcome:
         """Check records (and the head that came with them), then keep the new ones."""
@@ -343,7 +350,10 @@ class LinkPlay:
                 self._register(record)
             self.records[(record.device, record.seq)] = record
         if not fresh:
-            return Outcome("You had everything in that link already: nothing changed.")
+            step = self.match.step if self.match is not None else 0
+            return Outcome(
+                "You had everything in that link already: nothing changed.", since=step, fresh=False
+            )
         step_before = self.match.step if self.match is not None else 0
         stopped = self.stopped
         if self._timed_out():
@@ -843,6 +853,14 @@ class LinkPlay:
             return Outcome(refused, ok=False)
         self._run()
         return self._after("Send this link to the others.", before)
+
+    def tick(self, now: float) -> Outcome:
+        """The clock moved on (the page opened, or a minute passed): a claim of time that was
+        ahead of this device's clock may now count."""
+        self.now = max(self.now, now)
+        before, step = self._mine(), self.match.step if self.match is not None else 0
+        self._run()
+        return self._after(self._news(step, 0), before)
 
     def claim(self, now: float) -> Outcome:
         """Claim the game when the seat it waits on is past the time per move."""
