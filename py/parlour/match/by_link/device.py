@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.bots.base import LEVELS
@@ -364,14 +364,16 @@ class LinkPlay:
             return Outcome(self.stopped, ok=False)
         return Outcome(self._news(step_before, len(fresh)), since=step_before)
 
-    def _check_packet(
-        self, records: list[Signed], head: Signed | None
-    ) -> tuple[list[Signed], str]:
+    def _check_packet(self, records: list[Signed], head: Signed | None) -> tuple[list[Signed], str]:
         """The records new to this device, each checked; a fork is kept as proof (and the
         link refused with its sentence)."""
         keys = dict(self.keys)
         held = dict(self.held)
         for record in records:  # first records name their device's key and seats
+            known = self.records.get((record.device, 1))
+            if record.seq == 1 and known is not None and not known.same_content(record):
+                check_body(record.kind, record.body)
+                self._check_join(record, held)
             if record.seq == 1 and record.device not in keys and record.kind in ("open", "join"):
                 check_body(record.kind, record.body)
                 self._check_join(record, held)
@@ -382,14 +384,14 @@ class LinkPlay:
                 held[record.device] = _seats_in(record)
         fresh: list[Signed] = []
         for record in [*records, *([head] if head is not None else [])]:
-            key = keys.get(record.device)
-            if key is None:
+            found = keys.get(record.device)
+            if found is None:
                 raise ProtocolError(
                     "That link carries entries of a device this game does not know yet: "
                     "open the links before it first (the invite, then each player's join)."
                 )
             check_body(record.kind, record.body)
-            if not record.verified_by(key, self.match_id, self.verify):
+            if not record.verified_by(found, self.match_id, self.verify):
                 raise ProtocolError(_forged(record.device))
             if record.kind == "head":
                 continue
@@ -424,7 +426,8 @@ class LinkPlay:
         seat = record.body["s"]
         if any(seat in seats for seats in held.values()) or record.device != f"s{seat}":
             raise ProtocolError(
-                f"That link carries a join for seat {seat}, which another device holds: refused."
+                f"That link carries a join for seat {int(str(seat)) + 1}, which another device "
+                "holds: refused."
             )
 
     def _device_name(self, device: str, held: Mapping[str, tuple[int, ...]]) -> str:
@@ -594,7 +597,7 @@ class LinkPlay:
         if self.dealing is not None and not self.dealing.complete():
             return
         dealt = {
-            str(s): {k: str(v) for k, v in dict(b["d"]).items()}  # type: ignore[arg-type]
+            str(s): {k: str(v) for k, v in dict(b["d"]).items()}
             for s, b in self.commits.items()
             if b["d"]
         }
@@ -649,9 +652,13 @@ class LinkPlay:
         claims = []
         for device in self.keys:
             record = self.records.get((device, self.consumed.get(device, 0) + 1))
-            if record is not None and record.kind == "claim" and record.body["at"] == step:
-                if self._claim_valid(record):
-                    claims.append(record)
+            if (
+                record is not None
+                and record.kind == "claim"
+                and record.body["at"] == step
+                and self._claim_valid(record)
+            ):
+                claims.append(record)
         return claims
 
     def _claim_valid(self, claim: Signed) -> bool:
@@ -759,21 +766,21 @@ class LinkPlay:
         assert self.game is not None and self.dealing is not None
         made = False
         for kind, step in self.dealing.my_steps(self.stores):
-            self._append(kind.removeprefix("deal-"), dict(step))  # type: ignore[arg-type]
+            self._append(kind.removeprefix("deal-"), dict(step))
             made = True
         mine = [r for (d, _), r in self.records.items() if d == self.me]
         committed = any(r.kind == "commit" for r in mine)
         shared = self.dealing.my_cards(self.stores)
         if not committed and shared is not None:
             if not self.dealt_here:
-                deal_stores(self.game, self._config(), self.local, self.stores, shared, self.private)
+                deal_stores(
+                    self.game, self._config(), self.local, self.stores, shared, self.private
+                )
                 self.dealt_here = True
             dealt = dealt_commitments(self.stores)
             for seat in self.local:
                 secret, nonce = self.secrets[seat]
-                joint = JointRandomness(
-                    self.match_id, self.names, seat, secret=secret, nonce=nonce
-                )
+                joint = JointRandomness(self.match_id, self.names, seat, secret=secret, nonce=nonce)
                 body: dict[str, Json] = {
                     "s": seat,
                     "c": joint.my_commitment(),
@@ -785,9 +792,7 @@ class LinkPlay:
         if committed and not revealed and len(self.commits) == len(self.names):
             for seat in self.local:
                 secret, nonce = self.secrets[seat]
-                joint = JointRandomness(
-                    self.match_id, self.names, seat, secret=secret, nonce=nonce
-                )
+                joint = JointRandomness(self.match_id, self.names, seat, secret=secret, nonce=nonce)
                 for other, b in self.commits.items():
                     if other != seat:
                         joint.receive_commitment(other, b["c"])
@@ -970,9 +975,7 @@ class LinkPlay:
         if data.get("version") != FORMAT_VERSION:
             raise MalformedInput("That saved game by link is of another version.")
         try:
-            play = cls(
-                str(data["match"]), str(data["me"]), signer, verify, str(data["base"]), now
-            )
+            play = cls(str(data["match"]), str(data["me"]), signer, verify, str(data["base"]), now)
             records = [Signed.from_json(r) for r in data["records"]]
             play.stores = {int(s): PrivateStore.from_json(v) for s, v in data["stores"].items()}
             play.secrets = {
@@ -985,7 +988,9 @@ class LinkPlay:
             play.parts = {
                 str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()
             }
-            heads = {str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()}
+            heads = {
+                str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()
+            }
         except (KeyError, TypeError, ValueError, AttributeError):
             raise MalformedInput("That saved game by link is damaged.") from None
         if any(st.context.match_id != play.match_id for st in play.stores.values()):

@@ -72,7 +72,9 @@ def pack(packet: Packet) -> str:
     """The packet as the data of a link (without the address and prefix)."""
     rows: list[Json] = [[r.device, r.seq, r.kind, r.body] for r in packet.records]
     head = packet.head
-    text = canonical_json({"m": packet.match_id, "r": rows, "h": [head.device, head.seq, head.body]})
+    text = canonical_json(
+        {"m": packet.match_id, "r": rows, "h": [head.device, head.seq, head.body]}
+    )
     zipped = zlib.compress(text, 9)
     if len(zipped) >= 1 << 16:
         raise MalformedInput("That is too much for links: save a game file instead.")

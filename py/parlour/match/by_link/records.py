@@ -4,17 +4,17 @@ Every record is a `fair.signing.Signed`: the device, its own sequence number (1,
 no gap and never reused), a kind and a body, signed over the match id. A body is checked for its
 exact keys and types before anything reads it; anything else is `MalformedInput`.
 
-| kind | body | from |
-|---|---|---|
-| `open` | g game, n seat names, v variant, b bots {seat: level}, h seats held, k key, l seconds per move (0: none), t time | the creator, its record 1 |
-| `join` | s seat, n name, k key, t | each other player, its record 1 |
-| `commit` | s seat, c seed commitment, d dealt commitments {label: hash} | the seat's device |
-| `lock` / `unlock` | a shared deal's step (match/dealing.py: label, seat, values / card, value) | a recipient's device |
-| `reveal` | s seat, o opening, t | the seat's device, once every commitment is in |
-| `act` | s seat, a action, at step it was sealed after, h head then (16 hex), t | the seat's device |
-| `claim` | s seat out of time, by claimant seat, at step, t | another player's device |
-| `openings` | o {seat: [openings]} | at the end, every device for its seats |
-| `head` | have {device: last record held}, n step, h head (16 hex) | the sender of a link (not kept) |
+- `open` (the creator's record 1): g game, n seat names, v variant, b bots {seat: level},
+  h seats held, k key, l seconds per move (0: none), t time;
+- `join` (every other player's record 1): s seat, n name, k key, t;
+- `commit`: s seat, c seed commitment, d dealt commitments {label: hash};
+- `lock` / `unlock`: a shared deal's step (match/dealing.py: label, seat, values / card, value);
+- `reveal`: s seat, o opening, t (once every commitment is in);
+- `act`: s seat, a action, at the step it was sealed after, h the head then (16 hex), t;
+- `claim`: s the seat out of time, by the claimant's seat, at the step, t;
+- `openings`: o {seat: [openings]} (at the end, every device for its seats);
+- `head`: have {device: last record held}, n step, h head (16 hex): the sender's word on
+  what it holds, signed with each link and not kept.
 """
 
 from __future__ import annotations
