@@ -369,3 +369,53 @@ def test_a_second_join_for_a_taken_seat_is_refused():
     ada.take_link(group.devices[1].links()[0], 0)
     refused = ada.take_link(out.links[0], 0)
     assert not refused.ok and "join for seat 2, which another device holds" in refused.sentence
+
+
+def test_a_claims_fate_does_not_depend_on_a_devices_clock():
+    """A device whose clock is behind holds a claim back, but never lets a move signed after
+    it go first: every device ends on the same log."""
+    group = settled(names=("Ada", "Bo", "Cy"), hours=1)
+    mover = pen(group)
+    staller = group.holder(mover)
+    claimer, slow = (d for d in group.devices if d is not staller)
+    claim = claimer.claim(3600 * 2).links
+    staller.now = 3600 * 3  # it moves after the claim was signed
+    late = next_move(group, mover)
+    slow.take_link(claim[0], 100)  # its clock is behind: the claim waits
+    slow.take_link(late[0], 100)
+    assert slow.match.result() is None and slow.match.step == claimer.match.step - 1
+    slow.tick(3600 * 2)
+    for device in (staller, claimer):
+        device.take_link((late if device is claimer else claim)[0], 3600 * 3)
+    heads = {d.match.head() for d in group.devices}
+    assert len(heads) == 1 and slow.match.result() is not None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    move_at=st.integers(0, 3 * 3600),
+    claim_at=st.integers(3600, 3 * 3600),
+    order=st.permutations(range(4)),
+    clocks=st.lists(st.integers(0, 3 * 3600), min_size=3, max_size=3),
+)
+def test_a_claim_and_a_move_that_cross_end_the_same_on_every_device(
+    move_at, claim_at, order, clocks
+):
+    group = settled(names=("Ada", "Bo", "Cy"), hours=1)
+    mover = pen(group)
+    staller = group.holder(mover)
+    claimer, third = (d for d in group.devices if d is not staller)
+    staller.now = move_at
+    move = next_move(group, mover)[0]
+    if claimer.match.step < staller.match.step - 1 or not claimer.claim(claim_at).ok:
+        return
+    claim = claimer.links()[0]
+    deliveries = [(staller, claim), (claimer, move), (third, move), (third, claim)]
+    for i in order:
+        device, link = deliveries[i]
+        assert device.take_link(link, clocks[group.devices.index(device)]).ok
+    for device in group.devices:
+        device.tick(10**6)
+    assert len({d.match.head() for d in group.devices}) == 1
+    timed_out = claimer.match.result() is not None
+    assert timed_out == (move_at > claim_at)

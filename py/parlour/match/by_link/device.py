@@ -356,8 +356,8 @@ class LinkPlay:
             )
         step_before = self.match.step if self.match is not None else 0
         stopped = self.stopped
-        if self._timed_out():
-            self._rebuild()
+        if self._timed_out() or any(r.kind == "claim" for r in fresh):
+            self._rebuild()  # a claim of time and a late move may have crossed
         else:
             self._run()
         if self.stopped and not stopped:
@@ -487,7 +487,13 @@ class LinkPlay:
             return handler(record)
         except ParlourError as error:
             self.stopped = f"{error.sentence} The game cannot go on; the entry is kept as proof."
-            return WAIT
+        except (ValueError, TypeError, KeyError, IndexError):
+            who = self._device_name(record.device, self.held)
+            self.stopped = (
+                f"{who} signed an entry (its {record.seq}) this page cannot read: the game "
+                "cannot go on; the entry is kept as proof."
+            )
+        return WAIT
 
     def _on_open(self, record: Signed) -> str:
         body = record.body
@@ -662,8 +668,9 @@ class LinkPlay:
         return claims
 
     def _claim_valid(self, claim: Signed) -> bool:
-        t = int(str(claim.body["t"]))
-        return bool(self.limit) and t >= self.times[-1] + self.limit and t <= self.now + SLACK
+        """Signed once the time was up, by its own time (the same answer on every device; this
+        device's clock only holds back a claim from its future, in `_on_claim`)."""
+        return bool(self.limit) and int(str(claim.body["t"])) >= self.times[-1] + self.limit
 
     def _claim_beats(self, act: Signed, step: int) -> bool:
         """A valid claim signed before a late move wins over it (the earlier time wins)."""
@@ -852,6 +859,9 @@ class LinkPlay:
             return Outcome(f"It is not {self.name(seat)}'s turn. {self.waiting()}", ok=False)
         if self._mine() > self.consumed.get(self.me, 0):
             return Outcome("Your last move waits for the others' first: send it.", ok=False)
+        first = min(s for s in match.game.to_move(match.state) if s in self.local)
+        if first != seat:
+            return Outcome(f"{self.name(first)} acts first on this device.", ok=False)
         before = self._mine()
         refused = self._act(seat, choice)
         if refused is not None:
