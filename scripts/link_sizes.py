@@ -60,7 +60,7 @@ def _moves(link: str) -> bool:
 
 def measure(games: int) -> None:
     print(
-        "| game | links before the first move | start links: max (parts) | turn: median | p95 | max |"
+        "| game | links before the first move | start: longest (parts) | turn: median | p95 | max |"
     )
     print("|---|---|---|---|---|---|")
     for label, game, names, variant, bots in SETUPS:
@@ -69,7 +69,7 @@ def measure(games: int) -> None:
         for i in range(games):
             group = Measured(game, names, variant, bots)
             rng = Rng(f"{label}-{i}".encode())
-            group.play(lambda n: 0 if n else 0, rng, drops=0)
+            group.play(lambda n: 0, rng, drops=0)  # every link in the order sent
             first = next(k for k, (move, _) in enumerate(group.posts) if move)
             before.append(first)
             for k, (_, lengths) in enumerate(group.posts):

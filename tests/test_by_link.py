@@ -49,7 +49,7 @@ from parlour.errors import MalformedInput  # noqa: E402
 from parlour.fair.signing import Signed  # noqa: E402
 from parlour.match.by_link import LinkPlay, packing  # noqa: E402
 from tests.by_link_group import BASE  # noqa: E402
-from tests.signers import Ed25519Signer, verify  # noqa: E402
+from tests.signers import verify  # noqa: E402
 
 
 def settled(game="esp", names=("Ada", "Bo"), variant=None, moves=3, hours=0.0) -> Group:
