@@ -43,6 +43,7 @@ def test_a_whole_game_by_links_in_any_order_ends_verified_on_every_device(
 
 # -- attacks, old links and gaps ------------------------------------------------------------
 
+import functools  # noqa: E402
 import json  # noqa: E402
 
 from parlour.errors import MalformedInput  # noqa: E402
@@ -419,3 +420,27 @@ def test_a_claim_and_a_move_that_cross_end_the_same_on_every_device(
     assert len({d.match.head() for d in group.devices}) == 1
     timed_out = claimer.match.result() is not None
     assert timed_out == (move_at > claim_at)
+
+
+@functools.cache
+def a_move_in_flight() -> tuple[LinkPlay, str]:
+    """A device in the middle of a game, and the link of the other's next move to it."""
+    group = settled(moves=2)
+    mover = group.holder(pen(group))
+    receiver = next(d for d in group.devices if d is not mover)
+    return receiver, next_move(group, pen(group))[0]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(max_size=300), cut=st.integers(0, 3000), char=st.characters())
+def test_any_text_or_a_changed_link_gets_a_sentence_never_a_crash(text, cut, char):
+    kept, link = a_move_in_flight()
+    receiver = LinkPlay.from_json(kept.to_json(), kept.signer, verify, 0)  # fresh each time
+    at = cut % len(link)
+    changed = link[:at] + char + link[at + 1 :]
+    for given_text in (text, BASE + "#pl=1." + text, changed):
+        before = snapshot(receiver)
+        out = receiver.take_link(given_text, 0)
+        assert out.sentence
+        if not out.ok or not out.fresh:
+            assert snapshot(receiver) == before

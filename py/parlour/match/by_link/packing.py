@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from parlour.errors import MalformedInput
 from parlour.fair.encoding import Json, canonical_json, check_text, parse_json
 from parlour.fair.signing import SIGNATURE_BYTES, Signed
+from parlour.numbers import whole
 
 LINK_VERSION = 1
 PREFIX = "pl="
@@ -117,9 +118,9 @@ def read_fragment(text: str) -> str | Part:
     at = text.find("#" + PREFIX)
     fragment = text[at + 1 + len(PREFIX) :] if at >= 0 else text.removeprefix(PREFIX)
     fields = fragment.split(".")
-    if not fields[0].isdigit() or len(fields[0]) > 4:
+    version = whole(fields[0])
+    if version is None:
         raise MalformedInput("That is not a Psi Parlour play-by-link link.")
-    version = int(fields[0])
     if version > LINK_VERSION:
         raise NewerVersion(
             f"That link comes from a newer Psi Parlour (link version {version}): reload the "
@@ -130,9 +131,10 @@ def read_fragment(text: str) -> str | Part:
     if len(fields) == 2:
         return fields[1]
     if len(fields) == 4:
-        index, _, count = fields[1].partition("-")
-        if index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count) <= MAX_PARTS:
-            return Part(int(index), int(count), fields[2], fields[3])
+        text_index, _, text_count = fields[1].partition("-")
+        index, count = whole(text_index), whole(text_count)
+        if index is not None and count is not None and 1 <= index <= count <= MAX_PARTS:
+            return Part(index, count, fields[2], fields[3])
     raise MalformedInput("That link is damaged: its parts are not numbered.")
 
 
