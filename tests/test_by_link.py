@@ -5,12 +5,19 @@ device's audit verified at the end; then each attack a device must refuse, time 
 
 from __future__ import annotations
 
+import functools
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
-from tests.by_link_group import Group
+from parlour.fair.signing import Signed
+from parlour.match.by_link import LinkPlay, packing
+from tests.by_link_group import BASE, Group
+from tests.signers import Ed25519Signer, verify
 
 SETUPS = [
     ("esp", ("Ada", "Bo"), {}, None),
@@ -42,15 +49,6 @@ def test_a_whole_game_by_links_in_any_order_ends_verified_on_every_device(
 
 
 # -- attacks, old links and gaps ------------------------------------------------------------
-
-import functools  # noqa: E402
-import json  # noqa: E402
-
-from parlour.errors import MalformedInput  # noqa: E402
-from parlour.fair.signing import Signed  # noqa: E402
-from parlour.match.by_link import LinkPlay, packing  # noqa: E402
-from tests.by_link_group import BASE  # noqa: E402
-from tests.signers import verify  # noqa: E402
 
 
 def settled(game="esp", names=("Ada", "Bo"), variant=None, moves=3, hours=0.0) -> Group:
@@ -364,7 +362,7 @@ def test_a_long_step_splits_into_numbered_parts_taken_in_any_order():
 
 def test_a_second_join_for_a_taken_seat_is_refused():
     group = Group("esp", ("Ada", "Bo", "Cy"), {})
-    intruder, out = LinkPlay.join(group.invite, 1, "Eve", group.devices[1].signer, verify, 0, BASE)
+    intruder, out = LinkPlay.join(group.invite, 1, "Eve", Ed25519Signer(), verify, 0, BASE)
     assert intruder is not None  # from the invite alone, seat 2 looked free
     ada = group.devices[0]
     ada.take_link(group.devices[1].links()[0], 0)
@@ -444,3 +442,36 @@ def test_any_text_or_a_changed_link_gets_a_sentence_never_a_crash(text, cut, cha
         assert out.sentence
         if not out.ok or not out.fresh:
             assert snapshot(receiver) == before
+
+
+class LaterSigner:
+    """A signer that answers later, as the page's WebCrypto does: `sign` gives None, and the
+    page signs what `to_sign` lists."""
+
+    def __init__(self) -> None:
+        self.real = Ed25519Signer()
+        self.algorithm, self.public_key = self.real.algorithm, self.real.public_key
+
+    def sign(self, data: bytes) -> None:
+        return None
+
+
+def sign_all(play: LinkPlay, real) -> None:
+    for which, data in play.to_sign():
+        assert play.signed(which, real.sign(data))
+
+
+def test_a_page_that_signs_later_sends_its_links_once_signed_and_keeps_them_across_a_reload():
+    signer = LaterSigner()
+    ada, out = LinkPlay.create("esp", ["Ada", "Bo"], {}, (0,), signer, verify, 0, BASE)
+    assert out.signing and not out.links and ada.links() == []
+    kept = LinkPlay.from_json(ada.to_json(), signer, verify, 0)  # unsigned records reload
+    assert [w for w, _ in kept.to_sign()] == [w for w, _ in ada.to_sign()]
+    assert not ada.signed("1", b"\0" * 64)  # a signature that does not hold is not kept
+    sign_all(ada, signer.real)
+    invite = ada.links()
+    bo, joined = LinkPlay.join(invite, 1, "Bo", Ed25519Signer(), verify, 0, BASE)
+    assert bo is not None and ada.take_link(joined.links[0], 0).ok
+    sign_all(ada, signer.real)
+    assert bo.take_link(ada.links()[0], 0).ok
+    assert bo.match is not None and bo.match.head() == ada.match.head()

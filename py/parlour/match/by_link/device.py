@@ -39,6 +39,7 @@ from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.match import Match
 from parlour.match.table import AnyTable, Table, deal_stores, dealt_commitments, new_match_id
 from parlour.match.wire import DealLock, DealUnlock
+from parlour.numbers import whole
 
 FORMAT = "psi-parlour/by-link"
 FORMAT_VERSION = 1
@@ -56,6 +57,7 @@ class Outcome:
     links: list[str] = field(default_factory=list)
     since: int = 0  # the log's length before: the screens show what came after ("Since...")
     fresh: bool = True  # False: the link brought nothing new (a duplicate, an old link)
+    signing: bool = False  # links wait for signatures: `to_sign`, `signed`, then `links`
 
 
 class LinkPlay:
@@ -84,6 +86,7 @@ class LinkPlay:
         self.dealt_here = False
         self.last_link_at = now
         self.now = now
+        self._signed_head: Signed | None = None
         self._reset()
 
     # -- the derived state: a function of the records --------------------------------------
@@ -219,11 +222,9 @@ class LinkPlay:
 
     def _append(self, kind: str, body: dict[str, Json]) -> Signed:
         """Sign a new record of ours and keep it; `_run` then takes it in like anyone's."""
-        seq = max((q for d, q in self.records if d == self.me), default=0) + 1
+        seq = self._mine() + 1
         record = Signed(self.me, seq, kind, body)
-        record.signature = self.signer.sign(record.payload(self.match_id))
-        if record.signature is None:
-            raise ProtocolError("This device could not sign: play by link needs signatures.")
+        record.signature = self.signer.sign(record.payload(self.match_id))  # None: later
         if seq == 1:
             self._register(record)
         self.records[(self.me, seq)] = record
@@ -252,14 +253,52 @@ class LinkPlay:
             for key, r in sorted(self.records.items())
             if everything or any(self.heads.get(d, {}).get(key[0], 0) < key[1] for d in others)
         ]
+        head = self._head()
+        if head.signature is None or any(r.signature is None for r in rows):
+            return []  # the page signs later: `to_sign`, then `signed`, then `links` again
+        data = packing.pack(packing.Packet(self.match_id, tuple(rows), head))
+        return packing.links(self.base, data)
+
+    def _head(self) -> Signed:
+        """Our signed word on what we hold, for the next link (signed once per position)."""
         step = self.match.step if self.match is not None else 0
         head_hash = self.match.head()[:16] if self.match is not None else "0" * 16
         body: dict[str, Json] = {"have": dict(self._have()), "n": step, "h": head_hash}
-        seq = max((q for d, q in self.records if d == self.me), default=1)
-        head = Signed(self.me, seq, "head", body)
+        head = Signed(self.me, max(self._mine(), 1), "head", body)
+        kept = self._signed_head
+        if kept is not None and kept.same_content(head) and kept.seq == head.seq:
+            return kept
         head.signature = self.signer.sign(head.payload(self.match_id))
-        data = packing.pack(packing.Packet(self.match_id, tuple(rows), head))
-        return packing.links(self.base, data)
+        self._signed_head = head
+        return head
+
+    def to_sign(self) -> list[tuple[str, bytes]]:
+        """What waits for this device's signature (a page whose signer answers later, as
+        WebCrypto's promise does): (which, bytes to sign), our records by number and "head"."""
+        waiting = [
+            (str(r.seq), r.payload(self.match_id))
+            for (d, _), r in sorted(self.records.items())
+            if d == self.me and r.signature is None
+        ]
+        head = self._head()
+        if head.signature is None:
+            waiting.append(("head", head.payload(self.match_id)))
+        return waiting
+
+    def signed(self, which: str, signature: bytes) -> bool:
+        """A signature the page made for `which` (from `to_sign`), kept if it holds."""
+        key = self.keys.get(self.me)
+        record = self._signed_head if which == "head" else None
+        if which != "head":
+            number = whole(which)
+            record = self.records.get((self.me, number)) if number is not None else None
+        if key is None or record is None:
+            return False
+        record.signature = bytes(signature)
+        if not record.verified_by(key, self.match_id, self.verify):
+            record.signature = None
+            return False
+        return True
 
     def _after(self, sentence: str, before: int | None = None) -> Outcome:
         """An outcome with links when we made new records since `before` (our count then)."""
@@ -267,9 +306,10 @@ class LinkPlay:
         if before is not None and mine == before:
             return Outcome(sentence)
         try:
-            return Outcome(sentence, links=self.links())
+            links = self.links()
         except MalformedInput as error:
             return Outcome(f"{sentence} {error.sentence}", ok=False)
+        return Outcome(sentence, links=links, signing=not links)
 
     def _mine(self) -> int:
         return max((q for d, q in self.records if d == self.me), default=0)
@@ -378,7 +418,7 @@ class LinkPlay:
                 check_body(record.kind, record.body)
                 self._check_join(record, held)
                 key = DeviceKey.from_json(record.body["k"])
-                if not record.verified_by(key, self.match_id, self.verify):
+                if not self._holds(record, key, head):
                     raise ProtocolError(_forged(record.device))
                 keys[record.device] = key
                 held[record.device] = _seats_in(record)
@@ -391,7 +431,7 @@ class LinkPlay:
                     "open the links before it first (the invite, then each player's join)."
                 )
             check_body(record.kind, record.body)
-            if not record.verified_by(found, self.match_id, self.verify):
+            if not self._holds(record, found, head):
                 raise ProtocolError(_forged(record.device))
             if record.kind == "head":
                 continue
@@ -418,6 +458,13 @@ class LinkPlay:
                     "refused."
                 )
         return fresh, ""
+
+    def _holds(self, record: Signed, key: DeviceKey, head: Signed | None) -> bool:
+        """A record's signature holds; or, read back from our own save (no head), it is one of
+        ours still waiting for the page's signature."""
+        if head is None and record.device == self.me and record.signature is None:
+            return True
+        return record.verified_by(key, self.match_id, self.verify)
 
     def _check_join(self, record: Signed, held: Mapping[str, tuple[int, ...]]) -> None:
         """A join takes a free seat, under the device name that seat gives."""
