@@ -475,3 +475,33 @@ def test_a_page_that_signs_later_sends_its_links_once_signed_and_keeps_them_acro
     sign_all(ada, signer.real)
     assert bo.take_link(ada.links()[0], 0).ok
     assert bo.match is not None and bo.match.head() == ada.match.head()
+
+
+class Answers:
+    """A page's `Verify` that reads answers made before the call (as WebCrypto's are)."""
+
+    def __init__(self) -> None:
+        self.answers: dict[tuple[str, bytes, bytes, bytes], bool] = {}
+
+    def check_first(self, checks) -> None:
+        for check in checks:
+            self.answers[check] = verify(*check)
+
+    def __call__(self, algorithm: str, public: bytes, data: bytes, signature: bytes) -> bool:
+        return self.answers.get((algorithm, public, data, signature), False)
+
+
+def test_a_page_that_checks_signatures_first_plays_from_its_answers_alone():
+    from parlour.match.by_link import invite_checks
+
+    ada, out = LinkPlay.create("esp", ["Ada", "Bo"], {}, (0,), Ed25519Signer(), verify, 0, BASE)
+    answers = Answers()
+    assert LinkPlay.join(out.links, 1, "Bo", Ed25519Signer(), answers, 0, BASE)[0] is None
+    answers.check_first(invite_checks(out.links))
+    bo, joined = LinkPlay.join(out.links, 1, "Bo", Ed25519Signer(), answers, 0, BASE)
+    assert bo is not None
+    assert ada.take_link(joined.links[0], 0).ok
+    link = ada.links()[0]
+    assert not bo.take_link(link, 0).ok  # not checked yet: taken for forged, nothing changed
+    answers.check_first(bo.checks(link))
+    assert bo.take_link(link, 0).ok and bo.match.head() == ada.match.head()

@@ -916,6 +916,22 @@ class LinkPlay:
         self._run()
         return self._after("Send this link to the others.", before)
 
+    def checks(self, text: str) -> list[Check]:
+        """The signatures `take_link(text)` will check (none for a part that does not complete
+        a link, or for text that is no link): for a page that checks them first."""
+        try:
+            read = packing.read_fragment(text)
+            if isinstance(read, str):
+                packet = packing.unpack(read)
+            else:
+                parts = {**self.parts.get(read.tag, {}), read.index: read.data}
+                if len(parts) < read.count:
+                    return []
+                packet = packing.unpack(packing.join_parts(parts, read.tag))
+        except ParlourError:
+            return []
+        return signature_checks(packet, self.keys)
+
     def tick(self, now: float) -> Outcome:
         """The clock moved on (the page opened, or a minute passed): a claim of time that was
         ahead of this device's clock may now count."""
@@ -1062,6 +1078,32 @@ class LinkPlay:
         return play
 
 
+Check = tuple[str, bytes, bytes, bytes]  # (algorithm, public key, data, signature)
+
+
+def signature_checks(packet: packing.Packet, keys: Mapping[str, DeviceKey]) -> list[Check]:
+    """Every signature a packet carries, with the key it must hold under: a page whose checks
+    answer later (WebCrypto) runs these first, and its `Verify` reads the answers."""
+    known = dict(keys)
+    for record in packet.records:
+        if record.seq == 1 and record.kind in ("open", "join") and record.device not in known:
+            try:
+                known[record.device] = DeviceKey.from_json(record.body.get("k"))
+            except MalformedInput:
+                continue
+    checks: list[Check] = []
+    for record in (*packet.records, packet.head):
+        key = known.get(record.device)
+        if key is not None and record.signature is not None:
+            try:
+                checks.append(
+                    (key.algorithm, key.public, record.payload(packet.match_id), record.signature)
+                )
+            except MalformedInput:
+                continue
+    return checks
+
+
 def _seats_in(record: Signed) -> tuple[int, ...]:
     """The seats a device's first record says it holds."""
     if record.kind == "open":
@@ -1085,6 +1127,15 @@ def _forged(device: str) -> str:
 def _packet_of(text: str) -> packing.Packet | None:
     read = packing.read_fragment(text)
     return packing.unpack(read) if isinstance(read, str) else None
+
+
+def invite_checks(texts: list[str]) -> list[Check]:
+    """The signatures `join` will check in an invite (all its parts): for a page that checks
+    them first."""
+    try:
+        return signature_checks(read_invite(texts), {})
+    except ParlourError:
+        return []
 
 
 def read_invite(texts: list[str]) -> packing.Packet:
