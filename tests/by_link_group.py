@@ -13,7 +13,7 @@ from collections.abc import Callable
 from parlour.fair.rng import Rng
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.match.audit import Verified
-from parlour.match.by_link import LinkPlay
+from parlour.match.by_link import LinkPlay, packing
 from tests.signers import Ed25519Signer, P256Signer, verify
 
 BASE = "https://psi.example/"
@@ -134,6 +134,8 @@ class Group:
         raise AssertionError("the game did not end")
 
     def check_the_end(self) -> None:
+        """One log everywhere, every device's audit verified, every link within the limit."""
+        assert max(self.sizes["start"] + self.sizes["turn"]) <= packing.MAX_LINK
         heads = {d.match.head() for d in self.devices if d.match is not None}
         assert len(heads) == 1 and len(self.devices) > 1
         for device in self.devices:

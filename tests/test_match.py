@@ -199,3 +199,20 @@ def test_no_secret_reaches_a_public_view_or_the_log_before_its_reveal(numbers, o
     nonces = {o.nonce for store in private for o in store.openings.values()}
     public_text = json.dumps(_public_traces(first, before_reveals))
     assert not any(nonce in public_text for nonce in nonces)
+
+
+def test_a_time_out_ends_the_game_only_against_the_seat_it_waits_on_and_replays():
+    from parlour.games import GAMES
+    from parlour.games.base import Termination
+
+    config = MatchConfig("esp", "m-timeout-0001", ("Ada", "Bo"))
+    match = Match(GAMES["esp"], config, bytes(32))
+    waited = min(match.game.to_move(match.state))
+    refused = match.submit_json(waited, {"timeout": 1 - waited})
+    assert not refused.ok and "not waiting on" in (refused.reason or "")
+    taken = match.submit_json(1 - waited, {"timeout": waited})
+    assert taken.ok
+    result = match.result()
+    assert result is not None and result.termination is Termination.FORFEIT
+    assert "ran out of time" in result.reason and waited not in result.winners
+    assert Match.loads(match.dumps()).result() == result

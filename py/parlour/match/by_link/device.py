@@ -692,7 +692,18 @@ class LinkPlay:
             self.notes.append(f"{self.name(seat)}'s move was refused: {submitted.reason}")
             return DONE
         self._took(record)
+        self._infer(record.device, at)
         return DONE
+
+    def _infer(self, device: str, at: int) -> None:
+        """A device that sealed a move at step `at` held every record the log took before it:
+        the links to it need not carry them again (its head may be older than its move)."""
+        if device == self.me:
+            return
+        known = self.heads.setdefault(device, {})
+        for source, q in self.sources[:at]:
+            if q > known.get(source, 0):
+                known[source] = q
 
     def _took(self, record: Signed) -> None:
         self.sources.append((record.device, record.seq))
