@@ -505,3 +505,28 @@ def test_a_page_that_checks_signatures_first_plays_from_its_answers_alone():
     assert not bo.take_link(link, 0).ok  # not checked yet: taken for forged, nothing changed
     answers.check_first(bo.checks(link))
     assert bo.take_link(link, 0).ok and bo.match.head() == ada.match.head()
+
+
+def test_a_second_set_up_or_a_join_out_of_place_is_refused():
+    group = settled(moves=0)
+    ada, bo = group.devices
+    eve = Ed25519Signer()
+    other, _ = LinkPlay.create("esp", ["Eve", "Bo"], {}, (0,), eve, verify, 0, BASE)
+    body = dict(other.records[("s0", 1)].body)
+    record = Signed("s9", 1, "open", body)
+    record.signature = eve.sign(record.payload(ada.match_id))
+    head = bo._head()
+    data = packing.pack(packing.Packet(ada.match_id, (record,), head))
+    out = ada.take_link(packing.links(BASE, data)[0], 0)
+    assert not out.ok and "second set-up" in out.sentence
+    bo._append("join", dict(bo.records[("s1", 1)].body))  # a join as Bo's later entry
+    out = ada.take_link(bo.links()[0], 0)
+    assert not out.ok and "join that is not its first entry" in out.sentence
+
+
+def test_a_seat_that_commits_twice_stops_the_game_naming_it():
+    group = Group("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3})
+    ada, bo, _ = group.devices
+    bo._append("commit", dict(bo.records[("s1", 2)].body, c="ab" * 32))
+    out = ada.take_link(bo.links()[0], 0)
+    assert not out.ok and "Bo committed twice" in out.sentence

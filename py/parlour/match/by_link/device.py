@@ -155,8 +155,8 @@ class LinkPlay:
             raise MalformedInput("A bot's level is not one this page knows.")
         if not held or any(not 0 <= s < len(names) for s in held) or len(held) == len(names):
             raise MalformedInput("Keep at least one seat for another device, and hold one.")
-        MatchConfig(game_id, "m-checking", tuple(clean), dict(variant))  # its own checks
-        game.check_setup(MatchConfig(game_id, "m-checking", tuple(clean), variant).setup())
+        checked = {"game": game_id, "match_id": "m-checking", "seats": clean, "variant": variant}
+        game.check_setup(MatchConfig.from_json(checked).setup())
         match_id = new_match_id()
         play = cls(match_id, f"s{held[0]}", signer, verify, base, now)
         play.private = {s: dict(v) for s, v in (private or {}).items()}
@@ -409,7 +409,8 @@ class LinkPlay:
         link refused with its sentence)."""
         keys = dict(self.keys)
         held = dict(self.held)
-        for record in records:  # first records name their device's key and seats
+        # First records name their device's key and seats; the set-up's first of all.
+        for record in sorted(records, key=lambda r: r.kind != "open"):
             known = self.records.get((record.device, 1))
             if record.seq == 1 and known is not None and not known.same_content(record):
                 check_body(record.kind, record.body)
@@ -435,8 +436,11 @@ class LinkPlay:
                 raise ProtocolError(_forged(record.device))
             if record.kind == "head":
                 continue
-            if record.seq == 1 and record.kind not in ("open", "join"):
-                raise ProtocolError("That link's first entry of a device is not a join: refused.")
+            if (record.seq == 1) != (record.kind in ("open", "join")):
+                raise ProtocolError(
+                    "That link has a device's join that is not its first entry, or a first "
+                    "entry that is not a join: refused."
+                )
             seat = seat_of(record.kind, record.body)
             mine = held.get(record.device, ())
             if seat is not None and seat not in mine:
@@ -467,8 +471,11 @@ class LinkPlay:
         return record.verified_by(key, self.match_id, self.verify)
 
     def _check_join(self, record: Signed, held: Mapping[str, tuple[int, ...]]) -> None:
-        """A join takes a free seat, under the device name that seat gives."""
-        if record.kind != "join":
+        """A join takes a free seat, under the device name that seat gives; a game has one
+        set-up (one `open`)."""
+        if record.kind == "open":
+            if any(d != record.device for d in held):
+                raise ProtocolError("That link carries a second set-up for this game: refused.")
             return
         seat = record.body["s"]
         if any(seat in seats for seats in held.values()) or record.device != f"s{seat}":
@@ -585,6 +592,8 @@ class LinkPlay:
                 f"{self.name(seat)}'s commitment does not bind what was dealt to them before "
                 "the seed."
             )
+        if seat in self.commits:
+            raise ProtocolError(f"{self.name(seat)} committed twice.")
         self.commits[seat] = dict(body)
         return DONE
 
@@ -778,9 +787,12 @@ class LinkPlay:
         opened = record.body["o"]
         assert isinstance(opened, dict)
         for key, items in opened.items():
-            seat = int(key)
+            seat = whole(key)
             if seat not in self.held.get(record.device, ()) or not isinstance(items, list):
                 raise ProtocolError(f"{record.device} opened seals of a seat it does not hold.")
+            assert seat is not None
+            if seat in self.openings:
+                raise ProtocolError(f"{self.name(seat)}'s seals were opened twice.")
             self.openings[seat] = [Opening.from_json(o) for o in items]
         if len(self.openings) == len(self.names):
             self.audit_result = audit(
