@@ -16,35 +16,29 @@ in live play (fair-play.md).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from parlour.bots.base import LEVELS
 from parlour.errors import MalformedInput, ParlourError, ProtocolError
-from parlour.fair.commit import Context, Opening
+from parlour.fair.commit import Opening
 from parlour.fair.encoding import Json, check_text
-from parlour.fair.joint import JointRandomness
 from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
-from parlour.games.base import AnyGame
-from parlour.match.audit import AuditResult, audit
+from parlour.match.audit import audit
 from parlour.match.bot_seats import bot_name, next_decision
 from parlour.match.by_link import packing
 from parlour.match.by_link.records import check_body, seat_of
+from parlour.match.by_link.start import Starting
+from parlour.match.by_link.state import DONE, WAIT, seats_in
+from parlour.match.by_link.timing import Timing, duration
 from parlour.match.config import MatchConfig, clean_name
-from parlour.match.dealing import Dealing, lock_label, new_locks
-from parlour.match.match import Match
-from parlour.match.table import AnyTable, Table, deal_stores, dealt_commitments, new_match_id
-from parlour.match.wire import DealLock, DealUnlock
+from parlour.match.table import new_match_id
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/by-link"
 FORMAT_VERSION = 1
-SLACK = 300  # seconds a claim's time may be ahead of this device's clock (clocks differ)
-WAIT, DONE = "wait", "done"
 
 
 @dataclass
@@ -60,70 +54,11 @@ class Outcome:
     signing: bool = False  # links wait for signatures: `to_sign`, `signed`, then `links`
 
 
-class LinkPlay:
+class LinkPlay(Starting, Timing):
     """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
     `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
 
-    def __init__(
-        self, match_id: str, me: str, signer: Signer, verify: Verify, base: str, now: float
-    ) -> None:
-        self.match_id, self.me, self.signer, self.verify, self.base = (
-            match_id,
-            me,
-            signer,
-            verify,
-            base,
-        )
-        self.records: dict[tuple[str, int], Signed] = {}
-        self.keys: dict[str, DeviceKey] = {}
-        self.held: dict[str, tuple[int, ...]] = {}  # device -> the seats it holds
-        self.heads: dict[str, dict[str, int]] = {}  # device -> the records it said it has
-        self.parts: dict[str, dict[int, str]] = {}  # a split link's parts, by tag
-        self.forks: list[Fork] = []
-        self.stores: dict[int, PrivateStore] = {}
-        self.secrets: dict[int, tuple[bytes, bytes]] = {}  # our seats' seed bytes and nonces
-        self.private: dict[int, dict[str, Json]] = {}  # our players' private choices
-        self.dealt_here = False
-        self.last_link_at = now
-        self.now = now
-        self._signed_head: Signed | None = None
-        self._reset()
-
     # -- the derived state: a function of the records --------------------------------------
-
-    def _reset(self) -> None:
-        self.consumed: dict[str, int] = {}
-        self.game: AnyGame | None = None
-        self.names: list[str] = []
-        self.variant: dict[str, Json] = {}
-        self.bots: dict[str, str] = {}
-        self.limit = 0
-        self.creator = ""
-        self.commits: dict[int, dict[str, Json]] = {}
-        self.reveals: dict[int, Opening] = {}
-        self.dealing: Dealing | None = None
-        self.joint: dict[int, JointRandomness] = {}
-        self.table: AnyTable | None = None
-        self.times: list[int] = []  # times[k]: when step k fell due, by its record
-        self.sources: list[tuple[str, int]] = []  # the record each log entry came from
-        self.openings: dict[int, list[Opening]] = {}
-        self.audit_result: AuditResult | None = None
-        self.stopped = ""  # why the game cannot go on (a false reveal or deal step)
-        self.notes: list[str] = []
-
-    @property
-    def local(self) -> tuple[int, ...]:
-        return self.held.get(self.me, ())
-
-    @property
-    def match(self) -> Match[Any, Any] | None:
-        return self.table.match if self.table is not None else None
-
-    def name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
-
-    def device_of(self, seat: int) -> str | None:
-        return next((d for d, seats in self.held.items() if seat in seats), None)
 
     # -- making ----------------------------------------------------------------------------
 
@@ -189,7 +124,7 @@ class LinkPlay:
     ) -> tuple[LinkPlay | None, Outcome]:
         """A player's device from an invite link: its seat, name and key, and its first link."""
         try:
-            packet = read_invite([text] if isinstance(text, str) else list(text))
+            packet = packing.read_invite([text] if isinstance(text, str) else list(text))
         except ParlourError as error:
             return None, Outcome(error.sentence, ok=False)
         play = cls(packet.match_id, f"s{seat}", signer, verify, base, now)
@@ -211,24 +146,6 @@ class LinkPlay:
         play._append("join", body)
         play._run()
         return play, play._after(f"You sit as {play.name(seat)}. Send this link to the others.")
-
-    def _prepare(self, seats: tuple[int, ...]) -> None:
-        """Our seats' private stores, their locks on shared decks and their seed bytes."""
-        for seat in seats:
-            self.stores[seat] = PrivateStore(Context(self.match_id, seat))
-            self.secrets[seat] = (secrets.token_bytes(32), secrets.token_bytes(32))
-        if self.game is not None:
-            new_locks(self._deals(), self.stores)
-
-    def _append(self, kind: str, body: dict[str, Json]) -> Signed:
-        """Sign a new record of ours and keep it; `_run` then takes it in like anyone's."""
-        seq = self._mine() + 1
-        record = Signed(self.me, seq, kind, body)
-        record.signature = self.signer.sign(record.payload(self.match_id))  # None: later
-        if seq == 1:
-            self._register(record)
-        self.records[(self.me, seq)] = record
-        return record
 
     # -- links out -------------------------------------------------------------------------
 
@@ -310,9 +227,6 @@ class LinkPlay:
         except MalformedInput as error:
             return Outcome(f"{sentence} {error.sentence}", ok=False)
         return Outcome(sentence, links=links, signing=not links)
-
-    def _mine(self) -> int:
-        return max((q for d, q in self.records if d == self.me), default=0)
 
     # -- links in --------------------------------------------------------------------------
 
@@ -422,7 +336,7 @@ class LinkPlay:
                 if not self._holds(record, key, head):
                     raise ProtocolError(_forged(record.device))
                 keys[record.device] = key
-                held[record.device] = _seats_in(record)
+                held[record.device] = seats_in(record)
         fresh: list[Signed] = []
         for record in [*records, *([head] if head is not None else [])]:
             found = keys.get(record.device)
@@ -484,15 +398,6 @@ class LinkPlay:
                 "holds: refused."
             )
 
-    def _device_name(self, device: str, held: Mapping[str, tuple[int, ...]]) -> str:
-        seats = held.get(device, ())
-        people = [self.name(s) for s in seats if str(s) not in self.bots]
-        return f"{' and '.join(people) or device}'s device"
-
-    def _register(self, record: Signed) -> None:
-        self.keys[record.device] = DeviceKey.from_json(record.body["k"])
-        self.held[record.device] = _seats_in(record)
-
     def _news(self, step_before: int, count: int) -> str:
         """A sentence on what a link brought, and what this device waits for now."""
         step = self.match.step if self.match is not None else 0
@@ -549,133 +454,6 @@ class LinkPlay:
             )
         return WAIT
 
-    def _on_open(self, record: Signed) -> str:
-        body = record.body
-        game_id = body["g"]
-        game = GAMES.get(game_id) if isinstance(game_id, str) else None
-        names, variant, bots, limit = body["n"], body["v"], body["b"], body["l"]
-        if game is None or not isinstance(names, list) or not isinstance(variant, dict):
-            raise MalformedInput("The invite names no game this page knows.")
-        config = MatchConfig.from_json(
-            {"game": game.id, "match_id": self.match_id, "seats": names, "variant": variant}
-        )
-        if not isinstance(bots, dict) or any(v not in LEVELS for v in bots.values()):
-            raise MalformedInput("The invite's bots are not levels by seat.")
-        game.check_setup(config.setup())
-        self.game, self.names, self.variant = game, list(config.seats), dict(variant)
-        self.bots = {str(k): str(v) for k, v in bots.items()}
-        self.limit = limit if isinstance(limit, int) else 0
-        self.creator = record.device
-        deals = game.shared_deals(config.setup())
-        self.dealing = Dealing(deals, tuple(self.names), self.match_id)
-        new_locks(deals, self.stores)
-        return DONE
-
-    def _on_join(self, record: Signed) -> str:
-        if self.game is None:
-            return WAIT
-        seat = record.body["s"]
-        if not isinstance(seat, int) or not 0 <= seat < len(self.names):
-            raise ProtocolError("A join names a seat that is not in this game.")
-        self.names[seat] = clean_name(record.body["n"], f"Player {seat + 1}")
-        return DONE
-
-    def _on_commit(self, record: Signed) -> str:
-        if self.game is None:
-            return WAIT
-        seat, body = int(str(record.body["s"])), record.body
-        expected = set(self.game.dealt_labels(self._setup(), seat))
-        expected |= {lock_label(d.label) for d in self._deals() if seat in d.seats}
-        dealt = body["d"]
-        if not isinstance(dealt, dict) or set(dealt) != expected:
-            raise ProtocolError(
-                f"{self.name(seat)}'s commitment does not bind what was dealt to them before "
-                "the seed."
-            )
-        if seat in self.commits:
-            raise ProtocolError(f"{self.name(seat)} committed twice.")
-        self.commits[seat] = dict(body)
-        return DONE
-
-    def _on_deal_step(self, record: Signed) -> str:
-        if self.dealing is None:
-            return WAIT
-        body: Any = record.body
-        progress = self.dealing.progress.get(str(body["label"]))
-        if progress is None:
-            raise ProtocolError("A step of a deal that is not part of this game arrived.")
-        seats = progress.deal.seats
-        if record.kind == "lock":
-            r = seats.index(body["seat"]) if body["seat"] in seats else 0
-            if any(q not in progress.locks for q in range(r)):
-                return WAIT
-            lock: DealLock = body
-            self.dealing.take_lock(lock)
-            return DONE
-        card = body["card"]
-        if not progress.locked():
-            return WAIT
-        if not isinstance(card, int) or not 0 <= card < len(seats):
-            raise ProtocolError("A deal step names a card that is not in the deal.")
-        chain, others = progress.unlocks.get(card, []), progress.others(card)
-        if body["seat"] in others and others.index(body["seat"]) > len(chain):
-            return WAIT
-        unlock: DealUnlock = body
-        self.dealing.take_unlock(unlock)
-        return DONE
-
-    def _on_reveal(self, record: Signed) -> str:
-        if self.game is None or len(self.commits) < len(self.names):
-            return WAIT
-        seat = int(str(record.body["s"]))
-        opening = Opening.from_json(record.body["o"])
-        referee = self._referee()
-        if seat == referee.me:
-            referee.my_reveal()
-        else:
-            referee.receive_reveal(seat, opening)  # a false reveal: ProtocolError, named
-        self.reveals[seat] = opening
-        self.times.append(int(str(record.body["t"])))
-        self._maybe_start()
-        return DONE
-
-    def _referee(self) -> JointRandomness:
-        """The seed's commit-reveal, as our first seat sees it, fed every commitment."""
-        me = self.local[0]
-        if me not in self.joint:
-            secret, nonce = self.secrets[me]
-            joint = JointRandomness(self.match_id, self.names, me, secret=secret, nonce=nonce)
-            for seat, body in sorted(self.commits.items()):
-                if seat != me:
-                    joint.receive_commitment(seat, body["c"])
-            if joint.my_commitment() != self.commits[me]["c"]:
-                raise ProtocolError("This device's own commitment is not the one it saved.")
-            self.joint[me] = joint
-        return self.joint[me]
-
-    def _maybe_start(self) -> None:
-        if len(self.reveals) < len(self.names) or self.table is not None or self.game is None:
-            return
-        if self.dealing is not None and not self.dealing.complete():
-            return
-        dealt = {
-            str(s): {k: str(v) for k, v in dict(b["d"]).items()}
-            for s, b in self.commits.items()
-            if b["d"]
-        }
-        shared = self.dealing.records() if self.dealing is not None else {}
-        config = MatchConfig(
-            self.game.id,
-            self.match_id,
-            tuple(self.names),
-            dict(self.variant),
-            dealt,
-            shared,
-            dict(self.bots),
-        )
-        self.table = Table(Match(self.game, config, self._referee().seed()), self.stores)
-        self.times = [max(self.times)]
-
     def _on_act(self, record: Signed) -> str:
         match = self.match
         if match is None:
@@ -714,69 +492,7 @@ class LinkPlay:
             if q > known.get(source, 0):
                 known[source] = q
 
-    def _took(self, record: Signed) -> None:
-        self.sources.append((record.device, record.seq))
-        self.times.append(int(str(record.body["t"])))
-
     # -- time --------------------------------------------------------------------------------
-
-    def _claims_at(self, step: int) -> list[Signed]:
-        """Claims at the head of their device's records for `step`, valid by their time."""
-        claims = []
-        for device in self.keys:
-            record = self.records.get((device, self.consumed.get(device, 0) + 1))
-            if (
-                record is not None
-                and record.kind == "claim"
-                and record.body["at"] == step
-                and self._claim_valid(record)
-            ):
-                claims.append(record)
-        return claims
-
-    def _claim_valid(self, claim: Signed) -> bool:
-        """Signed once the time was up, by its own time (the same answer on every device; this
-        device's clock only holds back a claim from its future, in `_on_claim`)."""
-        return bool(self.limit) and int(str(claim.body["t"])) >= self.times[-1] + self.limit
-
-    def _claim_beats(self, act: Signed, step: int) -> bool:
-        """A valid claim signed before a late move wins over it (the earlier time wins)."""
-        t = int(str(act.body["t"]))
-        return any(int(str(c.body["t"])) < t for c in self._claims_at(step))
-
-    def _on_claim(self, record: Signed) -> str:
-        match = self.match
-        if match is None:
-            return WAIT
-        at, seat = int(str(record.body["at"])), int(str(record.body["s"]))
-        if at < match.step or match.result() is not None:
-            return DONE  # the move came first: the claim is void
-        if at > match.step:
-            return WAIT
-        if not self.limit:
-            raise ProtocolError("A claim of time came in a game with no time per move.")
-        if int(str(record.body["t"])) > self.now + SLACK:
-            return WAIT  # a claim from the future here: kept until our clock catches up
-        if not self._claim_valid(record):
-            raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
-        due = sorted(match.game.to_move(match.state))
-        if not due or seat != due[0]:
-            raise ProtocolError(f"A claim against {self.name(seat)}, whom the game is not on.")
-        mover = self.device_of(seat)
-        waiting = self.records.get((mover or "", self.consumed.get(mover or "", 0) + 1))
-        if waiting is not None and waiting.kind == "act" and not self._claim_beats(waiting, at):
-            return WAIT  # the move in time goes first, and voids this claim
-        submitted = match.submit_json(int(str(record.body["by"])), {"timeout": seat})
-        if not submitted.ok:
-            raise ProtocolError(submitted.reason or "A claim of time was refused.")
-        self._took(record)
-        return DONE
-
-    def _timed_out(self) -> bool:
-        """Has the game ended on a claim of time? (A move sent in time may still beat it.)"""
-        match = self.match
-        last = match.entries[-1].action if match is not None and match.entries else None
-        return isinstance(last, dict) and "timeout" in last
 
     # -- the end -----------------------------------------------------------------------------
 
@@ -839,56 +555,6 @@ class LinkPlay:
     def _opened(self) -> bool:
         return any(r.kind == "openings" for (d, _), r in self.records.items() if d == self.me)
 
-    def _start_steps(self) -> bool:
-        assert self.game is not None and self.dealing is not None
-        made = False
-        for kind, step in self.dealing.my_steps(self.stores):
-            self._append(kind.removeprefix("deal-"), dict(step))
-            made = True
-        mine = [r for (d, _), r in self.records.items() if d == self.me]
-        committed = any(r.kind == "commit" for r in mine)
-        shared = self.dealing.my_cards(self.stores)
-        if not committed and shared is not None:
-            if not self.dealt_here:
-                deal_stores(
-                    self.game, self._config(), self.local, self.stores, shared, self.private
-                )
-                self.dealt_here = True
-            dealt = dealt_commitments(self.stores)
-            for seat in self.local:
-                secret, nonce = self.secrets[seat]
-                joint = JointRandomness(self.match_id, self.names, seat, secret=secret, nonce=nonce)
-                body: dict[str, Json] = {
-                    "s": seat,
-                    "c": joint.my_commitment(),
-                    "d": dict(dealt.get(str(seat), {})),
-                }
-                self._append("commit", body)
-            return True
-        revealed = any(r.kind == "reveal" for r in mine)
-        if committed and not revealed and len(self.commits) == len(self.names):
-            for seat in self.local:
-                secret, nonce = self.secrets[seat]
-                joint = JointRandomness(self.match_id, self.names, seat, secret=secret, nonce=nonce)
-                for other, b in self.commits.items():
-                    if other != seat:
-                        joint.receive_commitment(other, b["c"])
-                opening = joint.my_reveal().to_json()
-                self._append("reveal", {"s": seat, "o": opening, "t": int(self.now)})
-            return True
-        return made
-
-    def _config(self) -> MatchConfig:
-        assert self.game is not None
-        return MatchConfig(self.game.id, self.match_id, tuple(self.names), dict(self.variant))
-
-    def _setup(self) -> Any:
-        return self._config().setup()
-
-    def _deals(self) -> list[Any]:
-        assert self.game is not None
-        return self.game.shared_deals(self._setup())
-
     def _act(self, seat: int, choice: object) -> str | None:
         """Seal `choice` for our `seat` and append it; the engine's sentence if refused."""
         table = self.table
@@ -939,7 +605,7 @@ class LinkPlay:
         self._run()
         return self._after("Send this link to the others.", before)
 
-    def checks(self, text: str) -> list[Check]:
+    def checks(self, text: str) -> list[packing.Check]:
         """The signatures `take_link(text)` will check (none for a part that does not complete
         a link, or for text that is no link): for a page that checks them first."""
         try:
@@ -953,7 +619,7 @@ class LinkPlay:
                 packet = packing.unpack(packing.join_parts(parts, read.tag))
         except ParlourError:
             return []
-        return signature_checks(packet, self.keys)
+        return packing.signature_checks(packet, self.keys)
 
     def tick(self, now: float) -> Outcome:
         """The clock moved on (the page opened, or a minute passed): a claim of time that was
@@ -974,7 +640,7 @@ class LinkPlay:
             return Outcome("The game waits on you, not on another player.", ok=False)
         left = self.times[-1] + self.limit - int(now)
         if left > 0:
-            return Outcome(f"{self.name(due[0])} still has {_duration(left)} for this move.", False)
+            return Outcome(f"{self.name(due[0])} still has {duration(left)} for this move.", False)
         body: dict[str, Json] = {"s": due[0], "by": self.local[0], "at": match.step, "t": int(now)}
         before = self._mine()
         self._append("claim", body)
@@ -1010,19 +676,6 @@ class LinkPlay:
                 who = self._device_name(device, self.held)
                 return f"Waiting for an earlier link from {who} (its entry {q + 1})."
         return ""
-
-    def _waiting_to_start(self) -> str:
-        free = [self.name(s) for s in range(len(self.names)) if self.device_of(s) is None]
-        if free:
-            return f"Waiting for {', '.join(free)} to join."
-        if self.dealing is not None and not self.dealing.complete():
-            seats = self.dealing.waiting_for()
-            return f"Waiting for {', '.join(self.name(s) for s in seats)} to deal the cards."
-        missing = [s for s in range(len(self.names)) if s not in self.commits]
-        if missing:
-            return f"Waiting for {', '.join(self.name(s) for s in missing)} to commit."
-        missing = [s for s in range(len(self.names)) if s not in self.reveals]
-        return f"Waiting for {', '.join(self.name(s) for s in missing)} to reveal the seed."
 
     def summary(self) -> dict[str, Json]:
         """A line for "Your games": the game, the players, whose turn, when the last link came."""
@@ -1101,93 +754,8 @@ class LinkPlay:
         return play
 
 
-Check = tuple[str, bytes, bytes, bytes]  # (algorithm, public key, data, signature)
-
-
-def signature_checks(packet: packing.Packet, keys: Mapping[str, DeviceKey]) -> list[Check]:
-    """Every signature a packet carries, with the key it must hold under: a page whose checks
-    answer later (WebCrypto) runs these first, and its `Verify` reads the answers."""
-    known = dict(keys)
-    for record in packet.records:
-        if record.seq == 1 and record.kind in ("open", "join") and record.device not in known:
-            try:
-                known[record.device] = DeviceKey.from_json(record.body.get("k"))
-            except MalformedInput:
-                continue
-    checks: list[Check] = []
-    for record in (*packet.records, packet.head):
-        key = known.get(record.device)
-        if key is not None and record.signature is not None:
-            try:
-                checks.append(
-                    (key.algorithm, key.public, record.payload(packet.match_id), record.signature)
-                )
-            except MalformedInput:
-                continue
-    return checks
-
-
-def _seats_in(record: Signed) -> tuple[int, ...]:
-    """The seats a device's first record says it holds."""
-    if record.kind == "open":
-        seats = record.body["h"]
-        if not isinstance(seats, list) or not all(type(s) is int and 0 <= s < 8 for s in seats):
-            raise MalformedInput("The invite's seats are not seat numbers.")
-        return tuple(sorted(set(seats)))
-    seat = record.body["s"]
-    if type(seat) is not int or not 0 <= seat < 8:
-        raise MalformedInput("A join names no seat.")
-    return (seat,)
-
-
 def _forged(device: str) -> str:
     return (
         f"That link carries an entry that {device}'s key did not sign (forged or changed on "
         "the way): refused, nothing changed."
     )
-
-
-def _packet_of(text: str) -> packing.Packet | None:
-    read = packing.read_fragment(text)
-    return packing.unpack(read) if isinstance(read, str) else None
-
-
-def invite_checks(texts: list[str]) -> list[Check]:
-    """The signatures `join` will check in an invite (all its parts): for a page that checks
-    them first."""
-    try:
-        return signature_checks(read_invite(texts), {})
-    except ParlourError:
-        return []
-
-
-def read_invite(texts: list[str]) -> packing.Packet:
-    """An invite from its link, or from all the parts of a split one (any order)."""
-    parts: dict[int, str] = {}
-    tag, count = "", 0
-    for text in texts:
-        read = packing.read_fragment(text)
-        if isinstance(read, str):
-            return packing.unpack(read)
-        parts[read.index], tag, count = read.data, read.tag, read.count
-    missing = [str(i) for i in range(1, count + 1) if i not in parts]
-    if missing or not parts:
-        raise MalformedInput(
-            f"That invite comes in {count or 'several'} links: open part(s) "
-            f"{', '.join(missing)} too."
-        )
-    return packing.unpack(packing.join_parts(parts, tag))
-
-
-def match_of(text: str) -> str | None:
-    """The match a link is for (to find the game it belongs to), or None if it cannot tell."""
-    try:
-        packet = _packet_of(text)
-    except ParlourError:
-        return None
-    return packet.match_id if packet is not None else None
-
-
-def _duration(seconds: int) -> str:
-    hours = seconds / 3600
-    return f"{hours:.0f} hour(s)" if hours >= 1 else f"{max(1, seconds // 60)} minute(s)"

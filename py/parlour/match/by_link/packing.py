@@ -20,11 +20,12 @@ import base64
 import binascii
 import hashlib
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from parlour.errors import MalformedInput
+from parlour.errors import MalformedInput, ParlourError
 from parlour.fair.encoding import Json, canonical_json, check_text, parse_json
-from parlour.fair.signing import SIGNATURE_BYTES, Signed
+from parlour.fair.signing import SIGNATURE_BYTES, DeviceKey, Signed
 from parlour.numbers import whole
 
 LINK_VERSION = 1
@@ -183,3 +184,70 @@ def unpack(data: str) -> Packet:
             Signed.from_json({"d": device, "q": seq, "t": kind, "b": body, "s": b64(sig)})
         )
     return Packet(match_id, tuple(records[:-1]), records[-1])
+
+
+Check = tuple[str, bytes, bytes, bytes]  # (algorithm, public key, data, signature)
+
+
+def signature_checks(packet: Packet, keys: Mapping[str, DeviceKey]) -> list[Check]:
+    """Every signature a packet carries, with the key it must hold under: a page whose checks
+    answer later (WebCrypto) runs these first, and its `Verify` reads the answers."""
+    known = dict(keys)
+    for record in packet.records:
+        if record.seq == 1 and record.kind in ("open", "join") and record.device not in known:
+            try:
+                known[record.device] = DeviceKey.from_json(record.body.get("k"))
+            except MalformedInput:
+                continue
+    checks: list[Check] = []
+    for record in (*packet.records, packet.head):
+        key = known.get(record.device)
+        if key is not None and record.signature is not None:
+            try:
+                checks.append(
+                    (key.algorithm, key.public, record.payload(packet.match_id), record.signature)
+                )
+            except MalformedInput:
+                continue
+    return checks
+
+
+def packet_of(text: str) -> Packet | None:
+    read = read_fragment(text)
+    return unpack(read) if isinstance(read, str) else None
+
+
+def invite_checks(texts: list[str]) -> list[Check]:
+    """The signatures `join` will check in an invite (all its parts): for a page that checks
+    them first."""
+    try:
+        return signature_checks(read_invite(texts), {})
+    except ParlourError:
+        return []
+
+
+def read_invite(texts: list[str]) -> Packet:
+    """An invite from its link, or from all the parts of a split one (any order)."""
+    parts: dict[int, str] = {}
+    tag, count = "", 0
+    for text in texts:
+        read = read_fragment(text)
+        if isinstance(read, str):
+            return unpack(read)
+        parts[read.index], tag, count = read.data, read.tag, read.count
+    missing = [str(i) for i in range(1, count + 1) if i not in parts]
+    if missing or not parts:
+        raise MalformedInput(
+            f"That invite comes in {count or 'several'} links: open part(s) "
+            f"{', '.join(missing)} too."
+        )
+    return unpack(join_parts(parts, tag))
+
+
+def match_of(text: str) -> str | None:
+    """The match a link is for (to find the game it belongs to), or None if it cannot tell."""
+    try:
+        packet = packet_of(text)
+    except ParlourError:
+        return None
+    return packet.match_id if packet is not None else None

@@ -1,0 +1,83 @@
+"""Time per move, by link: claims of time, checked by the records and by this device's clock.
+
+A claim counts once its own signed time is at least the time the step fell due plus the time per
+move; a move of the seat waited on that is signed no later than the claim goes first and voids
+it, and a claim signed earlier than a move goes first and ends the game. Both are decided by the
+records alone, so every device ends the same; this device's clock only holds back a claim signed
+ahead of it (by more than `SLACK`).
+"""
+
+from __future__ import annotations
+
+from parlour.errors import ProtocolError
+from parlour.fair.signing import Signed
+from parlour.match.by_link.state import DONE, WAIT, LinkState
+
+SLACK = 300  # seconds a claim's time may be ahead of this device's clock (clocks differ)
+
+
+class Timing(LinkState):
+    """Claims of time, as every device decides them."""
+
+    def _claims_at(self, step: int) -> list[Signed]:
+        """Claims at the head of their device's records for `step`, valid by their time."""
+        claims = []
+        for device in self.keys:
+            record = self.records.get((device, self.consumed.get(device, 0) + 1))
+            if (
+                record is not None
+                and record.kind == "claim"
+                and record.body["at"] == step
+                and self._claim_valid(record)
+            ):
+                claims.append(record)
+        return claims
+
+    def _claim_valid(self, claim: Signed) -> bool:
+        """Signed once the time was up, by its own time (the same answer on every device; this
+        device's clock only holds back a claim from its future, in `_on_claim`)."""
+        return bool(self.limit) and int(str(claim.body["t"])) >= self.times[-1] + self.limit
+
+    def _claim_beats(self, act: Signed, step: int) -> bool:
+        """A valid claim signed before a late move wins over it (the earlier time wins)."""
+        t = int(str(act.body["t"]))
+        return any(int(str(c.body["t"])) < t for c in self._claims_at(step))
+
+    def _on_claim(self, record: Signed) -> str:
+        match = self.match
+        if match is None:
+            return WAIT
+        at, seat = int(str(record.body["at"])), int(str(record.body["s"]))
+        if at < match.step or match.result() is not None:
+            return DONE  # the move came first: the claim is void
+        if at > match.step:
+            return WAIT
+        if not self.limit:
+            raise ProtocolError("A claim of time came in a game with no time per move.")
+        if int(str(record.body["t"])) > self.now + SLACK:
+            return WAIT  # a claim from the future here: kept until our clock catches up
+        if not self._claim_valid(record):
+            raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
+        due = sorted(match.game.to_move(match.state))
+        if not due or seat != due[0]:
+            raise ProtocolError(f"A claim against {self.name(seat)}, whom the game is not on.")
+        mover = self.device_of(seat)
+        waiting = self.records.get((mover or "", self.consumed.get(mover or "", 0) + 1))
+        if waiting is not None and waiting.kind == "act" and not self._claim_beats(waiting, at):
+            return WAIT  # the move in time goes first, and voids this claim
+        submitted = match.submit_json(int(str(record.body["by"])), {"timeout": seat})
+        if not submitted.ok:
+            raise ProtocolError(submitted.reason or "A claim of time was refused.")
+        self._took(record)
+        return DONE
+
+    def _timed_out(self) -> bool:
+        """Has the game ended on a claim of time? (A move sent in time may still beat it.)"""
+        match = self.match
+        last = match.entries[-1].action if match is not None and match.entries else None
+        return isinstance(last, dict) and "timeout" in last
+
+
+def duration(seconds: int) -> str:
+    hours = seconds / 3600
+    return f"{hours:.0f} hour(s)" if hours >= 1 else f"{max(1, seconds // 60)} minute(s)"
