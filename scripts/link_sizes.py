@@ -15,7 +15,6 @@ import argparse
 import statistics
 
 from parlour.fair.rng import Rng
-from parlour.match.by_link import packing
 from tests.by_link_group import Group
 
 SETUPS = [
@@ -39,56 +38,35 @@ SETUPS = [
 
 
 class Measured(Group):
-    """A group that notes each post: its links' lengths, whether it carries a move, and its
-    round: one more than the latest round of any link its device had taken (links that cross
-    in the chat are one round; a link that needed another's is the next)."""
+    """A group that notes each post: its links' lengths, and whether it carries a move."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        self.posts: list[tuple[bool, list[int], int]] = []
-        self.rounds: dict[str, int] = {}  # link -> its round
-        self.reached: dict[int, int] = {}  # device -> the latest round it took in
+        self.posts: list[tuple[bool, list[int]]] = []
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def post(self, sender: int, links: list[str]) -> None:
         if links:
-            level = self.reached.get(sender, 1 if sender else 0) + 1  # a joiner took the invite
-            self.reached[sender] = level
-            self.rounds.update((link, level) for link in links)
-            moves = any(_moves(link) for link in links)
-            self.posts.append((moves, [len(x) for x in links], level))
+            device = self.devices[sender]
+            moved = any(r.kind == "act" and d == device.me for (d, _), r in device.records.items())
+            self.posts.append((moved, [len(x) for x in links]))
         super().post(sender, links)
-
-    def deliver(self, index: int, again: bool = False) -> None:
-        recipient, link = self.queue[index]
-        level = max(self.reached.get(recipient, 0), self.rounds.get(link, 0))
-        self.reached[recipient] = level
-        super().deliver(index, again)
-
-
-def _moves(link: str) -> bool:
-    read = packing.read_fragment(link)
-    if not isinstance(read, str):
-        return False
-    return any(r.kind == "act" for r in packing.unpack(read).records)
 
 
 def measure(games: int) -> None:
     print(
-        "| game | links before the first move | rounds | start: longest (parts) "
-        "| turn: median | p95 | max |"
+        "| game | links before the first move | start: longest (parts) | turn: median | p95 | max |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for label, game, names, variant, bots in SETUPS:
         turns: list[int] = []
-        start_max, before, rounds, parts = 0, [], [], 0
+        start_max, before, parts = 0, [], 0
         for i in range(games):
             group = Measured(game, names, variant, bots)
             rng = Rng(f"{label}-{i}".encode())
             group.play(lambda n: 0, rng, drops=0)  # every link in the order sent
-            first = next(k for k, (move, _, _) in enumerate(group.posts) if move)
+            first = next(k for k, (move, _) in enumerate(group.posts) if move)
             before.append(first)
-            rounds.append(group.posts[first][2] - 1)
-            for k, (_, lengths, _) in enumerate(group.posts):
+            for k, (_, lengths) in enumerate(group.posts):
                 if k < first:
                     start_max = max(start_max, *lengths)
                     parts = max(parts, len(lengths))
@@ -97,7 +75,7 @@ def measure(games: int) -> None:
         turns.sort()
         p95 = turns[int(0.95 * (len(turns) - 1))]
         print(
-            f"| {label} | {max(before)} | {max(rounds)} | {start_max} ({parts}) | "
+            f"| {label} | {max(before)} | {start_max} ({parts}) | "
             f"{statistics.median(turns):.0f} | {p95} | {max(turns)} |"
         )
 
