@@ -8,6 +8,7 @@ device whose turn it is, from what that device shows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from parlour.fair.rng import Rng
@@ -37,6 +38,9 @@ class Group:
         self.sizes: dict[str, list[int]] = {"start": [], "turn": []}
         self.first_move_links = 0  # links sent before the one that carries the first move
         self.sent = 0
+        self.parts: dict[str, dict[int, str]] = {}
+        self.carried: list[str] = []
+        self.ended = False
         self.invite = out.links
         self.post(0, out.links)
         for seat in range(1, len(names)):
@@ -53,6 +57,7 @@ class Group:
         """A device sends links to the group: each to every other device."""
         if not links:
             return
+        self.read(links)
         started = any(d.match is not None and d.match.step for d in self.devices)
         for link in links:
             self.sizes["turn" if started else "start"].append(len(link))
@@ -62,6 +67,33 @@ class Group:
         for recipient in range(len(self.devices)):
             if recipient != sender:
                 self.queue.extend((recipient, link) for link in links)
+
+    def read(self, links: list[str]) -> None:
+        """Keep what links carry, as text, while no device has opened its seals: the test
+        checks that no secret travels before its reveal."""
+        for link in links:
+            fragment = packing.read_fragment(link)
+            if isinstance(fragment, packing.Part):
+                parts = self.parts.setdefault(fragment.tag, {})
+                parts[fragment.index] = fragment.data
+                if len(parts) < fragment.count:
+                    continue
+                fragment = packing.join_parts(parts, fragment.tag)
+            records = packing.unpack(fragment).records
+            if any(r.kind == "openings" for r in records):
+                self.ended = True
+            if not self.ended:
+                self.carried.append(json.dumps([r.body for r in records]))
+
+    def no_secret_before_its_reveal(self) -> None:
+        """Every nonce of a sealed value that travelled before the end was revealed in the log
+        (a move that shows it); every other one stayed on its device."""
+        log = json.dumps([e.action for e in self.devices[0].match.entries])
+        carried = "\n".join(self.carried)
+        for device in self.devices:
+            for store in device.stores.values():
+                for opening in store.openings.values():
+                    assert opening.nonce not in carried or opening.nonce in log, opening.label
 
     def deliver(self, index: int, again: bool = False) -> None:
         recipient, link = self.queue[index] if again else self.queue.pop(index)
@@ -138,6 +170,7 @@ class Group:
         assert max(self.sizes["start"] + self.sizes["turn"]) <= packing.MAX_LINK
         heads = {d.match.head() for d in self.devices if d.match is not None}
         assert len(heads) == 1 and len(self.devices) > 1
+        self.no_secret_before_its_reveal()
         for device in self.devices:
             assert device.audit_result == Verified(), device.audit_result
             assert device.waiting() == "The game is over and checked."

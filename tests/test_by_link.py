@@ -25,7 +25,7 @@ SETUPS = [
     ("espeers", ("Ada", "Bo"), {}, None),
     ("telepathic", ("Ada", "Bo"), {"arrangement": "pair", "mode": "first"}, None),
     ("telepathic", ("Ada", "Bo", "Cy"), {"arrangement": "director"}, None),
-    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}, None),
+    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four", "mode": "challenge"}, None),
     ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}, {3: "easy"}),
     ("psi-squad", ("Ada", "Bo"), {"length": 3}, None),
     ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, None),
