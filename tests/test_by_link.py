@@ -530,3 +530,48 @@ def test_a_seat_that_commits_twice_stops_the_game_naming_it():
     bo._append("commit", dict(bo.records[("s1", 2)].body, c="ab" * 32))
     out = ada.take_link(bo.links()[0], 0)
     assert not out.ok and "Bo committed twice" in out.sentence
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 2**40) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=6,
+)
+
+
+def _paths(value, path=()):
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += _paths(item, (*path, i))
+    return found
+
+
+@functools.cache
+def a_real_save() -> tuple[LinkPlay, str]:
+    group = settled(game="espeers", moves=4)
+    device = group.devices[1]
+    return device, json.dumps(device.to_json())
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pick=st.integers(0, 10**6), junk=JUNK)
+def test_a_damaged_save_loads_or_is_refused_with_a_sentence_never_a_crash(pick, junk):
+    device, text = a_real_save()
+    save = json.loads(text)
+    paths = _paths(save)
+    path = paths[pick % len(paths)]
+    if not path:
+        save = junk
+    else:
+        holder = save
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = junk
+    try:
+        LinkPlay.from_json(save, device.signer, verify, 0)
+    except MalformedInput as refusal:
+        assert refusal.sentence
