@@ -575,3 +575,18 @@ def test_a_damaged_save_loads_or_is_refused_with_a_sentence_never_a_crash(pick, 
         LinkPlay.from_json(save, device.signer, verify, 0)
     except MalformedInput as refusal:
         assert refusal.sentence
+
+
+def test_every_device_shows_one_table_code_and_a_step_too_long_for_a_chat_goes_as_one_link():
+    group = settled("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}, moves=1)
+    codes = {device.table_code() for device in group.devices}
+    assert len(codes) == 1 and None not in codes
+    ada = group.devices[0]
+    fresh = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"})
+    assert fresh.devices[0].table_code() is None
+    whole = ada.links(limit=10**9)
+    assert len(whole) == 1
+    out = group.devices[1].take_link(whole[0], 0)
+    assert out.ok and not out.fresh
+    with pytest.raises(MalformedInput, match="game file"):
+        packing.links(BASE, "A" * 100_000)

@@ -23,7 +23,7 @@ from parlour.bots.base import LEVELS
 from parlour.errors import MalformedInput, ParlourError, ProtocolError
 from parlour.fair.commit import Opening
 from parlour.fair.encoding import Json, check_text
-from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify
+from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify, table_code
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.match.audit import audit
@@ -159,9 +159,11 @@ class LinkPlay(Starting, Timing):
             have[device] = q
         return have
 
-    def links(self) -> list[str]:
+    def links(self, limit: int = packing.MAX_LINK) -> list[str]:
         """The link(s) to send the group now: every record some other device may lack (all of
-        them for a device not heard from yet), and our signed head."""
+        them for a device not heard from yet), and our signed head; split into parts longer
+        than `limit` (a huge `limit`: one long link, for a game file or a long paste, when a
+        step needs more parts than a chat takes)."""
         others = [d for d in self.keys if d != self.me]
         seats_known = sum(len(s) for s in self.held.values())
         everything = not others or seats_known < len(self.names)
@@ -174,7 +176,14 @@ class LinkPlay(Starting, Timing):
         if head.signature is None or any(r.signature is None for r in rows):
             return []  # the page signs later: `to_sign`, then `signed`, then `links` again
         data = packing.pack(packing.Packet(self.match_id, tuple(rows), head))
-        return packing.links(self.base, data)
+        return packing.links(self.base, data, limit)
+
+    def table_code(self) -> str | None:
+        """The code players compare once by another way (signed play's): equal on every
+        device only if all saw the same keys and the same start. None before the start."""
+        if self.match is None:
+            return None
+        return table_code(self.match_id, self.match.genesis, self.keys)
 
     def _head(self) -> Signed:
         """Our signed word on what we hold, for the next link (signed once per position)."""
