@@ -590,3 +590,28 @@ def test_every_device_shows_one_table_code_and_a_step_too_long_for_a_chat_goes_a
     assert out.ok and not out.fresh
     with pytest.raises(MalformedInput, match="game file"):
         packing.links(BASE, "A" * 100_000)
+
+
+def test_a_fork_shown_to_two_devices_apart_is_found_by_their_heads_and_named():
+    """Bo's device shows Ada one move and Cy another under one number, and Bo's record to Cy
+    never reaches Ada: Cy's signed head still tells Ada their logs differ; Ada's next link then
+    carries everything, and Cy's device names Bo's."""
+    group = settled(names=("Ada", "Bo", "Cy"), moves=0)
+    ada, bo, cy = group.devices
+    for _ in range(20):  # up to Bo's turn, links to everyone
+        if pen(group) == 1:
+            break
+        device, seat = group.movers()[0]
+        assert group.move(device, seat, Rng(b"f"))
+        flush(group)
+    twin = LinkPlay.from_json(bo.to_json(), bo.signer, verify, 0)
+    legal = bo.table.legal(1)
+    to_ada = bo.act(1, legal[0], 0).links[0]
+    to_cy = twin.act(1, legal[-1], 0).links[0]
+    assert ada.take_link(to_ada, 0).ok and cy.take_link(to_cy, 0).ok
+    cy_link = repacked(cy.links()[0], lambda records: [])  # Bo's record to Cy never comes
+    warned = ada.take_link(cy_link, 0)
+    assert "holds a different move" in warned.sentence, warned.sentence
+    refused = [cy.take_link(link, 0) for link in ada.links()][-1]
+    assert not refused.ok and "Bo's device signed two different entries" in refused.sentence
+    assert cy.forks and cy.forks[0].device == bo.me

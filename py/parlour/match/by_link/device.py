@@ -286,7 +286,27 @@ class LinkPlay(Starting, Timing):
         taken = self._keep(list(packet.records), packet.head)
         if taken.ok:
             self._note_head(packet.head)
+            differs = self._differs(packet.head)
+            if differs:
+                taken.sentence = f"{taken.sentence} {differs}"
         return taken
+
+    def _differs(self, head: Signed) -> str:
+        """The sender's log, by its signed head, differs from ours at a step we both have: one
+        device was shown two different moves (a fork whose second record never reached us).
+        Our next link then carries everything, so the sender can see both and name who."""
+        match, n, hash_ = self.match, head.body["n"], head.body["h"]
+        if match is None or head.device == self.me or not isinstance(n, int):
+            return ""
+        if not 0 < n <= match.step or match.entries[n - 1].hash[:16] == hash_:
+            return ""
+        self.heads[head.device] = {}
+        who = self._device_name(head.device, self.held)
+        return (
+            f"{who} holds a different move {n} from this device's: someone showed the two "
+            "devices different moves. Send this device's next link to everyone: it carries "
+            "everything, so the devices can tell which is true."
+        )
 
     def _note_head(self, head: Signed) -> None:
         """What the sender holds (only ever more: an old link's head tells nothing new)."""
