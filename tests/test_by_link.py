@@ -615,3 +615,19 @@ def test_a_fork_shown_to_two_devices_apart_is_found_by_their_heads_and_named():
     refused = [cy.take_link(link, 0) for link in ada.links()][-1]
     assert not refused.ok and "Bo's device signed two different entries" in refused.sentence
     assert cy.forks and cy.forks[0].device == bo.me
+
+
+@pytest.mark.parametrize(
+    "game, names, variant, seats, bots, sentence",
+    [
+        ("telepathic", ["A", "B", "C"], {"arrangement": "pair"}, (0,), None, "played by 2"),
+        ("esp", ["A", "B"], {}, (0, 1), None, "Keep at least one seat"),
+        ("esp", ["A", "B", "C"], {}, (0,), {1: "grandmaster"}, "bot's level"),
+        ("chess", ["A", "B"], {}, (0,), None, "no such game"),
+    ],
+)
+def test_a_set_up_that_cannot_be_played_by_link_gets_a_sentence(
+    game, names, variant, seats, bots, sentence
+):
+    play, out = LinkPlay.create(game, names, variant, seats, Ed25519Signer(), verify, 0, BASE, bots)
+    assert play is None and not out.ok and sentence in out.sentence, out.sentence

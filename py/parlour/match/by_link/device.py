@@ -58,8 +58,6 @@ class LinkPlay(Starting, Timing):
     """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
     `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
 
-    # -- the derived state: a function of the records --------------------------------------
-
     # -- making ----------------------------------------------------------------------------
 
     @classmethod
@@ -76,9 +74,42 @@ class LinkPlay(Starting, Timing):
         bots: Mapping[int, str] | None = None,
         hours_per_move: float = 0,
         private: Mapping[int, Mapping[str, Json]] | None = None,
-    ) -> tuple[LinkPlay, Outcome]:
+    ) -> tuple[LinkPlay | None, Outcome]:
         """The creator's device: the set-up, its seats (its own and any bots'), and the invite
-        link to send to the group (with the first commitments in it)."""
+        link to send to the group (with the first commitments in it); or None and the reason a
+        set-up cannot be played."""
+        try:
+            return cls._create(
+                game_id,
+                names,
+                variant,
+                seats,
+                signer,
+                verify,
+                now,
+                base,
+                bots,
+                hours_per_move,
+                private,
+            )
+        except ParlourError as error:
+            return None, Outcome(error.sentence, ok=False)
+
+    @classmethod
+    def _create(
+        cls,
+        game_id: str,
+        names: list[str],
+        variant: dict[str, Json],
+        seats: tuple[int, ...],
+        signer: Signer,
+        verify: Verify,
+        now: float,
+        base: str,
+        bots: Mapping[int, str] | None,
+        hours_per_move: float,
+        private: Mapping[int, Mapping[str, Json]] | None,
+    ) -> tuple[LinkPlay, Outcome]:
         game = GAMES.get(game_id)
         if game is None:
             raise MalformedInput("There is no such game.")
