@@ -29,7 +29,7 @@ from parlour.games import GAMES
 from parlour.match.audit import audit
 from parlour.match.bot_seats import bot_name, next_decision
 from parlour.match.by_link import packing
-from parlour.match.by_link.records import check_body, seat_of
+from parlour.match.by_link.records import check_body, number_in, seat_of
 from parlour.match.by_link.start import Starting
 from parlour.match.by_link.state import DONE, WAIT, seats_in
 from parlour.match.by_link.timing import Timing, duration
@@ -451,11 +451,11 @@ class LinkPlay(Starting, Timing):
             if any(d != record.device for d in held):
                 raise ProtocolError("That link carries a second set-up for this game: refused.")
             return
-        seat = record.body["s"]
+        seat = number_in(record, "s")
         if any(seat in seats for seats in held.values()) or record.device != f"s{seat}":
             raise ProtocolError(
-                f"That link carries a join for seat {int(str(seat)) + 1}, which another device "
-                "holds: refused."
+                f"That link carries a join for seat {seat + 1}, which another device holds: "
+                "refused."
             )
 
     def _news(self, step_before: int, count: int) -> str:
@@ -519,7 +519,7 @@ class LinkPlay(Starting, Timing):
         if match is None:
             return WAIT
         body = record.body
-        seat, at = int(str(body["s"])), int(str(body["at"]))
+        seat, at = number_in(record, "s"), number_in(record, "at")
         if at > match.step:
             return WAIT
         if match.result() is not None or any(

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 
 from parlour.errors import MalformedInput
 from parlour.fair.encoding import Json
+from parlour.fair.signing import Signed
 
 SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "open": {"g": str, "n": list, "v": dict, "b": dict, "h": list, "k": list, "l": int, "t": int},
@@ -67,3 +68,11 @@ def seat_of(kind: str, body: Mapping[str, Json]) -> int | None:
     else:
         return None
     return seat if isinstance(seat, int) else None
+
+
+def number_in(record: Signed, key: str) -> int:
+    """A whole-number field of a record whose shape was checked (`check_body`)."""
+    value = record.body[key]
+    if type(value) is not int:
+        raise MalformedInput(f"A {record.kind} record's {key} is not a whole number.")
+    return value

@@ -17,6 +17,7 @@ from parlour.fair.encoding import Json
 from parlour.fair.joint import JointRandomness
 from parlour.fair.signing import Signed
 from parlour.games import GAMES
+from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT, LinkState
 from parlour.match.config import MatchConfig, clean_name
 from parlour.match.dealing import Dealing, lock_label, new_locks
@@ -62,7 +63,7 @@ class Starting(LinkState):
     def _on_commit(self, record: Signed) -> str:
         if self.game is None:
             return WAIT
-        seat, body = int(str(record.body["s"])), record.body
+        seat, body = number_in(record, "s"), record.body
         expected = set(self.game.dealt_labels(self._setup(), seat))
         expected |= {lock_label(d.label) for d in self._deals() if seat in d.seats}
         dealt = body["d"]
@@ -106,7 +107,7 @@ class Starting(LinkState):
     def _on_reveal(self, record: Signed) -> str:
         if self.game is None or len(self.commits) < len(self.names):
             return WAIT
-        seat = int(str(record.body["s"]))
+        seat = number_in(record, "s")
         opening = Opening.from_json(record.body["o"])
         referee = self._referee()
         if seat == referee.me:
@@ -114,7 +115,7 @@ class Starting(LinkState):
         else:
             referee.receive_reveal(seat, opening)  # a false reveal: ProtocolError, named
         self.reveals[seat] = opening
-        self.times.append(int(str(record.body["t"])))
+        self.times.append(number_in(record, "t"))
         self._maybe_start()
         return DONE
 

@@ -19,6 +19,7 @@ from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify
 from parlour.fair.store import PrivateStore
 from parlour.games.base import AnyGame
 from parlour.match.audit import AuditResult
+from parlour.match.by_link.records import number_in
 from parlour.match.config import MatchConfig
 from parlour.match.dealing import Dealing, new_locks
 from parlour.match.match import Match
@@ -121,7 +122,7 @@ class LinkState:
 
     def _took(self, record: Signed) -> None:
         self.sources.append((record.device, record.seq))
-        self.times.append(int(str(record.body["t"])))
+        self.times.append(number_in(record, "t"))
 
     def _config(self) -> MatchConfig:
         assert self.game is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from parlour.errors import ProtocolError
 from parlour.fair.signing import Signed
+from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT, LinkState
 
 SLACK = 300  # seconds a claim's time may be ahead of this device's clock (clocks differ)
@@ -36,25 +37,25 @@ class Timing(LinkState):
     def _claim_valid(self, claim: Signed) -> bool:
         """Signed once the time was up, by its own time (the same answer on every device; this
         device's clock only holds back a claim from its future, in `_on_claim`)."""
-        return bool(self.limit) and int(str(claim.body["t"])) >= self.times[-1] + self.limit
+        return bool(self.limit) and number_in(claim, "t") >= self.times[-1] + self.limit
 
     def _claim_beats(self, act: Signed, step: int) -> bool:
         """A valid claim signed before a late move wins over it (the earlier time wins)."""
-        t = int(str(act.body["t"]))
-        return any(int(str(c.body["t"])) < t for c in self._claims_at(step))
+        t = number_in(act, "t")
+        return any(number_in(c, "t") < t for c in self._claims_at(step))
 
     def _on_claim(self, record: Signed) -> str:
         match = self.match
         if match is None:
             return WAIT
-        at, seat = int(str(record.body["at"])), int(str(record.body["s"]))
+        at, seat = number_in(record, "at"), number_in(record, "s")
         if at < match.step or match.result() is not None:
             return DONE  # the move came first: the claim is void
         if at > match.step:
             return WAIT
         if not self.limit:
             raise ProtocolError("A claim of time came in a game with no time per move.")
-        if int(str(record.body["t"])) > self.now + SLACK:
+        if number_in(record, "t") > self.now + SLACK:
             return WAIT  # a claim from the future here: kept until our clock catches up
         if not self._claim_valid(record):
             raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
@@ -65,7 +66,7 @@ class Timing(LinkState):
         waiting = self.records.get((mover or "", self.consumed.get(mover or "", 0) + 1))
         if waiting is not None and waiting.kind == "act" and not self._claim_beats(waiting, at):
             return WAIT  # the move in time goes first, and voids this claim
-        submitted = match.submit_json(int(str(record.body["by"])), {"timeout": seat})
+        submitted = match.submit_json(number_in(record, "by"), {"timeout": seat})
         if not submitted.ok:
             raise ProtocolError(submitted.reason or "A claim of time was refused.")
         self._took(record)
