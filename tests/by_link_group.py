@@ -29,9 +29,21 @@ class Group:
         variant: dict,
         bots: dict[int, str] | None = None,
         hours: float = 0,
+        private: dict[int, dict] | None = None,
     ) -> None:
+        private = private or {}
         creator, out = LinkPlay.create(
-            game, list(names), variant, (0,), Ed25519Signer(), verify, 0, BASE, bots, hours
+            game,
+            list(names),
+            variant,
+            (0,),
+            Ed25519Signer(),
+            verify,
+            0,
+            BASE,
+            bots,
+            hours,
+            {0: private.get(0, {})},
         )
         self.devices = [creator]
         self.queue: list[tuple[int, str]] = []  # (recipient, link)
@@ -47,7 +59,9 @@ class Group:
             if seat in (bots or {}):
                 continue
             signer = P256Signer() if seat % 2 else Ed25519Signer()
-            device, joined = LinkPlay.join(out.links, seat, names[seat], signer, verify, 0, BASE)
+            device, joined = LinkPlay.join(
+                out.links, seat, names[seat], signer, verify, 0, BASE, private.get(seat)
+            )
             assert device is not None, joined.sentence
             self.devices.append(device)
             self.post(len(self.devices) - 1, joined.links)

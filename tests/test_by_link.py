@@ -631,3 +631,27 @@ def test_a_set_up_that_cannot_be_played_by_link_gets_a_sentence(
 ):
     play, out = LinkPlay.create(game, names, variant, seats, Ed25519Signer(), verify, 0, BASE, bots)
     assert play is None and not out.ok and sentence in out.sentence, out.sentence
+
+
+def test_espeers_decks_each_player_brings_stay_sealed_and_the_game_ends_verified():
+    from parlour.games.espeers.cards import resolve_deck
+
+    variant = {"decks": ["sealed", "sealed"]}
+    private = {0: {"deck": "mindwall"}, 1: {"deck": "onslaught"}}
+    group = Group("espeers", ("Ada", "Bo"), variant, private=private)
+    group.play(Rng(b"decks").below, Rng(b"decks"))
+    group.check_the_end()
+    ada, bo = group.devices
+    assert ada.stores[0].value("deck")["cards"] == resolve_deck("mindwall")  # as brought,
+    assert bo.stores[1].value("deck")["cards"] == resolve_deck("onslaught")  # not the default
+
+
+def test_a_deck_this_page_refuses_stops_the_join_with_a_sentence():
+    variant = {"decks": ["sealed", "sealed"]}
+    _, out = LinkPlay.create(
+        "espeers", ["Ada", "Bo"], variant, (0,), Ed25519Signer(), verify, 0, BASE
+    )
+    bo, joined = LinkPlay.join(
+        out.links, 1, "Bo", Ed25519Signer(), verify, 0, BASE, {"deck": "nonsense"}
+    )
+    assert bo is None and "deck is not one Psi Parlour knows" in joined.sentence

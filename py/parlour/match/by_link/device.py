@@ -139,6 +139,8 @@ class LinkPlay(Starting, Timing):
         play._prepare(held)
         play._append("open", body)
         play._run()
+        if play.stopped:
+            raise MalformedInput(play.stopped)
         return play, play._after("Send this invite to the other players.")
 
     @classmethod
@@ -176,6 +178,8 @@ class LinkPlay(Starting, Timing):
         }
         play._append("join", body)
         play._run()
+        if play.stopped:
+            return None, Outcome(play.stopped, ok=False)
         return play, play._after(f"You sit as {play.name(seat)}. Send this link to the others.")
 
     # -- links out -------------------------------------------------------------------------
@@ -485,8 +489,17 @@ class LinkPlay(Starting, Timing):
                 if record is not None and self._handle(record) == DONE:
                     self.consumed[device] = record.seq
                     progress = True
-            if not progress and not self._my_due_steps():
+            if not progress and not self._own_steps():
                 return
+
+    def _own_steps(self) -> bool:
+        """Our due steps; one we cannot take (a deck of ours this page refuses) stops the game
+        here with its sentence, instead of raising."""
+        try:
+            return self._my_due_steps()
+        except ParlourError as error:
+            self.stopped = f"{error.sentence} The game cannot go on from this device."
+            return False
 
     def _handle(self, record: Signed) -> str:
         if self.stopped:
