@@ -57,6 +57,7 @@ UNKEPT_KEY = (
 )
 OWNER = ":owner"  # after a save key: the tab that plays that game now
 STUN = "psi-parlour:stun"
+SAVED_WHAT = "Your saved online game"
 
 
 @cache
@@ -65,8 +66,6 @@ def this_tab() -> str:
     the engine may start from a memory snapshot of the imported package (docs/deploy.md), and
     every page load restored from it would share a name drawn at import."""
     return secrets.token_hex(6)
-
-SAVED_WHAT = "Your saved online game"
 
 
 class Candidate:
