@@ -21,6 +21,7 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +59,12 @@ def throttle(context, page, rate: int) -> list[str]:
     answers: list[str] = []
 
     def attached(event) -> None:
-        session = event["sessionId"]
+        try:
+            start_throttled(event["sessionId"])
+        except Exception:  # the worker ended before it was throttled (the maker, when "kept")
+            answers.append("gone")
+
+    def start_throttled(session: str) -> None:
         for number, (method, params) in enumerate(
             (
                 ("Emulation.setCPUThrottlingRate", {"rate": rate}),
@@ -205,14 +211,14 @@ def report(rate: int, bare: list[float], first: list[Visit], back: list[Visit]) 
     return lines
 
 
-def run(browser, base_url: str, loads: int, throttled_loads: int) -> list[str]:
+def run(browser, base_url: str, loads: int, throttled_loads: int) -> Iterator[str]:
+    """The report's lines, each section as soon as its rounds are done."""
     measure_load(browser, base_url)  # warm the server and the OS file cache, not the browser's
-    lines = report(1, *rounds(browser, base_url, loads, 1))
+    yield from report(1, *rounds(browser, base_url, loads, 1))
     if throttled_loads > 0:
         slowdown = worker_slowdown(browser, base_url, RATE)
-        lines += report(RATE, *rounds(browser, base_url, throttled_loads, RATE))
-        lines.append(
+        yield from report(RATE, *rounds(browser, base_url, throttled_loads, RATE))
+        yield (
             f"  (the page's {RATE}x throttling slowed a busy worker {slowdown:3.1f}x: Chromium"
             " refuses the rate on a worker target)"
         )
-    return lines
