@@ -181,7 +181,8 @@ def report(rate: int, bare: list[float], first: list[Visit], back: list[Visit]) 
             f"  round {n}: bare {x:6.0f} ms | first visit engines {y.engine_ms:6.0f} ms"
             f" ({y.engine_ms / x:4.2f}x) | return visit engines {z.engine_ms:6.0f} ms"
             f" ({z.engine_ms / x:4.2f}x), data-ready {z.ready_ms:5.0f} ms,"
-            f" {'restored' if z.restored else 'COLD'}, longest task {z.longest_ms:4.0f} ms"
+            f" {'restored' if z.restored else 'COLD'}; longest task: first {y.longest_ms:4.0f} ms,"
+            f" return {z.longest_ms:4.0f} ms"
         )
     lines.append(
         f"  medians: bare {b:6.0f} ms; first visit {f:6.0f} ms ratio {f / b:4.2f}"
