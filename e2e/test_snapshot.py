@@ -1,6 +1,7 @@
-"""The engine snapshot (issue 29) in Chromium: a return visit starts the engines from the snapshot
-the first visit left in IndexedDB, and every game plays from it; a damaged snapshot is deleted and
-the page starts cold (then makes a new one); refused storage starts cold, silently.
+"""The engine snapshot (issue 29) in Chromium: a snapshot of another version is deleted; a return
+visit starts the engines from the snapshot the first visit left in IndexedDB, and every game plays
+from it; a damaged snapshot is deleted and the page starts cold; refused storage starts cold,
+silently.
 
 The engine's worker and the snapshot's maker say what they did on the console at debug level
 (assets/engine-loader.mjs): "parlour-engine: ..." lines, which these tests read.
@@ -31,6 +32,22 @@ DAMAGE = """(site) => new Promise((resolve, reject) => {
   open.onsuccess = () => {
     const tx = open.result.transaction("bytes", "readwrite");
     tx.objectStore("bytes").put(new Uint8Array(4096).fill(7).buffer, site);
+    tx.oncomplete = () => { open.result.close(); resolve(true); };
+    tx.onerror = () => reject(tx.error);
+  };
+})"""
+# A snapshot kept for another version of the site (its key differs), before any visit.
+STALE = """(site) => new Promise((resolve, reject) => {
+  const open = indexedDB.open("psi-parlour-engine", 1);
+  open.onupgradeneeded = () => {
+    open.result.createObjectStore("keys");
+    open.result.createObjectStore("bytes");
+  };
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const tx = open.result.transaction(["keys", "bytes"], "readwrite");
+    tx.objectStore("keys").put("0000000000000000", site);
+    tx.objectStore("bytes").put(new ArrayBuffer(1024), site);
     tx.oncomplete = () => { open.result.close(); resolve(true); };
     tx.onerror = () => reject(tx.error);
   };
@@ -113,9 +130,15 @@ def test_a_return_visit_restores_the_snapshot_and_a_damaged_one_is_deleted(
         watch = PageWatch(site.url)
         watch.attach(page)
         console = Console(page)
+        before = context.new_page()  # the site's origin, before any visit to the site
+        before.goto(site.url + "mpy.json")
+        before.evaluate(STALE, site.url)
+        before.close()
         page.goto(site.url)
         page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
         console.wait_for(COLD)
+        # the stale snapshot went before the cold start (the maker takes seconds to make one)
+        assert page.evaluate(STORED_KEY, site.url) is None
         console.wait_for(MADE)  # in idle time, by a worker of its own
         key = json.loads((ROOT / "assets" / "build" / "runtime.json").read_text())["snapshot"]
         assert page.evaluate(STORED_KEY, site.url) == key["key"]
