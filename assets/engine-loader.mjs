@@ -144,8 +144,7 @@ function sizedFor(snapshot) {
 export async function makeSnapshot() {
   const db = await openStore();
   const [{ key, imports }, stored] = await Promise.all([expected(), read(db, KEYS)]);
-  if (stored === key) return "kept";
-  if (stored !== undefined) await forget(db);
+  if (stored === key) return "kept"; // (another version's was deleted by loadPyodide)
   const [pyodide, zip] = await Promise.all([
     pyodideLoad({ ...runtimeOptions(), _makeSnapshot: true }),
     fetch(APP_ZIP).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.status)))),
