@@ -65,8 +65,30 @@ export async function startEngine() {
 // awaits this promise for the worker's exported functions.
 window.parlourEngine = startEngine();
 window.parlourEngine.catch(showFault);
+window.parlourEngine.then(() => whenIdle(keepSnapshot)).catch(() => {});
 // the loading screens' numbers, for the page's own engine only; never in the engine's way
 nextTask().then(watchDownload).catch(() => {});
+
+// The engine snapshot (assets/engine-loader.mjs): once the engines are ready and the page is
+// idle, a worker of its own makes this device's snapshot, for the next visit to start from, or
+// finds it already kept. Nothing of it runs on this thread but starting and ending that worker.
+const SNAPSHOT_MAKER = "./assets/snapshot-worker.mjs";
+const whenIdle = (then) =>
+  "requestIdleCallback" in window ? requestIdleCallback(then, { timeout: 5000 }) : setTimeout(then, 1000);
+
+function keepSnapshot() {
+  try {
+    const maker = new Worker(here(SNAPSHOT_MAKER), { type: "module" });
+    const end = (what) => {
+      console.debug(`parlour-engine: snapshot ${what}`);
+      maker.terminate();
+    };
+    maker.onmessage = (event) => end(event.data);
+    maker.onerror = () => end("not made: the worker failed");
+  } catch {
+    // no module workers here: every visit starts cold, as before
+  }
+}
 
 // Honest loading (issue 28): the runtime Pyodide's worker needs is fetched here too, a chunk at
 // a time, so the loading screens can count its bytes against the total the build wrote

@@ -9,7 +9,19 @@ from datetime import date
 
 from playwright.sync_api import sync_playwright
 
-from bench import click, engine, longtasks, offline, online, pacing, solo, startup, strength, think
+from bench import (
+    click,
+    engine,
+    longtasks,
+    offline,
+    online,
+    pacing,
+    snapshot,
+    solo,
+    startup,
+    strength,
+    think,
+)
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
@@ -26,6 +38,7 @@ def main() -> int:
             "strength",
             "pacing",
             "startup",
+            "snapshot",
             "offline",
             "online",
             "click",
@@ -46,6 +59,12 @@ def main() -> int:
         default=1.0,
         help="strength and pacing: scale the number of games of each row",
     )
+    parser.add_argument(
+        "--throttled-loads",
+        type=int,
+        default=5,
+        help="snapshot: rounds on a 4x-throttled CPU (0: none)",
+    )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
     if args.only in (None, "engine"):
@@ -65,6 +84,11 @@ def main() -> int:
         if args.only in (None, "startup"):
             for line in startup.run(browser, site.url, args.loads):
                 print(line)
+        if args.only in (None, "snapshot"):
+            for line in snapshot.run(
+                browser, site.url, max(5, args.loads // 2), args.throttled_loads
+            ):
+                print(line, flush=True)
         if args.only in (None, "offline"):
             for line in offline.run(browser, site.url, max(3, args.loads // 2)):
                 print(line)

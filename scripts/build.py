@@ -11,6 +11,7 @@ forms and the rules pages' option tables) from the games' declarations (scripts/
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import shutil
@@ -206,9 +207,47 @@ COUNTED = (".wasm", ".zip", ".mjs", ".json")
 FETCH_ORDER = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide-lock.json", "pyodide.asm.wasm")
 
 
+# The engine's interpreter module: Pyodide's loader, wrapped to start from a memory snapshot kept
+# on the device (docs/deploy.md, "The engine snapshot").
+ENGINE_LOADER = ROOT / "assets" / "engine-loader.mjs"
+
+
+def stdlib_zip(root: Path = ROOT) -> Path:
+    """The standard library zip the engine loads: a snapshot holds offsets into it."""
+    return vendor_dirs(root)["pyodide"] / "python_stdlib.zip"
+
+
+def warm_imports(root: Path = ROOT) -> list[str]:
+    """The modules a snapshot imports: every module of the package the browser gets, so that no
+    screen, game or bot compiles a module from parlour.zip after a restore (worker.py's glue,
+    which holds JS objects, stays out: a snapshot cannot hold one)."""
+    py = root / "py"
+    names = [
+        ".".join(p.relative_to(py).with_suffix("").parts).removesuffix(".__init__")
+        for p in app_sources(root)
+        if p.suffix == ".py" and p.parent != py
+    ]
+    return sorted(names)
+
+
+def snapshot_key(root: Path = ROOT) -> str:
+    """A hash of everything a memory snapshot depends on: Pyodide's version, the standard
+    library and app zips (byte for byte: a snapshot holds offsets into both), the warm imports
+    and the loader that makes and restores it. A new key makes every kept snapshot stale."""
+    digest = hashlib.sha256()
+    digest.update(pinned_versions(root)["pyodide"].encode() + b"\0")
+    for path in (stdlib_zip(root), root / "assets" / "build" / "parlour.zip"):
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    digest.update(json.dumps(warm_imports(root)).encode() + b"\0")
+    loader = root / ENGINE_LOADER.relative_to(ROOT)
+    digest.update(hashlib.sha256(loader.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
 def write_runtime_sizes(root: Path = ROOT) -> Path:
     """assets/build/runtime.json: each Pyodide file the worker fetches, with its size in
-    bytes, and their total; the page's loading screens read it (assets/main-thread.js)."""
+    bytes, and their total; the page's loading screens read it (assets/main-thread.js). And the
+    engine snapshot's key and warm imports (assets/engine-loader.mjs): run after the app zip."""
     folder = vendor_dirs(root)["pyodide"]
     files = sorted(
         (p for p in folder.iterdir() if p.is_file() and p.suffix in COUNTED),
@@ -217,7 +256,9 @@ def write_runtime_sizes(root: Path = ROOT) -> Path:
     listed = [["./" + p.relative_to(root).as_posix(), p.stat().st_size] for p in files]
     out = root / RUNTIME_SIZES.relative_to(ROOT)
     out.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"files": listed, "bytes": sum(size for _, size in listed)}, indent=1)
+    snapshot = {"key": snapshot_key(root), "imports": warm_imports(root)}
+    sizes = {"files": listed, "bytes": sum(size for _, size in listed), "snapshot": snapshot}
+    text = json.dumps(sizes, indent=1)
     if not out.is_file() or out.read_text(encoding="utf-8") != text + "\n":
         out.write_text(text + "\n", encoding="utf-8")
     return out
@@ -259,8 +300,8 @@ def main(argv: list[str]) -> int:
     if pages.write():
         print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()
-    write_runtime_sizes()
     zip_path = build_app_zip()
+    write_runtime_sizes()
     worker = offline.write_service_worker()
     print(
         f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}; "

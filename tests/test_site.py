@@ -28,7 +28,12 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
     mpy = "node_modules/@micropython/micropython-webassembly-pyscript"
     assert lock[mpy]["version"] == versions["micropython"]
     config = json.loads((ROOT / "pyscript.json").read_text())
-    assert config["interpreter"] == f"./assets/vendor/pyodide-{versions['pyodide']}/pyodide.mjs"
+    # the engine's interpreter is our wrapper of the pinned Pyodide (the engine snapshot)
+    assert config["interpreter"] == "./assets/engine-loader.mjs"
+    wrapper = (ROOT / "assets" / "engine-loader.mjs").read_text()
+    pyodide = f"./vendor/pyodide-{versions['pyodide']}/"
+    assert wrapper.count(pyodide) == 2, "the wrapper imports and indexes the pinned Pyodide"
+    assert "pyodide-" not in wrapper.replace(pyodide, "")
     main = json.loads((ROOT / "mpy.json").read_text())
     assert main["interpreter"] == (
         f"./assets/vendor/micropython-{versions['micropython']}/micropython.mjs"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from functools import cache
 from typing import Any, Protocol
 
 from parlour.errors import MalformedInput, ParlourError
@@ -55,9 +56,16 @@ UNKEPT_KEY = (
     "online game: keep this tab open until it ends."
 )
 OWNER = ":owner"  # after a save key: the tab that plays that game now
-TAB = secrets.token_hex(6)  # this page load's name, for owning a save
 STUN = "psi-parlour:stun"
 SAVED_WHAT = "Your saved online game"
+
+
+@cache
+def this_tab() -> str:
+    """This page load's name, for owning a save: drawn at first use, never at import, because
+    the engine may start from a memory snapshot of the imported package (docs/deploy.md), and
+    every page load restored from it would share a name drawn at import."""
+    return secrets.token_hex(6)
 
 
 class Candidate:
@@ -268,9 +276,9 @@ class OnlineController:
         if key is None or self.passive:
             return  # a guest not yet welcomed has nothing to keep
         if key != self.owned:  # the newest tab to open a game plays it
-            storage.set(key + OWNER, TAB)
+            storage.set(key + OWNER, this_tab())
             self.owned = key
-        elif storage.get(key + OWNER) != TAB:
+        elif storage.get(key + OWNER) != this_tab():
             self.let_go()
             return
         crypto = self.session.crypto
