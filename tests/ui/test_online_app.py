@@ -168,7 +168,7 @@ def test_a_game_hosted_with_a_keyring_is_signed_and_its_key_kept_under_its_save_
     here = {"tag": "input", "checked": True, "data": {"here-seat": "0"}}
     call(app, {"op": "route", "hash": "#host-esp", "form": [*form("esp", 2, {}), here]})
     session = app.online.session
-    assert session.signing and session.version == 2
+    assert session.signing and session.version == 3
     assert app.keyring.kept(app.online.save_key()) is session.crypto
 
 
@@ -205,3 +205,22 @@ def test_a_key_this_browser_would_not_keep_is_said_once_and_the_game_goes_on_sig
     call(app, {"op": "route", "hash": "#online"})
     session = app.online.session
     assert session.signing and session.notices.count(online_app.UNKEPT_KEY) == 1
+
+
+def test_a_call_that_changed_nothing_a_reload_needs_writes_no_save():
+    """Every worker call used to write the whole session again, a heartbeat too: now only a
+    call after which the save would differ writes it (and a write the browser refused is tried
+    again)."""
+    key, text, crypto_ = signed_saved_game()
+    app = App()
+    app.keyring = Keyring({key: crypto_})
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    assert key in call(app, {"op": "route", "hash": "#online"})["local"]
+    for _ in range(2):
+        assert key not in call(app, {"op": "tick"}).get("local", {})
+    app.online.session.tell("Something a reload shows.")
+    out = call(app, {"op": "tick"})
+    assert json.loads(out["local"][key])["session"] == app.online.session.to_json()
+    assert key not in call(app, {"op": "tick"}).get("local", {})
+    app.storage.unsaved = [key]
+    assert key in call(app, {"op": "tick"})["local"]

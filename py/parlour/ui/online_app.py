@@ -146,6 +146,7 @@ class OnlineController:
         self.passive = False  # another tab took this game over: do nothing more
         self.shown_notice = ""  # the online bar's notice as last drawn
         self.told_unkept = False  # said that this browser would not keep the game's key
+        self.saved_mark: tuple[object, ...] | None = None  # what the last save written held
 
     @property
     def effects(self) -> Any:
@@ -273,12 +274,17 @@ class OnlineController:
         elif storage.get(key + OWNER) != TAB:
             self.let_go()
             return
+        notes = self.play.notes if self.play else {}
+        mark = (key, self.session.save_mark(), json.dumps(notes, sort_keys=True))
+        if mark == self.saved_mark and key not in storage.unsaved:
+            return  # nothing a reload needs changed (a heartbeat, say): the save stands
         crypto = self.session.crypto
         if crypto is not None and self.app.keyring is not None:
             self._keep_key(key, self.app.keyring, crypto)
-        data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
+        data = {"session": self.session.to_json(), "notes": notes}
         remember(self.app, key)
         storage.set(key, json.dumps(data))
+        self.saved_mark = mark
 
     def _keep_key(self, key: str, keyring: Keyring, crypto: Crypto) -> None:
         """Keep this game's key pair with its save; if this browser would not, say once that a
