@@ -170,6 +170,7 @@ def test_a_game_hosted_with_a_keyring_is_signed_and_its_key_kept_under_its_save_
     session = app.online.session
     assert session.signing and session.version == 3
     assert app.keyring.kept(app.online.save_key()) is session.crypto
+    assert session.key_maker == app.keyring.fresh  # "Play again" takes a new key pair
 
 
 def test_a_signed_save_that_cannot_be_loaded_takes_its_key_with_it():

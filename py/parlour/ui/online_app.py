@@ -126,6 +126,8 @@ class OnlineController:
     def __init__(self, app: TheApp, session: OnlineSession) -> None:
         self.app = app
         self.session = session
+        if app.keyring is not None:  # "Play again": a new match signs with a new key pair
+            session.key_maker = app.keyring.fresh
         self.links: dict[str, Candidate] = {}  # peer -> the candidate in use
         self.candidates: dict[str, list[Candidate]] = {}
         self.invites: dict[int, Invite] = {}

@@ -14,6 +14,7 @@ crossing is written down in one place.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +85,9 @@ class Device(ABC):
     def __init__(self, role: str, now: float, crypto: Crypto | None = None) -> None:
         self.role = role  # "host" or "guest"
         self.crypto = crypto
+        # signed play: where a new match's fresh key pair comes from (the page's keyring);
+        # without one, a new match ("Play again") goes on with the same key
+        self.key_maker: Callable[[], Crypto | None] | None = None
         self.version = SIGNED_VERSION if crypto is not None else VERSION
         self.keys: dict[str, DeviceKey] = {}  # every device's key, by its name (`device_of`)
         self.seq = 0  # the last sequence number this device signed under (never used twice)
@@ -335,6 +339,15 @@ class Device(ABC):
                 "signature for this game (changed on the way, made up, or from another game): "
                 "refused."
             )
+
+    def _fresh_key(self) -> None:
+        """Signed play, a new match on this session ("Play again"): a new key pair signs it, so
+        nothing signed in one match stands for the other's and its table code is new."""
+        if self.crypto is None or self.key_maker is None:
+            return
+        fresh = self.key_maker()
+        if fresh is not None:
+            self.crypto = fresh
 
     def _key_of(self, device: str) -> DeviceKey | None:
         return self.keys.get(device)
