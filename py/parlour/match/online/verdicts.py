@@ -12,6 +12,7 @@ from typing import Any
 
 from parlour.errors import IllegalAction, ProtocolError
 from parlour.fair.commit import Opening
+from parlour.fair.encoding import Json, canonical_json
 from parlour.fair.signing import Signed, table_code
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.online.device import HOST, Device, Link
@@ -40,7 +41,7 @@ class Verdicts(Device):
         for seat in self.local:
             openings = self.table.openings(seat)
             self.openings[seat] = openings
-            self._broadcast("openings", seat=seat, openings=[o.to_json() for o in openings])
+            self._broadcast("openings", **self._openings_body(seat))
         self._maybe_audit()
 
     def _on_openings(self, link: Link, body: Openings) -> None:
@@ -148,9 +149,27 @@ class Verdicts(Device):
         table code is made from); None unsigned, or while a proof waits for its signature."""
         if self.table_code() is None:
             return None
-        config = self._the_config()
+        config, match = self._the_config(), self._the_match()
         devices = {self.device_of(s) for s in range(len(config.seats))}
-        return of_proofs({d: self.keys[d] for d in devices}, self.proofs)
+        openings = [
+            self.records.get(canonical_json(["openings", self._openings_body(seat)]))
+            for seat in sorted(self.openings)
+        ]
+        final = {"step": match.step, "head": match.head()}
+        verdicts = {
+            r.device: r
+            for r in sorted(self.records.values(), key=lambda r: -r.seq)
+            if r.kind == "verdict" and {k: r.body.get(k) for k in final} == final
+        }
+        return of_proofs(
+            {d: self.keys[d] for d in devices},
+            self.proofs,
+            [r for r in openings if r is not None],
+            sorted(verdicts.values(), key=lambda r: str(r.body.get("seat"))),
+        )
+
+    def _openings_body(self, seat: int) -> dict[str, Json]:
+        return {"seat": seat, "openings": [o.to_json() for o in self.openings[seat]]}
 
     def _acknowledge(self) -> None:
         """Signed play: sign where our log stands (step, hash) whenever it moves; the next
