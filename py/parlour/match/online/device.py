@@ -139,8 +139,8 @@ class Device(ABC):
         """Take every step this device's seats take by themselves (moves.py)."""
 
     @abstractmethod
-    def _acknowledge(self) -> None:
-        """Signed play: sign and tell where our log stands, when it moved (verdicts.py)."""
+    def _check_heads(self) -> None:
+        """Signed play: compare every device's signed position with our log (verdicts.py)."""
 
     @abstractmethod
     def _maybe_end(self) -> None:

@@ -217,6 +217,7 @@ class OnlineSession(Saves):
     def tick(self, now: float) -> None:
         """Called often (about twice a second): heartbeats, lost peers, stalls."""
         self.now = now
+        self._acknowledge()  # verdicts.py: off a move's way, so no move waits for its signing
         self._heartbeat(now)
         self._maybe_settle()
         if self.is_host:

@@ -172,8 +172,10 @@ class Verdicts(Device):
         return {"seat": seat, "openings": [o.to_json() for o in self.openings[seat]]}
 
     def _acknowledge(self) -> None:
-        """Signed play: sign where our log stands (step, hash) whenever it moves; the next
-        message on every connection carries it (through the host, which must relay it)."""
+        """Signed play: sign where our log stands (step, hash) when it moved, on the heartbeat
+        (about twice a second; not on a move's way, so a move never waits for this signature);
+        the next message on every connection carries it (through the host, which must relay
+        it)."""
         if not self.signing or self.table is None:
             return
         match = self.table.match
