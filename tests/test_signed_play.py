@@ -530,3 +530,28 @@ def test_acks_cost_no_message_of_their_own_and_every_device_hears_every_other():
                 }
     carried = [json.loads(text).get("a", []) for *_, text in net.traffic]
     assert sum(map(len, carried)) >= net.host.match.step  # words on (nearly) every move
+
+
+def test_a_save_keeps_each_device_s_latest_ack_only_and_a_reload_goes_on_signing():
+    """Acks pile up, one per device each time its log moves: a save keeps the latest of each
+    (all a reload needs), so it does not grow with every heartbeat; the reloaded device goes
+    on from its own last number and ends the game verified."""
+    net = start("esp", ("Ada", "Bo"), match_id="m-signed-save-acks", signed=crypto)
+    for _ in range(12):
+        play(net, seed=b"acks", steps=1, to_the_end=False)
+        net.tick(0.6)
+    bo = net.guests[1]
+    acks = [r for r in bo.records.values() if r.kind == "ack"]
+    assert len(acks) > 4
+    saved = bo.to_json()["signing"]
+    kept = [r for r in saved["records"] if r["t"] == "ack"]
+    assert sorted((r["d"], r["q"]) for r in kept) == sorted(
+        (r.device, r.seq) for r in [*bo.acks.values(), bo.my_ack]
+    )
+    back = reload(bo, net.now)
+    assert back.seq == bo.seq and back.my_ack.seq == bo.my_ack.seq
+    net.drop(1)
+    net.connect(1, back)
+    play(net, seed=b"acks-2")
+    net.tick(1.0)
+    assert all(dev.audit_result == Verified() for dev in net.everyone())

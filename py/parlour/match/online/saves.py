@@ -33,7 +33,7 @@ from parlour.match.match import AnyMatch, Match
 from parlour.match.online.device import HOST, Crypto, Link, seat_peer
 from parlour.match.online.joining import Joining, check_setup
 from parlour.match.table import Table
-from parlour.match.wire import Limits, SeedStep, seed_step
+from parlour.match.wire import ACK, Limits, SeedStep, seed_step
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/online"
@@ -119,10 +119,18 @@ class Saves(Joining):
         )
 
     def _signing_json(self) -> SavedSigning:
-        records = list({id(r): r for r in [*self.records.values(), *self.unsigned]}.values())
-        for extra in [*self.proofs, *self.acks.values(), *self.finals.values()]:
-            if all(extra is not r for r in records):
-                records.append(extra)
+        # every record had but the acks a later one replaced (a reload needs each device's
+        # latest word on its position, not every one it gave): the save stays small
+        latest = {id(a) for a in [*self.acks.values(), self.my_ack] if a is not None}
+        everything = [
+            *self.records.values(),
+            *self.unsigned,
+            *self.proofs,
+            *self.acks.values(),
+            *self.finals.values(),
+        ]
+        kept = {id(r): r for r in everything if r.kind != ACK or id(r) in latest}
+        records = list(kept.values())
         index = {id(r): i for i, r in enumerate(records)}
         return {
             "seq": self.seq,
