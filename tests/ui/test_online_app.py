@@ -226,3 +226,25 @@ def test_a_call_that_changed_nothing_a_reload_needs_writes_no_save():
     assert key not in call(app, {"op": "tick"}).get("local", {})
     app.storage.unsaved = [key]
     assert key in call(app, {"op": "tick"})["local"]
+
+
+def test_a_call_whose_records_wait_for_the_page_s_signatures_saves_once_after_signing():
+    """The page signs with WebCrypto after the app's call: the save is written once, in the
+    pass after signing (with the signatures), not before it as well."""
+    from parlour.match.online.device import Crypto
+    from tests.test_signed_play import Later
+
+    key, text, crypto_ = signed_saved_game()
+    page = Later()
+    page.key, page.public_key = crypto_.signer, crypto_.signer.public_key
+    app = App()
+    app.keyring = Keyring({key: Crypto(page, page.verify)})
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    call(app, {"op": "route", "hash": "#online"})
+    out = call(app, {"op": "tick"})  # the heartbeat signs this device's word on its log
+    signer, waiting = app.pending_signatures()
+    assert waiting and key not in out.get("local", {})
+    for record, data in waiting:
+        record.signature = signer.key.sign(data)
+    saved = json.loads(json.loads(app.after_signing())["local"][key])["session"]["signing"]
+    assert all(r["s"] is not None for r in saved["records"])

@@ -238,8 +238,10 @@ class OnlineController:
             self.join["status"] = "failed"
         self.after()
 
-    def after(self, redraw: bool = False) -> None:
-        """After anything: send what the session has to say, save, redraw if it changed."""
+    def after(self, redraw: bool = False, signed: bool = False) -> None:
+        """After anything: send what the session has to say, save, redraw if it changed. While
+        records wait for the page to sign them (WebCrypto answers later), the save waits for
+        the pass after signing (`signed`), which has them: one save per call, not two."""
         for peer, text in self.session.take_outbox():
             candidate = self.links.get(peer)
             if candidate is not None:
@@ -253,7 +255,8 @@ class OnlineController:
             )
             self.play.notes = self.notes
             self.play.banner = lambda: online_banner(self.session, self.invites)
-        self.save()
+        if signed or not any(r.signature is None for r in self.session.unsigned):
+            self.save()  # (what waits is sent only with this call's last effects, saved first)
         if redraw or self.session.revision != self.drawn:
             self.draw()
 
