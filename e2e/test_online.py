@@ -781,7 +781,7 @@ def test_a_signed_game_shared_and_its_replay_checked_in_a_fresh_page(browser, si
         link = host.input_value(f"{ROOT} [data-role=result] [data-role=share-link]")
     finally:
         game.close()
-    assert link.startswith(site.url + "#replay=2."), link[:80]
+    assert link.startswith(site.url + "#replay=3."), link[:80]
     record = from_code(link)
     expected = Replay.open(record, check=verify).signatures
     assert expected is not None and expected.state == "signed"

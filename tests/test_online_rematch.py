@@ -148,3 +148,36 @@ def test_a_device_that_saved_an_old_game_joins_a_new_one_cleanly():
     play(fresh, seed=b"new-game")
     fresh.tick(1.0)
     assert all(dev.audit_result == Verified() for dev in fresh.everyone())
+
+
+@pytest.mark.parametrize(
+    "game_id, names, variant",
+    [("esp", ("Ada", "Bo"), {}), ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3})],
+)
+def test_signed_play_again_is_a_new_match_with_a_fresh_key_pair_on_every_device(
+    game_id, names, variant
+):
+    """A new match signs with new keys: every device takes a fresh key pair for it (the page's
+    keyring makes them), so nothing signed in one match can be taken for the other's, and the
+    new table code is made from the new keys. The game plays to a verified end."""
+    from tests.signers import crypto
+
+    net = start(game_id, names, variant, match_id="m-rematch-keys-1", signed=crypto)
+    for dev in net.everyone():
+        dev.key_maker = crypto
+    play(net, seed=b"first")
+    net.tick(1.0)
+    old = {dev.me: dev.keys[dev.me] for dev in net.everyone()}
+    old_code = net.host.table_code()
+    net.host.rematch("m-rematch-keys-2", net.now)
+    net.flush()
+    check_fresh_game(net, "m-rematch-keys-2", b"")
+    for dev in net.everyone():
+        assert set(dev.keys) == set(old)
+        assert all(dev.keys[d] != key for d, key in old.items()), dev.me
+        assert dev.keys[dev.me].public == dev.crypto.signer.public_key
+        assert not [n for n in dev.notices if "efused" in n], dev.notices
+    assert len({dev.table_code() for dev in net.everyone()} | {old_code}) == 2
+    play(net, seed=b"second")
+    net.tick(1.0)
+    assert all(dev.audit_result == Verified() for dev in net.everyone())

@@ -5,6 +5,7 @@ refused. Real signers from `cryptography` (tests/signers.py); the in-memory tran
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -14,6 +15,7 @@ from parlour.errors import MalformedInput
 from parlour.fair.signing import DeviceKey, Signed, b64
 from parlour.games import GAMES
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.match import wire
 from parlour.match.audit import Verified
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, seat_peer
@@ -163,7 +165,7 @@ def test_a_signed_message_replayed_from_another_match_is_refused():
     )
     first.guests[1].sign_pending()
     data = {
-        "v": 2,
+        "v": wire.SIGNED_VERSION,
         "t": "seed-commit",
         "n": 99,
         **rec.body,
@@ -219,9 +221,22 @@ def test_a_device_of_the_old_unsigned_version_gets_a_sentence_not_a_crash():
     net = MemoryNet(host)
     old = OnlineSession.guest(0.0)  # version 1: signs nothing
     net.connect(1, old)
-    assert "protocol version 1 arrived; this Psi Parlour speaks version 2" in notices(host)
-    assert "protocol version 2 arrived; this Psi Parlour speaks version 1" in notices(old)
+    assert "protocol version 1 arrived; this Psi Parlour speaks version 3" in notices(host)
+    assert "protocol version 3 arrived; this Psi Parlour speaks version 1" in notices(old)
     assert host.table is None and old.config is None
+
+
+def test_a_device_of_the_first_signed_version_gets_a_sentence_not_a_crash():
+    """Version 2 signed, and sent each ack as a message of its own; version 3 carries them on
+    the messages already sent. A version 2 device's greeting gets the sentence."""
+    config = MatchConfig("esp", "m-signed-v2", ("Ada", "Bo"))
+    host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, crypto=crypto())
+    host.opened(seat_peer(1), 0.0)
+    key = DeviceKey.of(crypto().signer).to_json()
+    hello = {"v": 2, "t": "hello", "n": 1, "resume": None, "key": key}
+    host.receive(seat_peer(1), json.dumps(hello), 0.0)
+    assert "protocol version 2 arrived; this Psi Parlour speaks version 3" in notices(host)
+    assert host.table is None
 
 
 def reload(dev: OnlineSession, now: float, crypto_=None) -> OnlineSession:
@@ -324,14 +339,18 @@ def changed(value, plan):
     return junk
 
 
-def mutate(data, recipient: OnlineSession, plan):
+def mutate(data, recipient: OnlineSession, plan, turn: int = 0):
     """A copy of `data` with one signed part changed as planned, or None when it carries nothing
     signed that the recipient would still act on (entries it has already)."""
     data = json.loads(json.dumps(data))
     which = plan[1]
-    if "s" in data:
+    other = "s" in data or (data.get("t") == "entries" and "proofs" in data)
+    if "a" in data and ((which + turn) % 2 or not other):  # the acks it carries, every other
+        holder = data["a"][plan[2] % len(data["a"])]  # a carried ack: [d, q, step, head, s]
+        fields = list(range(len(holder)))
+    elif "s" in data:
         holder = data
-        fields = sorted(k for k in data if k not in ("v", "t", "n"))
+        fields = sorted(k for k in data if k not in ("v", "t", "n", "a"))
     elif data.get("t") == "entries" and "proofs" in data and recipient.match is not None:
         step = recipient.match.step
         fresh = [i for i, e in enumerate(data["entries"]) if e.get("seq", 0) > step]
@@ -374,20 +393,22 @@ def test_every_signed_message_changed_in_the_middle_of_a_game_is_refused_and_cha
         recipient = net.host if to == "host" else net.guests[int(to.removeprefix("seat-"))]
         peer = sender if to == "host" else HOST
         link = recipient.links[peer]
-        mutated = mutate(json.loads(text), recipient, plans[len(seen) % len(plans)])
+        mutated = mutate(json.loads(text), recipient, plans[len(seen) % len(plans)], len(seen))
         seen.append(text)
-        if mutated is None or mutated == json.loads(text):
-            return text
-        before, said = state_of(recipient), list(recipient.notices)
+        real = json.loads(text)
+        if mutated is None or mutated == real:
+            # numbered after what this connection delivered (a changed copy took a number)
+            real["n"] = link.n_in + 1
+            return json.dumps(real, sort_keys=True, separators=(",", ":"))
+        before, said = state_of(recipient), recipient.revision
         waiting = len(recipient.outbox)
         mutated["n"] = link.n_in + 1
         recipient.receive(peer, json.dumps(mutated), net.now)
-        last = recipient.notices[-1] if recipient.notices != said else ""
-        assert last.startswith("Refused"), (mutated, last)  # (the notices keep the latest 30)
+        last = recipient.notices[-1] if recipient.revision != said else ""  # (a notice bumps it)
+        assert last.startswith("Refused"), (mutated, last)
         assert state_of(recipient) == before, (text, mutated, last)
         del recipient.outbox[waiting:]  # its answer (a reject) is lost on the way as well
-        tried.append(mutated.get("t"))
-        real = json.loads(text)
+        tried.append("ack" if mutated.get("a") != real.get("a") else mutated["t"])
         real["n"] = link.n_in + 1
         return json.dumps(real, sort_keys=True, separators=(",", ":"))
 
@@ -460,12 +481,12 @@ def test_a_message_waits_for_its_signature_and_every_one_after_it_on_its_connect
     host = OnlineSession.host(GAMES["esp"], config, (0,), 0.0, crypto=later())
     host.opened(seat_peer(1), 0.0)
     host._send(host.links[seat_peer(1)], "ping", at=1)  # unsigned, goes at once
-    host._send(host.links[seat_peer(1)], "ack", step=0, head="00" * 32)  # waits
+    host._send(host.links[seat_peer(1)], "openings", seat=0, openings=[])  # waits
     host._send(host.links[seat_peer(1)], "ping", at=2)  # waits behind it
     assert [json.loads(t)["t"] for _, t in host.take_outbox()] == ["ping"]
     ((record, data),) = host.pending_signatures()
     record.signature = host.crypto.signer.key.sign(data)
-    assert [json.loads(t)["t"] for _, t in host.take_outbox()] == ["ack", "ping"]
+    assert [json.loads(t)["t"] for _, t in host.take_outbox()] == ["openings", "ping"]
 
 
 def test_log_entries_wait_for_the_signature_of_the_proposal_they_carry():
@@ -482,3 +503,55 @@ def test_log_entries_wait_for_the_signature_of_the_proposal_they_carry():
         record.signature = host.crypto.signer.key.sign(data)
     (entries,) = [json.loads(t) for _, t in host.take_outbox() if '"entries"' in t]
     assert all(p["s"] for p in entries["proofs"])
+
+
+def test_acks_cost_no_message_of_their_own_and_every_device_hears_every_other():
+    """The signed words on where each log stands are signed on the heartbeat and ride on
+    messages sent anyway (proposals, log entries, openings, heartbeats): a signed game sends
+    exactly the messages an unsigned one does, and at the end every device holds every other
+    device's signed word on the last move (the host relayed them all)."""
+    counts = {}
+    for signed in (None, crypto):
+        net = start("esp", ("Ada", "Bo", "Cy"), match_id="m-signed-count-1", signed=signed)
+        while not over(net):
+            play(net, seed=b"count", steps=1, to_the_end=False)
+            net.tick(0.6)  # a heartbeat between moves, as in a real game
+        for _ in range(2):
+            net.tick(1.0)
+        counts[signed] = Counter(json.loads(text)["t"] for *_, text in net.traffic)
+    assert counts[crypto] == counts[None], counts
+    devices = net.everyone()
+    for dev in devices:
+        for other in devices:
+            if other is not dev:
+                assert dev.acks[other.me].body == {
+                    "step": other.match.step,
+                    "head": other.match.head(),
+                }
+    carried = [json.loads(text).get("a", []) for *_, text in net.traffic]
+    assert sum(map(len, carried)) >= net.host.match.step  # words on (nearly) every move
+
+
+def test_a_save_keeps_each_device_s_latest_ack_only_and_a_reload_goes_on_signing():
+    """Acks pile up, one per device each time its log moves: a save keeps the latest of each
+    (all a reload needs), so it does not grow with every heartbeat; the reloaded device goes
+    on from its own last number and ends the game verified."""
+    net = start("esp", ("Ada", "Bo"), match_id="m-signed-save-acks", signed=crypto)
+    for _ in range(12):
+        play(net, seed=b"acks", steps=1, to_the_end=False)
+        net.tick(0.6)
+    bo = net.guests[1]
+    acks = [r for r in bo.records.values() if r.kind == "ack"]
+    assert len(acks) > 4
+    saved = bo.to_json()["signing"]
+    kept = [r for r in saved["records"] if r["t"] == "ack"]
+    assert sorted((r["d"], r["q"]) for r in kept) == sorted(
+        (r.device, r.seq) for r in [*bo.acks.values(), bo.my_ack]
+    )
+    back = reload(bo, net.now)
+    assert back.seq == bo.seq and back.my_ack.seq == bo.my_ack.seq
+    net.drop(1)
+    net.connect(1, back)
+    play(net, seed=b"acks-2")
+    net.tick(1.0)
+    assert all(dev.audit_result == Verified() for dev in net.everyone())

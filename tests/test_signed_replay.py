@@ -33,7 +33,7 @@ def signed_record(game_id: str = "esp", names=("Ada", "Bo")) -> ReplayRecord:
 def test_a_signed_replay_round_trips_and_says_which_device_made_which_move(game_id):
     record = signed_record(game_id)
     code = record.code()
-    assert code.startswith("2.")
+    assert code.startswith("3.")
     again = from_code(code)
     assert again == record and from_file(file_text(record)) == record
     report = Replay.open(again, check=verify).signatures
@@ -96,7 +96,9 @@ def test_the_app_has_the_page_check_a_replay_s_signatures_before_the_call_that_o
     app = App()
     app.call(json.dumps({"op": "start", "local": {}, "session": {}}))
     route = json.dumps({"op": "route", "hash": "#replay=" + record.code()})
-    assert len(app.signature_checks(route)) == len(record.moves)
+    assert (
+        len(app.signature_checks(route)) == len(record.moves) + 2 + 2
+    )  # and both seats' openings, both verdicts
 
     class Checked:  # the page's keyring answers from what WebCrypto checked first
         checked_signature = staticmethod(verify)
@@ -124,3 +126,78 @@ def test_the_viewer_sets_codes_whole_and_the_caveat_apart_from_the_devices():
     assert codes[0] in report.sentences[0]
     assert html.count("<li>") == len(report.sentences) - 2  # one line per device
     assert f'data-role="signature-scope">{CAVEAT}</p>' in html
+
+
+def test_a_signed_replay_carries_the_openings_and_verdicts_signatures_and_a_tampered_one_fails():
+    """Each seat's openings and each device's verdict carry their signatures in the replay too:
+    the viewer checks them (the openings against what the replay opens, the verdicts against the
+    final position it recomputes), and a replay whose opening or verdict was changed after the
+    game is named as changed."""
+    record = signed_record()
+    assert record.signed is not None
+    assert [p.seat for p in record.signed.openings] == [0, 1]
+    assert {p.verdict for p in record.signed.verdicts} == {"verified"}
+    again = from_code(record.code())
+    assert again == record
+    said = " ".join(Replay.open(again, check=verify).signatures.sentences)
+    assert "The secrets opened at the end carry the signature" in said
+    assert "Each device signed its verdict on this whole game" in said
+    bo = list(record.openings[1])
+    bo[0] = dataclasses.replace(
+        bo[0], nonce=("0" if bo[0].nonce[0] != "0" else "1") + bo[0].nonce[1:]
+    )
+    changed = dataclasses.replace(record, openings={**record.openings, 1: tuple(bo)})
+    report = Replay.open(from_code(changed.code()), check=verify).signatures
+    assert report.state == "failed", report
+    assert report.sentences[0].startswith("Bo's openings do not carry a valid signature")
+    said = dataclasses.replace(record.signed.verdicts[0], text="Everything was fine, trust me.")
+    lied = dataclasses.replace(
+        record,
+        signed=dataclasses.replace(record.signed, verdicts=(said, *record.signed.verdicts[1:])),
+    )
+    report = Replay.open(from_code(lied.code()), check=verify).signatures
+    assert report.state == "failed" and "The verdict of" in report.sentences[0], report
+
+
+def test_a_signed_link_too_long_for_a_messenger_is_not_offered_and_the_game_file_is():
+    """64 bytes of signature per move cannot be packed smaller: a signed ESP game's link is
+    about 21 KB, past what messengers carry (about 8 KB). The replay page and the share box
+    say so and offer the game file instead of the link; a short signed game keeps its link."""
+    from parlour.match.replay import MESSENGER_LINK, too_long_to_send
+    from parlour.ui.app import App
+    from parlour.ui.play import _share_link
+    from parlour.ui.tree import to_html
+    from tests.ui.test_replay_screen import SITE, call, html_of
+
+    long, short = signed_record("esp"), signed_record("psi-squad")
+    assert len(long.link(SITE)) > MESSENGER_LINK >= len(short.link(SITE))
+    for record, fits in ((long, False), (short, True)):
+        code = record.code()
+        html = html_of(call(App(), op="route", hash="#replay=" + code, href=SITE))
+        assert ("Copy link" in html) is fits
+        assert ('data-role="long-link"' in html) is not fits
+        assert "Download the game file" in html
+        share = to_html(_share_link(record.link(SITE)))
+        assert ('data-role="share-link"' in share) is fits
+    sentence = too_long_to_send(long.link(SITE))
+    assert sentence is not None and "Send the game file instead" in sentence
+
+
+def test_a_signed_replay_of_format_2_still_opens_and_is_checked():
+    """Format 2 wrote each move's proof out whole (device, number, step, signature) and signed
+    neither openings nor verdicts: its links and files still open, signed."""
+    import json
+
+    from parlour.fair.signing import b64
+
+    record = signed_record()
+    document = record.to_json()
+    document["version"] = 2
+    document["signed"] = {
+        "keys": document["signed"]["keys"],
+        "proofs": [[p.device, p.seq, p.after, b64(p.signature)] for p in record.signed.proofs],
+    }
+    old = from_file(json.dumps(document))
+    assert old.moves == record.moves and old.signed.proofs == record.signed.proofs
+    assert old.signed.openings == () and old.signed.verdicts == ()
+    assert Replay.open(old, check=verify).signatures.state == "signed"

@@ -168,8 +168,9 @@ def test_a_game_hosted_with_a_keyring_is_signed_and_its_key_kept_under_its_save_
     here = {"tag": "input", "checked": True, "data": {"here-seat": "0"}}
     call(app, {"op": "route", "hash": "#host-esp", "form": [*form("esp", 2, {}), here]})
     session = app.online.session
-    assert session.signing and session.version == 2
+    assert session.signing and session.version == 3
     assert app.keyring.kept(app.online.save_key()) is session.crypto
+    assert session.key_maker == app.keyring.fresh  # "Play again" takes a new key pair
 
 
 def test_a_signed_save_that_cannot_be_loaded_takes_its_key_with_it():
@@ -205,3 +206,45 @@ def test_a_key_this_browser_would_not_keep_is_said_once_and_the_game_goes_on_sig
     call(app, {"op": "route", "hash": "#online"})
     session = app.online.session
     assert session.signing and session.notices.count(online_app.UNKEPT_KEY) == 1
+
+
+def test_a_call_that_changed_nothing_a_reload_needs_writes_no_save():
+    """Every worker call used to write the whole session again, a heartbeat too: now only a
+    call after which the save would differ writes it (and a write the browser refused is tried
+    again)."""
+    key, text, crypto_ = signed_saved_game()
+    app = App()
+    app.keyring = Keyring({key: crypto_})
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    assert key in call(app, {"op": "route", "hash": "#online"})["local"]
+    call(app, {"op": "tick"})  # the first heartbeat signs this device's word on its log: saved
+    for _ in range(2):
+        assert key not in call(app, {"op": "tick"}).get("local", {})
+    app.online.session.tell("Something a reload shows.")
+    out = call(app, {"op": "tick"})
+    assert json.loads(out["local"][key])["session"] == app.online.session.to_json()
+    assert key not in call(app, {"op": "tick"}).get("local", {})
+    app.storage.unsaved = [key]
+    assert key in call(app, {"op": "tick"})["local"]
+
+
+def test_a_call_whose_records_wait_for_the_page_s_signatures_saves_once_after_signing():
+    """The page signs with WebCrypto after the app's call: the save is written once, in the
+    pass after signing (with the signatures), not before it as well."""
+    from parlour.match.online.device import Crypto
+    from tests.test_signed_play import Later
+
+    key, text, crypto_ = signed_saved_game()
+    page = Later()
+    page.key, page.public_key = crypto_.signer, crypto_.signer.public_key
+    app = App()
+    app.keyring = Keyring({key: Crypto(page, page.verify)})
+    call(app, {"op": "start", "local": {key: text, ONLINE_LAST: key}, "session": {}})
+    call(app, {"op": "route", "hash": "#online"})
+    out = call(app, {"op": "tick"})  # the heartbeat signs this device's word on its log
+    signer, waiting = app.pending_signatures()
+    assert waiting and key not in out.get("local", {})
+    for record, data in waiting:
+        record.signature = signer.key.sign(data)
+    saved = json.loads(json.loads(app.after_signing())["local"][key])["session"]["signing"]
+    assert all(r["s"] is not None for r in saved["records"])

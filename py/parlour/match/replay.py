@@ -10,9 +10,11 @@ seat that did not open). The same document travels two ways:
   compressed with zlib and written as base64url without padding.
 
 Version 2 adds one field, `signed` (match/signed_replay.py): an online game's keys and each
-move's signature, so the viewer can say which device made which move. A record without
-signatures is still written as version 1, so pages that read only version 1 open it as before;
-this page reads both.
+move's signature, so the viewer can say which device made which move. Version 3 writes `signed`
+compactly (what the viewer recomputes left out, the moves' signatures packed as bytes) and adds
+the signatures on each seat's openings and each device's verdict. A record without signatures
+is still written as version 1, so pages that read only version 1 open it as before; this page
+reads all three.
 
 Everything read back is checked with the match's own parsers (`MatchConfig.from_json`,
 `Opening.from_json`, canonical JSON) and refused as `MalformedInput` with a sentence a player
@@ -39,10 +41,11 @@ from parlour.match.signed_replay import Signatures
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/replay"
-VERSION = 2  # the newest this page reads and writes; 1: no signatures
+VERSION = 3  # the newest this page reads and writes; 1: no signatures; 2: signed, written out
 PREFIX = "#replay="
 MAX_BYTES = 2_000_000  # the document, uncompressed (a saved game's limit)
 MAX_LINK = 400_000  # characters of a link's data
+MESSENGER_LINK = 8_000  # characters: a longer link is offered as a game file instead
 MAX_ENTRIES = 20_000
 MAX_OPENINGS = 512  # per seat
 _CODE = re.compile(r"^(?P<version>[0-9]{1,4})\.(?P<data>[A-Za-z0-9_-]*)$")
@@ -99,8 +102,16 @@ class ReplayRecord:
 
     @property
     def version(self) -> int:
-        """The format this record is written in: 2 only when it carries signatures."""
-        return 2 if self.signed is not None else 1
+        """The format this record is written in: 3 only when it carries signatures."""
+        return VERSION if self.signed is not None else 1
+
+    def final(self) -> tuple[int, str]:
+        """The last step and its hash (the genesis hash before any move): the position every
+        device's verdict was signed on."""
+        entries = self.entries()
+        if not entries:
+            return 0, genesis_hash(self.config.to_json(), self.seed)
+        return len(entries), entries[-1].hash
 
     def entries(self) -> list[LogEntry]:
         """The log with its hash chain, recomputed from the moves (for `Match.receive` and the
@@ -143,14 +154,19 @@ class ReplayRecord:
         version = data.get("version")
         if type(version) is int and version > VERSION:
             raise MalformedInput(NEWER.format(what=what, version=version, ours=VERSION))
-        if set(data) != {*_KEYS, *(["signed"] if version == 2 else [])} or version not in (1, 2):
+        signed_versions = (2, VERSION)
+        if set(data) != {*_KEYS, *(["signed"] if version in signed_versions else [])} or (
+            version not in (1, *signed_versions)
+        ):
             raise MalformedInput(NOT_OURS_FILE if what == "game file" else NOT_OURS_LINK)
         try:
             config = MatchConfig.from_json(data["config"])
             seed = _seed(data["seed"])
             moves = _moves(data["log"], len(config.seats))
             openings = _openings(data["openings"], len(config.seats))
-            signed = Signatures.from_json(data["signed"], len(moves)) if version == 2 else None
+            signed = None
+            if version in signed_versions:
+                signed = Signatures.from_json(data["signed"], moves, int(str(version)))
         except MalformedInput as error:
             raise MalformedInput(BROKEN.format(what=what, reason=error.sentence)) from None
         return cls(config, seed, moves, openings, signed)
@@ -168,6 +184,19 @@ class ReplayRecord:
 
 
 _KEYS = ("format", "version", "config", "seed", "log", "openings")
+
+
+def too_long_to_send(link: str) -> str | None:
+    """The sentence for a link too long for a messenger (many cut a message at about 8 KB, or
+    mangle one): a signed game's link carries 64 bytes of signature per move, which no packing
+    makes smaller. None for a link that fits."""
+    if len(link) <= MESSENGER_LINK:
+        return None
+    return (
+        f"This game's link is {-(-len(link) // 1000)} KB: too long for most messengers, which "
+        "cut or refuse it. Send the game file instead: anyone can open it on Psi Parlour's "
+        "replay page."
+    )
 
 
 def link_to(base: str, code: str) -> str:
@@ -190,7 +219,7 @@ def from_code(code: str) -> ReplayRecord:
     version = int(found.group("version"))
     if version > VERSION:
         raise MalformedInput(NEWER.format(what="replay link", version=version, ours=VERSION))
-    if version not in (1, 2):
+    if version not in (1, 2, VERSION):
         raise MalformedInput(NOT_OURS_LINK)
     raw = _inflate(_unbase64(found.group("data")))
     try:

@@ -84,6 +84,8 @@ class Replay:
             record.moves,
             match.genesis,
             check or _cannot_check,
+            record.openings,
+            record.final(),
         )
         return replay
 

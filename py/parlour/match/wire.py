@@ -3,7 +3,10 @@
 A message is a JSON object `{"v": 1, "t": type, "n": number, ...body}` of at most 64 KB. In
 version 2 (signed play) every message a device originates (`SIGNED`) also carries its sender's
 device `d`, that device's sequence number `q` and its signature `s` over fair/signing.py's
-`signed_bytes`; the host relays it unchanged, with its own `n`. `n`
+`signed_bytes`; the host relays it unchanged, with its own `n`. Version 3 (signed play, its
+acknowledgements carried) is version 2 with every device's signed word on where its log stands
+(an `ack` record: step and head) riding in an envelope field `a` of whatever message goes next
+on the connection (a proposal, log entries, a heartbeat), instead of in messages of its own. `n`
 counts the messages one side sent over one connection (1, 2, 3 ...), so a replayed or dropped
 message is noticed. Every peer's message is untrusted input: `decode` checks size, JSON, version,
 type and the exact shape and types of the body before anything reads it, and raises
@@ -18,7 +21,7 @@ together), and nothing reaches a handler that `decode` has not checked.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
@@ -29,8 +32,8 @@ from parlour.fair.signing import SIGNATURE_BYTES, DeviceKey, Signed, b64, unb64
 from parlour.numbers import whole
 
 VERSION = 1  # unsigned: the page's protocol until every device signs
-SIGNED_VERSION = 2  # every message a device originates is signed (fair/signing.py)
-# The types a device originates, and signs in version 2; the others (hello, entries, reject,
+SIGNED_VERSION = 3  # every message a device originates is signed (fair/signing.py), acks carried
+# The types a device originates, and signs in signed play; the others (hello, entries, reject,
 # status, ping, pong) belong to one connection, or carry signed records inside (entries).
 SIGNED = frozenset(
     (
@@ -43,9 +46,10 @@ SIGNED = frozenset(
         "propose",
         "openings",
         "verdict",
-        "ack",
     )
 )
+ACK = "ack"  # the signed record of a device's position (`Ack`), carried in an envelope's `a`
+ACK_FIELDS = ("d", "q", "step", "head", "s")  # a carried ack, as a list in this order
 MAX_MESSAGE_BYTES = 65_536
 MAX_ENTRIES = 64  # log entries in one message (a resync sends several)
 MAX_TEXT = 400
@@ -57,7 +61,8 @@ class Message:
     type: str
     n: int
     body: dict[str, Any]  # checked against SHAPES[type]: read it as that type's TypedDict
-    signed: Signed | None = None  # version 2: its sender's signed record (type and body too)
+    signed: Signed | None = None  # signed play: its sender's signed record (type and body too)
+    acks: tuple[Signed, ...] = ()  # signed play: the acks it carries (envelope field `a`)
 
     def encode(self) -> str:
         return encode(self.type, self.n, **self.body)
@@ -182,9 +187,10 @@ class Status(TypedDict):
 
 
 class Ack(TypedDict):
-    """Version 2: a device's signed word on where its log stands (its step and that step's
-    hash), sent whenever it changes; the host relays every device's to every other, so a
-    device shown another game than the others is caught."""
+    """Signed play: a device's signed word on where its log stands (its step and that step's
+    hash), made whenever it changes and carried by the next message on each connection (`a`);
+    the host relays every device's to every other, so a device shown another game than the
+    others is caught."""
 
     step: int
     head: str
@@ -360,8 +366,8 @@ SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
     "pong": {"at": _count},
 }
 # Version 2: the keys go with the greetings and the host's word on who is here; each log entry
-# comes with its proof (the signed proposal it was appended from); a verdict says which position
-# it was reached on; and `ack` is new.
+# comes with its proof (the signed proposal it was appended from); and a verdict says which
+# position it was reached on. Acks ride in the envelope (`a`), on any message.
 SHAPES_SIGNED: dict[str, dict[str, Callable[[object], bool]]] = {
     **SHAPES,
     "hello": {**SHAPES["hello"], "key": _key},
@@ -369,9 +375,8 @@ SHAPES_SIGNED: dict[str, dict[str, Callable[[object], bool]]] = {
     "status": {**SHAPES["status"], "keys": _keys},
     "entries": {**SHAPES["entries"], "proofs": _proofs},
     "verdict": {**SHAPES["verdict"], "step": _count, "head": _hash},
-    "ack": {"step": _count, "head": _hash},
 }
-ENVELOPE = ("v", "t", "n", "d", "q", "s")
+ENVELOPE = ("v", "t", "n", "d", "q", "s", "a")
 
 
 def shapes(version: int) -> dict[str, dict[str, Callable[[object], bool]]]:
@@ -381,7 +386,7 @@ def shapes(version: int) -> dict[str, dict[str, Callable[[object], bool]]]:
 def encode(type_: str, n: int, **body: object) -> str:
     """A message as sent: compact JSON, keys sorted (so a recording reads the same everywhere)."""
     if set(ENVELOPE) & set(body):
-        raise ValueError("a message body cannot use the envelope's keys v, t, n, d, q and s")
+        raise ValueError("a message body cannot use the envelope's keys v, t, n, d, q, s and a")
     return json.dumps(
         {"v": VERSION, "t": type_, "n": n, **body},
         sort_keys=True,
@@ -390,17 +395,47 @@ def encode(type_: str, n: int, **body: object) -> str:
     )
 
 
-def encode_signed(type_: str, n: int, body: dict[str, Any], signed: Signed | None) -> str:
-    """A version 2 message: its body, and, for a type a device originates, its signed record's
-    device, number and signature (the record's own type and body are the message's)."""
+def encode_signed(
+    type_: str, n: int, body: dict[str, Any], signed: Signed | None, acks: Sequence[Signed] = ()
+) -> str:
+    """A signed-play message: its body, and, for a type a device originates, its signed record's
+    device, number and signature (the record's own type and body are the message's); and the
+    acks it carries, each signed by its own device (`a`)."""
     if set(ENVELOPE) & set(body):
-        raise ValueError("a message body cannot use the envelope's keys v, t, n, d, q and s")
+        raise ValueError("a message body cannot use the envelope's keys v, t, n, d, q, s and a")
     envelope: dict[str, object] = {"v": SIGNED_VERSION, "t": type_, "n": n, **body}
     if signed is not None:
         if signed.signature is None:
             raise ValueError("a message is sent once it is signed")
         envelope |= {"d": signed.device, "q": signed.seq, "s": b64(signed.signature)}
+    if acks:
+        envelope["a"] = [_ack_json(ack) for ack in acks]
     return json.dumps(envelope, sort_keys=True, separators=(",", ":"), default=_signed_json)
+
+
+def _ack_json(ack: Signed) -> list[Json]:
+    """A carried ack, compact: [device, number, step, head, signature]."""
+    if ack.kind != ACK or ack.signature is None:
+        raise ValueError("only a signed ack is carried")
+    return [ack.device, ack.seq, ack.body["step"], ack.body["head"], b64(ack.signature)]
+
+
+def _acks(value: object) -> tuple[Signed, ...]:
+    """The acks a message carries (`a`): each [device, number, step, head, signature]."""
+    if not isinstance(value, list) or not 0 < len(value) <= 2 * MAX_SEATS:
+        raise MalformedInput("A message carried acknowledgements that are not a list of them.")
+    acks = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != len(ACK_FIELDS):
+            raise MalformedInput("A message carried an acknowledgement that is not one.")
+        device, seq, step, head, sig = item
+        if not isinstance(device, str) or not 0 < len(device) <= 16:
+            raise MalformedInput("A carried acknowledgement named no device.")
+        if type(seq) is not int or not 0 < seq < 2**31 or not _count(step) or not _hash(head):
+            raise MalformedInput("A carried acknowledgement had a bad number, step or head.")
+        signature = unb64(sig, SIGNATURE_BYTES, "The signature on a carried acknowledgement")
+        acks.append(Signed(device, seq, ACK, {"step": step, "head": head}, signature))
+    return tuple(acks)
 
 
 def _signed_json(value: object) -> object:
@@ -452,10 +487,11 @@ def decode(text: object, version: int = VERSION) -> Message:
     body = {k: v for k, v in data.items() if k not in ENVELOPE}
     check_body(kind, body, version)
     if version != SIGNED_VERSION:
-        if {"d", "q", "s"} & set(data):
+        if {"d", "q", "s", "a"} & set(data):
             raise MalformedInput(f"A {kind!r} message had fields it must not have.")
         return Message(kind, n, body)
-    return Message(kind, n, body, _signature(kind, data, body))
+    acks = _acks(data["a"]) if "a" in data else ()
+    return Message(kind, n, body, _signature(kind, data, body), acks)
 
 
 def _signature(kind: str, data: dict[str, Any], body: dict[str, Any]) -> Signed | None:

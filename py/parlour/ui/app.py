@@ -126,7 +126,7 @@ class App:
         that waited for their signatures, and the save that has them."""
         try:
             if self.online is not None:
-                self.online.after()
+                self.online.after(signed=True)
             out = self.effects.to_json()
         except Exception:
             out = {**self.effects.to_json(), "error": traceback.format_exc()}

@@ -134,6 +134,8 @@ class OnlineController:
     def __init__(self, app: TheApp, session: OnlineSession) -> None:
         self.app = app
         self.session = session
+        if app.keyring is not None:  # "Play again": a new match signs with a new key pair
+            session.key_maker = app.keyring.fresh
         self.links: dict[str, Candidate] = {}  # peer -> the candidate in use
         self.candidates: dict[str, list[Candidate]] = {}
         self.invites: dict[int, Invite] = {}
@@ -154,6 +156,7 @@ class OnlineController:
         self.passive = False  # another tab took this game over: do nothing more
         self.shown_notice = ""  # the online bar's notice as last drawn
         self.told_unkept = False  # said that this browser would not keep the game's key
+        self.saved_mark: tuple[object, ...] | None = None  # what the last save written held
 
     @property
     def effects(self) -> Any:
@@ -243,8 +246,10 @@ class OnlineController:
             self.join["status"] = "failed"
         self.after()
 
-    def after(self, redraw: bool = False) -> None:
-        """After anything: send what the session has to say, save, redraw if it changed."""
+    def after(self, redraw: bool = False, signed: bool = False) -> None:
+        """After anything: send what the session has to say, save, redraw if it changed. While
+        records wait for the page to sign them (WebCrypto answers later), the save waits for
+        the pass after signing (`signed`), which has them: one save per call, not two."""
         for peer, text in self.session.take_outbox():
             candidate = self.links.get(peer)
             if candidate is not None:
@@ -258,7 +263,8 @@ class OnlineController:
             )
             self.play.notes = self.notes
             self.play.banner = lambda: online_banner(self.session, self.invites)
-        self.save()
+        if signed or not any(r.signature is None for r in self.session.unsigned):
+            self.save()  # (what waits is sent only with this call's last effects, saved first)
         if redraw or self.session.revision != self.drawn:
             self.draw()
 
@@ -281,12 +287,17 @@ class OnlineController:
         elif storage.get(key + OWNER) != this_tab():
             self.let_go()
             return
+        notes = self.play.notes if self.play else {}
+        mark = (key, self.session.save_mark(), json.dumps(notes, sort_keys=True))
+        if mark == self.saved_mark and key not in storage.unsaved:
+            return  # nothing a reload needs changed (a heartbeat, say): the save stands
         crypto = self.session.crypto
         if crypto is not None and self.app.keyring is not None:
             self._keep_key(key, self.app.keyring, crypto)
-        data = {"session": self.session.to_json(), "notes": self.play.notes if self.play else {}}
+        data = {"session": self.session.to_json(), "notes": notes}
         remember(self.app, key)
         storage.set(key, json.dumps(data))
+        self.saved_mark = mark
 
     def _keep_key(self, key: str, keyring: Keyring, crypto: Crypto) -> None:
         """Keep this game's key pair with its save; if this browser would not, say once that a

@@ -18,7 +18,7 @@ from parlour.fair.store import PrivateStore
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted, forfeited_seat
-from parlour.match.replay import ReplayRecord, file_text
+from parlour.match.replay import ReplayRecord, file_text, too_long_to_send
 from parlour.match.table import Table
 from parlour.ui import help as helps
 from parlour.ui.help import with_help
@@ -902,7 +902,7 @@ class PlaySession:
                 "it holds every move and the secrets opened at the end.",
                 " Secrets not opened yet are left out." if missing else None,
             ),
-            copy_box(record.link(self.site), "Link to this game's replay", "share-link"),
+            _share_link(record.link(self.site)),
             h(
                 "div",
                 {"class": "actions"},
@@ -918,6 +918,14 @@ class PlaySession:
                 ),
             ),
         )
+
+
+def _share_link(link: str) -> Node:
+    """The link to copy; one too long for a messenger is not offered: the game file is."""
+    too_long = too_long_to_send(link)
+    if too_long is None:
+        return copy_box(link, "Link to this game's replay", "share-link")
+    return h("p", {"class": "hint", "data-role": "long-link"}, too_long)
 
 
 def newest_told(match: Any, screen: GameScreen) -> LastMove | None:

@@ -103,7 +103,9 @@ class Replays:
             record = from_code(code)
         except ParlourError:
             return []
-        return signature_checks(record.signed, record.config.match_id, record.moves)
+        return signature_checks(
+            record.signed, record.config.match_id, record.moves, record.openings, record.final()
+        )
 
     def open_file(self, text: object) -> None:
         """A game file chosen on the open page (its text; None when it was too large to read):

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from parlour.match.play_on import offered
+from parlour.match.replay import too_long_to_send
 from parlour.match.signed_replay import CAVEAT
 from parlour.match.table import Table
 from parlour.match.viewer import Replay
@@ -122,6 +123,7 @@ def replay_tree(replay: Replay, screen: GameScreen, said: list[str], link: str) 
 
 def _head(replay: Replay, game_id: str, link: str) -> Node:
     names = replay.record.config.seats
+    too_long = too_long_to_send(link)  # then the game file is what to send
     ending = replay.match.result()
     title = (  # no spoiler: the ending is told once the viewer has been there
         (outcome_title(ending, names) if ending is not None else "The game was not finished.")
@@ -145,7 +147,9 @@ def _head(replay: Replay, game_id: str, link: str) -> Node:
                 "button",
                 {"class": "button small", "data-cmd": "copy", "data-copy": link, "type": "button"},
                 "Copy link",
-            ),
+            )
+            if too_long is None
+            else None,
             h(
                 "button",
                 {"class": "button small", "data-cmd": "download", "type": "button"},
@@ -154,6 +158,7 @@ def _head(replay: Replay, game_id: str, link: str) -> Node:
             h("a", {"class": "button small", "href": "#replay"}, "Open another"),
             h("a", {"class": "button small", "href": "#home"}, "All games"),
         ),
+        h("p", {"class": "hint", "data-role": "long-link"}, too_long) if too_long else None,
     )
 
 

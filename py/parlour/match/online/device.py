@@ -14,7 +14,8 @@ crossing is written down in one place.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.errors import MalformedInput, ProtocolError
@@ -25,7 +26,7 @@ from parlour.games.base import Game
 from parlour.match.config import MatchConfig
 from parlour.match.match import AnyMatch
 from parlour.match.table import AnyTable
-from parlour.match.wire import SIGNED, SIGNED_VERSION, VERSION, Limits, encode, encode_signed
+from parlour.match.wire import ACK, SIGNED, SIGNED_VERSION, VERSION, Limits, encode, encode_signed
 
 HOST = "host"  # a guest's name for its one connection
 SLACK = 2.0  # seconds a guest allows for the way, when it checks the host's clock
@@ -47,6 +48,9 @@ class Link:
     welcomed: bool = False  # a guest's: the host's welcome came on this connection
     opened: float = 0.0  # when this connection opened
     hello_at: float = 0.0  # a guest's: when it last said hello on it
+    # signed play: each device's latest ack not yet carried to the other end (by the next
+    # message on this connection: a proposal, log entries, a heartbeat)
+    acks_due: dict[str, Signed] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,9 @@ class Device(ABC):
     def __init__(self, role: str, now: float, crypto: Crypto | None = None) -> None:
         self.role = role  # "host" or "guest"
         self.crypto = crypto
+        # signed play: where a new match's fresh key pair comes from (the page's keyring);
+        # without one, a new match ("Play again") goes on with the same key
+        self.key_maker: Callable[[], Crypto | None] | None = None
         self.version = SIGNED_VERSION if crypto is not None else VERSION
         self.keys: dict[str, DeviceKey] = {}  # every device's key, by its name (`device_of`)
         self.seq = 0  # the last sequence number this device signed under (never used twice)
@@ -132,8 +139,8 @@ class Device(ABC):
         """Take every step this device's seats take by themselves (moves.py)."""
 
     @abstractmethod
-    def _acknowledge(self) -> None:
-        """Signed play: sign and tell where our log stands, when it moved (verdicts.py)."""
+    def _check_heads(self) -> None:
+        """Signed play: compare every device's signed position with our log (verdicts.py)."""
 
     @abstractmethod
     def _maybe_end(self) -> None:
@@ -216,7 +223,29 @@ class Device(ABC):
         waiting = [i for i, message in enumerate(self.outbox) if _unsigned(message)]
         cut = waiting[0] if waiting else len(self.outbox)
         out, self.outbox = self.outbox[:cut], self.outbox[cut:]
-        return [(peer, encode_signed(kind, n, body, rec)) for peer, kind, n, body, rec in out]
+        return [
+            (peer, encode_signed(kind, n, body, rec, self._carried(peer, kind)))
+            for peer, kind, n, body, rec in out
+        ]
+
+    def _carried(self, peer: str, kind: str) -> list[Signed]:
+        """The acks due on this connection, signed already: the message going now carries them
+        (so acknowledging costs no message of its own). Not a greeting: the keys to check them
+        by come with the welcome."""
+        link = self.links.get(peer)
+        if link is None or kind in ("hello", "welcome"):
+            return []
+        ready = [a for a in link.acks_due.values() if a.signature is not None]
+        for ack in ready:
+            del link.acks_due[ack.device]
+        return sorted(ready, key=lambda a: a.device)
+
+    def _due(self, ack: Signed, skip: Link | None = None) -> None:
+        """Carry this ack to every other connection with its next message (the latest of each
+        device replaces one not carried yet)."""
+        for link in self.links.values():
+            if link is not skip:
+                link.acks_due[ack.device] = ack
 
     # -- signed play -------------------------------------------------------------------------
 
@@ -250,7 +279,7 @@ class Device(ABC):
         """The signed record for this content: the one had already, or a new one of ours."""
         key = canonical_json([type_, body])
         known = self.records.get(key)
-        if known is not None and type_ != "ack":
+        if known is not None and type_ != ACK:
             return known
         return self._originate(type_, body)
 
@@ -283,6 +312,20 @@ class Device(ABC):
     def _check_signature(self, record: Signed, match_id: str, key: DeviceKey | None) -> None:
         """A signed message as it arrived: from a device we know, signed by it for this match,
         and not a second, different message under a number it used already (kept as proof)."""
+        self._verify_record(record, match_id, key)
+        known = self.seen.get((record.device, record.seq))
+        if known is not None and not known.same_content(record):
+            self.forks.append(Fork(record.device, known, record))
+            raise ProtocolError(
+                f"{self.device_name(record.device).capitalize()} signed two different messages "
+                f"under one number ({record.seq}): refused, and both are kept as proof."
+            )
+        self.seen[(record.device, record.seq)] = record
+        self.records.setdefault(canonical_json([record.kind, record.body]), record)
+
+    def _verify_record(self, record: Signed, match_id: str, key: DeviceKey | None) -> None:
+        """A signed record holds: from a device we know, signed by it for this match (changes
+        nothing; else `ProtocolError`, naming the device)."""
         who = self.device_name(record.device)
         if key is None:
             raise ProtocolError(
@@ -296,15 +339,15 @@ class Device(ABC):
                 "signature for this game (changed on the way, made up, or from another game): "
                 "refused."
             )
-        known = self.seen.get((record.device, record.seq))
-        if known is not None and not known.same_content(record):
-            self.forks.append(Fork(record.device, known, record))
-            raise ProtocolError(
-                f"{who.capitalize()} signed two different messages under one number "
-                f"({record.seq}): refused, and both are kept as proof."
-            )
-        self.seen[(record.device, record.seq)] = record
-        self.records.setdefault(canonical_json([record.kind, record.body]), record)
+
+    def _fresh_key(self) -> None:
+        """Signed play, a new match on this session ("Play again"): a new key pair signs it, so
+        nothing signed in one match stands for the other's and its table code is new."""
+        if self.crypto is None or self.key_maker is None:
+            return
+        fresh = self.key_maker()
+        if fresh is not None:
+            self.crypto = fresh
 
     def _key_of(self, device: str) -> DeviceKey | None:
         return self.keys.get(device)

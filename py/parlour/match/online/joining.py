@@ -19,7 +19,7 @@ from parlour.fair.signing import DeviceKey
 from parlour.games import game_by_id
 from parlour.games.base import Game
 from parlour.match.config import MatchConfig
-from parlour.match.online.device import Link, seat_peer
+from parlour.match.online.device import HOST, Link, seat_peer
 from parlour.match.online.links import Links
 from parlour.match.online.moves import Moves
 from parlour.match.online.seed_forfeit import SeedForfeit
@@ -139,6 +139,9 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         config = replace(self._the_config(), match_id=match_id, dealt={}, shared={})
         self._clear_match()
         self.config = config  # what the new game's messages are signed for
+        if self.signing:  # a new key pair; each guest's comes with its hello again
+            self._fresh_key()
+            self.keys = {HOST: self._my_key()}
         for link in self.links.values():
             self._welcome(link, config)
         self.gathered_at = now
@@ -172,6 +175,10 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
                     )
                 choices = dict(self.private.get(self.local[0], choices))  # the same deck
             self._clear_match()  # another game than the one saved here: start clean
+            if self.signing:  # a new match, a new key pair: the host hears it in a hello
+                self._fresh_key()
+                keys[seat_peer(seat)] = self._my_key()
+                self._hello(link)
         link.seats, link.welcomed = host_seats, True
         self.keys = keys
         if not same:  # the time allowed is the match's: a later welcome cannot shorten it

@@ -31,6 +31,9 @@ class Links(Device):
             return
         link.state, link.heard, link.n_in, link.n_out = "connected", now, 0, 0
         link.welcomed, link.opened = False, now
+        for ack in [*self.acks.values(), *([self.my_ack] if self.my_ack else [])]:
+            if ack.device != link.peer:  # a device that comes back hears them all again
+                link.acks_due[ack.device] = ack
         self.revision += 1
         if not self.is_host:
             self._hello(link)

@@ -138,7 +138,7 @@ class Moves(Device):
     def _changed(self) -> None:
         self.changed_at = self.now
         self.revision += 1
-        self._acknowledge()
+        self._check_heads()  # our word on where the log stands is signed on the heartbeat
         state = self.table.state if self.table is not None else None
         for seat in self.local:  # since when each local seat owes a step of its own
             if state is not None and self._the_game().automatic(state, seat):

@@ -33,7 +33,7 @@ from parlour.match.match import AnyMatch, Match
 from parlour.match.online.device import HOST, Crypto, Link, seat_peer
 from parlour.match.online.joining import Joining, check_setup
 from parlour.match.table import Table
-from parlour.match.wire import Limits, SeedStep, seed_step
+from parlour.match.wire import ACK, Limits, SeedStep, seed_step
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/online"
@@ -85,11 +85,52 @@ class Saves(Joining):
             saved["signing"] = self._signing_json()
         return saved
 
+    def save_mark(self) -> tuple[object, ...]:
+        """Cheap to make, and different whenever anything `to_json` writes may have changed (a
+        count or number that moves with every change of each part): the page writes a save only
+        when this moved, so a heartbeat or a message that changed nothing costs no save."""
+        match = self.match
+        return (
+            self.revision,
+            self.config.match_id if self.config is not None else None,
+            self.local,
+            tuple(sorted((p, link.seats) for p, link in self.links.items())),
+            len(self.joint),
+            len(self.seed_log),
+            (match.step, match.head()) if match is not None else None,
+            tuple(
+                (seat, tuple((k, o.nonce) for k, o in store.openings.items()))
+                for seat, store in sorted(self.stores.items())
+            ),
+            tuple(sorted(self.pending.items())),  # (seats are distinct: no action is compared)
+            tuple(sorted(self.pending_after.items())),
+            tuple(sorted((s, len(o)) for s, o in self.openings.items())),
+            tuple(sorted(self.verdicts.items())),
+            tuple(self.forfeit_seats()),
+            len(self.private),
+            self.seq,
+            len(self.seen),
+            len(self.records),
+            len(self.keys),
+            len(self.proofs),
+            sum(r.signature is None for r in self.unsigned),
+            tuple((d, r.seq) for d, r in sorted(self.acks.items())),
+            tuple((d, r.seq) for d, r in sorted(self.finals.items())),
+        )
+
     def _signing_json(self) -> SavedSigning:
-        records = list({id(r): r for r in [*self.records.values(), *self.unsigned]}.values())
-        for extra in [*self.proofs, *self.acks.values(), *self.finals.values()]:
-            if all(extra is not r for r in records):
-                records.append(extra)
+        # every record had but the acks a later one replaced (a reload needs each device's
+        # latest word on its position, not every one it gave): the save stays small
+        latest = {id(a) for a in [*self.acks.values(), self.my_ack] if a is not None}
+        everything = [
+            *self.records.values(),
+            *self.unsigned,
+            *self.proofs,
+            *self.acks.values(),
+            *self.finals.values(),
+        ]
+        kept = {id(r): r for r in everything if r.kind != ACK or id(r) in latest}
+        records = list(kept.values())
         index = {id(r): i for i, r in enumerate(records)}
         return {
             "seq": self.seq,

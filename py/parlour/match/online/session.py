@@ -113,7 +113,6 @@ class OnlineSession(Saves):
             "status": self._on_status,  # links.py
             "ping": self._on_ping,  # links.py
             "pong": self._on_pong,  # links.py
-            "ack": self._on_ack,  # verdicts.py
         }
 
     def receive(self, peer: str, text: object, now: float) -> None:
@@ -144,8 +143,10 @@ class OnlineSession(Saves):
         link.n_in = message.n
         handler = self._handlers()[message.type]
         try:
+            self._check_acks(message.acks)  # verdicts.py; first: a refusal changes nothing
             self._incoming = self._signed(message)
             handler(link, message.body)
+            self._take_acks(link, message.acks)
         except ParlourError as error:
             self._reject(link, error.sentence, reply=message.type != "reject")
         finally:
@@ -167,6 +168,7 @@ class OnlineSession(Saves):
         keys = dict(self.keys)
         if message.signed is not None:
             records.append(message.signed)
+        records += message.acks
         if message.type == "welcome":
             match_id = message.body["config"].get("match_id")
             raw = message.body["keys"].get(HOST)
@@ -215,6 +217,7 @@ class OnlineSession(Saves):
     def tick(self, now: float) -> None:
         """Called often (about twice a second): heartbeats, lost peers, stalls."""
         self.now = now
+        self._acknowledge()  # verdicts.py: off a move's way, so no move waits for its signing
         self._heartbeat(now)
         self._maybe_settle()
         if self.is_host:

@@ -12,11 +12,12 @@ from typing import Any
 
 from parlour.errors import IllegalAction, ProtocolError
 from parlour.fair.commit import Opening
+from parlour.fair.encoding import Json, canonical_json
 from parlour.fair.signing import Signed, table_code
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.online.device import HOST, Device, Link
 from parlour.match.signed_replay import Signatures, of_proofs
-from parlour.match.wire import Ack, Openings, Verdict
+from parlour.match.wire import ACK, Openings, Verdict
 
 
 class Verdicts(Device):
@@ -40,7 +41,7 @@ class Verdicts(Device):
         for seat in self.local:
             openings = self.table.openings(seat)
             self.openings[seat] = openings
-            self._broadcast("openings", seat=seat, openings=[o.to_json() for o in openings])
+            self._broadcast("openings", **self._openings_body(seat))
         self._maybe_audit()
 
     def _on_openings(self, link: Link, body: Openings) -> None:
@@ -148,34 +149,69 @@ class Verdicts(Device):
         table code is made from); None unsigned, or while a proof waits for its signature."""
         if self.table_code() is None:
             return None
-        config = self._the_config()
+        config, match = self._the_config(), self._the_match()
         devices = {self.device_of(s) for s in range(len(config.seats))}
-        return of_proofs({d: self.keys[d] for d in devices}, self.proofs)
+        openings = [
+            self.records.get(canonical_json(["openings", self._openings_body(seat)]))
+            for seat in sorted(self.openings)
+        ]
+        final = {"step": match.step, "head": match.head()}
+        verdicts = {
+            r.device: r
+            for r in sorted(self.records.values(), key=lambda r: -r.seq)
+            if r.kind == "verdict" and {k: r.body.get(k) for k in final} == final
+        }
+        return of_proofs(
+            {d: self.keys[d] for d in devices},
+            self.proofs,
+            [r for r in openings if r is not None],
+            sorted(verdicts.values(), key=lambda r: str(r.body.get("seat"))),
+        )
+
+    def _openings_body(self, seat: int) -> dict[str, Json]:
+        return {"seat": seat, "openings": [o.to_json() for o in self.openings[seat]]}
 
     def _acknowledge(self) -> None:
-        """Signed play: sign where our log stands (step, hash) whenever it moves, and tell
-        every device (through the host, which must relay it)."""
+        """Signed play: sign where our log stands (step, hash) when it moved, on the heartbeat
+        (about twice a second; not on a move's way, so a move never waits for this signature);
+        the next message on every connection carries it (through the host, which must relay
+        it)."""
         if not self.signing or self.table is None:
             return
         match = self.table.match
         if self.my_ack is not None and self.my_ack.body["step"] == match.step:
             return
-        self.my_ack = self._originate("ack", {"step": match.step, "head": match.head()})
-        for link in self.links.values():
-            self._emit(link, "ack", dict(self.my_ack.body), self.my_ack)
+        self.my_ack = self._originate(ACK, {"step": match.step, "head": match.head()})
+        self._due(self.my_ack)
         self._check_heads()
 
-    def _on_ack(self, link: Link, body: Ack) -> None:
-        record = self._incoming
-        if record is None or record.device == self.me:
+    def _check_acks(self, acks: tuple[Signed, ...]) -> None:
+        """The acks a message carries, each signed by the device it names for this game, or the
+        whole message is refused (before its handler: a refusal changes nothing)."""
+        if not acks:
             return
-        known = self.acks.get(record.device)
-        if known is None or known.body["step"] < body["step"]:
-            self.acks[record.device] = record
-        if self.is_host:
-            for other in self.links.values():
-                if other is not link:
-                    self._emit(other, "ack", dict(body), record)
+        if self.config is None:
+            raise ProtocolError("Acknowledgements arrived before the welcome.")
+        for ack in acks:
+            self._verify_record(ack, self.config.match_id, self._key_of(ack.device))
+
+    def _take_acks(self, link: Link, acks: tuple[Signed, ...]) -> None:
+        """Checked acks, once their message was taken: each device's latest is kept, and the
+        host carries every one on to every other device (it must: `_maybe_settle`). One that
+        contradicts what its device signed under that number is kept as proof of a fork."""
+        for ack in acks:
+            if ack.device == self.me:
+                continue
+            try:
+                self._check_signature(ack, self._the_match_id(), self._key_of(ack.device))
+            except ProtocolError as error:
+                self._notice(f"Refused from {self._who(link)}: {error.sentence}")
+                continue
+            known = self.acks.get(ack.device)
+            if known is None or known.body["step"] < ack.body["step"]:
+                self.acks[ack.device] = ack
+                if self.is_host:
+                    self._due(ack, skip=link)
         self._check_heads()
 
     def _check_heads(self) -> None:
