@@ -201,6 +201,14 @@ class Options:
             raise TypeError(f"{key} is not a number option")
         return value
 
+    def fixed(self, variant: Mapping[str, Json], key: str, rule: int) -> int:
+        """A number the rules fix (ESP's third repetition that draws), or, once the game
+        declares an option `key` for it, this variant's choice. The engine and the bots both
+        read such a number here, so turning it into an option is the one declaration."""
+        if all(option.key != key for option in self.options):
+            return rule
+        return self.number(variant, key)
+
     def word(self, variant: Mapping[str, Json], key: str) -> str:
         """A word option's declared value in this variant (after `check`)."""
         return str(self.choice_of(variant, key).value)
