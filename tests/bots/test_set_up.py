@@ -14,21 +14,29 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from parlour.bots.arena import match, play
 from parlour.bots.base import LEVELS
+from parlour.bots.esp.model import Seen
 from parlour.bots.esp.player import drawn_keys
 from parlour.bots.esp.player import model_action as esp_model_action
-from parlour.bots.esp.model import Seen
+from parlour.bots.espeers.bot import my_deck
+from parlour.bots.espeers.sampling import believe, declared_deck
+from parlour.bots.espeers.search import Fast
 from parlour.games import GAMES
 from parlour.games.base import Termination
 from parlour.games.esp import options as esp_options
 from parlour.games.esp import rules as esp_rules
+from parlour.games.espeers.cards import CARDS, resolve_deck
+from parlour.games.espeers.state import SEALED
+from parlour.games.espeers.views import as_seat_view
 from parlour.games.options import Choice, Option
 from tests.bots.test_esp import REPEATING, SHUTTLED, _Replayed, _scripted
+from tests.bots.test_espeers import new_game
 
 PY = Path(__file__).resolve().parents[2] / "py"
 LONG = '        _length(5, "Long"),\n'
@@ -127,3 +135,27 @@ def test_an_esp_option_reaches_the_engine_and_the_bots_unchanged(esp_with_repeti
     assert knowledge is None and outcome is not None
     assert outcome.termination is Termination.DRAW
     assert outcome.reason == "The same position arose for the second time."
+
+
+# -- ESPEERS: the opponent's deck is the one the set-up declares -------------------------------
+
+
+def test_an_espeers_bot_knows_the_deck_the_set_up_declares_for_its_opponent():
+    """In pass-and-play the decks are part of the set-up everybody sees: the bot samples the
+    opponent's unseen cards from that deck (before, from a mix of the starters whenever the
+    opponent brought a deck of their own); a deck sealed online is still inferred."""
+    own = {card: 3 for card in sorted(CARDS)[:10]}  # a deck from the deck builder
+    g = new_game(7, ["onslaught", own])
+    knowledge = g.knowledge(0)
+    assert declared_deck(g.setup, 1) == own
+    assert declared_deck(g.setup, 0) == dict(Counter(resolve_deck("onslaught")))
+    sealed = dataclasses.replace(g.setup, variant={"decks": ["onslaught", SEALED]})
+    assert declared_deck(sealed, 1) is None
+    view = as_seat_view(knowledge.view)
+    belief = believe(0, view, my_deck(knowledge), knowledge.history, declared_deck(g.setup, 1))
+    assert [Counter(cards) for _, cards in belief.their_pools] == [Counter(own)]
+    world = belief.sample(Fast(1))
+    theirs = Counter(world.hand[1] + world.deck[1] + [c for c in [world.bar[1]] if c])
+    assert theirs == Counter(own)
+    guessed = believe(0, view, my_deck(knowledge), knowledge.history)
+    assert [Counter(cards) for _, cards in guessed.their_pools] != [Counter(own)]

@@ -21,6 +21,7 @@ from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
+from parlour.games.psi_squad.options import LENGTHS
 from parlour.games.psi_squad.rules import (
     Answer,
     ChooseCypher,
@@ -32,7 +33,6 @@ from parlour.games.psi_squad.rules import (
     max_status,
     score,
 )
-from parlour.games.psi_squad.options import LENGTHS
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match

@@ -8,10 +8,12 @@ declaration:
   value with its default filled in (`Options.value`), so no default is written twice;
 - the build writes the static set-up forms of index.html and the option tables of the rules
   pages (scripts/pages.py), so they stay plain HTML, usable before Python starts;
-- the screens take an option's words from here.
+- the screens take an option's words from here;
+- the bots read an option's value through here from the set-up they are given
+  (`SeatKnowledge.option`).
 
 Adding a choice is one line of data, e.g. a six-digit Psi Squad game:
-`_length(6, "Extra long")` in games/psi_squad/options.py.
+`_length(6, "Extra long")` in games/psi_squad/options.py (tests/bots/test_set_up.py).
 """
 
 from __future__ import annotations
