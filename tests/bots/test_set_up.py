@@ -43,23 +43,32 @@ LONG = '        _length(5, "Long"),\n'
 SIX = '        _length(6, "Extra long"),\n'  # the README's one line
 GAMES_EACH = 20
 
-# Plays GAMES_EACH two-seat six-digit games at every level a player can choose (each level
-# against itself) and prints one JSON line per level; run in the copy, under its own parlour.
+# Plays GAMES_EACH six-digit games at a table of one seat per level a player can choose (easy,
+# medium and hard; the seats rotate from game to game), so every level plays every game, and
+# prints one JSON line per game; run in the copy, under the copy's own package.
 ARENA = """
 import json, sys
-from parlour.bots.arena import tournament
+from parlour.bots.arena import match, play
+from parlour.bots.base import LEVELS
+from parlour.bots.registry import bot_for
+from parlour.games import GAMES
 from parlour.games.psi_squad.options import LENGTHS
 assert 6 in LENGTHS, LENGTHS
-for level in sys.argv[2].split(","):
-    line = tournament("psi-squad", 2, level, level, int(sys.argv[1]), 30, {"length": 6})
-    print(json.dumps({k: line[k] for k in ("a", "games", "hung", "wins", "longest", "cap")}))
+game, seats = GAMES["psi-squad"], len(LEVELS)
+for index in range(int(sys.argv[1])):
+    setup, seed = match(30, index, seats, {"length": 6})
+    levels = [LEVELS[(seat + index) % seats] for seat in range(seats)]
+    played = play(game, setup, seed, {s: bot_for("psi-squad", lv) for s, lv in enumerate(levels)})
+    done = played.outcome is not None
+    print(json.dumps({"levels": levels, "steps": len(played.log), "ended": done}))
 """
 
 
 def test_a_six_digit_psi_squad_game_is_one_line_and_every_level_plays_it(tmp_path):
-    """The line in a copy of the package: the copy's engine takes the length, and 20 arena
-    games at each level end, none hung, none failing (before, medium and hard raised KeyError
-    at their first guess: their budget table was keyed by 3, 4 and 5 digits)."""
+    """The line in a copy of the package: the copy's engine takes the length, and every level
+    plays 20 arena games of it, none hung (past the arena's move cap), none failing (before,
+    medium and hard raised KeyError at their first guess: their budget table was keyed by 3, 4
+    and 5 digits)."""
     copy = tmp_path / "py"
     shutil.copytree(PY, copy, ignore=shutil.ignore_patterns("__pycache__"))
     declaration = copy / "parlour" / "games" / "psi_squad" / "options.py"
@@ -68,19 +77,19 @@ def test_a_six_digit_psi_squad_game_is_one_line_and_every_level_plays_it(tmp_pat
     declaration.write_text(text.replace(LONG, LONG + SIX))
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", ARENA, str(GAMES_EACH), ",".join(LEVELS)],
+        [sys.executable, "-c", ARENA, str(GAMES_EACH)],
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [line["a"] for line in lines] == list(LEVELS)
-    for line in lines:
-        assert line["games"] == GAMES_EACH and line["hung"] == 0, line
-        assert sum(line["wins"].values()) == GAMES_EACH, line  # every game has a winner
+    games = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(games) == GAMES_EACH
+    assert all(game["ended"] for game in games), games
+    for level in LEVELS:
+        assert sum(level in game["levels"] for game in games) == GAMES_EACH
 
 
 # -- ESP: the repetitions that draw, declared as an option ------------------------------------
