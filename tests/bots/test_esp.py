@@ -68,7 +68,7 @@ class Game:
         self.log.append((seat, esp.action_to_json(action)))
 
     def knowledge(self, seat: int):
-        return knowledge_of(esp, self.states, self.log, seat, self.stores[seat])
+        return knowledge_of(esp, self.setup, self.states, self.log, seat, self.stores[seat])
 
 
 def random_choice(rng: random.Random, legal: list, hide: float):

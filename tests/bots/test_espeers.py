@@ -65,7 +65,7 @@ class Game:
         return self.states[-1]
 
     def knowledge(self, seat: int):
-        return knowledge_of(game, self.states, self.log, seat, self.stores[seat])
+        return knowledge_of(game, self.setup, self.states, self.log, seat, self.stores[seat])
 
     def act(self, seat: int, choice: Any, auto: bool = False) -> None:
         action = game.seal(self.state, seat, choice, self.stores[seat])
@@ -221,7 +221,9 @@ def test_same_knowledge_and_seed_same_choice(small_hard):
 
 
 def test_a_lone_legal_action_comes_back_without_thinking():
-    lone = SeatKnowledge("espeers", 0, {}, PrivateStore(Context("m", 0)), (Pass(),), ())
+    lone = SeatKnowledge(
+        "espeers", 0, Setup("m", ("A", "B")), {}, PrivateStore(Context("m", 0)), (Pass(),), ()
+    )
     for level in ("easy", "medium", "hard"):
         assert bot_for("espeers", level)(lone, b"x") == Pass()
 
@@ -327,7 +329,7 @@ def test_the_opponents_secrets_never_change_a_choice(small_hard, index):
 
 
 def g_knowledge(g: Game, seat: int, k: int):
-    return knowledge_of(game, g.states[: k + 1], g.log[:k], seat, g.stores[seat])
+    return knowledge_of(game, g.setup, g.states[: k + 1], g.log[:k], seat, g.stores[seat])
 
 
 def test_another_barrier_card_changes_nothing(small_hard):

@@ -17,8 +17,8 @@ from parlour.games.psi_squad.rules import ChooseCypher, Guess
 def _stalling(knowledge, seed):
     """A Psi Squad player that asks the same guess for ever (what the old medium bots did)."""
     if knowledge.view["stage"] == "setup":
-        return ChooseCypher("0" * knowledge.view["length"])
-    return Guess(knowledge.legal[0].target, "9" * knowledge.view["length"])
+        return ChooseCypher("0" * knowledge.number("length"))
+    return Guess(knowledge.legal[0].target, "9" * knowledge.number("length"))
 
 
 def test_a_game_past_its_cap_is_reported_hung(monkeypatch):

@@ -20,6 +20,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Setup
+from parlour.games.psi_squad.options import LENGTHS
 from parlour.games.psi_squad.rules import Answer, ChooseCypher, Guess, SetCypher, score
 
 psi = GAMES["psi-squad"]
@@ -33,7 +34,7 @@ def _codes(rng: Rng, n: int, k: int) -> list[int]:
 # -- the fast model against the engine -------------------------------------------------------
 
 
-@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("n", LENGTHS)
 def test_the_model_scores_as_the_engine_does(n):
     rng = Rng(f"model:{n}".encode())
     candidates = [*_codes(rng, n, 300), 0, 10**n - 1, int("1" * n)]
@@ -86,7 +87,10 @@ def test_every_guess_has_an_equivalent_in_the_symmetry_pool():
 
 
 def test_the_opening_table_is_what_the_full_search_finds():
-    for n in (3, 4, 5):
+    """The book covers the lengths it was made for (a length added later plays without one:
+    `book.lookup` finds nothing and the search decides)."""
+    assert set(FIRST) == set(SECOND) <= set(LENGTHS)
+    for n in FIRST:
         first, second = generate(n)
         assert first == FIRST[n]
         assert second == SECOND[n]
@@ -109,7 +113,7 @@ def _checked(level: str, seen: list):
         choice = bot(knowledge, seed)
         seen.append(choice)
         if knowledge.view["stage"] == "setup":
-            n = knowledge.view["length"]
+            n = knowledge.number("length")
             assert isinstance(choice, ChooseCypher) and model.text_of(n, int(choice.digits))
             assert len(choice.digits) == n and choice.digits.isdigit()
         else:
@@ -173,7 +177,7 @@ def _play(setup: Setup, seed: bytes, level: str):
         seat = min(psi.to_move(state))
         action = psi.auto_action(state, seat, stores[seat])
         if action is None:
-            choice = bot(knowledge_of(psi, states, log, seat, stores[seat]), rng.read(32))
+            choice = bot(knowledge_of(psi, setup, states, log, seat, stores[seat]), rng.read(32))
             action = psi.seal(state, seat, choice, stores[seat])
         states.append(psi.apply(state, seat, action))
         log.append((seat, psi.action_to_json(action)))
@@ -197,7 +201,7 @@ def test_other_cyphers_consistent_with_the_answers_never_change_a_choice(level):
         if state.setting_up or state.pending is not None:
             continue
         me = state.to_move
-        table = player.read_table(psi.seat_view(state, me, stores[me]))
+        table = player.read_table(psi.seat_view(state, me, stores[me]), n)
         others = {}
         for o in range(seats):
             if o != me:
@@ -206,8 +210,8 @@ def test_other_cyphers_consistent_with_the_answers_never_change_a_choice(level):
                 others[o] = model.text_of(n, found[rng.below(len(found))] if found else truth)
         other_states, other_log = _replay(setup, seed, log[:upto], others, me, stores[me])
         ask = rng.read(32)
-        first = bot(knowledge_of(psi, states, log[:upto], me, stores[me]), ask)
-        second = bot(knowledge_of(psi, other_states, other_log, me, stores[me]), ask)
+        first = bot(knowledge_of(psi, setup, states, log[:upto], me, stores[me]), ask)
+        second = bot(knowledge_of(psi, setup, other_states, other_log, me, stores[me]), ask)
         assert first == second, (level, upto)
         checked += 1
     assert checked >= 4
@@ -312,6 +316,7 @@ def _asked(state, level: str, seed: bytes):
     knowledge = SeatKnowledge(
         game="psi-squad",
         seat=me,
+        setup=state.setup,
         view=psi.seat_view(state, me, None),
         store=PrivateStore(Context(state.setup.match_id, me)),
         legal=psi.legal_actions(state, me, None),
@@ -319,7 +324,7 @@ def _asked(state, level: str, seed: bytes):
     )
     choice = bot_for("psi-squad", level)(knowledge, seed)
     assert choice in knowledge.legal
-    return choice, player.idle(player.read_table(knowledge.view), choice)
+    return choice, player.idle(player.table_of(knowledge), choice)
 
 
 def test_a_foregone_answer_is_one_every_candidate_gives_alike():
@@ -346,12 +351,12 @@ def test_the_game_that_looped_goes_on(level):
 
 
 def _positions(count: int):
-    """Seeded positions of every size: 2 to 8 seats, 3 to 5 digits, the guesses so far
+    """Seeded positions of every size: 2 to 8 seats, every declared length, the guesses so far
     drawn from the candidates, some re-asked (the Values they leave are those that made the
     old bots stall)."""
     rng = Rng(b"idle-positions")
     for index in range(count):
-        seats, n = 2 + index % 7, 3 + index % 3
+        seats, n = 2 + index % 7, LENGTHS[index % len(LENGTHS)]
         secrets = [rng.below(10**n) for _ in range(seats)]
         records: list = []
         state = _position((), seats, n, first=0)
@@ -361,7 +366,7 @@ def _positions(count: int):
             if len(targets) == 0 or state.outcome is not None:
                 break
             target = targets[turn % len(targets)]
-            table = player.read_table(psi.seat_view(state, me, None))
+            table = player.read_table(psi.seat_view(state, me, None), n)
             heard = [g for g, _ in table.records[target]]
             found = model.consistent(n, table.records[target])
             code = rng.choice(heard) if heard and rng.below(3) == 0 else rng.choice(found)

@@ -108,7 +108,9 @@ class Drive:
         self.states = [game.initial_state(self.setup, self.seed)]
 
     def knowledge(self, seat: int, states: list[Any] | None = None):
-        return knowledge_of(game, states or self.states, self.log, seat, self.stores[seat])
+        return knowledge_of(
+            game, self.setup, states or self.states, self.log, seat, self.stores[seat]
+        )
 
     def act(self, seat: int, choice: Any) -> None:
         action = game.seal(self.states[-1], seat, choice, self.stores[seat])

@@ -44,11 +44,17 @@ def test_the_default_set_up_is_accepted_and_every_declared_choice_too(game_id):
             game.check_setup(setup(game_id, {option.key: choice.value}, seats))
 
 
+def psi_options_refused() -> str:
+    """Psi Squad's refusal, its lengths read from the declaration ("3, 4 or 5")."""
+    lengths = [str(n) for n in psi_options.LENGTHS]
+    return f"A cypher has {', '.join(lengths[:-1])} or {lengths[-1]} digits."
+
+
 @pytest.mark.parametrize(
     ("game_id", "variant", "sentence"),
     [
-        ("psi-squad", {"length": 6}, "A cypher has 3, 4 or 5 digits."),
-        ("psi-squad", {"length": "4"}, "A cypher has 3, 4 or 5 digits."),
+        ("psi-squad", {"length": max(psi_options.LENGTHS) + 1}, psi_options_refused()),
+        ("psi-squad", {"length": str(psi_options.LENGTHS[0])}, psi_options_refused()),
         ("telepathic", {"mode": "standard", "discard": 9}, None),
         ("telepathic", {"arrangement": ["pair"]}, "Choose pair, director, four partners or teams."),
     ],

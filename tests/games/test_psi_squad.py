@@ -21,6 +21,7 @@ from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
+from parlour.games.psi_squad.options import LENGTHS
 from parlour.games.psi_squad.rules import (
     Answer,
     ChooseCypher,
@@ -36,6 +37,7 @@ from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
 from parlour.match.table import Table
+from tests.games.test_options import psi_options_refused
 
 psi = GAMES["psi-squad"]
 NAMES = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
@@ -162,11 +164,13 @@ def test_the_standard_game_has_four_digits():
     assert state.length == 4 and state.status == (12, 12, 12)
 
 
-@pytest.mark.parametrize("length", [0, 2, 6, "4", None, True])
-def test_only_three_four_or_five_digits(length):
+@pytest.mark.parametrize(
+    "length", [0, min(LENGTHS) - 1, max(LENGTHS) + 1, str(LENGTHS[0]), None, True]
+)
+def test_only_the_declared_lengths(length):
     with pytest.raises(IllegalAction) as caught:
         Table.new(psi, config(3, length), SEED, range(3))
-    assert caught.value.sentence == "A cypher has 3, 4 or 5 digits."
+    assert caught.value.sentence == psi_options_refused()
 
 
 @pytest.mark.parametrize("seats", [1, 9])
@@ -890,7 +894,7 @@ def test_a_saved_game_replays_to_the_same_state():
 
 @st.composite
 def cypher_and_guess(draw) -> tuple[int, str, str]:
-    n = draw(st.sampled_from([3, 4, 5]))
+    n = draw(st.sampled_from(LENGTHS))
     alphabet = draw(st.sampled_from(["0123456789", "012", "7"]))
     digits = st.text(alphabet=alphabet, min_size=n, max_size=n)
     return n, draw(digits), draw(digits)

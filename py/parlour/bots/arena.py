@@ -42,8 +42,9 @@ from parlour.fair.commit import Context
 from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
-from parlour.games import GAMES
+from parlour.games import GAMES, turns
 from parlour.games.base import A, Game, Outcome, S, Setup, Termination
+from parlour.games.psi_squad.options import LENGTHS
 from parlour.games.telepathic.options import ARRANGEMENTS
 from parlour.numbers import whole
 
@@ -105,7 +106,7 @@ def play(
         state = states[-1]
         if game.result(state) is not None:
             return Played(game.result(state), states, log, think, stores)
-        seat, choice = _next(game, states, log, stores, bots, think, rng)
+        seat, choice = _next(game, setup, states, log, stores, bots, think, rng)
         action = game.seal(state, seat, choice, stores[seat])
         new_state = game.apply(state, seat, action)
         if on_step is not None:
@@ -117,6 +118,7 @@ def play(
 
 def _next(
     game: Game[S, A],
+    setup: Setup,
     states: list[S],
     log: list[tuple[int, Json]],
     stores: dict[int, PrivateStore],
@@ -124,39 +126,29 @@ def _next(
     think: dict[int, list[float]],
     rng: Rng,
 ) -> tuple[int, A]:
+    """Who acts next (`games.turns`): an automatic step, else an optional step a bot takes,
+    else the bot of the lowest seat the game waits on."""
     state = states[-1]
-    moving = sorted(game.to_move(state))
-    for seat in moving:
-        auto = game.auto_action(state, seat, stores[seat])
-        if auto is not None:
-            return seat, auto
-    for seat in sorted(set(bots) - set(moving)):
-        if game.legal_actions(state, seat, stores[seat]):
-            choice = _ask(game, states, log, stores, bots, think, rng, seat)
-            if choice is not None:
-                return seat, choice
-    seat = moving[0]
-    choice = _ask(game, states, log, stores, bots, think, rng, seat)
+    found = turns.first_automatic(game, state, stores)
+    if found is not None:
+        return found
+
+    def ask(seat: int) -> A | None:
+        knowledge = knowledge_of(game, setup, states, log, seat, stores[seat])
+        started = time.perf_counter()
+        choice: A | None = bots[seat](knowledge, rng.read(32))
+        think[seat].append(time.perf_counter() - started)
+        return choice
+
+    for seat in turns.offered(game, state, stores, bots):
+        choice = ask(seat)
+        if choice is not None:
+            return seat, choice
+    seat = turns.moving(game, state)[0]
+    choice = ask(seat)
     if choice is None:
         raise AssertionError(f"the bot of seat {seat} declined a step the game waits on")
     return seat, choice
-
-
-def _ask(
-    game: Game[S, A],
-    states: list[S],
-    log: list[tuple[int, Json]],
-    stores: dict[int, PrivateStore],
-    bots: Mapping[int, Bot],
-    think: dict[int, list[float]],
-    rng: Rng,
-    seat: int,
-) -> A | None:
-    knowledge = knowledge_of(game, states, log, seat, stores[seat])
-    started = time.perf_counter()
-    choice: A | None = bots[seat](knowledge, rng.read(32))
-    think[seat].append(time.perf_counter() - started)
-    return choice
 
 
 # -- a tournament ---------------------------------------------------------------------------
@@ -259,12 +251,13 @@ SWEEP_LEVELS = {
 def tables(game_id: str) -> list[tuple[int, dict[str, Json]]]:
     """Every table size of a game as (seats, variant): each seat count its options allow,
     Psi Squad at every cypher length, Telepathic in every arrangement."""
+    game = GAMES[game_id]
+    sizes = range(game.min_seats, game.max_seats + 1)
     if game_id == "psi-squad":
-        return [(s, {"length": n}) for n in (3, 4, 5) for s in range(2, 9)]
+        return [(s, {"length": n}) for n in LENGTHS for s in sizes]
     if game_id == "telepathic":
         return [(seats, {"arrangement": a}) for a, seats in ARRANGEMENTS.items()]
-    game = GAMES[game_id]
-    return [(s, {}) for s in range(game.min_seats, game.max_seats + 1)]
+    return [(s, {}) for s in sizes]
 
 
 def sweep(

@@ -1,10 +1,13 @@
 """What a bot is: a function of what its seat may know, and nothing else (docs/bots.md).
 
 A bot receives a `SeatKnowledge` and a seed and returns one of the legal actions. The knowledge
-holds the seat's own view (the public view plus that seat's secrets), its own private store, the
-legal actions and the public history of the match; it holds no state object, no other seat's
-store and no deck order, so a bot cannot read what its seat may not know: it can only sample it,
-consistently with what is public (determinisation), and search over the samples.
+holds the match's set-up (public: the seats and the variant chosen, so a bot reads every
+parameter of the game, such as Psi Squad's cypher length, from the game's own declaration and
+never from a table of its own), the seat's own view (the public view plus that seat's secrets),
+its own private store, the legal actions and the public history of the match; it holds no
+state object, no other seat's store and no deck order, so a bot cannot read what its seat may
+not know: it can only sample it, consistently with what is public (determinisation), and search
+over the samples.
 
 Every bot is registered under (game id, level) in `parlour.bots.registry`; the page, the arena
 and the tests find bots there and nowhere else.
@@ -18,8 +21,8 @@ from typing import Any
 
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
-from parlour.games.base import A, Game, S
-from parlour.games.options import BOT_LEVELS
+from parlour.games.base import A, Game, S, Setup
+from parlour.games.options import BOT_LEVELS, Options, options_for
 
 LEVELS: tuple[str, ...] = BOT_LEVELS  # easy, medium, hard: declared with the seat kinds
 DEFAULT_LEVEL = "medium"
@@ -64,6 +67,10 @@ class PublicHistory(Sequence[PublicStep]):
 class SeatKnowledge:
     """Everything a bot may use to decide, and nothing more (the type says so).
 
+    `setup` is the match's set-up as everybody knows it (seat names, variant; online, the
+    commitments and deal transcripts): `option` reads a variant option from it, default filled
+    in, so a choice added to a game's declaration reaches its bots with no change to them.
+
     `view` is `game.seat_view(state, seat, store)`: the public view plus this seat's own
     secrets. `legal` are the actions the engine allows this seat now (for a seat that is not
     to move, the optional ones, such as a Telepathic partner's Announcement). `to_move` says
@@ -72,11 +79,25 @@ class SeatKnowledge:
 
     game: str
     seat: int
+    setup: Setup
     view: Mapping[str, Any]
     store: PrivateStore
     legal: tuple[Any, ...] | Sequence[Any]
     history: Sequence[PublicStep]
     to_move: bool = True
+
+    @property
+    def options(self) -> Options:
+        """The game's set-up declaration (games/<game>/options.py)."""
+        return options_for(self.game)
+
+    def option(self, key: str) -> Json:
+        """The value of the variant option `key` in this match, its default if left out."""
+        return self.options.value(self.setup.variant, key)
+
+    def number(self, key: str) -> int:
+        """A number option's value in this match (Psi Squad's "length")."""
+        return self.options.number(self.setup.variant, key)
 
 
 # A bot: knowledge and a seed in, one legal action out (or None to decline an optional one).
@@ -85,14 +106,15 @@ Bot = Callable[[SeatKnowledge, bytes], Any]
 
 def knowledge_of(
     game: Game[S, A],
+    setup: Setup,
     states: Sequence[S],
     log: Sequence[tuple[int, Json]],
     seat: int,
     store: PrivateStore,
 ) -> SeatKnowledge:
-    """What `seat` may know now: built from the public states of the match (`states[k]`, after k
-    actions; they hold commitments, never secrets) and its log, turned into views right here,
-    so nothing but views reaches the bot."""
+    """What `seat` may know now: built from the match's set-up (public), the public states of
+    the match (`states[k]`, after k actions; they hold commitments, never secrets) and its log,
+    turned into views right here, so nothing but views reaches the bot."""
     state = states[len(log)]
     moving = seat in game.to_move(state)
 
@@ -103,6 +125,7 @@ def knowledge_of(
     return SeatKnowledge(
         game=game.id,
         seat=seat,
+        setup=setup,
         view=game.seat_view(state, seat, store),
         store=store,
         legal=game.legal_actions(state, seat, store),

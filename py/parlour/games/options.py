@@ -8,10 +8,12 @@ declaration:
   value with its default filled in (`Options.value`), so no default is written twice;
 - the build writes the static set-up forms of index.html and the option tables of the rules
   pages (scripts/pages.py), so they stay plain HTML, usable before Python starts;
-- the screens take an option's words from here.
+- the screens take an option's words from here;
+- the bots read an option's value through here from the set-up they are given
+  (`SeatKnowledge.option`).
 
 Adding a choice is one line of data, e.g. a six-digit Psi Squad game:
-`_length(6, "Extra long")` in games/psi_squad/options.py.
+`_length(6, "Extra long")` in games/psi_squad/options.py (tests/bots/test_set_up.py).
 """
 
 from __future__ import annotations
@@ -200,6 +202,14 @@ class Options:
         if not isinstance(value, int):
             raise TypeError(f"{key} is not a number option")
         return value
+
+    def fixed(self, variant: Mapping[str, Json], key: str, rule: int) -> int:
+        """A number the rules fix (ESP's third repetition that draws), or, once the game
+        declares an option `key` for it, this variant's choice. The engine and the bots both
+        read such a number here, so turning it into an option is the one declaration."""
+        if all(option.key != key for option in self.options):
+            return rule
+        return self.number(variant, key)
 
     def word(self, variant: Mapping[str, Json], key: str) -> str:
         """A word option's declared value in this variant (after `check`)."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from parlour.bots.base import knowledge_of
 from parlour.bots.registry import bot_for
+from parlour.games import turns
 from parlour.games.base import A, S
 from parlour.match.table import Table
 
@@ -50,39 +51,26 @@ class _States(Sequence[S]):
 
 def waiting_on(table: Table[S, A], levels: Mapping[int, str]) -> int | None:
     """The bot seat the game waits on now (the lowest, if several), or None: a seat with an
-    automatic step (an answer from a secret) is the device's to take, not the bot's."""
+    automatic step (an answer from a secret) is the device's to take, not the bot's. (A match
+    a forfeit ended has a result its state does not show: nobody acts in it.)"""
     if table.match.result() is not None:
         return None
-    state, game = table.state, table.game
-    moving = sorted(game.to_move(state))
-    if any(game.auto_action(state, s, table.stores.get(s)) is not None for s in moving):
-        return None
-    for seat in moving:
-        if seat in levels and seat in table.stores:
-            return seat
-    return None
+    return turns.waiting_on(table.game, table.state, table.stores, levels)
 
 
 def offered(table: Table[S, A], levels: Mapping[int, str]) -> list[int]:
     """Bot seats that are not to move but may act now (a Telepathic partner's Announcement)."""
     if table.match.result() is not None:
         return []
-    state, game = table.state, table.game
-    moving = game.to_move(state)
-    return [
-        seat
-        for seat in sorted(levels)
-        if seat not in moving
-        and seat in table.stores
-        and game.legal_actions(state, seat, table.stores[seat])
-    ]
+    return turns.offered(table.game, table.state, table.stores, levels)
 
 
 def decide(table: Table[S, A], seat: int, level: str, seed: bytes | None = None) -> Decision:
     """Ask `seat`'s bot what it does now, from what that seat may know only."""
     match = table.match
     log = [(entry.seat, entry.action) for entry in match.entries]
-    knowledge = knowledge_of(table.game, _States(table), log, seat, table.stores[seat])
+    setup = match.config.setup()
+    knowledge = knowledge_of(table.game, setup, _States(table), log, seat, table.stores[seat])
     bot = bot_for(table.game.id, level)
     choice = bot(knowledge, seed if seed is not None else secrets.token_bytes(32))
     return Decision(seat, choice, optional=not knowledge.to_move)

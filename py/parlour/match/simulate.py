@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
-from parlour.games import GAMES
+from parlour.games import GAMES, turns
 from parlour.games.base import A, Game, S
 from parlour.match.config import MatchConfig
 from parlour.match.table import AnyTable, Table
@@ -51,17 +51,18 @@ def play(
     rng: Rng,
     max_steps: int = MAX_STEPS,
 ) -> tuple[Table[S, A], bool]:
-    """Play a whole match on one device: automatic steps, then `policy` for every decision.
+    """Play a whole match on one device: automatic steps, then `policy` for every decision
+    (who acts next: `games.turns`).
     Returns the table and whether it hung (no result within `max_steps`)."""
     table = Table.new(game, config, seed, range(len(config.seats)))
     for _ in range(max_steps):
         if table.match.result() is not None:
             return table, False
-        seat = min(game.to_move(table.state))
-        store = table.stores[seat]
-        action = game.auto_action(table.state, seat, store) or policy(
-            table.state, seat, table.legal(seat), rng
-        )
+        found = turns.first_automatic(game, table.state, table.stores)
+        if found is None:
+            seat = turns.moving(game, table.state)[0]
+            found = seat, policy(table.state, seat, table.legal(seat), rng)
+        seat, action = found
         result = table.act(seat, action)
         if not result.ok:
             raise AssertionError(f"the policy chose an illegal action: {result.reason}")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from parlour.errors import ParlourError
 from parlour.fair.commit import Context, Opening
 from parlour.fair.store import PrivateStore
+from parlour.games import turns
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted, forfeited_seat
@@ -376,18 +377,13 @@ class PlaySession:
         """Let local devices take the actions nobody has to decide (answers from a secret),
         and the passes the game's stops take for a person alone against bots."""
         while self.table.match.result() is None:
-            for seat in sorted(self.game.to_move(self.table.state)):
-                store = self.table.stores.get(seat)
-                action = self.game.auto_action(self.table.state, seat, store)
-                if action is None:
-                    action = self.passed_for(self.table.state, seat)
-                if action is not None:
-                    before = self.table.state
-                    result = self.table.act(seat, action)
-                    if result.ok:
-                        said = self.screen.describe(before, seat, action)
-                        self.message = f"{self.message} {said}".strip()
-                        break
+            before = self.table.state
+            steps = turns.automatic(self.game, before, self.table.stores, self.passed_for)
+            for seat, action in steps:
+                if self.table.act(seat, action).ok:
+                    said = self.screen.describe(before, seat, action)
+                    self.message = f"{self.message} {said}".strip()
+                    break
             else:
                 return
 

@@ -26,7 +26,15 @@ from parlour.bots.esp.model import (
 )
 from parlour.bots.esp.prng import Prng
 from parlour.bots.esp.search import Search
-from parlour.games.esp.rules import Action, AnswerDraw, Flip, Move, Pass, Place
+from parlour.games.esp.rules import (
+    Action,
+    AnswerDraw,
+    Flip,
+    Move,
+    Pass,
+    Place,
+    repetitions_for_draw,
+)
 
 # How far back the history is read for repeated positions (moves only: a flip or a
 # placement makes every earlier position impossible to meet again).
@@ -102,7 +110,8 @@ def view_key(view: Mapping[str, Any]) -> int:
 
 
 def drawn_keys(knowledge: SeatKnowledge) -> frozenset[int]:
-    """Positions met twice already in the movement stage: meeting one again draws."""
+    """Positions met in the movement stage as often as one short of the draw (twice, by the
+    rules; the set-up's choice if ESP declares one): meeting one again draws."""
     history: Sequence[PublicStep] = knowledge.history
     counts: dict[int, int] = {}
     n = len(history)
@@ -115,7 +124,8 @@ def drawn_keys(knowledge: SeatKnowledge) -> frozenset[int]:
         if kind in ("flip", "place"):
             break
         after = history[j].before
-    return frozenset(k for k, c in counts.items() if c >= 2)
+    short = repetitions_for_draw(knowledge.setup) - 1
+    return frozenset(k for k, c in counts.items() if c >= short)
 
 
 LAST: dict[str, int] = {}  # the work of the last decision (for measurements)

@@ -36,7 +36,7 @@ from parlour.bots.espeers.model import (
     Move,
     World,
 )
-from parlour.bots.espeers.sampling import Belief, believe, shuffle
+from parlour.bots.espeers.sampling import Belief, believe, declared_deck, shuffle
 from parlour.bots.espeers.search import Fast, best_action
 from parlour.games.espeers.actions import (
     Action,
@@ -106,7 +106,8 @@ def decide(knowledge: SeatKnowledge, seed: bytes, level: str) -> Action | None:
         assigns = [a for a in legal if isinstance(a, AssignDamage)]
         return max(assigns, key=lambda a: a.from_spent)
     view = as_seat_view(knowledge.view)
-    belief = believe(knowledge.seat, view, my_deck(knowledge), knowledge.history)
+    their_deck = declared_deck(knowledge.setup, 1 - knowledge.seat)
+    belief = believe(knowledge.seat, view, my_deck(knowledge), knowledge.history, their_deck)
     rng = Fast(seed_int(seed))
     if isinstance(first, Predict):
         return predict(belief, legal, rng, level)

@@ -40,30 +40,34 @@ from parlour.bots.espeers.model import (
     Move,
     World,
 )
-from parlour.games.espeers.cards import CARDS
+from parlour.games.espeers.cards import CARDS, Card
 from parlour.games.espeers.state import BARRIER_PSI, HAND
 
-# How much a card is worth keeping in hand, roughly (discard and barrier choices).
-VALUE = {
-    "neural-storm": 3.6,
-    "overload": 3.6,
-    "telekinetic-slam": 3.3,
-    "brain-freeze": 3.0,
-    "thought-leech": 3.1,
-    "psychic-jab": 2.7,
-    "echo-blast": 2.3,
-    "sapping-strike": 2.2,
-    "mind-spike": 1.7,
-    "null-field": 2.7,
-    "psychic-rebuke": 2.6,
-    "mental-block": 2.6,
-    "feedback": 2.5,
-    "mind-drain": 1.6,
-    "quick-recall": 2.0,
-    "second-wind": 1.4,
-    "focus": 1.8,
-    "clairvoyance": 1.9,
+# How much a card is worth keeping in hand, roughly (discard and barrier choices), computed from
+# what the card data declares, so a new card or a changed one is valued by what it does: any
+# card is worth WORTH_CARD (it can be a barrier, cycled, discarded), a PK a little more (it is
+# the way to win), and each point of an effect adds its WORTH. The numbers are the hand-set
+# worths of the eighteen cards of 2026-11-26 fitted by least squares and rounded (8 of the 153
+# pairs of cards changed order, none across TWO_CARDS; docs/bots-espeers.md).
+WORTH_CARD = 1.0
+WORTH_PK = 0.3
+WORTH: dict[str, float] = {
+    "damage": 0.6,
+    "drain": 0.35,
+    "regain": 0.3,
+    "draw": 0.4,
+    "prevent": 0.5,
+    "counter": 1.6,
 }
+
+
+def worth(card: Card) -> float:
+    """What holding `card` is worth, from its kind and its declared effects."""
+    total = WORTH_CARD + (WORTH_PK if card.kind == "PK" else 0.0)
+    return round(total + sum(WORTH.get(verb, 0.0) * n for verb, n in card.effects), 2)
+
+
+VALUE: dict[str, float] = {card_id: worth(card) for card_id, card in CARDS.items()}
 
 # The roles the player gives cards, read from the card data (an id-by-id list would go stale when
 # a card changes): answers to a PK (counters, cheapest first; preventions, biggest first), the
@@ -89,14 +93,14 @@ REGAINERS = tuple(c for c in CARDS if not IS_PK[c] and {v for v, _ in EFFECTS[c]
 REGAIN_DRAWERS = tuple(c for c in DRAWERS if REGAINS[c])  # e.g. Focus: free when Spent
 CYCLE_FOR_CARDS = tuple(
     sorted(
-        (c for c in CARDS if CYCLE_EFFECT[c] == ("draw", 2) and VALUE.get(c, 2.0) < TWO_CARDS),
-        key=lambda c: (VALUE.get(c, 2.0), c),
+        (c for c in CARDS if CYCLE_EFFECT[c] == ("draw", 2) and VALUE[c] < TWO_CARDS),
+        key=lambda c: (VALUE[c], c),
     )
 )
 
 
 def value(card: str) -> float:
-    return VALUE.get(card, 2.0)
+    return VALUE[card]
 
 
 def least_useful(hand: list[str]) -> str:

@@ -1,29 +1,31 @@
 """What a seat knows, and whole worlds sampled consistently with it (determinisation).
 
 A seat sees its own hand and barrier card, its own deck LIST (in its own store), both discard
-piles, the stack, and every count (hand, deck, PSI zones). It does not see the opponent's hand,
-barrier card or deck list (the set-up's deck choice is not part of the view, and online a deck
-may be sealed), nor either deck's order: its own order could be worked out only from a private
-seed a player never looks at, so it is sampled too.
+piles, the stack, and every count (hand, deck, PSI zones), and the match's set-up (public). It
+does not see the opponent's hand or barrier card, nor either deck's order: its own order could
+be worked out only from a private seed a player never looks at, so it is sampled too.
 
-The opponent's deck list is inferred: each starter deck that holds every card the opponent has
-shown is a candidate, weighted by how likely it makes the cards shown (hypergeometric weights);
-if none does (a deck of the player's own), the unseen cards are drawn from the two starter decks
-mixed. A barrier's card also carries what the seat learnt from its own wrong predictions.
+The opponent's deck list is the one the set-up declares for them (a starter, or a deck from the
+deck builder chosen in pass-and-play). Online a player's own deck is sealed on their device:
+then the list is inferred: each starter deck that holds every card the opponent has shown is a
+candidate, weighted by how likely it makes the cards shown (hypergeometric weights); if none
+does, the unseen cards are drawn from the two starter decks mixed. A barrier's card also
+carries what the seat learnt from its own wrong predictions.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import TypeVar
 
 from parlour.bots.base import PublicStep
 from parlour.bots.espeers.model import COST, DAMAGE, IS_PK, SYMBOL, Dice, World
-from parlour.games.espeers.cards import STARTER_DECKS, deck_list
-from parlour.games.espeers.state import BARRIER_PSI
+from parlour.games.base import Setup
+from parlour.games.espeers.cards import STARTER_DECKS, deck_list, resolve_deck
+from parlour.games.espeers.state import BARRIER_PSI, SEALED, declared_decks
 from parlour.games.espeers.views import PublicView, SeatView, as_public_view
 
 T = TypeVar("T")
@@ -125,11 +127,15 @@ def shown(view: PublicView, seat: int) -> Counter[str]:
     return seen
 
 
-def their_pools(seen: Counter[str], unseen: int) -> tuple[tuple[float, tuple[str, ...]], ...]:
-    """The opponent's possible unseen cards, by deck list, with each list's weight."""
+def their_pools(
+    seen: Counter[str], unseen: int, declared: Mapping[str, int] | None = None
+) -> tuple[tuple[float, tuple[str, ...]], ...]:
+    """The opponent's possible unseen cards, by deck list, with each list's weight: the deck
+    the set-up declares for them when it names one (a starter, or a deck built in the
+    deck builder, in pass-and-play), else every starter deck that fits what they showed."""
     pools: list[tuple[float, tuple[str, ...]]] = []
-    for deck in STARTER_DECKS.values():
-        counts = deck["cards"]
+    decks = [declared] if declared is not None else [d["cards"] for d in STARTER_DECKS.values()]
+    for counts in decks:
         if all(counts.get(c, 0) >= n for c, n in seen.items()):
             weight = 1.0
             for c, n in seen.items():
@@ -140,6 +146,8 @@ def their_pools(seen: Counter[str], unseen: int) -> tuple[tuple[float, tuple[str
                 pools.append((weight, left))
     if pools:
         return tuple(pools)
+    if declared is not None:  # what they showed is not in it (a damaged set-up): as if sealed
+        return their_pools(seen, unseen)
     # A deck of their own: the unseen cards are a random part of both starter decks mixed.
     mixed: Counter[str] = Counter()
     for deck in STARTER_DECKS.values():
@@ -150,13 +158,28 @@ def their_pools(seen: Counter[str], unseen: int) -> tuple[tuple[float, tuple[str
     return ((1.0, tuple(cards)),)
 
 
+def declared_deck(setup: Setup, seat: int) -> dict[str, int] | None:
+    """The deck list the set-up declares for `seat` (public: it is the match's config), as
+    card counts; None for a deck sealed on its player's device (online) or one not readable."""
+    decks = declared_decks(setup.variant)
+    choice = decks[seat] if seat < len(decks) else SEALED
+    if choice == SEALED:
+        return None
+    try:
+        return dict(Counter(resolve_deck(choice)))
+    except ValueError:
+        return None
+
+
 def believe(
     seat: int,
     view: SeatView,
     my_deck: Sequence[str],
     history: Sequence[PublicStep],
+    their_deck: Mapping[str, int] | None = None,
 ) -> Belief:
-    """Everything `seat` knows at this decision, from its view, deck list and the history."""
+    """Everything `seat` knows at this decision, from its view, deck list and the history,
+    and the opponent's deck list when the set-up declares it (`declared_deck`)."""
     them = 1 - seat
     players = view["players"]
     mine = Counter(my_deck)
@@ -171,7 +194,7 @@ def believe(
         seat=seat,
         view=view,
         my_unseen=tuple(sorted(mine.elements())),
-        their_pools=their_pools(seen, unseen),
+        their_pools=their_pools(seen, unseen, their_deck),
         their_unseen=unseen,
         not_symbols=frozenset(wrong_predictions(history, them) if p["barrier"] else ()),
         passes=passes_of(view, history),

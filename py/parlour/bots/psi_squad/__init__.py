@@ -44,7 +44,7 @@ def choose_random(knowledge: SeatKnowledge, seed: bytes) -> Any:
     rng, setup = _start(knowledge, seed)
     if setup is not None or not knowledge.to_move or not knowledge.legal:
         return setup
-    table = player.read_table(knowledge.view)
+    table = player.table_of(knowledge)
     for _ in range(RANDOM_TRIES):
         drawn = knowledge.legal[rng.below(len(knowledge.legal))]
         if not player.idle(table, drawn):
@@ -59,7 +59,7 @@ def choose_consistent(knowledge: SeatKnowledge, seed: bytes) -> Any:
     rng, setup = _start(knowledge, seed)
     if setup is not None or not knowledge.to_move or not knowledge.legal:
         return setup
-    table = player.read_table(knowledge.view)
+    table = player.table_of(knowledge)
     target = rng.choice(table.targets(table.me))
     found = consistent(table.n, table.records[target])
     return player.guess(table, target, found[rng.below(len(found))])
@@ -70,7 +70,7 @@ def choose_easy(knowledge: SeatKnowledge, seed: bytes) -> Any:
     rng, setup = _start(knowledge, seed)
     if setup is not None or not knowledge.to_move or not knowledge.legal:
         return setup
-    table = player.read_table(knowledge.view)
+    table = player.table_of(knowledge)
     sizes = {t: len(consistent(table.n, table.records[t])) for t in table.targets(table.me)}
     fewest = min(sizes.values())
     target = rng.choice([t for t, k in sizes.items() if k == fewest])

@@ -9,6 +9,7 @@ import sys
 
 from parlour.bots.psi_squad.model import answer_pair, consistent, everything, text_of, win_code
 from parlour.bots.psi_squad.solver import EXACT, best_guess
+from parlour.games.psi_squad.options import LENGTHS
 
 
 def generate(n: int) -> tuple[str, dict[tuple[int, int], str]]:
@@ -23,7 +24,7 @@ def generate(n: int) -> tuple[str, dict[tuple[int, int], str]]:
 
 
 def main() -> None:
-    for n in (3, 4, 5):
+    for n in LENGTHS:  # every declared length (five digits takes minutes, six far longer)
         first, second = generate(n)
         sys.stdout.write(f"FIRST[{n}] = {first!r}\nSECOND[{n}] = {second!r}\n")
 

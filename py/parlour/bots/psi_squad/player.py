@@ -44,6 +44,7 @@ from parlour.bots.psi_squad.model import (
 from parlour.bots.psi_squad.race import RACE_MAX, Race
 from parlour.bots.psi_squad.solver import Budget, Record, best_guess, guesses_to_try, sample
 from parlour.fair.rng import Rng
+from parlour.games.psi_squad.options import max_status
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 
 
@@ -67,8 +68,14 @@ class Table:
         return [s for s in range(self.seats) if s != seat and not self.guessed[s]]
 
 
-def read_table(view: Any) -> Table:
-    n = view["length"]
+def table_of(knowledge: SeatKnowledge) -> Table:
+    """The table this seat sees, its cypher length read from the match's set-up (so a length
+    added to the game's declaration is played with no change here)."""
+    return read_table(knowledge.view, knowledge.number("length"))
+
+
+def read_table(view: Any, n: int) -> Table:
+    """The public record of a view of a game of `n`-digit cyphers (Max from the declaration)."""
     seats = view["seats"]
     records: list[list[tuple[int, int]]] = [[] for _ in seats]
     for r in view["history"]:
@@ -76,7 +83,7 @@ def read_table(view: Any) -> Table:
     return Table(
         n=n,
         me=view["me"]["seat"],
-        maximum=view["max"],
+        maximum=max_status(n),
         status=tuple(s["status"] for s in seats),
         values=tuple(s["value"] for s in seats),
         guessed=tuple(s["guessed"] for s in seats),
@@ -90,7 +97,7 @@ def setting_up(knowledge: SeatKnowledge) -> bool:
 
 def own_cypher(knowledge: SeatKnowledge, rng: Rng) -> ChooseCypher:
     """A cypher drawn uniformly (every cypher is as likely, as the bots assume of others)."""
-    n = knowledge.view["length"]
+    n = knowledge.number("length")
     return ChooseCypher(text_of(n, rng.below(10**n)))
 
 
@@ -190,7 +197,15 @@ class Weights:
 HARD = Weights()
 MEDIUM = Weights(mine=0.0, leak=0.0, race=False, candidates=200, guesses=600)
 MIN_GUESSES = 300  # per target, however many targets there are
-SCALE = {3: 1.0, 4: 1.0, 5: 0.6}  # five digits: each guess costs more to weigh
+# Beyond four digits each guess costs about ten times more to weigh per digit (the candidates
+# are 10**n), so the budget shrinks with the length: 0.6 for five digits (measured: the same think
+# time as four), and so on for any length a declaration adds.
+SCALE_FROM, SCALE_PER_DIGIT = 4, 0.6
+
+
+def scale(n: int) -> float:
+    """The share of the guess budget weighed in a game of `n`-digit cyphers."""
+    return SCALE_PER_DIGIT ** max(0, n - SCALE_FROM)
 
 
 def crack_odds(table: Table, target: int, besides: int | None = None) -> list[float]:
@@ -329,9 +344,9 @@ def _after(size: float, mine: float, theirs: float, odds: list[float], weights: 
 
 def choose_weighted(knowledge: SeatKnowledge, weights: Weights) -> Guess:
     """The best guess over every target, each weighed with its share of the budget."""
-    table = read_table(knowledge.view)
+    table = table_of(knowledge)
     targets = table.targets(table.me)
-    share = max(MIN_GUESSES, int(weights.guesses * SCALE[table.n]) // len(targets))
+    share = max(MIN_GUESSES, int(weights.guesses * scale(table.n)) // len(targets))
     best: tuple[float, int, int] | None = None
     balancing = weights.balance and not table.guessed[table.me] and not ends_game(table)
     for target in targets:
@@ -348,7 +363,7 @@ def own_cypher_pair(knowledge: SeatKnowledge, rng: Rng) -> ChooseCypher:
     """A cypher with exactly one digit twice and the others once (4,320 of the 10,000 four-
     digit cyphers): measured, they take every solver a little longer to crack than cyphers of
     all different digits (6.2 guesses against 6.1 for a consistent guesser)."""
-    n = knowledge.view["length"]
+    n = knowledge.number("length")
     while True:
         text = text_of(n, rng.below(10**n))
         if len(set(text)) == n - 1:

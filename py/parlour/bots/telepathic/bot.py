@@ -50,11 +50,17 @@ _MINDS: dict[tuple[object, ...], Mind] = {}
 _MAX_MINDS = 2000
 
 
-def _table(view: Mapping[str, Any]) -> Table:
+def _set_up(knowledge: SeatKnowledge) -> tuple[str, str]:
+    """The match's arrangement and mode, from its set-up (the declaration's defaults filled in)."""
+    return str(knowledge.option("arrangement")), str(knowledge.option("mode"))
+
+
+def _table(view: Mapping[str, Any], set_up: tuple[str, str]) -> Table:
     row = [None if c is None else model.CARD_INDEX[c] for c in view["row"]]
+    arrangement, mode = set_up
     return Table(
-        view["arrangement"],
-        view["mode"],
+        arrangement,
+        mode,
         model.encode(view["grid"]),
         row,
         view["deck"],
@@ -69,15 +75,16 @@ def _table(view: Mapping[str, Any]) -> Table:
 def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
     """The public belief after every hand-over and set choice so far."""
     view = knowledge.view
-    head = (view["arrangement"], len(view["seats"]), view["mode"], weights)
+    set_up = arrangement, mode = _set_up(knowledge)
+    head = (arrangement, len(view["seats"]), mode, weights)
     events: list[HandEvent | PerformEvent] = []
     for step in knowledge.history:
         kind = step.action.get("type") if isinstance(step.action, dict) else None
         if kind == "hand":
-            t = _table(step.before)
+            t = _table(step.before, set_up)
             events.append(("h", step.seat, t.receiver, t.grid, tuple(t.row), step.action["slot"]))
         elif kind == "perform":
-            t = _table(step.before)
+            t = _table(step.before, set_up)
             events.append(
                 ("p", step.seat, t.grid, tuple(t.row), t.handed, t.active, step.action["set"])
             )
@@ -85,8 +92,8 @@ def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
     while found > 0 and (head, *events[:found]) not in _MINDS:
         found -= 1
     mind = _MINDS.get((head, *events[:found]))
-    mind = Mind(view["arrangement"], len(view["seats"]), weights) if mind is None else mind.copy()
-    first = view["mode"] == "first"
+    mind = Mind(arrangement, len(view["seats"]), weights) if mind is None else mind.copy()
+    first = mode == "first"
     for i in range(found, len(events)):
         event = events[i]
         if event[0] == "h":
@@ -95,7 +102,7 @@ def mind_for(knowledge: SeatKnowledge, weights: Weights) -> Mind:
             mind.observe(seat, policy, slots.index(slot))
         else:
             _, seat, grid, row, handed, active, index = event
-            table = Table(view["arrangement"], view["mode"], grid, list(row), 0, 0, active, seat)
+            table = Table(arrangement, mode, grid, list(row), 0, 0, active, seat)
             table.handed = handed
             _, policy = perform_model(mind, table, seat)
             assert handed is not None  # (a set is chosen for the card handed over)
@@ -118,9 +125,10 @@ def decide(knowledge: SeatKnowledge, level: Level) -> Any:
     if knowledge.to_move and len(legal) == 1 and phase not in ("hand", "window"):
         return legal[0]
     seat = knowledge.seat
-    mine = type_of(view["arrangement"], seat, view["me"]["conditions"])
+    set_up = _set_up(knowledge)
+    mine = type_of(set_up[0], seat, view["me"]["conditions"])
     mind = mind_for(knowledge, level.weights)
-    table = _table(view)
+    table = _table(view, set_up)
     table.turns = _turns(knowledge)
     announces = [a for a in legal if isinstance(a, Announce)]
     if announces:

@@ -101,7 +101,7 @@ def choose_plain(knowledge: SeatKnowledge, seed: bytes) -> Any:
         nxt = tuple(
             model.CARD_INDEX[c]
             for i, c in enumerate(view["row"])
-            if c is not None and (view["mode"] == "first" or i != view["handed_slot"])
+            if c is not None and (knowledge.option("mode") == "first" or i != view["handed_slot"])
         )
 
         def score(a: Perform) -> int:

@@ -423,8 +423,9 @@ class ESP(Game[EspState, Action]):
         seen = dict(new.seen)
         seen[key] = seen.get(key, 0) + 1
         new = replace(new, seen=seen)
-        if seen[key] >= REPETITIONS_FOR_DRAW:
-            reason = "The same position arose for the third time."
+        limit = repetitions_for_draw(new.setup)
+        if seen[key] >= limit:
+            reason = f"The same position arose for the {_NTH.get(limit, f'{limit}th')} time."
             return replace(new, outcome=Outcome(Termination.DRAW, frozenset(), reason))
         return new
 
@@ -571,8 +572,15 @@ def tally(state: EspState, sets: Sequence[Sequence[Cell]], mover: int) -> Outcom
     return Outcome(Termination.SHARED_WIN, leaders, reason + "share the win.")
 
 
+def repetitions_for_draw(setup: Setup) -> int:
+    """How many times the same position arises before the game is drawn: three by the rules,
+    or the set-up's choice should ESP declare an option "repetitions" (the bots read it here
+    too, from the set-up they are given)."""
+    return OPTIONS.fixed(setup.variant, "repetitions", REPETITIONS_FOR_DRAW)
+
+
 _TIMES = {1: "once", 2: "twice", 3: "three times"}
-_NTH = {2: "second", 3: "third", 4: "fourth"}
+_NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 def repetition_warning(seen: int) -> str | None:
