@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build
+from scripts import build, stdlib
 from scripts.serve import MIME_TYPES, headers_for, make_server
 
 ROOT = build.ROOT
@@ -28,7 +28,10 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
     mpy = "node_modules/@micropython/micropython-webassembly-pyscript"
     assert lock[mpy]["version"] == versions["micropython"]
     config = json.loads((ROOT / "pyscript.json").read_text())
-    assert config["interpreter"] == f"./assets/vendor/pyodide-{versions['pyodide']}/pyodide.mjs"
+    assert config["interpreter"] == "./assets/engine-loader.mjs"  # Pyodide's, given our stdlib
+    engine = (ROOT / "assets" / "engine-loader.mjs").read_text()
+    assert f'from "./vendor/pyodide-{versions["pyodide"]}/pyodide.mjs"' in engine
+    assert f'new URL("./vendor/pyodide-{versions["pyodide"]}/", import.meta.url)' in engine
     main = json.loads((ROOT / "mpy.json").read_text())
     assert main["interpreter"] == (
         f"./assets/vendor/micropython-{versions['micropython']}/micropython.mjs"
@@ -39,7 +42,7 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
 
 def test_page_references_no_other_origin():
     pages = ("index.html", "pyscript.json", "mpy.json", "assets/parlour.css")
-    for name in (*pages, "assets/main-thread.js"):
+    for name in (*pages, "assets/main-thread.js", "assets/engine-loader.mjs"):
         text = (ROOT / name).read_text()
         assert not re.search(r"""(src|href|url|interpreter)\s*[=(]\s*["']?https?://""", text), name
 
@@ -195,18 +198,6 @@ def test_the_page_has_no_inline_script():
         assert "src=" in tag, tag
 
 
-def _without_docstrings(tree):
-    import ast
-
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        value = first.value if isinstance(first, ast.Expr) else None
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            value.value = ""
-    return ast.dump(tree)
-
-
 @pytest.mark.parametrize("path", build.app_sources(), ids=lambda p: p.name)
 def test_the_browser_gets_each_module_without_comments_and_docstrings_lines_kept(path):
     import ast
@@ -216,7 +207,7 @@ def test_the_browser_gets_each_module_without_comments_and_docstrings_lines_kept
     source = path.read_text()
     shipped = build.browser_source(source)
     assert shipped.count("\n") == source.count("\n")  # a traceback points at the right line
-    assert _without_docstrings(ast.parse(shipped)) == _without_docstrings(ast.parse(source))
+    assert stdlib.code_of(ast.parse(shipped)) == stdlib.code_of(ast.parse(source))
     lines = iter(shipped.splitlines(True))
     tokens = tokenize.generate_tokens(lambda: next(lines, ""))
     assert not [t for t in tokens if t.type == tokenize.COMMENT]
