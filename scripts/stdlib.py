@@ -285,12 +285,12 @@ PROBE = """
 def stdlib_modules():
     return json.dumps(sorted(
         name for name, module in list(sys.modules.items())
-        if str(getattr(module, "__file__", None) or "").startswith("%s/")
+        if str(getattr(module, "__file__", None) or "").startswith("{zip}/")
     ))
 
 
 __export__ = ["call", "stdlib_modules"]
-""" % ZIP_IN_ENGINE
+""".replace("{zip}", ZIP_IN_ENGINE)
 SCREENS = ("#learn-esp", "#decks-espeers", "#replay", "#online", "#embed", "#rules-psi-squad")
 GAMES = (("esp", 2), ("espeers", 2), ("psi-squad", 3), ("telepathic", 2))
 MOVES = 6  # the person's moves in each game, each answered by the bots
