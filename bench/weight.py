@@ -47,6 +47,11 @@ def run(root: Path = build.ROOT) -> list[str]:
     found = sizes(root)
     raw, gz, br = (sum(s[i] for s in found.values()) / 1e6 for i in range(3))
     lines = [f"first visit ({len(found)} files): {raw:.2f} MB raw, {gz:.2f} gzip, {br:.2f} brotli"]
+    own = [s for name, s in found.items() if not build.is_runtime(name)]
+    lines.append(
+        f"  of which the app's own: {sum(s[1] for s in own) / 1e6:.3f} MB gzip,"
+        f" {sum(s[2] for s in own) / 1e6:.3f} brotli"
+    )
     for name, (r, g, b) in sorted(found.items(), key=lambda kv: -kv[1][1])[:8]:
         lines.append(f"  {name}: {r / 1e6:.3f} MB raw, {g / 1e6:.3f} gzip, {b / 1e6:.3f} brotli")
     return lines

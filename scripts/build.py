@@ -268,6 +268,17 @@ def write_runtime_sizes(stdlib: dict[str, object], root: Path = ROOT) -> Path:
     return out
 
 
+# Published files that are the Python runtimes' rather than Psi Parlour's own, besides the
+# vendored folders: the engine's loader and the part of Pyodide's standard library the site uses.
+RUNTIME_OF_OURS = ("assets/engine-loader.mjs", "assets/build/python_stdlib.zip")
+
+
+def is_runtime(name: str) -> bool:
+    """A published file (a path from the site's root) of the runtimes, not of the app: what the
+    weight figures count apart from the app's own bytes (bench, the Embed page's figures)."""
+    return name.startswith("assets/vendor/") or name in RUNTIME_OF_OURS
+
+
 # What a deployment publishes: the page, its config, the entry points, the service worker (built
 # from scripts/sw.js) and the assets. `make serve` serves these and nothing else.
 SITE_FILES = ("index.html", "pyscript.json", "mpy.json", "py/main.py", "py/worker.py", "sw.js")

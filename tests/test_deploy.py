@@ -6,7 +6,6 @@ frame-ancestors for blogs). `make serve` reads the same rules (scripts/serve.py)
 from __future__ import annotations
 
 import fnmatch
-import json
 import tomllib
 
 import pytest
@@ -95,11 +94,7 @@ def test_the_embed_page_states_the_download_as_it_is():
         for x in re.search(r"about ([\d.]+) MB compressed.*?about ([\d.]+) MB of", html).groups()
     )
     sizes = {n: len(gzip.compress((ROOT / n).read_bytes(), 9)) for n in build.published_files()}
-    # the runtime: the vendored files, and the engine's loader and trimmed standard library
-    listed = json.loads(build.RUNTIME_SIZES.read_text())["files"]
-    engine = {url.removeprefix("./") for url, _ in listed}
-    runtime_files = {n for n in sizes if n.startswith("assets/vendor/") or n in engine}
-    runtime = sum(v for n, v in sizes.items() if n in runtime_files) / 1e6
-    app = sum(v for n, v in sizes.items() if n not in runtime_files) / 1e6
+    runtime = sum(v for n, v in sizes.items() if build.is_runtime(n)) / 1e6
+    app = sum(v for n, v in sizes.items() if not build.is_runtime(n)) / 1e6
     assert abs(runtime - runtime_mb) <= 0.1 * runtime, (runtime, runtime_mb)
     assert app <= app_mb, (app, app_mb)

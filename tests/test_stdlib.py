@@ -121,6 +121,9 @@ def test_runtime_json_names_the_trimmed_zip_with_its_hash_and_counts_it(trimmed)
     assert listed["./assets/build/python_stdlib.zip"] == len(data)
     assert not any(url.startswith("./assets/vendor/") and "stdlib" in url for url in listed)
     assert runtime["bytes"] == sum(listed.values())
+    # the weight figures count both as the runtime's, not the app's own bytes
+    ours = {"assets/engine-loader.mjs", runtime["stdlib"]["url"]}
+    assert set(build.RUNTIME_OF_OURS) == ours and all(build.is_runtime(n) for n in ours)
 
 
 def test_the_engine_loader_gives_pyodide_the_trimmed_zip(trimmed):
