@@ -315,8 +315,7 @@ def main(argv: list[str]) -> int:
     if pages.write():
         print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()
-    trimmed = stdlib.write_trimmed()
-    write_runtime_sizes(stdlib.summary(trimmed))
+    trimmed = stdlib.write()
     zip_path = build_app_zip()
     worker = offline.write_service_worker()
     print(

@@ -20,6 +20,7 @@ fixed timestamps): its hash names the standard library the engines started with.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import io
 import json
@@ -228,7 +229,27 @@ def write_trimmed(root: Path = ROOT) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     if not out.is_file() or out.read_bytes() != buffer:
         out.write_bytes(buffer)
+    else:
+        out.touch()  # up to date with its sources (is_stale)
     return out
+
+
+def is_stale(root: Path = ROOT) -> bool:
+    """True when the trimmed zip is missing or older than a source it is made from: the code it
+    reads imports from, or the measured list (`make serve` then writes it again)."""
+    out = root / TRIMMED.relative_to(ROOT)
+    if not out.is_file():
+        return True
+    sources = [*build.app_sources(root), root / "py" / "worker.py", MEASURED]
+    written = out.stat().st_mtime
+    return any(p.is_file() and p.stat().st_mtime > written for p in sources)
+
+
+def write(root: Path = ROOT) -> Path:
+    """The trimmed zip and runtime.json, which names it with its size and hash."""
+    trimmed = write_trimmed(root)
+    build.write_runtime_sizes(summary(trimmed, root), root)
+    return trimmed
 
 
 def _stored_zip(full: zipfile.ZipFile, entries: list[str]) -> bytes:
@@ -242,6 +263,7 @@ def _stored_zip(full: zipfile.ZipFile, entries: list[str]) -> bytes:
     return buffer.getvalue()
 
 
+@functools.cache  # a pure function of the text: one build, or a test run, strips each once
 def shipped(source: str) -> str:
     """A standard-library module as the worker gets it: without comments and docstrings, as
     the package is shipped (build.browser_source: lines kept, so tracebacks point right), a
@@ -352,7 +374,7 @@ def write_measured(found: set[str], path: Path = MEASURED) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--measure"]:
         write_measured(measure())
-    written = write_trimmed()
+    written = write()
     with zipfile.ZipFile(written) as z:
         print(f"{written}: {len(z.namelist())} entries, {written.stat().st_size} bytes")
     sys.exit(0)

@@ -110,6 +110,17 @@ def test_server_rebuilds_the_app_zip_when_a_source_changes(server):
     assert not build.app_zip_is_stale()
 
 
+def test_server_rewrites_the_standard_library_when_the_package_changes(server):
+    """An import added to the package is in the trimmed standard library at the next reload:
+    runtime.json, which the page reads first, and the zip are written again when stale."""
+    build.app_sources()[0].touch()
+    assert stdlib.is_stale()
+    with urllib.request.urlopen(server + "/assets/build/runtime.json") as response:
+        assert response.status == 200
+        assert json.loads(response.read())["stdlib"] == stdlib.summary(stdlib.TRIMMED)
+    assert not stdlib.is_stale()
+
+
 def test_another_checkout_is_served_as_its_own_build_made_it(tmp_path: Path):
     """The bench's earlier code (bench/baseline.py) is built by its own scripts.build; served
     here, this checkout's list of sources (py/webcrypto.py, which it may lack) is not applied to
