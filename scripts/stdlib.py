@@ -1,20 +1,23 @@
 """The trimmed standard library: only the part of Pyodide's python_stdlib.zip the site imports.
 
 Why: Pyodide's standard library zip is 2.5 MB and already deflated, so the host cannot shrink it
-further, and every first visit downloads it; the worker imports about a tenth of it. The build
-writes a zip of the modules that can be imported, and the worker's Pyodide is given it instead
-(`stdLibURL`, assets/engine-loader.mjs). What can be imported is found two ways:
+further, and every first visit downloads it; the worker imports under a third of its modules.
+The build writes a zip of the modules that can be imported, and the worker's Pyodide is given it
+instead (`stdLibURL`, assets/engine-loader.mjs). What can be imported is found two ways:
 
-- by reading the code: every import of the package (py/parlour as shipped, py/worker.py,
-  py/webcrypto.py), at any depth (an import inside a function counts), then every import of each
-  standard-library module reached, again at any depth, until nothing new is reached;
-- by measuring what Pyodide, PyScript and the worker import at start that no code of ours names
-  (Pyodide's own package, the codecs looked up by name, site): scripts/stdlib_start.txt, made by
-  `python -m scripts.stdlib --measure` in a browser.
+- by reading the code: every import of the package (py/parlour as the browser gets it,
+  py/worker.py, py/webcrypto.py) at any depth (an import inside a function counts), then what
+  each standard-library module reached imports when it is imported (its module level and class
+  bodies; not its functions, which would pull in unittest, pdb and multiprocessing: 6.4 MB, nor
+  the branches for a script or for Windows), until nothing new is reached;
+- by measuring what Pyodide, PyScript and the worker import, at start and while playing, that no
+  code of ours names (Pyodide's own package, codecs looked up by name, a stdlib function's own
+  import): scripts/stdlib_start.txt, made by `python -m scripts.stdlib --measure` in Chromium.
 
 The zip's entries are STORED, not deflated, so the host's gzip or brotli compresses the whole
-zip (better than entry by entry), and its bytes depend on nothing but the chosen files (sorted,
-fixed timestamps): its hash names the standard library the engines started with.
+zip (better than entry by entry); its bytes depend on nothing but the chosen files (sorted,
+fixed timestamps), so its hash names the standard library the engines started with; and its
+modules go without comments and docstrings where the build can prove the code unchanged.
 """
 
 from __future__ import annotations
@@ -191,7 +194,7 @@ def measured_start(path: Path = MEASURED) -> set[str]:
 
 
 def needed_modules(full: zipfile.ZipFile, roots: Iterable[str]) -> set[str]:
-    """The zip's modules reachable from `roots` through imports at any depth."""
+    """The zip's modules reachable from `roots`, following what each runs when imported."""
     files = module_files(full.namelist())
     needed: set[str] = set()
     todo = [m for name in roots for m in with_parents(name) if m in files]
