@@ -24,6 +24,9 @@ export { version };
 const INDEX_URL = new URL("./vendor/pyodide-314.0.7/", import.meta.url).href;
 const RUNTIME = new URL("./build/runtime.json", import.meta.url).href;
 const APP_ZIP = new URL("./build/parlour.zip", import.meta.url).href;
+// the part of the standard library the site imports, written by the build (scripts/stdlib.py),
+// instead of Pyodide's whole python_stdlib.zip
+const STDLIB_URL = new URL("./build/python_stdlib.zip", import.meta.url).href;
 const SITE = new URL("../", import.meta.url).href; // one snapshot per deployment on an origin
 const DB = "psi-parlour-engine";
 const KEYS = "keys"; // site -> the key of its snapshot (small: read first, to decide)
@@ -31,8 +34,10 @@ const BYTES = "bytes"; // site -> the snapshot (about 30 MB)
 
 // The options every Pyodide of the site starts with, the snapshot's maker and the player's
 // engine alike: a snapshot restores only into the runtime it was made with.
+// (PyScript passes this module's own folder as indexURL: Pyodide's files are in the vendor folder.)
 const runtimeOptions = () => ({
   indexURL: INDEX_URL,
+  stdLibURL: STDLIB_URL,
 });
 
 const logged = (what) => console.debug(`parlour-engine: ${what}`); // tests read these lines

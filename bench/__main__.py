@@ -25,7 +25,9 @@ from bench import (
 from bench.baseline import baseline_checkout
 from e2e.harness import SiteServer, chromium_launch_args
 
-BENCH_PAGES = ("bench/",)  # the bare PyScript page and the click page, served beside the site
+# The bare PyScript page and the click page, served beside the site, and the Pyodide they load
+# (the npm package as it is: the site publishes only the part of its standard library it uses).
+BENCH_PAGES = ("bench/", "node_modules/pyodide/")
 
 
 def main() -> int:

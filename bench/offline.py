@@ -27,10 +27,6 @@ def gzipped(name: str) -> int:
     return len(gzip.compress((build.ROOT / name).read_bytes(), 9))
 
 
-def is_runtime(name: str) -> bool:
-    return name.startswith("assets/vendor/")
-
-
 def timings(page) -> tuple[float, float]:
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     found = page.evaluate("() => [window.__readyAt, window.__engineAt]")
@@ -61,10 +57,10 @@ def visit_twice(browser, url: str) -> tuple[tuple[float, float], tuple[float, fl
 
 def weight_lines(fetched: set[str]) -> list[str]:
     published = build.published_files()
-    app = sum(gzipped(n) for n in published if not is_runtime(n))
-    runtime = sum(gzipped(n) for n in published if is_runtime(n))
-    first_app = sum(gzipped(n) for n in published if n in fetched and not is_runtime(n))
-    first_runtime = sum(gzipped(n) for n in published if n in fetched and is_runtime(n))
+    app = sum(gzipped(n) for n in published if not build.is_runtime(n))
+    runtime = sum(gzipped(n) for n in published if build.is_runtime(n))
+    first_app = sum(gzipped(n) for n in published if n in fetched and not build.is_runtime(n))
+    first_runtime = sum(gzipped(n) for n in published if n in fetched and build.is_runtime(n))
     verdict = "ok" if app / 1024 <= APP_BUDGET_KB else "OVER"
     return [
         "weight (gzip -9 of every published file)",

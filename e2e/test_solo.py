@@ -9,6 +9,7 @@ import json
 import re
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -93,6 +94,14 @@ def test_the_loading_screen_counts_the_runtime_s_bytes_then_says_the_next_visit_
     assert page.evaluate("document.documentElement.dataset.loadBytes") == f"{total}/{total}"
     assert any("next visit starts without downloading it" in s for s in seen)
     assert watch.foreign_requests() == []
+    # the engine (loader, and Pyodide in the worker) asked for the trimmed standard library,
+    # and nothing asked for Pyodide's whole one (its indexURL + python_stdlib.zip)
+    asked = [urlsplit(url).path for url in watch.requests]
+    assert asked.count("/assets/engine-loader.mjs") >= 2, "the page's count and the worker"
+    assert asked.count("/assets/build/python_stdlib.zip") >= 2, "the page's count and the worker"
+    assert [p for p in asked if p.endswith("python_stdlib.zip")] == [
+        "/assets/build/python_stdlib.zip"
+    ] * asked.count("/assets/build/python_stdlib.zip")
     # (its main-thread tasks are measured by `make bench`, on a quiet machine: see README)
     # the next visit: the engine is on this device (the service worker answers)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")

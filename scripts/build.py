@@ -11,9 +11,11 @@ forms and the rules pages' option tables) from the games' declarations (scripts/
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import io
 import json
+import re
 import shutil
 import sys
 import tokenize
@@ -27,20 +29,44 @@ APP_ZIP = BUILD / "parlour.zip"
 PY_SOURCE = ROOT / "py"
 
 # The files of each npm package that the page fetches. Pyodide: the loader, the Emscripten
-# module, the wasm, the standard library and the lock file it reads at start. PyScript: the core
-# and every chunk it imports, including its plugin stubs (py-editor, py-terminal, py-game), which it
-# imports at start. CodeMirror and xterm.js are imported only when an editor or terminal is
-# on the page: those stay out. MicroPython runs the main thread (mpy scripts): its loader and
-# wasm, and PyScript's mpy chunk.
+# module, the wasm and the lock file it reads at start; not its standard library: the worker is
+# given the part of it the site imports (scripts/stdlib.py, assets/engine-loader.mjs). PyScript:
+# the core and the chunks it imports for what this page does, including its plugin stubs
+# (py-editor, py-terminal, py-game), which it imports at start. MicroPython runs the main thread
+# (mpy scripts): its loader and wasm. Every file published is also kept by the service worker on
+# a first visit, so what the page never asks for is left out (PYSCRIPT_UNUSED).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
     "pyodide-lock.json",
 )
 MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
-PYSCRIPT_SKIP_PREFIXES = ("codemirror", "xterm")
+# PyScript's chunks (by name, without the build's hash) for what the page does not do: an
+# editor (codemirror, and `index`, its shared chunk) or a terminal (xterm, and `mpy`/`py`, the
+# terminal's halves); unpacking a zip into a folder (`zip`: parlour.zip is copied as one file);
+# a TOML configuration (`toml`: ours are JSON); a list of packages (`pyodide_graph`); PyScript's
+# own service worker and storage helper, and its stylesheet (no `<script type=py>` tag here).
+PYSCRIPT_UNUSED = (
+    "codemirror*",
+    "xterm*",
+    "index",
+    "mpy",
+    "py",
+    "zip",
+    "toml",
+    "pyodide_graph",
+    "service-worker",
+    "storage",
+    "core.css",
+)
+_HASHED = re.compile(r"^(?P<chunk>.+)-[A-Za-z0-9_-]{8}\.js$")
+
+
+def pyscript_chunk(name: str) -> str:
+    """A PyScript file's name without the build's hash: "py-editor-C4XsZtn7.js" -> "py-editor"."""
+    hashed = _HASHED.match(name)
+    return hashed.group("chunk") if hashed else name.removesuffix(".js")
 
 
 def pinned_versions(root: Path = ROOT) -> dict[str, str]:
@@ -70,7 +96,8 @@ def _pyscript_files(dist: Path) -> list[Path]:
     return sorted(
         p
         for p in dist.iterdir()
-        if p.suffix in {".js", ".css"} and not p.name.startswith(PYSCRIPT_SKIP_PREFIXES)
+        if p.suffix in {".js", ".css"}
+        and not any(fnmatch.fnmatchcase(pyscript_chunk(p.name), u) for u in PYSCRIPT_UNUSED)
     )
 
 
@@ -108,6 +135,8 @@ def vendor_runtime(root: Path = ROOT) -> list[Path]:
             if not dest.exists() or dest.stat().st_size != f.stat().st_size:
                 shutil.copyfile(f, dest)
             copied.append(dest)
+        for left in set(target.iterdir()) - set(copied):  # a file an earlier build vendored
+            left.unlink()
     _remove_stale_vendor_dirs(root, set(targets.values()))
     return copied
 
@@ -200,21 +229,28 @@ def build_app_zip(root: Path = ROOT) -> Path:
 
 
 RUNTIME_SIZES = BUILD / "runtime.json"
+# The module the worker's PyScript loads as its interpreter: Pyodide's loader, given the trimmed
+# standard library and wrapped to start from a memory snapshot kept on the device
+# (pyscript.json's "interpreter"; docs/deploy.md, "The engine snapshot").
+ENGINE_LOADER = ROOT / "assets" / "engine-loader.mjs"
 # The files of the engine's runtime that the worker downloads (Pyodide), whose bytes the page
 # counts while they arrive: "Downloading the game engine: 4.1 of 13.6 MB".
 COUNTED = (".wasm", ".zip", ".mjs", ".json")
 # The order Pyodide asks for them in: the page fetches them in the same order, one at a time.
-FETCH_ORDER = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide-lock.json", "pyodide.asm.wasm")
-
-
-# The engine's interpreter module: Pyodide's loader, wrapped to start from a memory snapshot kept
-# on the device (docs/deploy.md, "The engine snapshot").
-ENGINE_LOADER = ROOT / "assets" / "engine-loader.mjs"
+FETCH_ORDER = (
+    "engine-loader.mjs",
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide-lock.json",
+    "python_stdlib.zip",
+    "pyodide.asm.wasm",
+)
 
 
 def stdlib_zip(root: Path = ROOT) -> Path:
-    """The standard library zip the engine loads: a snapshot holds offsets into it."""
-    return vendor_dirs(root)["pyodide"] / "python_stdlib.zip"
+    """The standard library zip the engine loads (the trimmed one, scripts/stdlib.py): a
+    snapshot holds offsets into it."""
+    return root / "assets" / "build" / "python_stdlib.zip"
 
 
 def warm_imports(root: Path = ROOT) -> list[str]:
@@ -244,24 +280,41 @@ def snapshot_key(root: Path = ROOT) -> str:
     return digest.hexdigest()[:16]
 
 
-def write_runtime_sizes(root: Path = ROOT) -> Path:
-    """assets/build/runtime.json: each Pyodide file the worker fetches, with its size in
-    bytes, and their total; the page's loading screens read it (assets/main-thread.js). And the
-    engine snapshot's key and warm imports (assets/engine-loader.mjs): run after the app zip."""
+def write_runtime_sizes(stdlib: dict[str, object], root: Path = ROOT) -> Path:
+    """assets/build/runtime.json: each file the worker fetches to start Pyodide, with its size
+    in bytes, and their total; the page's loading screens read it (assets/main-thread.js). It
+    names the trimmed standard library (`stdlib`: address, bytes, SHA-256) the engines start
+    with, which the page's own build made (scripts/stdlib.py), and the engine snapshot's key and
+    warm imports (assets/engine-loader.mjs): run after the app zip and the trimmed zip."""
     folder = vendor_dirs(root)["pyodide"]
+    loader = root / ENGINE_LOADER.relative_to(ROOT)
+    trimmed = root / str(stdlib["url"])
+    found = [p for p in folder.iterdir() if p.is_file() and p.suffix in COUNTED]
     files = sorted(
-        (p for p in folder.iterdir() if p.is_file() and p.suffix in COUNTED),
+        [loader, trimmed, *found],
         key=lambda p: (FETCH_ORDER.index(p.name) if p.name in FETCH_ORDER else 99, p.name),
     )
     listed = [["./" + p.relative_to(root).as_posix(), p.stat().st_size] for p in files]
     out = root / RUNTIME_SIZES.relative_to(ROOT)
     out.parent.mkdir(parents=True, exist_ok=True)
     snapshot = {"key": snapshot_key(root), "imports": warm_imports(root)}
-    sizes = {"files": listed, "bytes": sum(size for _, size in listed), "snapshot": snapshot}
+    total = sum(size for _, size in listed)
+    sizes = {"files": listed, "bytes": total, "stdlib": stdlib, "snapshot": snapshot}
     text = json.dumps(sizes, indent=1)
     if not out.is_file() or out.read_text(encoding="utf-8") != text + "\n":
         out.write_text(text + "\n", encoding="utf-8")
     return out
+
+
+# Published files that are the Python runtimes' rather than Psi Parlour's own, besides the
+# vendored folders: the engine's loader and the part of Pyodide's standard library the site uses.
+RUNTIME_OF_OURS = ("assets/engine-loader.mjs", "assets/build/python_stdlib.zip")
+
+
+def is_runtime(name: str) -> bool:
+    """A published file (a path from the site's root) of the runtimes, not of the app: what the
+    weight figures count apart from the app's own bytes (bench, the Embed page's figures)."""
+    return name.startswith("assets/vendor/") or name in RUNTIME_OF_OURS
 
 
 # What a deployment publishes: the page, its config, the entry points, the service worker (built
@@ -295,16 +348,17 @@ def assemble_dist(out: Path, root: Path = ROOT) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    from scripts import offline, pages  # pages: set-up forms and option tables from the games
+    from scripts import offline, pages, stdlib  # pages: set-up forms and option tables
 
     if pages.write():
         print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()
     zip_path = build_app_zip()
-    write_runtime_sizes()
+    trimmed = stdlib.write()  # and runtime.json, whose snapshot key hashes both zips
     worker = offline.write_service_worker()
     print(
-        f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)}; "
+        f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)} and "
+        f"{trimmed.relative_to(ROOT)} ({trimmed.stat().st_size:,} bytes); "
         f"{worker.relative_to(ROOT)} keeps the site offline, version {offline.version()}"
     )
     if argv[:1] == ["--dist"] and len(argv) == 2:

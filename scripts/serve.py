@@ -22,7 +22,7 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from scripts import build, offline
+from scripts import build, offline, stdlib
 
 ROOT = build.ROOT
 
@@ -44,6 +44,7 @@ MIME_TYPES = {
 }
 
 _build_lock = threading.Lock()
+STDLIB_PATHS = ("/assets/build/runtime.json", "/assets/build/python_stdlib.zip")
 NETLIFY = ROOT / "netlify.toml"
 
 
@@ -87,6 +88,11 @@ class ParlourHandler(SimpleHTTPRequestHandler):
                     build.build_app_zip(root)
                 if path == "/" + offline.WORKER and offline.is_stale(root):
                     offline.write_service_worker(root)
+        # the standard library the package imports, and runtime.json (read first) naming it
+        if path in STDLIB_PATHS and root == ROOT:
+            with _build_lock:
+                if stdlib.is_stale(root):
+                    stdlib.write(root)
         return super().send_head()
 
     def is_published(self, root: Path, path: str) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build
+from scripts import build, stdlib
 from scripts.serve import MIME_TYPES, headers_for, make_server
 
 ROOT = build.ROOT
@@ -44,7 +44,7 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
 
 def test_page_references_no_other_origin():
     pages = ("index.html", "pyscript.json", "mpy.json", "assets/parlour.css")
-    for name in (*pages, "assets/main-thread.js"):
+    for name in (*pages, "assets/main-thread.js", "assets/engine-loader.mjs"):
         text = (ROOT / name).read_text()
         assert not re.search(r"""(src|href|url|interpreter)\s*[=(]\s*["']?https?://""", text), name
 
@@ -110,6 +110,17 @@ def test_server_rebuilds_the_app_zip_when_a_source_changes(server):
         assert response.status == 200
     assert build.APP_ZIP.stat().st_mtime >= before
     assert not build.app_zip_is_stale()
+
+
+def test_server_rewrites_the_standard_library_when_the_package_changes(server):
+    """An import added to the package is in the trimmed standard library at the next reload:
+    runtime.json, which the page reads first, and the zip are written again when stale."""
+    build.app_sources()[0].touch()
+    assert stdlib.is_stale()
+    with urllib.request.urlopen(server + "/assets/build/runtime.json") as response:
+        assert response.status == 200
+        assert json.loads(response.read())["stdlib"] == stdlib.summary(stdlib.TRIMMED)
+    assert not stdlib.is_stale()
 
 
 def test_another_checkout_is_served_as_its_own_build_made_it(tmp_path: Path):
@@ -200,18 +211,6 @@ def test_the_page_has_no_inline_script():
         assert "src=" in tag, tag
 
 
-def _without_docstrings(tree):
-    import ast
-
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        value = first.value if isinstance(first, ast.Expr) else None
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            value.value = ""
-    return ast.dump(tree)
-
-
 @pytest.mark.parametrize("path", build.app_sources(), ids=lambda p: p.name)
 def test_the_browser_gets_each_module_without_comments_and_docstrings_lines_kept(path):
     import ast
@@ -221,7 +220,7 @@ def test_the_browser_gets_each_module_without_comments_and_docstrings_lines_kept
     source = path.read_text()
     shipped = build.browser_source(source)
     assert shipped.count("\n") == source.count("\n")  # a traceback points at the right line
-    assert _without_docstrings(ast.parse(shipped)) == _without_docstrings(ast.parse(source))
+    assert stdlib.code_of(ast.parse(shipped)) == stdlib.code_of(ast.parse(source))
     lines = iter(shipped.splitlines(True))
     tokens = tokenize.generate_tokens(lambda: next(lines, ""))
     assert not [t for t in tokens if t.type == tokenize.COMMENT]

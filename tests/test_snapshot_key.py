@@ -18,13 +18,13 @@ ROOT = build.ROOT
 
 
 def fake_site(root: Path) -> Path:
-    """The inputs of the key, in a folder of their own: package.json's pins, Pyodide's standard
+    """The inputs of the key, in a folder of their own: package.json's pins, the trimmed standard
     library zip, the app zip, the package's sources and the loader."""
     shutil.copyfile(ROOT / "package.json", root / "package.json")
     stdlib = build.stdlib_zip(root)
-    stdlib.parent.mkdir(parents=True)
+    stdlib.parent.mkdir(parents=True, exist_ok=True)
     stdlib.write_bytes(b"stdlib zip")
-    (root / "assets" / "build").mkdir(parents=True)
+    (root / "assets" / "build").mkdir(parents=True, exist_ok=True)
     (root / "assets" / "build" / "parlour.zip").write_bytes(b"app zip")
     (root / "assets" / "engine-loader.mjs").write_text("// loader\n")
     for name in ("parlour/__init__.py", "parlour/games/__init__.py", "parlour/games/esp.py"):
@@ -59,7 +59,7 @@ def test_the_key_changes_with_each_thing_a_snapshot_depends_on(tmp_path):
     pins = json.loads((site / "package.json").read_text())
     pins["dependencies"]["pyodide"] = "314.0.8"
     (site / "package.json").write_text(json.dumps(pins))
-    build.stdlib_zip(site).parent.mkdir(parents=True)
+    build.stdlib_zip(site).parent.mkdir(parents=True, exist_ok=True)
     build.stdlib_zip(site).write_bytes(b"another stdlib zip")  # the same bytes, a new version
     assert build.snapshot_key(site) not in seen
 
