@@ -655,3 +655,36 @@ def test_a_deck_this_page_refuses_stops_the_join_with_a_sentence():
         out.links, 1, "Bo", Ed25519Signer(), verify, 0, BASE, {"deck": "nonsense"}
     )
     assert bo is None and "deck is not one Psi Parlour knows" in joined.sentence
+
+
+# -- adversarial review: holes found -------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["psi-squad", "espeers"])
+def test_a_move_cannot_end_the_game_by_time_or_forfeit_of_another_seat(game):
+    """A step both seats take at once, Ada's first in the log (Psi Squad's cyphers: a choice;
+    ESPEERS' sealed decks: automatic). A doctored page signs, as Ada's move, Bo's time-out (or,
+    where Bo's step is automatic, Bo's forfeit): an `act` is a game move, never a claim, and Bo
+    must not lose by it on any device."""
+    doctored = {"timeout": 1} if game == "psi-squad" else {"forfeit": 1}
+    group = Group(game, ("Ada", "Bo"), {"length": 3} if game == "psi-squad" else {})
+    cheat = group.devices[0]
+    honest, sent = cheat._my_due_steps, []
+
+    def doctored_steps() -> bool:
+        match = cheat.match
+        if match is None or sent or cheat._mine() > cheat.consumed.get(cheat.me, 0):
+            return honest()
+        sent.append(True)
+        assert match.game.to_move(match.state) == {0, 1}
+        body = {"s": 0, "a": doctored, "at": 0, "h": match.head()[:16], "t": 60}
+        cheat._append("act", body)
+        return True
+
+    cheat._my_due_steps = doctored_steps
+    flush(group)
+    group.resend()
+    flush(group)
+    for device in group.devices:
+        assert device.match is not None and device.match.result() is None
+

@@ -34,6 +34,7 @@ from parlour.match.by_link.start import Starting
 from parlour.match.by_link.state import DONE, WAIT, seats_in
 from parlour.match.by_link.timing import Timing, duration
 from parlour.match.config import MatchConfig, clean_name
+from parlour.match.match import declared
 from parlour.match.table import new_match_id
 from parlour.numbers import whole
 
@@ -547,6 +548,9 @@ class LinkPlay(Starting, Timing):
             return WAIT
         if at == match.step and body["h"] != match.head()[:16]:
             raise ProtocolError(f"{self.name(seat)}'s device saw another game (move {at + 1}).")
+        if declared(body["a"]):
+            self.notes.append(f"{self.name(seat)}'s move was refused: a move cannot end the game.")
+            return DONE
         submitted = match.submit_json(seat, body["a"])
         if not submitted.ok:
             self.notes.append(f"{self.name(seat)}'s move was refused: {submitted.reason}")
