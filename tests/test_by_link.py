@@ -688,3 +688,28 @@ def test_a_move_cannot_end_the_game_by_time_or_forfeit_of_another_seat(game):
     for device in group.devices:
         assert device.match is not None and device.match.result() is None
 
+
+def test_a_move_signed_as_if_long_ago_does_not_put_the_next_player_out_of_time_at_once():
+    """Times are each device's word, but a step cannot fall due before the step it follows:
+    a doctored page that signs its move as if at the very start, then claims at once, would
+    otherwise put the next player out of time the moment it is their turn."""
+    group = Group("esp", ("Ada", "Bo"), {}, hours=1)
+    flush(group)
+    group.now = 100_000.0
+    rng = Rng(b"late")
+    for _ in range(3):
+        device, seat = group.movers()[0]
+        assert group.move(device, seat, rng)
+        flush(group)
+    mover = pen(group)
+    cheat = group.holder(mover)
+    honest = group.devices[1 - group.devices.index(cheat)]
+    cheat.now = 0.0  # the doctored page's clock, for its move only
+    assert cheat.act(mover, cheat.table.legal(mover)[0], 0).ok
+    (victim,) = cheat.match.game.to_move(cheat.match.state)
+    claim = {"s": victim, "by": mover, "at": cheat.match.step, "t": 100_060}
+    cheat._append("claim", claim)
+    for link in cheat.links():
+        honest.take_link(link, 100_060)
+    result = honest.match.result()
+    assert result is None or "ran out of time" not in result.reason, result.reason

@@ -121,8 +121,11 @@ class LinkState:
         return f"{' and '.join(people) or device}'s device"
 
     def _took(self, record: Signed) -> None:
+        """A log entry from `record`; the next step falls due at its time, but never before
+        the step it follows did (a move signed "long ago" would put the next seat out of time
+        at once)."""
         self.sources.append((record.device, record.seq))
-        self.times.append(number_in(record, "t"))
+        self.times.append(max(number_in(record, "t"), *self.times[-1:]))
 
     def _config(self) -> MatchConfig:
         assert self.game is not None
