@@ -713,3 +713,22 @@ def test_a_move_signed_as_if_long_ago_does_not_put_the_next_player_out_of_time_a
         honest.take_link(link, 100_060)
     result = honest.match.result()
     assert result is None or "ran out of time" not in result.reason, result.reason
+
+
+def test_an_invite_naming_as_a_bot_a_seat_it_does_not_hold_is_refused():
+    """Bots sit on the creator's device: a doctored invite that marks as a bot a seat it leaves
+    free would have the joiner's own device play the joiner's seat by itself."""
+    creator, out = LinkPlay.create("esp", ["Ada", "Bo"], {}, (0,), Ed25519Signer(), verify, 0, BASE)
+    assert creator is not None
+    record = creator.records[(creator.me, 1)]
+    body = dict(record.body, b={"1": "easy"})
+    doctored = Signed(creator.me, 1, "open", body)
+    doctored.signature = creator.signer.sign(doctored.payload(creator.match_id))
+    packet = packing.unpack(out.links[0].split("#pl=1.", 1)[1])
+    records = (doctored, *packet.records[1:])
+    data = packing.pack(packing.Packet(packet.match_id, records, packet.head))
+    joiner, joined = LinkPlay.join(
+        packing.links(BASE, data), 1, "Bo", Ed25519Signer(), verify, 0, BASE
+    )
+    assert joiner is None and not joined.ok, joined.sentence
+    assert "bot" in joined.sentence
