@@ -732,3 +732,13 @@ def test_an_invite_naming_as_a_bot_a_seat_it_does_not_hold_is_refused():
     )
     assert joiner is None and not joined.ok, joined.sentence
     assert "bot" in joined.sentence
+
+
+def test_a_claim_before_the_first_move_says_that_time_counts_from_the_first_move():
+    """With a time per move, a player who never reveals stops the start, and no claim can end
+    that yet: the sentence must say so, not that the game has no time per move."""
+    group = Group("esp", ("Ada", "Bo"), {}, hours=1)
+    ada = group.devices[0]
+    assert ada.match is None
+    out = ada.claim(10**6)
+    assert not out.ok and "first move" in out.sentence, out.sentence

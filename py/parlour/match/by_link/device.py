@@ -710,6 +710,12 @@ class LinkPlay(Starting, Timing):
         """Claim the game when the seat it waits on is past the time per move."""
         self.now = max(self.now, now)
         match = self.match
+        if match is None and self.limit:
+            return Outcome(
+                "The time per move counts from the first move: before it nobody can be "
+                f"claimed against. {self.waiting()}",
+                ok=False,
+            )
         if match is None or match.result() is not None or not self.limit:
             return Outcome("There is no time per move to claim in this game now.", ok=False)
         due = sorted(match.game.to_move(match.state))
