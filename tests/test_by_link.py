@@ -742,3 +742,23 @@ def test_a_claim_before_the_first_move_says_that_time_counts_from_the_first_move
     assert ada.match is None
     out = ada.claim(10**6)
     assert not out.ok and "first move" in out.sentence, out.sentence
+
+
+def test_a_stopped_game_takes_no_move_and_is_nobodys_turn():
+    """A claim signed before the time was up stops the game on the device that took it (kept
+    as proof): that device must not then seal a move and ask for it to be sent, nor list the
+    game as its turn in "Your games"."""
+    group = settled(hours=1)
+    mover = pen(group)
+    waiter = group.devices[1 - group.devices.index(group.holder(mover))]
+    staller = group.holder(mover)
+    (claimant,) = waiter.local
+    waiter._append("claim", {"s": mover, "by": claimant, "at": waiter.match.step, "t": 60})
+    for link in waiter.links():
+        assert not staller.take_link(link, 60).ok
+    assert staller.stopped
+    step = staller.match.step
+    out = staller.act(mover, staller.table.legal(mover)[0], 60)
+    assert not out.ok and not out.links, out.sentence
+    assert staller.match.step == step
+    assert staller.summary()["my_turn"] is False

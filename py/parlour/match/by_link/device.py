@@ -662,6 +662,8 @@ class LinkPlay(Starting, Timing):
         signed, and the link(s) to send. Refused with a sentence, changing nothing."""
         self.now = max(self.now, now)
         match = self.match
+        if self.stopped:
+            return Outcome(self.stopped, ok=False)
         if match is None:
             return Outcome("The game has not started yet: " + self.waiting(), ok=False)
         if seat not in self.local:
@@ -710,6 +712,8 @@ class LinkPlay(Starting, Timing):
         """Claim the game when the seat it waits on is past the time per move."""
         self.now = max(self.now, now)
         match = self.match
+        if self.stopped:
+            return Outcome(self.stopped, ok=False)
         if match is None and self.limit:
             return Outcome(
                 "The time per move counts from the first move: before it nobody can be "
@@ -770,7 +774,7 @@ class LinkPlay(Starting, Timing):
             "game": self.game.id if self.game is not None else "",
             "players": list(self.names),
             "mine": list(self.local),
-            "my_turn": bool(due) and due[0] in self.local and result is None,
+            "my_turn": bool(due) and due[0] in self.local and result is None and not self.stopped,
             "waiting": self.waiting(),
             "over": result is not None,
             "last_link_at": int(self.last_link_at),
