@@ -762,3 +762,40 @@ def test_a_stopped_game_takes_no_move_and_is_nobodys_turn():
     assert not out.ok and not out.links, out.sentence
     assert staller.match.step == step
     assert staller.summary()["my_turn"] is False
+
+
+def forked() -> tuple[Group, LinkPlay, LinkPlay]:
+    """Ada's device shows Bo two different moves under one number: (group, cheat, other)."""
+    group = settled()
+    mover = pen(group)
+    cheat = group.holder(mover)
+    other = group.devices[1 - group.devices.index(cheat)]
+    twin = LinkPlay.from_json(cheat.to_json(), cheat.signer, verify, group.now)
+    first = next_move(group, mover)[0]
+    second = twin.act(mover, twin.table.legal(mover)[-1], group.now).links[0]
+    assert other.take_link(first, group.now).ok
+    assert not other.take_link(second, group.now).ok
+    return group, cheat, other
+
+
+def test_a_forks_proof_is_kept_across_a_reload_and_a_false_one_is_refused():
+    group, _, other = forked()
+    saved = other.to_json()
+    again = LinkPlay.from_json(saved, other.signer, verify, group.now)
+    assert [f.to_json() for f in again.forks] == [f.to_json() for f in other.forks]
+    proof = saved["forks"][0]
+    doctored = dict(saved, forks=[dict(proof, second=proof["first"])])  # no two entries
+    with pytest.raises(MalformedInput):
+        LinkPlay.from_json(doctored, other.signer, verify, group.now)
+
+
+def test_a_proven_fork_stops_the_game_naming_the_device():
+    """Two signed entries for one step: the game cannot go on two ways, so the device that
+    holds the proof says so, takes no move, and lists the game as nobody's turn."""
+    group, cheat, other = forked()
+    who = cheat.name(cheat.local[0])
+    assert who in other.waiting() and "two different entries" in other.waiting()
+    assert other.summary()["my_turn"] is False
+    (seat,) = other.local
+    out = other.act(seat, other.table.legal(seat)[0], group.now)
+    assert not out.ok and not out.links

@@ -598,7 +598,7 @@ class LinkPlay(Starting, Timing):
     def _my_due_steps(self) -> bool:
         """Append the records now due from our seats (deal steps, commitments, reveals,
         automatic steps, bots' moves, our openings); True if we appended any."""
-        if self.stopped or self.game is None or not self.local:
+        if self._halted() or self.game is None or not self.local:
             return False
         if self._mine() > self.consumed.get(self.me, 0):
             return False
@@ -662,8 +662,8 @@ class LinkPlay(Starting, Timing):
         signed, and the link(s) to send. Refused with a sentence, changing nothing."""
         self.now = max(self.now, now)
         match = self.match
-        if self.stopped:
-            return Outcome(self.stopped, ok=False)
+        if self._halted():
+            return Outcome(self._halted(), ok=False)
         if match is None:
             return Outcome("The game has not started yet: " + self.waiting(), ok=False)
         if seat not in self.local:
@@ -712,8 +712,8 @@ class LinkPlay(Starting, Timing):
         """Claim the game when the seat it waits on is past the time per move."""
         self.now = max(self.now, now)
         match = self.match
-        if self.stopped:
-            return Outcome(self.stopped, ok=False)
+        if self._halted():
+            return Outcome(self._halted(), ok=False)
         if match is None and self.limit:
             return Outcome(
                 "The time per move counts from the first move: before it nobody can be "
@@ -736,8 +736,8 @@ class LinkPlay(Starting, Timing):
 
     def waiting(self) -> str:
         """Whom or what this device waits for, in a sentence ("Waiting for Bo's move 12.")."""
-        if self.stopped:
-            return self.stopped
+        if self._halted():
+            return self._halted()
         gap = self._gap()
         if gap:
             return gap
@@ -753,6 +753,19 @@ class LinkPlay(Starting, Timing):
         if due[0] in self.local:
             return f"{self.name(due[0])} to move (move {match.step + 1})."
         return f"Waiting for {self.name(due[0])}'s move {match.step + 1}."
+
+    def _halted(self) -> str:
+        """Why the game cannot go on here, or "": a record that broke the protocol (kept as
+        proof), or a device proven to have signed two different entries for one step (a fork:
+        the game cannot go on two ways)."""
+        if self.stopped or not self.forks:
+            return self.stopped
+        fork = self.forks[0]
+        who = self._device_name(fork.device, self.held)
+        return (
+            f"{who} signed two different entries for its step {fork.first.seq}: the game "
+            "cannot go on; both are kept as proof."
+        )
 
     def _gap(self) -> str:
         """A device whose later records are here but an earlier one is not."""
@@ -774,7 +787,7 @@ class LinkPlay(Starting, Timing):
             "game": self.game.id if self.game is not None else "",
             "players": list(self.names),
             "mine": list(self.local),
-            "my_turn": bool(due) and due[0] in self.local and result is None and not self.stopped,
+            "my_turn": bool(due) and due[0] in self.local and result is None and not self._halted(),
             "waiting": self.waiting(),
             "over": result is not None,
             "last_link_at": int(self.last_link_at),
@@ -801,6 +814,23 @@ class LinkPlay(Starting, Timing):
             "forks": [f.to_json() for f in self.forks],
             "last_link_at": int(self.last_link_at),
         }
+
+    def _proof(self, saved: object) -> Fork:
+        """A fork kept in a save, read back as input: two different records under one number
+        of one device, each signed by that device's key."""
+        if not isinstance(saved, dict):
+            raise MalformedInput("That saved game's proof of a fork is damaged.")
+        first, second = Signed.from_json(saved.get("first")), Signed.from_json(saved.get("second"))
+        key = self.keys.get(first.device)
+        if (
+            key is None
+            or (first.device, first.seq) != (second.device, second.seq)
+            or saved.get("device") != first.device
+            or first.same_content(second)
+            or not all(r.verified_by(key, self.match_id, self.verify) for r in (first, second))
+        ):
+            raise MalformedInput("That saved game's proof of a fork does not hold.")
+        return Fork(first.device, first, second)
 
     @classmethod
     def from_json(cls, data: object, signer: Signer, verify: Verify, now: float) -> LinkPlay:
@@ -838,6 +868,10 @@ class LinkPlay(Starting, Timing):
         if not taken.ok:
             raise MalformedInput(f"That saved game by link is damaged: {taken.sentence}")
         play.heads = heads
+        forks = data.get("forks", [])
+        if not isinstance(forks, list):
+            raise MalformedInput("That saved game's proof of a fork is damaged.")
+        play.forks = [play._proof(f) for f in forks]
         return play
 
 
