@@ -799,3 +799,25 @@ def test_a_proven_fork_stops_the_game_naming_the_device():
     (seat,) = other.local
     out = other.act(seat, other.table.legal(seat)[0], group.now)
     assert not out.ok and not out.links
+
+
+def test_a_move_signed_far_ahead_waits_for_the_clock_and_cannot_shield_a_staller():
+    """A step falls due no earlier than the one before it (so a move cannot be backdated to
+    put the next seat out of time); then a move signed far in the future would push every
+    later due time with it and shield its signer from claims for the rest of the game. So a
+    move signed ahead of this device's clock waits, as a claim does, and the time runs on."""
+    group = settled(hours=1)
+    mover = pen(group)
+    cheat = group.holder(mover)
+    honest = group.devices[1 - group.devices.index(cheat)]
+    step = honest.match.step
+    cheat.now = 10.0**8  # the doctored page's clock
+    links = cheat.act(mover, cheat.table.legal(mover)[0], 10**8).links
+    for link in links:
+        assert honest.take_link(link, 100).ok
+    assert honest.match.step == step
+    assert "ahead of this device's clock" in honest.waiting(), honest.waiting()
+    out = honest.claim(3600 * 2)
+    assert out.ok, out.sentence
+    result = honest.match.result()
+    assert result is not None and "ran out of time" in result.reason

@@ -542,7 +542,7 @@ class LinkPlay(Starting, Timing):
             self.notes.append(f"{self.name(seat)}'s move sealed at step {at} came too late.")
             return DONE
         due = sorted(match.game.to_move(match.state))
-        if seat != due[0]:
+        if seat != due[0] or self._ahead(record):
             return WAIT
         if self._claim_beats(record, match.step):
             return WAIT
@@ -752,6 +752,13 @@ class LinkPlay(Starting, Timing):
         due = sorted(match.game.to_move(match.state))
         if due[0] in self.local:
             return f"{self.name(due[0])} to move (move {match.step + 1})."
+        mover = self.device_of(due[0]) or ""
+        record = self.records.get((mover, self.consumed.get(mover, 0) + 1))
+        if record is not None and record.kind == "act" and self._ahead(record):
+            return (
+                f"{self.name(due[0])}'s move {match.step + 1} is signed for a time ahead of this "
+                "device's clock: it counts once the clock gets there (check both clocks)."
+            )
         return f"Waiting for {self.name(due[0])}'s move {match.step + 1}."
 
     def _halted(self) -> str:

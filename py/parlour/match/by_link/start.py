@@ -109,6 +109,8 @@ class Starting(LinkState):
     def _on_reveal(self, record: Signed) -> str:
         if self.game is None or len(self.commits) < len(self.names):
             return WAIT
+        if self._ahead(record):
+            return WAIT  # from the future: the first move would fall due then
         seat = number_in(record, "s")
         opening = Opening.from_json(record.body["o"])
         referee = self._referee()
