@@ -821,3 +821,18 @@ def test_a_move_signed_far_ahead_waits_for_the_clock_and_cannot_shield_a_staller
     assert out.ok, out.sentence
     result = honest.match.result()
     assert result is not None and "ran out of time" in result.reason
+
+
+def test_a_stray_part_numbered_past_the_end_does_not_spoil_a_split_link():
+    """A part with the right tag but a number past the link's last (hand-edited, or a part of
+    a longer link that happened to share the tag) must not make the real parts never fit."""
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"})
+    links = group.devices[1].links()
+    assert len(links) > 1
+    count = len(links)
+    tag = links[0].split("#pl=1.", 1)[1].split(".")[1]
+    stray = f"{BASE}#pl=1.{count + 1}-{count + 1}.{tag}.AAAA"
+    cy = group.devices[2]
+    assert cy.take_link(stray, 0).ok
+    outs = [cy.take_link(link, 0) for link in links]
+    assert outs[-1].ok and "Part" not in outs[-1].sentence, outs[-1].sentence

@@ -309,7 +309,7 @@ class LinkPlay(Starting, Timing):
         if missing:
             listed = ", ".join(str(i) for i in missing)
             return f"Part {read.index} of {read.count} of a link: waiting for part(s) {listed}."
-        data = packing.join_parts(parts, read.tag)
+        data = packing.join_parts({i: parts[i] for i in range(1, read.count + 1)}, read.tag)
         del self.parts[read.tag]
         return packing.unpack(data)
 
@@ -693,9 +693,10 @@ class LinkPlay(Starting, Timing):
                 packet = packing.unpack(read)
             else:
                 parts = {**self.parts.get(read.tag, {}), read.index: read.data}
-                if len(parts) < read.count:
+                if any(i not in parts for i in range(1, read.count + 1)):
                     return []
-                packet = packing.unpack(packing.join_parts(parts, read.tag))
+                wanted = {i: parts[i] for i in range(1, read.count + 1)}
+                packet = packing.unpack(packing.join_parts(wanted, read.tag))
         except ParlourError:
             return []
         return packing.signature_checks(packet, self.keys)
