@@ -655,3 +655,184 @@ def test_a_deck_this_page_refuses_stops_the_join_with_a_sentence():
         out.links, 1, "Bo", Ed25519Signer(), verify, 0, BASE, {"deck": "nonsense"}
     )
     assert bo is None and "deck is not one Psi Parlour knows" in joined.sentence
+
+
+# -- adversarial review: holes found -------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["psi-squad", "espeers"])
+def test_a_move_cannot_end_the_game_by_time_or_forfeit_of_another_seat(game):
+    """A step both seats take at once, Ada's first in the log (Psi Squad's cyphers: a choice;
+    ESPEERS' sealed decks: automatic). A doctored page signs, as Ada's move, Bo's time-out (or,
+    where Bo's step is automatic, Bo's forfeit): an `act` is a game move, never a claim, and Bo
+    must not lose by it on any device."""
+    doctored = {"timeout": 1} if game == "psi-squad" else {"forfeit": 1}
+    group = Group(game, ("Ada", "Bo"), {"length": 3} if game == "psi-squad" else {})
+    cheat = group.devices[0]
+    honest, sent = cheat._my_due_steps, []
+
+    def doctored_steps() -> bool:
+        match = cheat.match
+        if match is None or sent or cheat._mine() > cheat.consumed.get(cheat.me, 0):
+            return honest()
+        sent.append(True)
+        assert match.game.to_move(match.state) == {0, 1}
+        body = {"s": 0, "a": doctored, "at": 0, "h": match.head()[:16], "t": 60}
+        cheat._append("act", body)
+        return True
+
+    cheat._my_due_steps = doctored_steps
+    flush(group)
+    group.resend()
+    flush(group)
+    for device in group.devices:
+        assert device.match is not None and device.match.result() is None
+
+
+def test_a_move_signed_as_if_long_ago_does_not_put_the_next_player_out_of_time_at_once():
+    """Times are each device's word, but a step cannot fall due before the step it follows:
+    a doctored page that signs its move as if at the very start, then claims at once, would
+    otherwise put the next player out of time the moment it is their turn."""
+    group = Group("esp", ("Ada", "Bo"), {}, hours=1)
+    flush(group)
+    group.now = 100_000.0
+    rng = Rng(b"late")
+    for _ in range(3):
+        device, seat = group.movers()[0]
+        assert group.move(device, seat, rng)
+        flush(group)
+    mover = pen(group)
+    cheat = group.holder(mover)
+    honest = group.devices[1 - group.devices.index(cheat)]
+    cheat.now = 0.0  # the doctored page's clock, for its move only
+    assert cheat.act(mover, cheat.table.legal(mover)[0], 0).ok
+    (victim,) = cheat.match.game.to_move(cheat.match.state)
+    claim = {"s": victim, "by": mover, "at": cheat.match.step, "t": 100_060}
+    cheat._append("claim", claim)
+    for link in cheat.links():
+        honest.take_link(link, 100_060)
+    result = honest.match.result()
+    assert result is None or "ran out of time" not in result.reason, result.reason
+
+
+def test_an_invite_naming_as_a_bot_a_seat_it_does_not_hold_is_refused():
+    """Bots sit on the creator's device: a doctored invite that marks as a bot a seat it leaves
+    free would have the joiner's own device play the joiner's seat by itself."""
+    creator, out = LinkPlay.create("esp", ["Ada", "Bo"], {}, (0,), Ed25519Signer(), verify, 0, BASE)
+    assert creator is not None
+    record = creator.records[(creator.me, 1)]
+    body = dict(record.body, b={"1": "easy"})
+    doctored = Signed(creator.me, 1, "open", body)
+    doctored.signature = creator.signer.sign(doctored.payload(creator.match_id))
+    packet = packing.unpack(out.links[0].split("#pl=1.", 1)[1])
+    records = (doctored, *packet.records[1:])
+    data = packing.pack(packing.Packet(packet.match_id, records, packet.head))
+    joiner, joined = LinkPlay.join(
+        packing.links(BASE, data), 1, "Bo", Ed25519Signer(), verify, 0, BASE
+    )
+    assert joiner is None and not joined.ok, joined.sentence
+    assert "bot" in joined.sentence
+
+
+def test_a_claim_before_the_first_move_says_that_time_counts_from_the_first_move():
+    """With a time per move, a player who never reveals stops the start, and no claim can end
+    that yet: the sentence must say so, not that the game has no time per move."""
+    group = Group("esp", ("Ada", "Bo"), {}, hours=1)
+    ada = group.devices[0]
+    assert ada.match is None
+    out = ada.claim(10**6)
+    assert not out.ok and "first move" in out.sentence, out.sentence
+
+
+def test_a_stopped_game_takes_no_move_and_is_nobodys_turn():
+    """A claim signed before the time was up stops the game on the device that took it (kept
+    as proof): that device must not then seal a move and ask for it to be sent, nor list the
+    game as its turn in "Your games"."""
+    group = settled(hours=1)
+    mover = pen(group)
+    waiter = group.devices[1 - group.devices.index(group.holder(mover))]
+    staller = group.holder(mover)
+    (claimant,) = waiter.local
+    waiter._append("claim", {"s": mover, "by": claimant, "at": waiter.match.step, "t": 60})
+    for link in waiter.links():
+        assert not staller.take_link(link, 60).ok
+    assert staller.stopped
+    step = staller.match.step
+    out = staller.act(mover, staller.table.legal(mover)[0], 60)
+    assert not out.ok and not out.links, out.sentence
+    assert staller.match.step == step
+    assert staller.summary()["my_turn"] is False
+
+
+def forked() -> tuple[Group, LinkPlay, LinkPlay]:
+    """Ada's device shows Bo two different moves under one number: (group, cheat, other)."""
+    group = settled()
+    mover = pen(group)
+    cheat = group.holder(mover)
+    other = group.devices[1 - group.devices.index(cheat)]
+    twin = LinkPlay.from_json(cheat.to_json(), cheat.signer, verify, group.now)
+    first = next_move(group, mover)[0]
+    second = twin.act(mover, twin.table.legal(mover)[-1], group.now).links[0]
+    assert other.take_link(first, group.now).ok
+    assert not other.take_link(second, group.now).ok
+    return group, cheat, other
+
+
+def test_a_forks_proof_is_kept_across_a_reload_and_a_false_one_is_refused():
+    group, _, other = forked()
+    saved = other.to_json()
+    again = LinkPlay.from_json(saved, other.signer, verify, group.now)
+    assert [f.to_json() for f in again.forks] == [f.to_json() for f in other.forks]
+    proof = saved["forks"][0]
+    doctored = dict(saved, forks=[dict(proof, second=proof["first"])])  # no two entries
+    with pytest.raises(MalformedInput):
+        LinkPlay.from_json(doctored, other.signer, verify, group.now)
+
+
+def test_a_proven_fork_stops_the_game_naming_the_device():
+    """Two signed entries for one step: the game cannot go on two ways, so the device that
+    holds the proof says so, takes no move, and lists the game as nobody's turn."""
+    group, cheat, other = forked()
+    who = cheat.name(cheat.local[0])
+    assert who in other.waiting() and "two different entries" in other.waiting()
+    assert other.summary()["my_turn"] is False
+    (seat,) = other.local
+    out = other.act(seat, other.table.legal(seat)[0], group.now)
+    assert not out.ok and not out.links
+
+
+def test_a_move_signed_far_ahead_waits_for_the_clock_and_cannot_shield_a_staller():
+    """A step falls due no earlier than the one before it (so a move cannot be backdated to
+    put the next seat out of time); then a move signed far in the future would push every
+    later due time with it and shield its signer from claims for the rest of the game. So a
+    move signed ahead of this device's clock waits, as a claim does, and the time runs on."""
+    group = settled(hours=1)
+    mover = pen(group)
+    cheat = group.holder(mover)
+    honest = group.devices[1 - group.devices.index(cheat)]
+    step = honest.match.step
+    cheat.now = 10.0**8  # the doctored page's clock
+    links = cheat.act(mover, cheat.table.legal(mover)[0], 10**8).links
+    for link in links:
+        assert honest.take_link(link, 100).ok
+    assert honest.match.step == step
+    assert "ahead of this device's clock" in honest.waiting(), honest.waiting()
+    out = honest.claim(3600 * 2)
+    assert out.ok, out.sentence
+    result = honest.match.result()
+    assert result is not None and "ran out of time" in result.reason
+
+
+def test_a_stray_part_numbered_past_the_end_does_not_spoil_a_split_link():
+    """A part with the right tag but a number past the link's last (hand-edited, or a part of
+    a longer link that happened to share the tag) must not make the real parts never fit."""
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"})
+    links = group.devices[1].links()
+    assert len(links) > 1
+    count = len(links)
+    tag = links[0].split("#pl=1.", 1)[1].split(".")[1]
+    stray = f"{BASE}#pl=1.{count + 1}-{count + 1}.{tag}.AAAA"
+    cy = group.devices[2]
+    assert cy.take_link(stray, 0).ok
+    outs = [cy.take_link(link, 0) for link in links]
+    assert outs[-1].ok and "Part" not in outs[-1].sentence, outs[-1].sentence

@@ -91,6 +91,35 @@ def test_a_guest_cannot_make_another_seat_forfeit():
     )
 
 
+def test_a_guest_cannot_make_another_seat_time_out():
+    """`Match` takes `{"timeout": s}` (a claim of time, by link) against any seat the game
+    waits on, from any seat: online, a guest proposing it, or a host sending it as an entry,
+    must be refused as a forfeit is. Bo proposes Cy's time-out the moment Cy is to guess."""
+    net = psi_three("m-attack-timeout-1")
+    host, bo = net.host, net.guests[1]
+    until_to_move(net, 1)
+    assert bo.act(1, Guess(2, "000")).sent
+    net.flush()
+    bo._send(bo.links[HOST], "propose", seat=1, action={"timeout": 2}, after=host.match.step)
+    net.flush()
+    assert host.match.result() is None, f"Bo made Cy lose at once: {host.match.result()}"
+
+
+def test_a_guest_refuses_a_time_out_the_host_sends_against_it():
+    """The host's own seat "times out" Bo as an entry of its own: online has no claims of
+    time (its forfeits are checked against the guest's own clock), so Bo's device refuses."""
+    net = start("esp", ("Ada", "Bo"))
+    host, bo = net.host, net.guests[1]
+    host.act(0, host.table.legal(0)[0])
+    net.flush()
+    (waiting,) = host.game.to_move(host.table.state)
+    entry = host.match.submit_json(0, {"timeout": waiting}).entry
+    assert entry is not None
+    host._appended(entry)
+    net.flush()
+    assert bo.match.result() is None, f"Bo's device accepted: {bo.match.result().reason}"
+
+
 def test_a_guest_refuses_a_forfeit_the_host_declares_at_once():
     """HOLE. The host may forfeit a seat that "holds up a required step for longer than the time
     chosen at set-up", but a guest accepts a forfeit entry against its own seat at any moment:

@@ -384,3 +384,21 @@ def test_the_verdict_says_what_the_check_proves_and_what_it_cannot():
     assert "follows the rules" in words and "matches its seal" in words
     assert "cannot prove who played, that the game took place" in words
     assert "nobody saw another player's secrets" in words
+
+
+def test_a_game_by_link_ended_by_a_claim_of_time_is_told_in_words():
+    """A time-out entry (play by link's claim) is no game action: the log and a replay tell it
+    as the end it is, and the last move marked is the one before it."""
+    from parlour.ui.play import describe_entry, newest_told
+    from parlour.ui.screens import screen_for
+    from tests.test_by_link import pen, settled
+
+    group = settled(hours=1)
+    staller = group.holder(pen(group))
+    waiter = group.devices[1 - group.devices.index(staller)]
+    assert waiter.claim(3600 * 2).ok
+    match, screen = waiter.match, screen_for("esp")
+    told = describe_entry(screen, match, match.entries[-1])
+    assert told == match.result().reason
+    last = newest_told(match, screen)
+    assert last is not None and last.seq == match.step - 1

@@ -44,6 +44,13 @@ def timed_out_seat(action: object) -> object | None:
     return None
 
 
+def declared(action: object) -> bool:
+    """Is this entry a forfeit or a time-out, which ends the game against a seat? Only the one
+    entitled to declare it may (online, the host on its clock; by link, a signed claim): a
+    seat's own move never may, so every path that takes a seat's move refuses these."""
+    return forfeited_seat(action) is not None or timed_out_seat(action) is not None
+
+
 MAX_SAVED_BYTES = 2_000_000
 
 

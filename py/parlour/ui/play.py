@@ -18,7 +18,7 @@ from parlour.fair.store import PrivateStore
 from parlour.games import turns
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
-from parlour.match.match import Submitted, forfeited_seat
+from parlour.match.match import Submitted, declared, forfeited_seat, timed_out_seat
 from parlour.match.replay import ReplayRecord, file_text, too_long_to_send
 from parlour.match.table import Table
 from parlour.ui import help as helps
@@ -927,7 +927,7 @@ def _share_link(link: str) -> Node:
 def newest_told(match: Any, screen: GameScreen) -> LastMove | None:
     """The newest entry of `match` that `screen` tells in words (forfeits aside), as a move."""
     for entry in reversed(match.entries):
-        if forfeited_seat(entry.action) is None and describe_entry(screen, match, entry):
+        if not declared(entry.action) and describe_entry(screen, match, entry):
             before = match.state_at(entry.seq - 1)
             return LastMove(entry.seq, entry.seat, match.game.parse_action(entry.action), before)
     return None
@@ -952,9 +952,11 @@ RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 def describe_entry(screen: GameScreen, match: Any, entry: Any) -> str:
     """A log entry of `match` in words ("" for a routine step the game does not tell)."""
-    forfeit = forfeited_seat(entry.action)
+    forfeit, timeout = forfeited_seat(entry.action), timed_out_seat(entry.action)
     if forfeit is not None:
         return f"{match.seat_name(forfeit)} did not take a required step in time and forfeits."
+    if timeout is not None:
+        return f"{match.seat_name(timeout)} ran out of time for a move and forfeits."
     before = match.state_at(entry.seq - 1)
     return screen.describe(before, entry.seat, match.game.parse_action(entry.action))
 

@@ -34,6 +34,7 @@ from parlour.match.by_link.start import Starting
 from parlour.match.by_link.state import DONE, WAIT, seats_in
 from parlour.match.by_link.timing import Timing, duration
 from parlour.match.config import MatchConfig, clean_name
+from parlour.match.match import declared
 from parlour.match.table import new_match_id
 from parlour.numbers import whole
 
@@ -308,7 +309,7 @@ class LinkPlay(Starting, Timing):
         if missing:
             listed = ", ".join(str(i) for i in missing)
             return f"Part {read.index} of {read.count} of a link: waiting for part(s) {listed}."
-        data = packing.join_parts(parts, read.tag)
+        data = packing.join_parts({i: parts[i] for i in range(1, read.count + 1)}, read.tag)
         del self.parts[read.tag]
         return packing.unpack(data)
 
@@ -541,12 +542,15 @@ class LinkPlay(Starting, Timing):
             self.notes.append(f"{self.name(seat)}'s move sealed at step {at} came too late.")
             return DONE
         due = sorted(match.game.to_move(match.state))
-        if seat != due[0]:
+        if seat != due[0] or self._ahead(record):
             return WAIT
         if self._claim_beats(record, match.step):
             return WAIT
         if at == match.step and body["h"] != match.head()[:16]:
             raise ProtocolError(f"{self.name(seat)}'s device saw another game (move {at + 1}).")
+        if declared(body["a"]):
+            self.notes.append(f"{self.name(seat)}'s move was refused: a move cannot end the game.")
+            return DONE
         submitted = match.submit_json(seat, body["a"])
         if not submitted.ok:
             self.notes.append(f"{self.name(seat)}'s move was refused: {submitted.reason}")
@@ -594,7 +598,7 @@ class LinkPlay(Starting, Timing):
     def _my_due_steps(self) -> bool:
         """Append the records now due from our seats (deal steps, commitments, reveals,
         automatic steps, bots' moves, our openings); True if we appended any."""
-        if self.stopped or self.game is None or not self.local:
+        if self._halted() or self.game is None or not self.local:
             return False
         if self._mine() > self.consumed.get(self.me, 0):
             return False
@@ -658,6 +662,8 @@ class LinkPlay(Starting, Timing):
         signed, and the link(s) to send. Refused with a sentence, changing nothing."""
         self.now = max(self.now, now)
         match = self.match
+        if self._halted():
+            return Outcome(self._halted(), ok=False)
         if match is None:
             return Outcome("The game has not started yet: " + self.waiting(), ok=False)
         if seat not in self.local:
@@ -687,9 +693,10 @@ class LinkPlay(Starting, Timing):
                 packet = packing.unpack(read)
             else:
                 parts = {**self.parts.get(read.tag, {}), read.index: read.data}
-                if len(parts) < read.count:
+                if any(i not in parts for i in range(1, read.count + 1)):
                     return []
-                packet = packing.unpack(packing.join_parts(parts, read.tag))
+                wanted = {i: parts[i] for i in range(1, read.count + 1)}
+                packet = packing.unpack(packing.join_parts(wanted, read.tag))
         except ParlourError:
             return []
         return packing.signature_checks(packet, self.keys)
@@ -706,6 +713,14 @@ class LinkPlay(Starting, Timing):
         """Claim the game when the seat it waits on is past the time per move."""
         self.now = max(self.now, now)
         match = self.match
+        if self._halted():
+            return Outcome(self._halted(), ok=False)
+        if match is None and self.limit:
+            return Outcome(
+                "The time per move counts from the first move: before it nobody can be "
+                f"claimed against. {self.waiting()}",
+                ok=False,
+            )
         if match is None or match.result() is not None or not self.limit:
             return Outcome("There is no time per move to claim in this game now.", ok=False)
         due = sorted(match.game.to_move(match.state))
@@ -722,8 +737,8 @@ class LinkPlay(Starting, Timing):
 
     def waiting(self) -> str:
         """Whom or what this device waits for, in a sentence ("Waiting for Bo's move 12.")."""
-        if self.stopped:
-            return self.stopped
+        if self._halted():
+            return self._halted()
         gap = self._gap()
         if gap:
             return gap
@@ -738,7 +753,27 @@ class LinkPlay(Starting, Timing):
         due = sorted(match.game.to_move(match.state))
         if due[0] in self.local:
             return f"{self.name(due[0])} to move (move {match.step + 1})."
+        mover = self.device_of(due[0]) or ""
+        record = self.records.get((mover, self.consumed.get(mover, 0) + 1))
+        if record is not None and record.kind == "act" and self._ahead(record):
+            return (
+                f"{self.name(due[0])}'s move {match.step + 1} is signed for a time ahead of this "
+                "device's clock: it counts once the clock gets there (check both clocks)."
+            )
         return f"Waiting for {self.name(due[0])}'s move {match.step + 1}."
+
+    def _halted(self) -> str:
+        """Why the game cannot go on here, or "": a record that broke the protocol (kept as
+        proof), or a device proven to have signed two different entries for one step (a fork:
+        the game cannot go on two ways)."""
+        if self.stopped or not self.forks:
+            return self.stopped
+        fork = self.forks[0]
+        who = self._device_name(fork.device, self.held)
+        return (
+            f"{who} signed two different entries for its step {fork.first.seq}: the game "
+            "cannot go on; both are kept as proof."
+        )
 
     def _gap(self) -> str:
         """A device whose later records are here but an earlier one is not."""
@@ -760,7 +795,7 @@ class LinkPlay(Starting, Timing):
             "game": self.game.id if self.game is not None else "",
             "players": list(self.names),
             "mine": list(self.local),
-            "my_turn": bool(due) and due[0] in self.local and result is None,
+            "my_turn": bool(due) and due[0] in self.local and result is None and not self._halted(),
             "waiting": self.waiting(),
             "over": result is not None,
             "last_link_at": int(self.last_link_at),
@@ -787,6 +822,23 @@ class LinkPlay(Starting, Timing):
             "forks": [f.to_json() for f in self.forks],
             "last_link_at": int(self.last_link_at),
         }
+
+    def _proof(self, saved: object) -> Fork:
+        """A fork kept in a save, read back as input: two different records under one number
+        of one device, each signed by that device's key."""
+        if not isinstance(saved, dict):
+            raise MalformedInput("That saved game's proof of a fork is damaged.")
+        first, second = Signed.from_json(saved.get("first")), Signed.from_json(saved.get("second"))
+        key = self.keys.get(first.device)
+        if (
+            key is None
+            or (first.device, first.seq) != (second.device, second.seq)
+            or saved.get("device") != first.device
+            or first.same_content(second)
+            or not all(r.verified_by(key, self.match_id, self.verify) for r in (first, second))
+        ):
+            raise MalformedInput("That saved game's proof of a fork does not hold.")
+        return Fork(first.device, first, second)
 
     @classmethod
     def from_json(cls, data: object, signer: Signer, verify: Verify, now: float) -> LinkPlay:
@@ -824,6 +876,10 @@ class LinkPlay(Starting, Timing):
         if not taken.ok:
             raise MalformedInput(f"That saved game by link is damaged: {taken.sentence}")
         play.heads = heads
+        forks = data.get("forks", [])
+        if not isinstance(forks, list):
+            raise MalformedInput("That saved game's proof of a fork is damaged.")
+        play.forks = [play._proof(f) for f in forks]
         return play
 
 

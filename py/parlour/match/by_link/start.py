@@ -18,7 +18,7 @@ from parlour.fair.joint import JointRandomness
 from parlour.fair.signing import Signed
 from parlour.games import GAMES
 from parlour.match.by_link.records import number_in
-from parlour.match.by_link.state import DONE, WAIT, LinkState
+from parlour.match.by_link.state import DONE, WAIT, LinkState, seats_in
 from parlour.match.config import MatchConfig, clean_name
 from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.match import Match
@@ -41,6 +41,8 @@ class Starting(LinkState):
         )
         if not isinstance(bots, dict) or any(v not in LEVELS for v in bots.values()):
             raise MalformedInput("The invite's bots are not levels by seat.")
+        if not set(bots) <= {str(seat) for seat in seats_in(record)}:
+            raise MalformedInput("The invite names as bots seats its device does not play.")
         game.check_setup(config.setup())
         self.game, self.names, self.variant = game, list(config.seats), dict(variant)
         self.bots = {str(k): str(v) for k, v in bots.items()}
@@ -107,6 +109,8 @@ class Starting(LinkState):
     def _on_reveal(self, record: Signed) -> str:
         if self.game is None or len(self.commits) < len(self.names):
             return WAIT
+        if self._ahead(record):
+            return WAIT  # from the future: the first move would fall due then
         seat = number_in(record, "s")
         opening = Opening.from_json(record.body["o"])
         referee = self._referee()

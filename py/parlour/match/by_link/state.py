@@ -26,6 +26,7 @@ from parlour.match.match import Match
 from parlour.match.table import AnyTable
 
 WAIT, DONE = "wait", "done"  # what a handler says of a record: not yet, or taken (or void)
+SLACK = 300  # seconds a record's time may be ahead of this device's clock (clocks differ)
 
 
 class LinkState:
@@ -121,8 +122,18 @@ class LinkState:
         return f"{' and '.join(people) or device}'s device"
 
     def _took(self, record: Signed) -> None:
+        """A log entry from `record`; the next step falls due at its time, but never before
+        the step it follows did (a move signed "long ago" would put the next seat out of time
+        at once)."""
         self.sources.append((record.device, record.seq))
-        self.times.append(number_in(record, "t"))
+        self.times.append(max(number_in(record, "t"), *self.times[-1:]))
+
+    def _ahead(self, record: Signed) -> bool:
+        """Is a record signed ahead of this device's clock (by more than `SLACK`)? A claim,
+        a move or a reveal from the future waits until the clock catches up: a step falls due
+        no earlier than the one before it, so one far-future time would otherwise shield its
+        signer from every claim for the rest of the game."""
+        return number_in(record, "t") > self.now + SLACK
 
     def _config(self) -> MatchConfig:
         assert self.game is not None

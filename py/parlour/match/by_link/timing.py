@@ -3,7 +3,7 @@
 A claim counts once its own signed time is at least the time the step fell due plus the time per
 move; a move of the seat waited on that is signed no later than the claim goes first and voids
 it, and a claim signed earlier than a move goes first and ends the game. Both are decided by the
-records alone, so every device ends the same; this device's clock only holds back a claim signed
+records alone, so every device ends the same; this device's clock only holds back a record signed
 ahead of it (by more than `SLACK`).
 """
 
@@ -13,8 +13,6 @@ from parlour.errors import ProtocolError
 from parlour.fair.signing import Signed
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT, LinkState
-
-SLACK = 300  # seconds a claim's time may be ahead of this device's clock (clocks differ)
 
 
 class Timing(LinkState):
@@ -55,7 +53,7 @@ class Timing(LinkState):
             return WAIT
         if not self.limit:
             raise ProtocolError("A claim of time came in a game with no time per move.")
-        if number_in(record, "t") > self.now + SLACK:
+        if self._ahead(record):
             return WAIT  # a claim from the future here: kept until our clock catches up
         if not self._claim_valid(record):
             raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")

@@ -15,7 +15,7 @@ from parlour.errors import IllegalAction, ParlourError, ProtocolError
 from parlour.fair.encoding import Json
 from parlour.fair.signing import Signed
 from parlour.match.log import LogEntry
-from parlour.match.match import Submitted, forfeited_seat
+from parlour.match.match import Submitted, declared, forfeited_seat, timed_out_seat
 from parlour.match.online.device import HOST, SLACK, Device, Link
 from parlour.match.wire import Entries, Propose, Reject
 
@@ -105,7 +105,7 @@ class Moves(Device):
         self._check_sender(link, seat, "move")
         if self.table is None:
             raise IllegalAction("The game has not started yet.")
-        if forfeited_seat(body["action"]) is not None:
+        if declared(body["action"]):
             raise ProtocolError(
                 "Only the host declares a forfeit, when a seat's time is up: refused as forged."
             )
@@ -166,6 +166,11 @@ class Moves(Device):
                             f"The host's move {entry.seq} differs from this device's log."
                         )
                     continue
+                if timed_out_seat(entry.action) is not None:
+                    raise ProtocolError(
+                        f"The host sent a time-out (move {entry.seq}), which only play by link "
+                        "has: refused as forged."
+                    )
                 victim = forfeited_seat(entry.action)
                 if isinstance(victim, int) and victim in self.local:
                     self._check_forfeit(victim, link)
