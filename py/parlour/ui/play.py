@@ -9,7 +9,7 @@ game; a game brings its board, its controls and its words through a `GameScreen`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from parlour.errors import ParlourError
@@ -924,7 +924,7 @@ def newest_told(match: Any, screen: GameScreen) -> LastMove | None:
     """The newest entry of `match` that `screen` tells in words (forfeits aside), as a move."""
     for entry in reversed(match.entries):
         if forfeited_seat(entry.action) is None and describe_entry(screen, match, entry):
-            before = match.state_at(entry.seq - 1)
+            before = told_before(match, entry.seq)
             return LastMove(entry.seq, entry.seat, match.game.parse_action(entry.action), before)
     return None
 
@@ -948,11 +948,23 @@ RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 def describe_entry(screen: GameScreen, match: Any, entry: Any) -> str:
     """A log entry of `match` in words ("" for a routine step the game does not tell)."""
+    before = told_before(match, entry.seq)
     forfeit = forfeited_seat(entry.action)
     if forfeit is not None:
-        return f"{match.seat_name(forfeit)} did not take a required step in time and forfeits."
-    before = match.state_at(entry.seq - 1)
+        return f"{before.name(forfeit)} did not take a required step in time and forfeits."
     return screen.describe(before, entry.seat, match.game.parse_action(entry.action))
+
+
+def told_before(match: Any, seq: int) -> Any:
+    """The state move `seq` was played in, as the log tells it: in a game played on from a
+    replay (`match/play_on.py`) the original's moves under the names of who really made them,
+    "Ada (original game)", not the new game's players who now hold those seats."""
+    before = match.state_at(seq - 1)
+    original = match.config.original_names(seq)
+    if original is None:
+        return before
+    names = tuple(f"{name} (original game)" for name in original)
+    return replace(before, setup=replace(before.setup, seat_names=names))
 
 
 def seats_tree(
