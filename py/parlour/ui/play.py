@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from parlour.errors import ParlourError
 from parlour.fair.commit import Context, Opening
 from parlour.fair.store import PrivateStore
+from parlour.games.base import capital
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted, forfeited_seat
@@ -46,7 +47,10 @@ class GameScreen(Protocol):
 
     def new_selection(self) -> Any: ...
 
-    def status(self, view: dict, viewer: int) -> str: ...
+    def status(self, view: dict, viewer: int, you: int | None = None) -> str:
+        """What the game waits for, in one sentence; addressed to `you`, the one person at
+        the device (alone against bots, or online), where it is theirs to do."""
+        ...
 
     def board(self, session: PlaySession, view: dict) -> Node: ...
 
@@ -637,7 +641,7 @@ class PlaySession:
         status = (
             self.table.match.result().reason
             if over
-            else self.screen.status(view, viewer if viewer is not None else 0)
+            else self.screen.status(view, viewer if viewer is not None else 0, self.you())
         )
         tools = self._tools(view, over)
         return h(
@@ -649,13 +653,7 @@ class PlaySession:
                 h(
                     "h2",
                     {"class": "turn", "data-role": "status", "tabindex": "-1"},
-                    h("span", {"class": "your-turn"}, self._turn_words(view))
-                    if self._my_turn()
-                    else None,
-                    h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
-                    if self.bot_thinking() is not None
-                    else None,
-                    status,
+                    *self._status_words(view, status),
                 ),
                 h("div", {"class": "tools"}, *tools),
             ),
@@ -807,6 +805,23 @@ class PlaySession:
         seat = self.viewer
         return seat in self.game.to_move(state) and not self.game.automatic(state, seat)
 
+    def _status_words(self, view: dict, status: str) -> list[Node | str | None]:
+        """The heading's words: the chip ("Your turn", or ESPEERS's "Your answer") where the
+        person acts by hand, a bot's "Thinking…", and the status sentence. A sentence that
+        already opens with the chip's words ("Your turn: place a tile") gives them to the
+        chip, so they show once: [Your turn] Place a tile."""
+        chip = self._turn_words(view) if self._my_turn() else None
+        if chip is not None and status.startswith(f"{chip}: "):
+            status = capital(status[len(chip) + 2 :])
+        return [
+            h("span", {"class": "your-turn"}, chip) if chip is not None else None,
+            h("span", {"class": "visually-hidden"}, ": ") if chip is not None else None,
+            h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
+            if self.bot_thinking() is not None
+            else None,
+            status,
+        ]
+
     def _turn_words(self, view: dict) -> str:
         """The chip of `_my_turn`: "Your turn", unless the game says this is a chance to
         answer in another player's turn (ESPEERS's Opportunity)."""
@@ -829,9 +844,13 @@ class PlaySession:
         near = set(online.local) | set(host.seats if host else ())
         return frozenset(s for s in range(len(self.names)) if s not in near)
 
+    def you(self) -> int | None:
+        """The seat of the one person at this device (alone against bots, or online), whom
+        the status line and the result address as "you"; None in pass-and-play."""
+        return self.viewer if self._alone() and len(self.humans) == 1 else None
+
     def _result_tree(self, result: Any) -> Node:
-        you = self.viewer if self._alone() and len(self.humans) == 1 else None
-        title = outcome_title(result, self.names, you)
+        title = outcome_title(result, self.names, self.you())
         return h(
             "div",
             {"class": "result-panel", "data-role": "result"},
@@ -927,6 +946,13 @@ def newest_told(match: Any, screen: GameScreen) -> LastMove | None:
             before = told_before(match, entry.seq)
             return LastMove(entry.seq, entry.seat, match.game.parse_action(entry.action), before)
     return None
+
+
+def you_of(session: Any) -> int | None:
+    """The seat a screen addresses as "you" (`PlaySession.you`); None for a replay's
+    spectator, which has no person at the table."""
+    you = getattr(session, "you", None)
+    return you() if callable(you) else None
 
 
 def last_move_of(session: Any) -> LastMove | None:
