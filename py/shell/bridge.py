@@ -24,6 +24,7 @@ class Bridge:
         self.after_effects = []  # callables run after each set of effects (resume links...)
         self.in_flight = 0
         self.unsaved = {}  # key -> "full" or "refused": the keys whose last write failed
+        self.after_route = None  # called with a route's request once its effects are done
 
     @property
     def ready(self):
@@ -48,6 +49,8 @@ class Bridge:
         try:
             answer = await self.worker.call(json.dumps(data))
             self.apply(json.loads(str(answer)))
+            if data.get("op") == "route" and self.after_route is not None:
+                self.after_route(data)
         finally:
             self.pending(-1)
 
@@ -104,7 +107,9 @@ class Bridge:
                     "tabindex"
                 ):
                     target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
-                target.focus()
+                dom.focus(target)
+        if effects.get("top"):
+            dom.to_top()
         if effects.get("go"):
             env.window.location.replace(effects["go"])
         for pause, later in effects.get("later", []):

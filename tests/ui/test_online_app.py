@@ -205,3 +205,15 @@ def test_a_key_this_browser_would_not_keep_is_said_once_and_the_game_goes_on_sig
     call(app, {"op": "route", "hash": "#online"})
     session = app.online.session
     assert session.signing and session.notices.count(online_app.UNKEPT_KEY) == 1
+
+
+def test_the_game_opens_at_the_page_s_top_once():
+    """Issue 28: the online host's game opened mid-page (where the invites had been scrolled
+    to). The call that first shows a game asks the page for its top ("top"); later ones
+    (a tick, a redraw) leave the scroll where the player put it."""
+    key, text = saved_game("host")
+    app, out = reload_with(key, text)
+    assert out.get("top") is True and app.online.play is not None
+    later = call(app, {"op": "tick"})
+    again = call(app, {"op": "route", "hash": "#online"})
+    assert "top" not in later and "top" not in again

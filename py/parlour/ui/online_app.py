@@ -250,6 +250,7 @@ class OnlineController:
             )
             self.play.notes = self.notes
             self.play.banner = lambda: online_banner(self.session, self.invites)
+            self.effects.top = True  # the game opens at the page's top, once
         self.save()
         if redraw or self.session.revision != self.drawn:
             self.draw()
