@@ -107,7 +107,7 @@ class Bridge:
                     "tabindex"
                 ):
                     target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
-                dom.focus(target)
+                target.focus()
         if effects.get("top"):
             dom.to_top()
         if effects.get("go"):

@@ -9,16 +9,6 @@ FOCUS_ATTRS += ("data-help",)  # a "?" keeps its focus through a redraw
 NO_SCROLL = '{"preventScroll": true}'
 
 
-def focus(element):
-    """Give `element` the keyboard focus. Embedded in another site's page, without scrolling:
-    the page around the frame is not ours to move (the Embed page's preview, a frame of this
-    site, pulled the page 654 px down as its game took the focus)."""
-    if env.document.documentElement.hasAttribute("data-embed"):
-        element.focus(env.window.JSON.parse(NO_SCROLL))
-    else:
-        element.focus()
-
-
 def to_top():
     """A screen opens at its top (issue 28: the Embed page opened 169 px down, the online
     host's game mid-page)."""
@@ -66,7 +56,7 @@ def render(container, html):
         # takes the focus rather than the top of the page
         target = value(container.querySelector("[data-role=status]"))
     if target is not None:
-        focus(target)
+        target.focus()
     log = value(container.querySelector("[data-role=log]"))
     if log is not None:
         log.scrollTop = log.scrollHeight
