@@ -33,6 +33,10 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
     assert main["interpreter"] == (
         f"./assets/vendor/micropython-{versions['micropython']}/micropython.mjs"
     )
+    # the engine worker's interpreter module re-exports Pyodide's, from the pinned folder
+    engine = (ROOT / "assets" / "engine.mjs").read_text()
+    folders = set(re.findall(r"\./vendor/pyodide-([0-9.]+)/", engine))
+    assert folders == {versions["pyodide"]}
     loader = (ROOT / "assets" / "main-thread.js").read_text()
     assert f"./assets/vendor/pyscript-{versions['pyscript']}/core.js" in loader
 
