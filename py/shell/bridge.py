@@ -24,7 +24,7 @@ class Bridge:
         self.after_effects = []  # callables run after each set of effects (resume links...)
         self.in_flight = 0
         self.unsaved = {}  # key -> "full" or "refused": the keys whose last write failed
-        self.after_route = None  # called with a route's request once its effects are done
+        self.after_route = None  # called with a route's request and effects once they are done
 
     @property
     def ready(self):
@@ -48,9 +48,10 @@ class Bridge:
     async def _call(self, data):
         try:
             answer = await self.worker.call(json.dumps(data))
-            self.apply(json.loads(str(answer)))
+            effects = json.loads(str(answer))
+            self.apply(effects)
             if data.get("op") == "route" and self.after_route is not None:
-                self.after_route(data)
+                self.after_route(data, effects)
         finally:
             self.pending(-1)
 

@@ -52,12 +52,13 @@ class Page:
         if _event is not None:
             focus_heading(str(env.window.location.hash))
 
-    def shown(self, request):
+    def shown(self, request, effects):
         """The worker drew the screen a route asked for: it opens at its top, once (its
-        focus may have scrolled the page: the online host's game opened mid-page). Later
-        answers (a bot's move) leave the scroll where the person put it; a route the person
-        has already left is passed over."""
-        if request.get("hash") == str(env.window.location.hash):
+        focus may have scrolled the page). Later answers (a bot's move) leave the scroll where
+        the person put it; so does a route that drew nothing (a screen of plain HTML, at its
+        top since the address changed, which the person may have scrolled while the engine
+        loaded), and one the person has already left."""
+        if effects.get("render") and request.get("hash") == str(env.window.location.hash):
             dom.to_top()
 
     # -- clicks ----------------------------------------------------------------------
