@@ -18,6 +18,7 @@
 // and tested (e2e/test_snapshot.py).
 
 import { loadPyodide as pyodideLoad, version } from "./vendor/pyodide-314.0.7/pyodide.mjs";
+import { counting } from "./engine-download.mjs";
 
 export { version };
 
@@ -84,8 +85,17 @@ async function expected() {
 
 // -- the player's engine ------------------------------------------------------------------
 
-/** Pyodide started from this device's snapshot when there is a good one, else cold. */
-export async function loadPyodide(options = {}) {
+// The runtime's files, whose download the loading screens count (runtime.json's list): Pyodide's
+// folder, the trimmed standard library and this module.
+const isRuntime = (url) => url.startsWith(INDEX_URL) || url === STDLIB_URL || url === import.meta.url;
+
+/** Pyodide started from this device's snapshot when there is a good one, else cold; its
+ * download counted for the loading screens (assets/engine-download.mjs). */
+export function loadPyodide(options = {}) {
+  return counting(() => loadEngine(options), isRuntime, INDEX_URL);
+}
+
+async function loadEngine(options) {
   const start = performance.now();
   const settings = { ...options, ...runtimeOptions() };
   let db = null;

@@ -56,8 +56,9 @@ export async function startEngine() {
     workerConfig(),
   ]);
   await nextTask();
-  const version = here(config.interpreter); // what PyScript's <script worker> tag works out
-  const worker = await PyWorker(here(WORKER), { config, configURL, version });
+  // (the interpreter module PyScript's worker imports is pyscript.json's: assets/engine-loader.mjs,
+  // Pyodide's loadPyodide from this device's snapshot or cold, counting its own download)
+  const worker = await PyWorker(here(WORKER), { config, configURL });
   return worker.sync;
 }
 
@@ -90,12 +91,14 @@ function keepSnapshot() {
   }
 }
 
-// Honest loading (issue 28): the runtime Pyodide's worker needs is fetched here too, a chunk at
-// a time, so the loading screens can count its bytes against the total the build wrote
-// (assets/build/runtime.json). The worker asks for the same addresses and the browser's cache
-// serves it the one download (the vendor folders are cached as immutable; the service worker
-// answers a later visit). What the screens say: bytes so far of the total, an estimate of the
-// time left, and at the end whether it came from this device or was downloaded and kept.
+// Honest loading (issue 28): the screens count the bytes of the runtime the engine worker
+// downloads against the total the build wrote (assets/build/runtime.json). The worker counts
+// them itself, as they arrive (assets/engine-download.mjs, in its interpreter module), and says so on a
+// BroadcastChannel: the runtime is downloaded once. (Measuring it here with a fetch of our own
+// downloaded it twice where the browser keeps no disk cache: private windows, fresh profiles.)
+// What the screens say: bytes so far of the total, an estimate of the time left, and at the end
+// whether it came from this device or was downloaded and kept.
+const LOAD_CHANNEL = "psi-parlour:engine-load";
 const MB = (bytes) => (bytes / 1e6).toFixed(1);
 const seconds = (s) => (s < 90 ? `${Math.max(1, Math.round(s))} s` : `${Math.round(s / 60)} min`);
 
@@ -113,51 +116,74 @@ function showLoading(text, share) {
 }
 
 async function watchDownload() {
+  if (typeof BroadcastChannel !== "function") return;
+  const channel = new BroadcastChannel(LOAD_CHANNEL); // listening before the worker counts
+  const early = []; // counts heard before the sizes are read
+  channel.onmessage = ({ data }) => early.push(data);
   const response = await fetch(RUNTIME);
-  if (!response.ok) return;
+  if (!response.ok) {
+    channel.close();
+    return;
+  }
   const { files, bytes: total } = await response.json();
+  const sizes = new Map(files.map(([url, size]) => [here(url), size]));
+  const loaded = new Map(); // url -> bytes so far (a file done counts whole)
+  const cached = new Map(); // url -> whether it came from this device
   const root = document.documentElement;
   const start = performance.now();
-  let fetched = 0;
   let drawn = 0;
+  let over = false;
+  const fetched = () => [...loaded.values()].reduce((a, b) => a + b, 0);
   const draw = (force) => {
     const now = performance.now();
-    if (!force && now - drawn < 250) return; // a few words a second, not a task per chunk
+    if (!force && now - drawn < 250) return; // a few words a second, not a task per count
     drawn = now;
+    const sum = fetched();
     const elapsed = (now - start) / 1000;
-    const left = elapsed > 1 && fetched > 0 ? ((total - fetched) * elapsed) / fetched : null;
+    const left = elapsed > 1 && sum > 0 ? ((total - sum) * elapsed) / sum : null;
     const about = left === null ? "" : `, about ${seconds(left)} left`;
     showLoading(
-      `Downloading the game engine: ${MB(fetched)} of ${MB(total)} MB (${Math.floor((100 * fetched) / total)}%)${about}.`,
-      fetched / total,
+      `Downloading the game engine: ${MB(sum)} of ${MB(total)} MB (${Math.floor((100 * sum) / total)}%)${about}.`,
+      sum / total,
     );
-    root.dataset.loadBytes = `${fetched}/${total}`;
+    root.dataset.loadBytes = `${sum}/${total}`;
+  };
+  // every file in and where each came from known (or the engine up: what is known then)
+  const finish = () => {
+    if (over) return;
+    over = true;
+    channel.close();
+    const took = (performance.now() - start) / 1000;
+    const known = [...cached.values()];
+    const local =
+      (known.length > 0 && known.every(Boolean)) ||
+      Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+    root.dataset.loadBytes = `${fetched()}/${total}`;
+    root.dataset.loadFrom = local ? "device" : "network";
+    showLoading(
+      local
+        ? `The game engine (${MB(total)} MB) was already on this device: nothing to download. Starting it…`
+        : `Downloaded the game engine (${MB(fetched())} MB in ${seconds(took)}). It is kept on this device, so your next visit starts without downloading it. Starting it…`,
+      1,
+    );
+  };
+  const heard = (data) => {
+    const size = data && sizes.get(data.url);
+    if (over || size === undefined) return; // not a runtime file, or counted already
+    // another tab's engine may count the same files: a file's count only grows
+    const now = data.done ? size : Math.min(size, Number(data.loaded) || 0);
+    loaded.set(data.url, Math.max(loaded.get(data.url) || 0, now));
+    if (typeof data.cached === "boolean") cached.set(data.url, data.cached);
+    if (fetched() === total && cached.size === sizes.size) finish();
+    else draw(false);
   };
   draw(true);
-  // one at a time, in the order the worker asks for them, so the worker's first (small) files
-  // are never queued behind the large ones
-  for (const [url] of files) {
-    const reader = (await fetch(here(url))).body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      fetched += value.length;
-      draw(false);
-    }
-  }
-  const took = (performance.now() - start) / 1000;
-  const entries = files.flatMap(([url]) => performance.getEntriesByName(here(url)));
-  const local =
-    entries.length > 0 &&
-    entries.every((e) => e.transferSize === 0 || (navigator.serviceWorker && navigator.serviceWorker.controller));
-  root.dataset.loadBytes = `${fetched}/${total}`;
-  root.dataset.loadFrom = local ? "device" : "network";
-  showLoading(
-    local
-      ? `The game engine (${MB(total)} MB) was already on this device: nothing to download. Starting it…`
-      : `Downloaded the game engine (${MB(fetched)} MB in ${seconds(took)}). It is kept on this device, so your next visit starts without downloading it. Starting it…`,
-    1,
-  );
+  channel.onmessage = ({ data }) => heard(data);
+  early.forEach(heard);
+  window.parlourEngine.then(() => {
+    for (const url of sizes.keys()) heard({ url, done: true }); // up: every file is in
+    finish();
+  });
 }
 window.parlourFault = showFault;
 

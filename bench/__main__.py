@@ -109,7 +109,7 @@ def main() -> int:
             for line in click.run(browser, site.url):
                 print(line)
         if args.only in (None, "solo"):
-            for line in solo.run(browser, site.url, max(3, args.loads // 3)):
+            for line in solo.run(browser, site.url, max(5, args.loads // 2)):
                 print(line, flush=True)
         if args.only in (None, "think"):
             for line in think.run(browser, site.url):

@@ -91,3 +91,37 @@ def test_a_screen_opened_by_its_address_shows_the_header(browser, site, screen):
     assert page.evaluate("window.scrollY") == 0
     assert page.locator(".masthead").is_visible()
     context.close()
+
+
+# Every screen in turn (issue 28): home, each game's set-up and a game against the computer,
+# the rules, the lessons, the Embed page, an online host's screen, the replay viewer.
+EVERY_SCREEN = [
+    "#home",
+    *(f"#{kind}-{game}" for game in GAMES for kind in ("new", "solo", "rules", "learn")),
+    "#decks-espeers",
+    "#embed",
+    "#host-esp",
+    "#online",
+    "#replay",
+    "#home",
+]
+
+
+def test_every_screen_opens_at_its_top(page, site, watch):
+    """Each screen, opened from far down the one before (as after reading a long page), shows
+    its top once the engine has drawn it: the Embed page opened 169 px down and the online
+    host's game mid-page. "Play vs computer" goes on to the game (#play-...)."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(site.url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    seen = []
+    for screen in EVERY_SCREEN:
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.goto(site.url + screen)
+        # a redirect (#solo- to #play-) asks again; the Embed page's preview (this site in a
+        # frame) loads and scrolls to its own screen
+        page.wait_for_timeout(700 if screen == "#embed" else 150)
+        where = page.evaluate("[location.hash, window.scrollY]")
+        seen.append(where)
+        assert where[1] == 0, f"{screen} opened {where[1]} px down (at {where[0]})"
+    assert ["#play-esp", 0] in seen and ["#embed", 0] in seen

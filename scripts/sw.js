@@ -36,21 +36,27 @@ const PIN = "parlour-version";
 
 const versions = new Map(); // client id -> cache name: this worker's memory of the entries
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(
-    caches.open(CACHE).then((cache) =>
-      Promise.all(
-        FILES.map(async (file) => {
-          const url = new URL(file, SCOPE);
-          const fresh = url.pathname.includes(IMMUTABLE) ? "default" : "no-cache";
-          const response = await fetch(url, { cache: fresh });
-          if (!response.ok) throw new Error(`${url}: ${response.status}`);
-          await cache.put(url, response);
-        }),
-      ),
-    ),
+// The runtime as the engine worker downloaded it on a first visit (assets/engine-download.mjs): taken
+// from here rather than downloaded again, then the hand-over cache goes.
+const HANDED = "psi-parlour runtime, handed over";
+
+async function install() {
+  const cache = await caches.open(CACHE);
+  const handed = (await caches.has(HANDED)) ? await caches.open(HANDED) : null;
+  await Promise.all(
+    FILES.map(async (file) => {
+      const url = new URL(file, SCOPE);
+      const immutable = url.pathname.includes(IMMUTABLE);
+      const kept = immutable && handed ? await handed.match(url) : undefined;
+      const response = kept || (await fetch(url, { cache: immutable ? "default" : "no-cache" }));
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      await cache.put(url, response);
+    }),
   );
-});
+  if (handed) await caches.delete(HANDED);
+}
+
+self.addEventListener("install", (event) => event.waitUntil(install()));
 
 // Every cache of this scope: this deployment's versions, and an unscoped one holding our page.
 async function ourCaches() {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from parlour.errors import IllegalAction
+from parlour.errors import IllegalAction, MalformedInput
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.esp.rules import Place
@@ -162,3 +162,39 @@ def test_the_viewer_does_not_start_a_game_where_it_may_not():
         app.call(json.dumps({"op": "click", "region": "replay", "data": {"cmd": "play-on"}}))
     )
     assert out.get("go") is None and "esp" not in app.sessions
+
+
+def test_the_log_names_who_really_made_the_original_moves():
+    """The original's moves are told under its players' names, marked as the original game's,
+    in the log, in "Since your turn:" and on the board's last move; the new game's moves under
+    the new names. The record keeps it: a saved or replayed played-on game says the same."""
+    from parlour.ui.play import PlaySession, last_move_of, told_before
+    from parlour.ui.screens import screen_for
+
+    table = esp_game()
+    before = table.match.upto(UP_FIRST)
+    names = before.config.seats  # ("Ada", "Bo")
+    new = play_on(before, Rng(b"new seed").read(32))
+    session = PlaySession(new, screen_for("esp"))
+    lines = session.log_lines()
+    assert len(lines) == UP_FIRST
+    for entry, line in zip(before.entries, lines, strict=True):
+        assert line.startswith(f"{names[entry.seat]} (original game) places"), line
+    assert PERSON not in " ".join(lines) and "(bot)" not in " ".join(lines)
+    since = session.since_your_turn()
+    assert since and all("(original game)" in line for line in since)
+    assert last_move_of(session).before.name(0) == f"{names[0]} (original game)"
+    person = min(ESP.to_move(new.state))
+    rng = Rng(b"on")
+    while new.match.step < UP_FIRST + 2:
+        seat = min(ESP.to_move(new.state))
+        assert new.act(seat, bot_seats.decide(new, seat, "easy", rng.read(32)).choice).ok
+    later = session.log_lines()[UP_FIRST:]
+    assert later and not any("original game" in line for line in later)
+    assert told_before(new.match, UP_FIRST + 1).name(person) == PERSON
+    again = MatchConfig.from_json(new.match.config.to_json())
+    assert again == new.match.config and again.original_names(UP_FIRST) == names
+    assert again.original_names(UP_FIRST + 1) is None
+    for bad in ({"seats": ["Ada"], "moves": 4}, {"seats": names, "moves": "4"}, {"seats": 1}):
+        with pytest.raises(MalformedInput):
+            MatchConfig.from_json({**new.match.config.to_json(), "original": bad})

@@ -38,6 +38,11 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
     assert main["interpreter"] == (
         f"./assets/vendor/micropython-{versions['micropython']}/micropython.mjs"
     )
+    # the engine worker's interpreter module is the wrapper, from the pinned folder only
+    engine = (ROOT / "assets" / "engine-loader.mjs").read_text()
+    engine += (ROOT / "assets" / "engine-download.mjs").read_text()
+    folders = set(re.findall(r"\./vendor/pyodide-([0-9.]+)/", engine))
+    assert folders == {versions["pyodide"]}
     loader = (ROOT / "assets" / "main-thread.js").read_text()
     assert f"./assets/vendor/pyscript-{versions['pyscript']}/core.js" in loader
 

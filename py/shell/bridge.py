@@ -24,6 +24,7 @@ class Bridge:
         self.after_effects = []  # callables run after each set of effects (resume links...)
         self.in_flight = 0
         self.unsaved = {}  # key -> "full" or "refused": the keys whose last write failed
+        self.after_route = None  # called with a route's request and effects once they are done
 
     @property
     def ready(self):
@@ -47,7 +48,10 @@ class Bridge:
     async def _call(self, data):
         try:
             answer = await self.worker.call(json.dumps(data))
-            self.apply(json.loads(str(answer)))
+            effects = json.loads(str(answer))
+            self.apply(effects)
+            if data.get("op") == "route" and self.after_route is not None:
+                self.after_route(data, effects)
         finally:
             self.pending(-1)
 
@@ -105,6 +109,8 @@ class Bridge:
                 ):
                     target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
                 target.focus()
+        if effects.get("top"):
+            dom.to_top()
         if effects.get("go"):
             env.window.location.replace(effects["go"])
         for pause, later in effects.get("later", []):

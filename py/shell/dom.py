@@ -6,6 +6,15 @@ FOCUS_ATTRS = ("data-cell", "data-symbol", "data-cmd", "data-slot", "data-card",
 FOCUS_ATTRS += ("data-help",)  # a "?" keeps its focus through a redraw
 
 
+NO_SCROLL = '{"preventScroll": true}'
+
+
+def to_top():
+    """A screen opens at its top (issue 28: the Embed page opened 169 px down, the online
+    host's game mid-page)."""
+    env.window.scrollTo(0, 0)
+
+
 def value(x):
     """A JS result as Python: null and undefined become None."""
     if x is None or type(x).__name__ == "JsUndefined" or repr(x) == "<undefined>":

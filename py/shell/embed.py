@@ -5,9 +5,14 @@ live preview. Done on the main thread: it needs no game and no engine.
 MicroPython); `EmbedPage` reads the form, writes the code and points the preview at it.
 """
 
+import asyncio
+
 from shell import dom, env
 from shell.copying import copy_code
 
+# After the preview loads, the scroll is held where it was for this many short steps: the
+# frame's scroll to its screen comes in the frames just after its load event.
+HOLD_FRAMES, FRAME_S = 6, 0.05
 HEIGHT_MESSAGE = "psi-parlour:height"  # what assets/site.js sends from inside an embed
 GAMES = {"": "Psi Parlour", "esp": "ESP", "espeers": "ESPEERS", "telepathic": "Telepathic"}
 GAMES["psi-squad"] = "Psi Squad"
@@ -78,6 +83,8 @@ class EmbedPage:
 
     def __init__(self):
         self.shown = None  # the preview's address, to reload it only when it changes
+        self.scrolled = None  # the page's scroll when the preview was asked to load
+        self.listening = None  # the preview's load listener (a proxy kept alive here)
 
     def copy(self, button):
         section = self.section()
@@ -115,7 +122,30 @@ class EmbedPage:
         if address != self.shown:
             self.shown = address
             preview.style.height = picked["height"] + "px"
+            self.hold_scroll(preview)
             preview.src = address
+
+    def hold_scroll(self, preview):
+        """The preview is this site in a frame of the same origin: as it starts, it opens its
+        screen by its #address, and the browser scrolls this page to show that screen (the
+        Embed page opened 654 px down on a phone). The page's scroll goes back to where it
+        was when the preview was asked to load, once, when it has loaded."""
+        self.scrolled = float(env.window.scrollY)
+        if self.listening is None:
+            self.listening = env.proxy(self.loaded)
+            preview.addEventListener("load", self.listening)
+
+    def loaded(self, _event=None):
+        env.spawn(self.restore())
+
+    async def restore(self):
+        """Put the scroll back after the frame's own scroll to its screen, which Chromium
+        makes in the frames right after the load event (not before its listeners)."""
+        for _ in range(HOLD_FRAMES):
+            await asyncio.sleep(FRAME_S)
+            if self.scrolled is not None and str(env.window.location.hash) == "#embed":
+                env.window.scrollTo(0, self.scrolled)
+        self.scrolled = None
 
     def on_message(self, event):
         """The preview, like a blog with the snippet, takes the height its frame tells."""

@@ -28,6 +28,7 @@ class Page:
     def __init__(self, bridge):
         self.bridge = bridge
         self.embed = EmbedPage()
+        bridge.after_route = self.shown
 
     # -- routes ----------------------------------------------------------------------
 
@@ -43,12 +44,22 @@ class Page:
         return request
 
     def on_hash(self, _event=None):
-        if str(env.window.location.hash) == "#embed":
-            self.embed.refresh()  # the Embed page needs no engine
         mark_replaying()
         self.bridge.request(self.route_request())  # first: nothing below may stop a route
+        dom.to_top()  # the browser scrolled to the screen's section as if to an anchor
+        if str(env.window.location.hash) == "#embed":
+            self.embed.refresh()  # the Embed page needs no engine
         if _event is not None:
             focus_heading(str(env.window.location.hash))
+
+    def shown(self, request, effects):
+        """The worker drew the screen a route asked for: it opens at its top, once (its
+        focus may have scrolled the page). Later answers (a bot's move) leave the scroll where
+        the person put it; so does a route that drew nothing (a screen of plain HTML, at its
+        top since the address changed, which the person may have scrolled while the engine
+        loaded), and one the person has already left."""
+        if effects.get("render") and request.get("hash") == str(env.window.location.hash):
+            dom.to_top()
 
     # -- clicks ----------------------------------------------------------------------
 
@@ -221,9 +232,6 @@ def roving(element, step):
     return True
 
 
-NO_SCROLL = '{"preventScroll": true}'
-
-
 def focus_heading(hash_):
     """A new screen: the keyboard focus (and a screen reader) goes to its heading, not back to
     the top of the page. Screens the worker draws get their focus from the worker."""
@@ -239,7 +247,7 @@ def focus_heading(hash_):
         # without scrolling: the screen's own rule shows the page's top, and a focus that
         # scrolled would move the page around a frame too (the Embed page's preview opened
         # 650 px down on a phone)
-        heading.focus(env.window.JSON.parse(NO_SCROLL))
+        heading.focus(env.window.JSON.parse(dom.NO_SCROLL))
 
 
 def mark_resumable():

@@ -248,3 +248,15 @@ def test_a_call_whose_records_wait_for_the_page_s_signatures_saves_once_after_si
         record.signature = signer.key.sign(data)
     saved = json.loads(json.loads(app.after_signing())["local"][key])["session"]["signing"]
     assert all(r["s"] is not None for r in saved["records"])
+
+
+def test_the_game_opens_at_the_page_s_top_once():
+    """Issue 28: the online host's game opened mid-page (where the invites had been scrolled
+    to). The call that first shows a game asks the page for its top ("top"); later ones
+    (a tick, a redraw) leave the scroll where the player put it."""
+    key, text = saved_game("host")
+    app, out = reload_with(key, text)
+    assert out.get("top") is True and app.online.play is not None
+    later = call(app, {"op": "tick"})
+    again = call(app, {"op": "route", "hash": "#online"})
+    assert "top" not in later and "top" not in again

@@ -154,3 +154,54 @@ def test_the_telepathic_lesson_teaches_reading_a_partner_and_places_nothing_besi
     words = [step.say for step in LESSON.steps]
     assert not any("beside" in said for said in words), "on a phone the cards are not beside"
     assert any(said.startswith("Reading your partner") for said in words)
+
+
+NAMED = ("Kestrel", "Wim (bot)", "Quin (bot)")  # no name is a word of a sentence
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("esp", 2), ("espeers", 2), ("psi-squad", 3), ("telepathic", 2)]
+)
+def test_the_status_line_addresses_the_person_alone_as_you(game: str, seats: int):
+    """Issue 28: through a whole game (easy bots in every seat), every status sentence for the
+    person alone against bots (seat 0) is addressed to them ("you", "your", or the bare
+    imperative "Choose where…") where the pass-and-play one names their seat, and never names
+    it; the bots' own sentences are unchanged."""
+    from parlour.fair.rng import Rng
+    from parlour.games import GAMES
+    from parlour.match import bot_seats
+    from parlour.match.config import MatchConfig
+    from parlour.match.table import Table
+    from parlour.ui.screens import screen_for
+
+    config = MatchConfig(game, f"m-solo-words-{game}", NAMED[:seats])
+    rng = Rng(game.encode())
+    table = Table.new(GAMES[game], config, rng.read(32), range(seats))
+    screen = screen_for(game)
+    addressed = 0
+    for _ in range(3000):
+        view = table.game.public_view(table.state)
+        plain, mine = screen.status(view, 0), screen.status(view, 0, 0)
+        assert NAMED[0] not in mine, mine
+        if NAMED[0] in plain:
+            addressed += 1
+            assert mine != plain  # "You hold…", "Your turn: …", or a bare "Choose where…"
+        else:
+            assert mine == plain or "you" in mine.lower(), (plain, mine)
+        if table.match.result() is not None:
+            break
+        seat = min(table.game.to_move(table.state))
+        action = table.game.auto_action(table.state, seat, table.stores[seat])  # an answer
+        if action is None:
+            action = bot_seats.decide(table, seat, "easy", rng.read(32)).choice
+        assert table.act(seat, action).ok
+    assert addressed > 3
+
+
+def test_esp_s_heading_says_your_turn_place_a_tile_once():
+    app = started()
+    call(app, {"op": "route", "hash": "#solo-esp"})
+    session = app.sessions["esp"]
+    [heading] = session.render().find_all(data_role="status")
+    assert heading.text() == "Your turn: Place a tile (0 of 20 placed)."
+    assert session.names[0] not in heading.text()

@@ -230,3 +230,19 @@ class Game(ABC, Generic[S, A]):
 # A game whose state and action types are not known here: the table of every game by id (and
 # whatever is looked up in it, such as a saved match's game) holds games of different types.
 AnyGame = Game[Any, Any]
+
+
+def named(names: Sequence[str], seat: int, you: int | None = None) -> str:
+    """A seat in a sentence: its name, or "you" for the one person playing alone on this
+    device (against bots; the status line then addresses them, issue 28)."""
+    return "you" if seat == you else names[seat]
+
+
+def whose(names: Sequence[str], seat: int, you: int | None = None) -> str:
+    """A seat's possessive in a sentence: "Bo's", or "your" for `you` (see `named`)."""
+    return "your" if seat == you else f"{names[seat]}'s"
+
+
+def capital(sentence: str) -> str:
+    """The sentence with its first letter capitalised ("you hold…" -> "You hold…")."""
+    return sentence[:1].upper() + sentence[1:]

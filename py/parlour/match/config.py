@@ -41,6 +41,10 @@ class MatchConfig:
     # The seats a bot plays, and at which level (seat as text -> level): part of the record, so
     # everyone, and the audit, knows who was a bot.
     bots: dict[str, str] = field(default_factory=dict)
+    # A game played on from a replay's position (`match/play_on.py`): the original game's seat
+    # names and how many of the log's first moves are the original's, so the log names who
+    # really made them (the seats' names now are the players of the new game).
+    original: dict[str, Json] = field(default_factory=dict)
 
     @property
     def bot_levels(self) -> dict[int, str]:
@@ -63,12 +67,14 @@ class MatchConfig:
             data["shared"] = dict(self.shared)
         if self.bots:
             data["bots"] = dict(self.bots)
+        if self.original:
+            data["original"] = dict(self.original)
         return data
 
     @classmethod
     def from_json(cls, data: object) -> MatchConfig:
         keys = {"game", "match_id", "seats", "variant"}
-        optional = {"dealt", "shared", "bots"}
+        optional = {"dealt", "shared", "bots", "original"}
         check_text(data)
         if not isinstance(data, dict) or not keys <= set(data) <= keys | optional:
             raise MalformedInput("That match set-up is not in a form Psi Parlour reads.")
@@ -99,7 +105,31 @@ class MatchConfig:
         bots = data.get("bots", {})
         if not _is_bots(bots, len(seats)):
             raise MalformedInput("A match's bots must be levels by seat.")
-        return cls(game, match_id, tuple(seats), variant, dealt, shared, bots)
+        original = data.get("original", {})
+        if original and not _is_original(original, len(seats)):
+            raise MalformedInput("A played-on match's original game must name its seats.")
+        return cls(game, match_id, tuple(seats), variant, dealt, shared, bots, original)
+
+    def original_names(self, seq: int) -> tuple[str, ...] | None:
+        """The original game's seat names if the log's move number `seq` (from 1) is one of
+        the original's (a played-on game), else None."""
+        names, moves = self.original.get("seats"), self.original.get("moves")
+        if isinstance(names, list) and isinstance(moves, int) and seq <= moves:
+            return tuple(str(name) for name in names)
+        return None
+
+
+def _is_original(original: object, seats: int) -> bool:
+    return (
+        isinstance(original, dict)
+        and set(original) == {"seats", "moves"}
+        and isinstance(names := original["seats"], list)
+        and len(names) == seats
+        and all(isinstance(s, str) and s == clean_name(s, "") and s for s in names)
+        and isinstance(moves := original["moves"], int)
+        and not isinstance(moves, bool)
+        and 0 <= moves <= 10**6
+    )
 
 
 def _is_bots(bots: object, seats: int) -> bool:

@@ -13,7 +13,8 @@ from the start of the original game, so the audit at its end checks every move, 
 and the new ones alike, and every seal: the original's were all opened in the log (that is what
 "no hidden value" means), the new ones by this device's store. The match id stays the original's
 because the original's openings in the log are bound to it (`fair.commit.Context`); the seed is
-new, and the seats' names say who plays now.
+new, and the seats' names say who plays now; the config keeps the original's seat names and
+how many moves are the original's, so the log and "Since your turn:" name who made those.
 """
 
 from __future__ import annotations
@@ -90,7 +91,10 @@ def play_on(match: AnyMatch, seed: bytes) -> AnyTable:
         PERSON if seat == person else bot_name(name) for seat, name in enumerate(old.seats)
     )
     bots = {str(seat): LEVEL for seat in range(len(names)) if seat != person}
-    config = MatchConfig(old.game, old.match_id, names, dict(old.variant), bots=bots)
+    original = {"seats": list(old.seats), "moves": len(match.entries)}
+    config = MatchConfig(
+        old.game, old.match_id, names, dict(old.variant), bots=bots, original=original
+    )
     new: AnyMatch = Match(match.game, config, seed)
     for entry in match.entries:  # each checked by the engine, as a peer's move would be
         sent = new.submit_json(entry.seat, entry.action)

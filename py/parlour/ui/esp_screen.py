@@ -62,20 +62,23 @@ class EspScreen:
 
     # -- words on screen -----------------------------------------------------------------
 
-    def status(self, view: EspPublicView, viewer: int) -> str:
+    def status(self, view: EspPublicView, viewer: int, you: int | None = None) -> str:
+        """Whose turn and what to do; addressed to `you` (one person alone against bots) in
+        their turn: "Your turn: place a tile" rather than their seat's name."""
         acting = view["to_move"]
         names = [seat["name"] for seat in view["seats"]]
         if view["offer"] is not None:
-            return f"{names[view['offer']['proposer']]} offers a draw."
+            proposer = view["offer"]["proposer"]
+            return "You offer a draw." if proposer == you else f"{names[proposer]} offers a draw."
         if not acting:
             return "The game is over."
-        who = names[acting[0]]
+        who = "Your turn:" if acting[0] == you else f"{names[acting[0]]} to"
         if view["stage"] == "placement":
             placed = sum(10 - seat["unplaced"] for seat in view["seats"])
             total = 10 * len(view["seats"])
-            return f"{who} to place a tile ({placed} of {total} placed)."
+            return f"{who} place a tile ({placed} of {total} placed)."
         warning = repetition_warning(view.get("seen", 0))
-        return f"{who} to flip or move a tile." + (f" {warning}" if warning else "")
+        return f"{who} flip or move a tile." + (f" {warning}" if warning else "")
 
     def seat_line(self, view: EspPublicView, seat: int) -> str:
         info = view["seats"][seat]

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from parlour.games.base import capital, whose
 from parlour.games.espeers import stops, words
 from parlour.games.espeers.actions import (
     Action,
@@ -49,7 +50,7 @@ from parlour.games.zener import SYMBOLS
 from parlour.numbers import whole
 from parlour.ui.espeers_cards import card_back, card_face, card_label
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import last_move_of
+from parlour.ui.play import last_move_of, you_of
 from parlour.ui.tree import Node, h, s
 from parlour.ui.zener_art import symbol_icon
 
@@ -148,8 +149,8 @@ class EspeersScreen:
 
     # -- words on screen -----------------------------------------------------------------
 
-    def status(self, view: PublicView, viewer: int) -> str:
-        return words.status(view)
+    def status(self, view: PublicView, viewer: int, you: int | None = None) -> str:
+        return words.status(view, you)
 
     def seat_line(self, view: PublicView, seat: int) -> str:
         p = view["players"][seat]
@@ -296,7 +297,7 @@ class EspeersScreen:
                     h(
                         "span",
                         {"class": "stack-owner"},
-                        f"{names[item['owner']]}'s",
+                        capital(whose(names, item["owner"], you_of(session))),
                         h("span", {"class": "visually-hidden"}, f" {card_label(item['card'])}"),
                         h("span", {"class": "countered-word"}, " countered")  # its own line
                         if item["countered"]

@@ -263,6 +263,7 @@ class OnlineController:
             )
             self.play.notes = self.notes
             self.play.banner = lambda: online_banner(self.session, self.invites)
+            self.effects.top = True  # the game opens at the page's top, once
         if signed or not any(r.signature is None for r in self.session.unsigned):
             self.save()  # (what waits is sent only with this call's last effects, saved first)
         if redraw or self.session.revision != self.drawn:

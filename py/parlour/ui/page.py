@@ -48,6 +48,9 @@ class Effects:
         self.text: list[list[str]] = []  # [selector, text]: a plain text to set
         self.later: list[list[Any]] = []  # [milliseconds, request]: ask again after a pause
         self.download: list[list[str]] = []  # [file name, text]: a file for the browser to save
+        # the page to its top: a game began on the screen shown (no route: the online host's
+        # game opened mid-page, where the invites had been scrolled to)
+        self.top: bool | None = None
 
     def draw(self, selector: str, tree: Node) -> None:
         """Replace a region's content; a later draw of the same region wins."""
@@ -75,7 +78,7 @@ class Effects:
         for name in lists:
             if getattr(self, name):
                 data[name] = getattr(self, name)
-        for name in ("go", "focus", "ticking"):
+        for name in ("go", "focus", "ticking", "top"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
         return data

@@ -9,13 +9,14 @@ game; a game brings its board, its controls and its words through a `GameScreen`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from parlour.errors import ParlourError
 from parlour.fair.commit import Context, Opening
 from parlour.fair.store import PrivateStore
 from parlour.games import turns
+from parlour.games.base import capital
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted, declared, forfeited_seat, timed_out_seat
@@ -47,7 +48,10 @@ class GameScreen(Protocol):
 
     def new_selection(self) -> Any: ...
 
-    def status(self, view: dict, viewer: int) -> str: ...
+    def status(self, view: dict, viewer: int, you: int | None = None) -> str:
+        """What the game waits for, in one sentence; addressed to `you`, the one person at
+        the device (alone against bots, or online), where it is theirs to do."""
+        ...
 
     def board(self, session: PlaySession, view: dict) -> Node: ...
 
@@ -633,7 +637,7 @@ class PlaySession:
         status = (
             self.table.match.result().reason
             if over
-            else self.screen.status(view, viewer if viewer is not None else 0)
+            else self.screen.status(view, viewer if viewer is not None else 0, self.you())
         )
         tools = self._tools(view, over)
         return h(
@@ -645,13 +649,7 @@ class PlaySession:
                 h(
                     "h2",
                     {"class": "turn", "data-role": "status", "tabindex": "-1"},
-                    h("span", {"class": "your-turn"}, self._turn_words(view))
-                    if self._my_turn()
-                    else None,
-                    h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
-                    if self.bot_thinking() is not None
-                    else None,
-                    status,
+                    *self._status_words(view, status),
                 ),
                 h("div", {"class": "tools"}, *tools),
             ),
@@ -803,6 +801,23 @@ class PlaySession:
         seat = self.viewer
         return seat in self.game.to_move(state) and not self.game.automatic(state, seat)
 
+    def _status_words(self, view: dict, status: str) -> list[Node | str | None]:
+        """The heading's words: the chip ("Your turn", or ESPEERS's "Your answer") where the
+        person acts by hand, a bot's "Thinking…", and the status sentence. A sentence that
+        already opens with the chip's words ("Your turn: place a tile") gives them to the
+        chip, so they show once: [Your turn] Place a tile."""
+        chip = self._turn_words(view) if self._my_turn() else None
+        if chip is not None and status.startswith(f"{chip}: "):
+            status = capital(status[len(chip) + 2 :])
+        return [
+            h("span", {"class": "your-turn"}, chip) if chip is not None else None,
+            h("span", {"class": "visually-hidden"}, ": ") if chip is not None else None,
+            h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
+            if self.bot_thinking() is not None
+            else None,
+            status,
+        ]
+
     def _turn_words(self, view: dict) -> str:
         """The chip of `_my_turn`: "Your turn", unless the game says this is a chance to
         answer in another player's turn (ESPEERS's Opportunity)."""
@@ -825,9 +840,13 @@ class PlaySession:
         near = set(online.local) | set(host.seats if host else ())
         return frozenset(s for s in range(len(self.names)) if s not in near)
 
+    def you(self) -> int | None:
+        """The seat of the one person at this device (alone against bots, or online), whom
+        the status line and the result address as "you"; None in pass-and-play."""
+        return self.viewer if self._alone() and len(self.humans) == 1 else None
+
     def _result_tree(self, result: Any) -> Node:
-        you = self.viewer if self._alone() and len(self.humans) == 1 else None
-        title = outcome_title(result, self.names, you)
+        title = outcome_title(result, self.names, self.you())
         return h(
             "div",
             {"class": "result-panel", "data-role": "result"},
@@ -928,9 +947,16 @@ def newest_told(match: Any, screen: GameScreen) -> LastMove | None:
     """The newest entry of `match` that `screen` tells in words (forfeits aside), as a move."""
     for entry in reversed(match.entries):
         if not declared(entry.action) and describe_entry(screen, match, entry):
-            before = match.state_at(entry.seq - 1)
+            before = told_before(match, entry.seq)
             return LastMove(entry.seq, entry.seat, match.game.parse_action(entry.action), before)
     return None
+
+
+def you_of(session: Any) -> int | None:
+    """The seat a screen addresses as "you" (`PlaySession.you`); None for a replay's
+    spectator, which has no person at the table."""
+    you = getattr(session, "you", None)
+    return you() if callable(you) else None
 
 
 def last_move_of(session: Any) -> LastMove | None:
@@ -952,13 +978,25 @@ RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 def describe_entry(screen: GameScreen, match: Any, entry: Any) -> str:
     """A log entry of `match` in words ("" for a routine step the game does not tell)."""
+    before = told_before(match, entry.seq)
     forfeit, timeout = forfeited_seat(entry.action), timed_out_seat(entry.action)
     if forfeit is not None:
-        return f"{match.seat_name(forfeit)} did not take a required step in time and forfeits."
+        return f"{before.name(forfeit)} did not take a required step in time and forfeits."
     if timeout is not None:
-        return f"{match.seat_name(timeout)} ran out of time for a move and forfeits."
-    before = match.state_at(entry.seq - 1)
+        return f"{before.name(timeout)} ran out of time for a move and forfeits."
     return screen.describe(before, entry.seat, match.game.parse_action(entry.action))
+
+
+def told_before(match: Any, seq: int) -> Any:
+    """The state move `seq` was played in, as the log tells it: in a game played on from a
+    replay (`match/play_on.py`) the original's moves under the names of who really made them,
+    "Ada (original game)", not the new game's players who now hold those seats."""
+    before = match.state_at(seq - 1)
+    original = match.config.original_names(seq)
+    if original is None:
+        return before
+    names = tuple(f"{name} (original game)" for name in original)
+    return replace(before, setup=replace(before.setup, seat_names=names))
 
 
 def seats_tree(

@@ -73,14 +73,20 @@ class PsiScreen:
 
         return GAMES["psi-squad"].describe(before, seat, action)
 
-    def status(self, view: PsiPublicView, viewer: int) -> str:
+    def status(self, view: PsiPublicView, viewer: int, you: int | None = None) -> str:
+        """What the game waits for; addressed to `you` (one person alone against bots)."""
         names = [s["name"] for s in view["seats"]]
         if view["stage"] == "setup":
             waiting = sum(1 for s in view["seats"] if not s["ready"])
+            if you is not None and not view["seats"][you]["ready"]:
+                return f"Your turn: choose your secret cypher ({waiting} still to choose)."
             return f"Everyone chooses a secret cypher ({waiting} still to choose)."
         if not view["to_move"]:
             return "The game is over."
-        return f"{names[view['to_move'][0]]} to guess a cypher."
+        acting = view["to_move"][0]
+        if acting == you:
+            return "Your turn: guess a cypher."
+        return f"{names[acting]} to guess a cypher."
 
     def seat_line(self, view: PsiPublicView, seat: int) -> str:
         info = view["seats"][seat]

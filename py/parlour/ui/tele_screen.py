@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from parlour.games.base import capital, named
 from parlour.games.telepathic.grid import (
     CARDS_BY_ID,
     COLUMNS,
@@ -37,7 +38,7 @@ from parlour.games.telepathic.rules import (
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import LastMove, last_move_of, waiting_tree
+from parlour.ui.play import LastMove, last_move_of, waiting_tree, you_of
 from parlour.ui.tree import Node, h, s
 
 if TYPE_CHECKING:
@@ -153,19 +154,28 @@ class TeleScreen:
 
     # -- words ----------------------------------------------------------------------------
 
-    def status(self, view: TelePublicView, viewer: int) -> str:
+    def status(self, view: TelePublicView, viewer: int, you: int | None = None) -> str:
+        """What the game waits for; addressed to `you` (one person alone against bots)."""
         names = [seat["name"] for seat in view["seats"]]
         phase = view["phase"]
         if phase == "hand":
-            who = names[view["active"]]
+            active = view["active"]
             if view["must_announce"]:
-                return f"Every action card is used: {who} must make the Announcement."
-            return f"{who} hands an action card to {names[view['receiver']]}."
+                must = "you must" if active == you else f"{names[active]} must"
+                return f"Every action card is used: {must} make the Announcement."
+            receiver = named(names, view["receiver"], you)
+            if active == you:
+                return f"Your turn: hand an action card to {receiver}."
+            return f"{names[active]} hands an action card to {receiver}."
         if phase == "perform":
+            if view["performer"] == you:
+                return "Your turn: choose where the card acts."
             return f"{names[view['performer']]} chooses where the card acts."
         if phase == "window":
-            return f"{names[view['performer']]} may announce now."
+            return f"{capital(named(names, view['performer'], you))} may announce now."
         if phase == "respond":
+            if view["to_move"][0] == you:
+                return "Your turn: answer the Announcement."
             return f"{names[view['to_move'][0]]} answers the Announcement."
         return "Dealing the condition cards…" if phase == "setup" else "Checking…"
 
@@ -252,7 +262,8 @@ class TeleScreen:
         card = CARDS_BY_ID[before.row[before.handed]]
         index = perform.action.set_index
         target = set_names(card.sets)[index]
-        words = f"Dashed frame: {target}, where {before.name(perform.seat)} applied {card.name}."
+        who = "you" if perform.seat == you_of(session) else before.name(perform.seat)
+        words = f"Dashed frame: {target}, where {who} applied {card.name}."
         if last is not None and isinstance(last.action, HandCard):
             # the card handed now, named beside the set it answers
             words += " " + self.describe(last.before, last.seat, last.action)
@@ -366,7 +377,7 @@ class TeleScreen:
         choosing = view["phase"] == "hand" and session.viewer == view["active"]
         choosing = choosing and not view["must_announce"] and not sel.announcing
         names = [seat["name"] for seat in view["seats"]]
-        performer = view["performer"]
+        performer, you = view["performer"], you_of(session)
         live = [slot for slot, card_id in enumerate(view["row"]) if card_id is not None]
         stop = sel.slot if sel.slot in live else (live[0] if live else None)
         cards = []
@@ -389,7 +400,7 @@ class TeleScreen:
             if handed:
                 attrs["class"] += " handed"
             tag = (
-                h("span", {"class": "handed-tag"}, f"handed to {names[performer]}")
+                h("span", {"class": "handed-tag"}, f"handed to {named(names, performer, you)}")
                 if handed and performer is not None
                 else None
             )

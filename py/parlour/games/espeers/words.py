@@ -12,6 +12,7 @@ barrier laid face down (never its card until it is shown), a prediction and its 
 
 from __future__ import annotations
 
+from parlour.games.base import capital, whose
 from parlour.games.espeers.actions import (
     Action,
     AnswerPrediction,
@@ -56,6 +57,7 @@ KIND_WHEN = {
     "Impulse": "whenever you hold Opportunity",
 }
 DISCARD_DOWN = f"discards down to {in_words(HAND)} cards"  # the end of an Active phase
+DISCARD_DOWN_YOU = f"discard down to {in_words(HAND)} cards"
 STACK_RULE = "The top card resolves first, when both pass in a row."
 ACT_ONLY_WITH_OPPORTUNITY = "You can act only while you hold Opportunity."
 BARRIER_FACE_DOWN = f"A face-down card with {BARRIER_PSI} PSI on it."
@@ -88,6 +90,14 @@ PENDING_STATUS: dict[PendingKind, str] = {
     "predict": "{name} may guess the new barrier's symbol.",
     "assign": "{name} chooses where {amount} damage comes from.",
     "discard": f"{{name}} {DISCARD_DOWN}.",
+}
+# ... and addressed to the one person playing alone against the bot.
+YOUR_PENDING_STATUS: dict[PendingKind, str] = {
+    "predict": "You may guess the new barrier's symbol.",
+    "answer": "Say whether the prediction is right.",
+    "reveal-barrier": "Show the barrier card that took the damage.",
+    "assign": "Choose where {amount} damage comes from.",
+    "discard": f"{capital(DISCARD_DOWN_YOU)}.",
 }
 
 # What cycling a card does, at its foot and on its Cycle button (CYCLING, by its symbol).
@@ -326,22 +336,25 @@ def pass_effect(state: EspeersState, seat: int) -> str:
 # -- the phase, from the public view (the status line and the line above the Pass button) ----
 
 
-def status(view: PublicView) -> str:
-    """The status line: the set-up, a decision the game waits for, the mulligans, or the turn."""
+def status(view: PublicView, you: int | None = None) -> str:
+    """The status line: the set-up, a decision the game waits for, the mulligans, or the turn;
+    addressed to `you`, the one person playing alone against the bot, when it is theirs."""
     names = [p["name"] for p in view["players"]]
     pending = view["pending"]
     if view["phase"] == "setup":
         return "Shuffling and sealing the decks."
     if pending is not None:
-        who = names[pending["seat"]]
+        if pending["seat"] == you:
+            sentence = YOUR_PENDING_STATUS.get(pending["kind"], "Waiting for you.")
+            return sentence.format(amount=pending["amount"])
         sentence = PENDING_STATUS.get(pending["kind"], "Waiting for {name}.")
-        return sentence.format(name=who, amount=pending["amount"])
+        return sentence.format(name=names[pending["seat"]], amount=pending["amount"])
     if view["phase"] == "mulligan":
-        return mulligan_status(view)
-    return turn_status(view)
+        return mulligan_status(view, you)
+    return turn_status(view, you)
 
 
-def mulligan_status(view: PublicView) -> str:
+def mulligan_status(view: PublicView, you: int | None = None) -> str:
     """The opening hands are decided one after the other, the first player first (the one
     Active in turn 1): while that player decides, say who comes next."""
     names = [p["name"] for p in view["players"]]
@@ -349,23 +362,34 @@ def mulligan_status(view: PublicView) -> str:
     if len(deciding) != 1:
         return "Both players: keep your opening hand or take a mulligan."
     seat = deciding[0]
-    words = f"{names[seat]} keeps the opening hand or takes a mulligan"
+    if seat == you:
+        words = "Keep your opening hand or take a mulligan"
+    else:
+        words = f"{names[seat]} keeps the opening hand or takes a mulligan"
     if seat == view["active"]:
-        return f"{words}; then {names[1 - seat]} decides."
+        nxt = "you decide" if 1 - seat == you else f"{names[1 - seat]} decides"
+        return f"{words}; then {nxt}."
     return f"{words}."
 
 
-def turn_status(view: PublicView) -> str:
-    """The turn, its phase and who holds Opportunity."""
+def turn_status(view: PublicView, you: int | None = None) -> str:
+    """The turn, its phase and who holds Opportunity ("your" and "You hold" for `you`)."""
     names = [p["name"] for p in view["players"]]
-    turn, active, holder = view["turn"], names[view["active"]], names[view["opportunity"]]
+    turn, active, holder = view["turn"], view["active"], view["opportunity"]
     if view["phase"] == "discard":
-        return f"Turn {turn} · {active} {DISCARD_DOWN}."
+        if active == you:
+            return f"Turn {turn} · {capital(DISCARD_DOWN_YOU)}."
+        return f"Turn {turn} · {names[active]} {DISCARD_DOWN}."
+    holds = "You hold" if holder == you else f"{names[holder]} holds"
     if view["phase"] == "end":
-        if view["opportunity"] != view["active"]:
-            return f"Turn {turn} · {holder}'s last Opportunity before {active}'s turn ends."
-        return f"Turn {turn} · End of {active}'s turn · {active} holds Opportunity."
-    return f"Turn {turn} · {active}'s Active phase · {holder} holds Opportunity."
+        if holder != active:
+            return (
+                f"Turn {turn} · {capital(whose(names, holder, you))} last Opportunity"
+                f" before {whose(names, active, you)} turn ends."
+            )
+        return f"Turn {turn} · End of {whose(names, active, you)} turn · {holds} Opportunity."
+    active_phase = capital(whose(names, active, you))
+    return f"Turn {turn} · {active_phase} Active phase · {holds} Opportunity."
 
 
 def opportunity_line(view: PublicView, viewer: int | None) -> str:
