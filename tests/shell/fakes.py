@@ -427,6 +427,12 @@ class Window:
         BroadcastChannel.bus = Bus()
         self.BroadcastChannel = BroadcastChannel
 
+    def scrollTo(self, x, y):  # noqa: N802 - the browser's name
+        """Where the page was scrolled to, in order (a screen opens at its top)."""
+        if "scrolled" not in self.__dict__:
+            self.scrolled = []
+        self.scrolled.append((x, y))
+
 
 class Worker:
     """The worker's one function, answering with canned effects and recording the requests."""
