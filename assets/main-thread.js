@@ -56,9 +56,11 @@ export async function startEngine() {
     workerConfig(),
   ]);
   await nextTask();
-  // (the interpreter module PyScript's worker imports is pyscript.json's: assets/engine-loader.mjs,
-  // Pyodide's loadPyodide from this device's snapshot or cold, counting its own download)
-  const worker = await PyWorker(here(WORKER), { config, configURL });
+  // the interpreter module PyScript's worker imports (what its <script worker> tag works out):
+  // pyscript.json's assets/engine-loader.mjs, Pyodide's loadPyodide from this device's snapshot
+  // or cold, counting its own download
+  const version = here(config.interpreter);
+  const worker = await PyWorker(here(WORKER), { config, configURL, version });
   return worker.sync;
 }
 
