@@ -237,7 +237,9 @@ class LinkGames:
         self.save(play)
 
     def base(self) -> str:
-        return self.app.href.partition("#")[0]
+        """The site's address for links: never an embed's (?embed=1): a link opens the full
+        site."""
+        return self.app.href.partition("#")[0].partition("?")[0]
 
     def outcome(self, play: LinkPlay, out: Outcome) -> None:
         """After taking a link or acting: the sentence, the links to send, the save."""
@@ -443,24 +445,7 @@ def join_form(opened: Signed, records: tuple[Signed, ...], error: str) -> Node:
     free = [s for s in range(len(names)) if s not in taken]
     game = GAME_NAMES.get(str(body.get("g")), str(body.get("g")))
     bots = [names[int(s)] for s in body.get("b", {}) if str(s).isdigit() and int(s) < len(names)]
-    seats = [
-        h(
-            "label",
-            {"class": "here-seat"},
-            h(
-                "input",
-                {
-                    "type": "radio",
-                    "name": "bylink-seat",
-                    "data-field": "bylink-seat",
-                    "value": str(s),
-                    "checked": i == 0,
-                },
-            ),
-            f" {names[s]}",
-        )
-        for i, s in enumerate(free)
-    ]
+    seats = [h("option", {"value": str(s)}, names[s]) for s in free]
     return h(
         "div",
         {"class": "bylink bylink-join", "data-role": "bylink-join"},
@@ -469,7 +454,12 @@ def join_form(opened: Signed, records: tuple[Signed, ...], error: str) -> Node:
         h("p", {"class": "hint"}, f"{', '.join(bots)} play on the creator's device.")
         if bots
         else None,
-        h("fieldset", {"class": "here-seats"}, h("legend", None, "Your seat"), *seats)
+        h(
+            "label",
+            {"class": "field"},
+            h("span", None, "Your seat"),
+            h("select", {"data-field": "bylink-seat"}, *seats),
+        )
         if free
         else h("p", {"class": "error"}, "Every seat is taken in that game."),
         h(
