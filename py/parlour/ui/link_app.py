@@ -41,10 +41,12 @@ SENT_WORDS = "Your move is sealed and signed: send the link below to the others.
 
 class Pending:
     """One record of a game waiting for the page's signature, as py/webcrypto.py signs: it sets
-    `signature`, which this gives to the game (kept only if it holds)."""
+    `signature`, which this gives to the game (kept only if it holds). The page's checks answer
+    only for signatures checked before the call, so the one just made with this device's own
+    key is noted as made here (`made`), for `LinkGames.verifier`."""
 
-    def __init__(self, play: LinkPlay, which: str) -> None:
-        self.play, self.which = play, which
+    def __init__(self, play: LinkPlay, which: str, data: bytes, made: set[Any]) -> None:
+        self.play, self.which, self.data, self.made = play, which, data, made
 
     @property
     def signature(self) -> bytes | None:
@@ -53,6 +55,8 @@ class Pending:
     @signature.setter
     def signature(self, value: bytes | None) -> None:
         if value is not None:
+            signer = self.play.signer
+            self.made.add((signer.algorithm, signer.public_key, self.data, bytes(value)))
             self.play.signed(self.which, value)
 
 
@@ -116,6 +120,8 @@ class LinkGames:
         self.sending: set[str] = set()  # games whose "Send this link" is open
         self.sentence = ""  # the last link's or action's word
         self.invite: list[str] = []  # an invite opened here, not joined yet
+        self.made: set[Any] = set()  # signatures this page's keys made (`Pending`)
+        self.opened = 0  # links opened by this page: <html data-links-opened> (tests wait on it)
         self.join_error = ""
 
     # -- keys -------------------------------------------------------------------------
@@ -131,7 +137,18 @@ class LinkGames:
         play = self.plays.get(self.current or "")
         if play is None:
             return None, []
-        return play.signer, [(Pending(play, which), data) for which, data in play.to_sign()]
+        waiting = play.to_sign()
+        return play.signer, [(Pending(play, w, data, self.made), data) for w, data in waiting]
+
+    def verifier(self, crypto: Any) -> Any:
+        """The check of signatures for a game here: the page's answers (asked before the
+        call), and the signatures this page's own key made during it."""
+
+        def verify(algorithm: str, public: bytes, data: bytes, signature: bytes) -> bool:
+            made = (algorithm, public, data, signature) in self.made
+            return made or bool(crypto.verify(algorithm, public, data, signature))
+
+        return verify
 
     def after_signing(self) -> None:
         if self.current in self.plays:
@@ -189,7 +206,7 @@ class LinkGames:
             try:
                 if crypto is None:
                     raise ParlourError("no key")
-                play = LinkPlay.from_json(data, crypto.signer, crypto.verify, now())
+                play = LinkPlay.from_json(data, crypto.signer, self.verifier(crypto), now())
             except ParlourError:
                 storage.set_aside(key, what)
                 continue
@@ -213,7 +230,7 @@ class LinkGames:
             private = {s: {"deck": chosen[s]} for s in {0, *bots} if s < len(chosen)}
             variant["decks"] = ["sealed"] * len(chosen)
         play, out = LinkPlay.create(
-            game_id, names, variant, (0,), crypto.signer, crypto.verify, now(), self.base(),
+            game_id, names, variant, (0,), crypto.signer, self.verifier(crypto), now(), self.base(),
             bots, 0, private,
         )  # fmt: skip
         if play is None:
@@ -252,6 +269,8 @@ class LinkGames:
 
     def open_link(self, text: str) -> None:
         """A link opened (`#pl=...`): into the game it belongs to, or an invite to join."""
+        self.opened += 1
+        self.app.effects.attrs["links-opened"] = str(self.opened)
         found = packing.match_of(text)
         play = self.plays.get(found or "")
         if play is None and found is None:
@@ -276,7 +295,7 @@ class LinkGames:
         seat = setup_form.whole(fields.get("bylink-seat"), -1)
         name = str(fields.get("bylink-name", ""))
         play, out = LinkPlay.join(
-            self.invite, seat, name, crypto.signer, crypto.verify, now(), self.base()
+            self.invite, seat, name, crypto.signer, self.verifier(crypto), now(), self.base()
         )
         if play is None:
             self.join_error = out.sentence
@@ -324,8 +343,10 @@ class LinkGames:
 
     def show(self, match_id: str = "") -> None:
         """`#bylink` (the game shown) or `#bylink=<match>` (one of Your games)."""
-        if match_id:
-            self.current = match_id if match_id in self.plays else self.current
+        if match_id in self.plays:
+            self.current = match_id
+        elif self.current is None and self.plays and not self.invite:  # after a reload
+            self.current = max(self.plays.values(), key=lambda p: p.last_link_at).match_id
         self.draw()
 
     def draw(self) -> None:
@@ -355,7 +376,7 @@ class LinkGames:
             h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, play.waiting()),
             send_tree(links)
             if links
-            else h("p", {"class": "hint"}, "Signing…")
+            else h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")
             if play.match_id in self.sending
             else h(
                 "button",
