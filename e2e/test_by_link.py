@@ -32,6 +32,20 @@ class Reader:
         return None
 
 
+def shots(page, screenshots, name: str, element: str | None = None) -> None:
+    """The screen at 360x740 and 1280x800, light and dark; the page's own size and scheme
+    after."""
+    size = page.viewport_size
+    for width, height in ((360, 740), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            target = page.locator(element) if element else page
+            target.screenshot(path=screenshots / f"bylink-{name}-{width}-{scheme}.png")
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=None)
+
+
 class Device:
     def __init__(self, browser, site, watches, width: int, height: int, scheme: str) -> None:
         self.context = browser.new_context(
@@ -107,18 +121,17 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     page.click("#new-psi-squad .link-setup summary")
     page.click("#new-psi-squad a[href='#link-psi-squad']")
     page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
-    page.screenshot(path=screenshots / "bylink-send-1280-light.png")
+    shots(page, screenshots, "send", ROOT)
     invite = ada.sent()
     assert len(invite) == 1 and "#pl=1." in invite[0]
 
     bo.page.goto(invite[0])
     bo.page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     bo.page.locator(f"{ROOT} [data-role=bylink-join]").wait_for(timeout=STEP_MS)
-    bo.page.screenshot(path=screenshots / "bylink-join-360-dark.png")
+    shots(bo.page, screenshots, "join")
     bo.page.fill(f"{ROOT} [data-field=bylink-name]", "Bo")
     bo.page.click(f"{ROOT} [data-cmd=bylink-join]")
     bo.page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
-    bo.page.screenshot(path=screenshots / "bylink-send-360-dark.png")
 
     devices = [ada, bo]
     queue = [(0, link) for link in bo.sent()]
@@ -160,7 +173,7 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     assert len(heads) == 1
     ada.page.goto(site.url + "#home")
     ada.page.locator(".link-games [data-match]").wait_for(timeout=STEP_MS)
-    ada.page.screenshot(path=screenshots / "bylink-your-games-1280-light.png")
+    shots(ada.page, screenshots, "your-games", ".link-games")
     print(f"by link, whole game: {time.monotonic() - started:.1f} s")
     for device in devices:
         device.context.close()

@@ -354,7 +354,7 @@ class LinkGames:
         if play is None:
             self.app.effects.draw(ROOT, self.join_tree() if self.invite else nothing_tree())
         elif play.table is None:
-            self.app.effects.draw(ROOT, h("div", {"class": "bylink"}, self.panel(play)))
+            self.app.effects.draw(ROOT, h("div", {"class": "bylink"}, self.panel(play, True)))
         else:
             view = self.view(play)
             view.refresh()
@@ -364,15 +364,21 @@ class LinkGames:
     def draw_home(self) -> None:
         self.app.effects.draw(HOME_ROOT, your_games(list(self.plays.values())))
 
-    def panel(self, play: LinkPlay) -> Node:
-        """Above the board: what the game waits for, and "Send this link" when there is one."""
+    def panel(self, play: LinkPlay, titled: bool = False) -> Node:
+        """Above the board: what the game waits for, and "Send this link" when there is one
+        (`titled`: the screen's heading too, before the board has its own)."""
         links = play.links() if play.match_id in self.sending else []
+        game = GAME_NAMES.get(play.game.id, play.game.id) if play.game is not None else ""
+        said = self.sentence
+        if links and said.startswith("Send this"):
+            said = ""  # the panel below says it
         return h(
             "section",
             {"class": "bylink-bar", "data-role": "bylink-bar", "aria-label": "Play by link"},
-            h("p", {"class": "bylink-said", "data-role": "bylink-said"}, self.sentence)
-            if self.sentence
+            h("h2", {"tabindex": "-1"}, f"{game} by link: {', '.join(play.names)}")
+            if titled
             else None,
+            h("p", {"class": "bylink-said", "data-role": "bylink-said"}, said) if said else None,
             h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, play.waiting()),
             send_tree(links)
             if links
@@ -428,6 +434,11 @@ def send_tree(links: list[str]) -> Node:
                 ),
             )
         )
+    done = h(
+        "button",
+        {"class": "button small", "data-cmd": "bylink-sent", "type": "button"},
+        "Done: I sent it",
+    )
     return h(
         "div",
         {"class": "bylink-send", "data-role": "bylink-send"},
@@ -435,16 +446,15 @@ def send_tree(links: list[str]) -> Node:
         h(
             "p",
             None,
-            "Send it to the group chat (or to each player): each player opens it on their own "
-            "device, and the game moves on there.",
+            "Send it to your group chat (or to each player): each player opens it on their "
+            "own device, and the game goes on there.",
             " Send every part: they can arrive in any order." if many else None,
         ),
-        *items,
-        qr_or_word(links[0]) if not many else None,
         h(
-            "button",
-            {"class": "button small", "data-cmd": "bylink-sent", "type": "button"},
-            "Done: I sent it",
+            "div",
+            {"class": "bylink-share"},
+            qr_or_word(links[0]) if not many else None,
+            h("div", None, *items, done),
         ),
     )
 
@@ -472,6 +482,12 @@ def join_form(opened: Signed, records: tuple[Signed, ...], error: str) -> Node:
         {"class": "bylink bylink-join", "data-role": "bylink-join"},
         h("h2", {"tabindex": "-1"}, f"Join a game of {game} by link"),
         h("p", None, f"Players: {', '.join(names)}."),
+        h(
+            "p",
+            {"class": "hint"},
+            "Each turn is a link: after you join, and after each of your moves, this page gives "
+            "you one to send to the group chat.",
+        ),
         h("p", {"class": "hint"}, f"{', '.join(bots)} play on the creator's device.")
         if bots
         else None,
@@ -536,13 +552,17 @@ def your_games(plays: list[LinkPlay]) -> Node:
         line = play.summary()
         game = GAME_NAMES.get(str(line["game"]), str(line["game"]))
         players = ", ".join(str(n) for n in line["players"] or [])  # type: ignore[union-attr]
-        turn = "Your turn" if line["my_turn"] else "Over" if line["over"] else str(line["waiting"])
+        turn = "Your turn." if line["my_turn"] else str(line["waiting"])
         rows.append(
             h(
                 "li",
                 {"data-match": play.match_id},
                 h("a", {"href": f"#bylink={play.match_id}"}, f"{game}: {players}"),
-                h("span", {"class": "hint"}, f" {turn} ", last_link_words(play.last_link_at)),
+                h(
+                    "span",
+                    {"class": "turn mine" if line["my_turn"] else "turn"},
+                    f"{turn} Last link {last_link_words(play.last_link_at)}.",
+                ),
             )
         )
     return h(
@@ -554,12 +574,12 @@ def your_games(plays: list[LinkPlay]) -> Node:
 
 
 def last_link_words(at: float) -> str:
-    """When the last link came, in words ("last link 5 minutes ago")."""
+    """When the last link came, in words ("5 min ago")."""
     ago = max(0, int(now() - at))
     if ago < 60:
-        return "(last link just now)"
+        return "just now"
     if ago < 3600:
-        return f"(last link {ago // 60} min ago)"
+        return f"{ago // 60} min ago"
     if ago < 86400:
-        return f"(last link {ago // 3600} h ago)"
-    return f"(last link {ago // 86400} days ago)"
+        return f"{ago // 3600} h ago"
+    return f"{ago // 86400} days ago"
