@@ -6,22 +6,76 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
+
+import pytest
 
 from parlour.fair.rng import Rng
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.match.audit import Verified
+from parlour.match.online.device import Crypto
 from parlour.ui import link_app
 from parlour.ui.app import App
+from tests.signers import Ed25519Signer, P256Signer
+from tests.signers import verify as real_verify
 from tests.ui.test_bot_seats import form
 from tests.ui.test_online_app import Keyring
+
+ROOT_DIR = Path(__file__).resolve().parents[2]
 
 SITE = "https://psi.example/"
 
 
 def call(app: App, request: dict) -> dict:
-    out = json.loads(app.call(json.dumps(request)))
+    """One request as the worker makes it (py/webcrypto.py's `call`): the signatures it
+    carries checked first (a page keyring's `verify` answers only those), the app's call, then
+    what waits signed and the app's pass after signing."""
+    text = json.dumps(request)
+    keyring = app.keyring
+    if isinstance(keyring, PageKeyring):
+        keyring.checked = {c: real_verify(*c) for c in app.signature_checks(text)}
+    out = json.loads(app.call(text))
     assert "error" not in out, out["error"]
+    for _ in range(4):
+        signer, pending = app.pending_signatures()
+        if not pending:
+            break
+        for record, data in pending:
+            record.signature = signer.real.sign(data)
+        out = json.loads(app.after_signing())  # the same call's effects, with what was signed
+        assert "error" not in out, out["error"]
+    if isinstance(keyring, PageKeyring):
+        keyring.checked = {}
     return out
+
+
+class LaterSigner:
+    """A key pair as the page's (WebCrypto): `sign` answers later, so records wait for it."""
+
+    def __init__(self, real: Ed25519Signer | P256Signer) -> None:
+        self.real, self.algorithm, self.public_key = real, real.algorithm, real.public_key
+
+    def sign(self, data: bytes) -> None:
+        return None
+
+
+class PageKeyring(Keyring):
+    """The page's keyring (py/webcrypto.py) in CPython: keys that sign later, and a check of
+    signatures that answers only what was checked before the call."""
+
+    def __init__(self, kept=None) -> None:
+        super().__init__(kept)
+        self.checked: dict = {}
+
+    def fresh(self):
+        return Crypto(LaterSigner(P256Signer()), self.verify)
+
+    def kept(self, name):
+        crypto = self.kept_cryptos.get(name)
+        return Crypto(crypto.signer, self.verify) if crypto is not None else None
+
+    def verify(self, algorithm, public, data, signature) -> bool:
+        return self.checked.get((algorithm, public, data, signature)) is True
 
 
 def started(local: dict | None = None, keyring: Keyring | None = None) -> App:
@@ -50,12 +104,14 @@ def psi_form(kinds: dict[int, str] | None = None, seats: int = 2) -> list[dict]:
     return [*form("psi-squad", seats, kinds or {}), length]
 
 
-def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both():
-    ada, bo = started(), started()
+@pytest.mark.parametrize("keys", [Keyring, PageKeyring])
+def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(keys):
+    ada, bo = started(keyring=keys()), started(keyring=keys())
     out = call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
     assert out["go"] == "#bylink"
     page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
-    assert "Send this link" in page and "group chat" in page and 'class="qr"' in page
+    assert "Send this link" in page and "group chat" in page
+    assert 'class="qr"' in page or "too long for a QR code" in page
     invite = links_in(page)
     assert len(invite) == 1 and invite[0].startswith(SITE + "#pl=1.")
 
@@ -104,3 +160,96 @@ def move(app: App, play, plays, rng: Rng) -> dict:
     view = app.links().view(play)
     assert view.act(choice), view.message
     return call(app, {"op": "route", "hash": "#bylink"})
+
+
+def joined() -> tuple[App, App, list[str]]:
+    """Ada's game and Bo's device joined to it; the links Bo's join gave to send."""
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    route(bo, invite[0])
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    return ada, bo, links_in(drawn(out))
+
+
+def saved(app: App) -> dict[str, str]:
+    return {k: v for k, v in app.storage.values["local"].items() if k.startswith(link_app.SAVE)}
+
+
+def test_a_link_opened_twice_says_so_and_a_changed_one_is_refused_changing_nothing():
+    ada, _, sent = joined()
+    first = drawn(route(ada, sent[0]))
+    assert "already" not in first
+    before = saved(ada)
+    again = drawn(route(ada, sent[0]))
+    assert "You had everything in that link already: nothing changed." in again
+    data = sent[0][:-8] + ("A" if sent[0][-8] != "A" else "B") + sent[0][-7:]
+    changed = drawn(route(ada, data))
+    assert "refused" in changed or "damaged" in changed or "cannot" in changed, changed
+    play = next(iter(ada.links().plays.values()))
+    assert json.loads(saved(ada)[link_app.SAVE + play.match_id]) == json.loads(
+        before[link_app.SAVE + play.match_id]
+    )
+
+
+def test_games_by_link_come_back_after_a_reload_and_your_games_lists_them():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    keyring = PageKeyring(ada.keyring.kept_cryptos)
+    again = App()
+    again.keyring = keyring
+    start = {"op": "start", "local": saved(ada), "session": {}, "href": SITE + "#home",
+             "hash": "#home"}  # fmt: skip
+    home = drawn(call(again, start), link_app.HOME_ROOT)
+    assert "Your games by link" in home and "Psi Squad: P1, Bo" in home
+    assert f'href="#bylink={play.match_id}"' in home
+    assert "Your turn." in home or "Waiting for" in home
+    board = drawn(call(again, {"op": "route", "hash": f"#bylink={play.match_id}"}))
+    assert 'class="play play-psi-squad"' in board
+    reloaded = again.links().plays[play.match_id]
+    assert reloaded.match.head() == play.match.head()
+
+
+def test_a_kept_game_that_was_changed_is_set_aside_with_a_sentence():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    kept = saved(ada)
+    key = next(iter(kept))
+    data = json.loads(kept[key])
+    data["records"][0]["b"]["n"][0] = "Eve"  # the creator's signed names, changed
+    again = App()
+    again.keyring = PageKeyring(ada.keyring.kept_cryptos)
+    start = {"op": "start", "local": {key: json.dumps(data)}, "session": {}, "href": SITE}
+    call(again, start)
+    assert again.links().plays == {}
+    assert any("Your saved game by link" in d for d in again.storage.damaged)
+
+
+def test_every_set_up_form_offers_play_by_link_and_sends_its_form():
+    page = (ROOT_DIR / "index.html").read_text()
+    for game in ("esp", "espeers", "psi-squad", "telepathic"):
+        form_html = page.split(f'<section id="new-{game}"')[1].split("</section>")[0]
+        assert f'href="#link-{game}"' in form_html
+        assert 'data-role="link-error"' in form_html
+        assert f'<section id="link-{game}" class="screen">' in page
+    assert '"#link-"' in (ROOT_DIR / "py/shell/page.py").read_text()
+    assert 'id="link-help"' in page and "Playing by link" in page
+
+
+def test_a_set_up_that_cannot_be_played_by_link_says_why_under_the_form():
+    app = started(keyring=PageKeyring())
+    every_seat_a_bot = psi_form({0: "easy", 1: "easy"})
+    out = call(app, {"op": "route", "hash": "#link-psi-squad", "form": every_seat_a_bot})
+    said = dict(out["text"])["#new-psi-squad [data-role=link-error]"]
+    assert said and out["go"] == "#new-psi-squad"
+    assert app.links().plays == {}
+
+
+def test_a_browser_that_cannot_sign_is_told_so():
+    app = App()
+    call(app, {"op": "start", "local": {}, "session": {}, "href": SITE})
+    out = call(app, {"op": "route", "hash": "#link-esp", "form": form("esp", 2, {})})
+    assert dict(out["text"])["#new-esp [data-role=link-error]"] == link_app.NO_KEYS

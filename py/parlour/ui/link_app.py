@@ -460,9 +460,10 @@ def send_tree(links: list[str]) -> Node:
 
 
 def qr_or_word(link: str) -> Node:
-    """The link's QR code, or a word when it is too long for one (Copy and Share carry it)."""
+    """The link's QR code (level L, the most it holds: up to 858 bytes), or a word when it is
+    too long for one (Copy and Share carry it)."""
     try:
-        return qr_svg(link, "QR code of the link")
+        return qr_svg(link, "QR code of the link", "L")
     except ValueError:
         return h("p", {"class": "hint"}, "This link is too long for a QR code: copy or share it.")
 
