@@ -253,3 +253,47 @@ def test_a_browser_that_cannot_sign_is_told_so():
     call(app, {"op": "start", "local": {}, "session": {}, "href": SITE})
     out = call(app, {"op": "route", "hash": "#link-esp", "form": form("esp", 2, {})})
     assert dict(out["text"])["#new-esp [data-role=link-error]"] == link_app.NO_KEYS
+
+
+def radio(key: str, value: str, seats: str | None = None) -> dict:
+    data = {"variant": key, **({"seats": seats} if seats else {})}
+    return {"tag": "input", "type": "radio", "value": value, "checked": True, "data": data}
+
+
+def deck(seat: int, value: str) -> dict:
+    return {"tag": "select", "value": value, "data": {"deck-seat": str(seat), "default": value}}
+
+
+SET_UPS = [
+    ("esp", form("esp", 2, {})),
+    ("esp", form("esp", 4, {3: "easy"})),
+    ("espeers", [*form("espeers", 2, {}), deck(0, "starter:mindwall"), deck(1, "starter:x")]),
+    ("telepathic", [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]),
+    ("telepathic", [*form("telepathic", 3, {}), radio("arrangement", "director", "3")]),
+    ("telepathic", [*form("telepathic", 4, {}), radio("arrangement", "four", "4")]),
+    ("telepathic", [*form("telepathic", 4, {}), radio("arrangement", "teams", "4")]),
+    ("psi-squad", [*psi_form({6: "easy", 7: "hard"}, 8)]),
+]
+
+
+@pytest.mark.parametrize(("game", "fields"), SET_UPS)
+def test_every_game_and_variant_starts_by_link_and_a_second_device_joins(game, fields):
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": f"#link-{game}", "form": fields})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    assert invite, game
+    join = drawn(route(bo, invite[0]))
+    assert "Your seat" in join
+    play = next(iter(ada.links().plays.values()))
+    bots = [n for n in play.names if n.endswith("(bot)")]
+    assert all(n in join for n in bots) and ("creator's device" in join) == bool(bots)
+    assert ('data-field="espeers-deck"' in join) == (game == "espeers")
+    fields_ = {"bylink-seat": "1", "bylink-name": "Bo", "espeers-deck": "starter:onslaught"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields_}})  # fmt: skip
+    assert links_in(drawn(out)), drawn(out)
+    joined = next(iter(bo.links().plays.values()))
+    assert joined.local == (1,) and joined.name(1) == "Bo"
+    if game == "espeers":
+        assert joined.private == {1: {"deck": "onslaught"}}
+        assert play.private[0] == {"deck": "mindwall"}

@@ -21,7 +21,7 @@ from parlour.match.by_link.device import Outcome
 from parlour.match.match import Submitted
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form
-from parlour.ui.online_app import TheApp
+from parlour.ui.online_app import TheApp, _deck_choices, _guest_choices
 from parlour.ui.online_screen import GAME_NAMES, copy_box
 from parlour.ui.play import PlaySession
 from parlour.ui.qr import qr_svg
@@ -294,9 +294,12 @@ class LinkGames:
             return
         seat = setup_form.whole(fields.get("bylink-seat"), -1)
         name = str(fields.get("bylink-name", ""))
+        deck = fields.get("espeers-deck")
+        private = _guest_choices(self.app, str(deck)) if deck is not None else None
         play, out = LinkPlay.join(
-            self.invite, seat, name, crypto.signer, self.verifier(crypto), now(), self.base()
-        )
+            self.invite, seat, name, crypto.signer, self.verifier(crypto), now(), self.base(),
+            private,
+        )  # fmt: skip
         if play is None:
             self.join_error = out.sentence
             self.draw()
@@ -410,7 +413,8 @@ class LinkGames:
                     "(the first link of the game) first.",
                 ),
             )
-        return join_form(opened, packet.records, self.join_error)
+        decks = _deck_choices(self.app) if opened.body.get("g") == "espeers" else []
+        return join_form(opened, packet.records, self.join_error, decks)
 
 
 # -- trees ------------------------------------------------------------------------------------
@@ -468,8 +472,11 @@ def qr_or_word(link: str) -> Node:
         return h("p", {"class": "hint"}, "This link is too long for a QR code: copy or share it.")
 
 
-def join_form(opened: Signed, records: tuple[Signed, ...], error: str) -> Node:
-    """A free seat and your name, for a device that opens an invite."""
+def join_form(
+    opened: Signed, records: tuple[Signed, ...], error: str, decks: list[tuple[str, str]]
+) -> Node:
+    """A free seat and your name (and in ESPEERS your deck), for a device that opens an
+    invite."""
     body = opened.body
     names = [str(n) for n in body.get("n", [])] if isinstance(body.get("n"), list) else []
     held = body.get("h") if isinstance(body.get("h"), list) else []
@@ -506,6 +513,18 @@ def join_form(opened: Signed, records: tuple[Signed, ...], error: str) -> Node:
             h("span", None, "Your name"),
             h("input", {"data-field": "bylink-name", "maxlength": "24", "autocomplete": "off"}),
         ),
+        h(
+            "label",
+            {"class": "field deck-choice"},
+            h("span", None, "Your deck (nobody else sees it)"),
+            h(
+                "select",
+                {"data-field": "espeers-deck"},
+                *(h("option", {"value": v}, label) for v, label in decks),
+            ),
+        )
+        if decks
+        else None,
         h("p", {"class": "error", "role": "alert", "data-role": "bylink-error"}, error),
         h(
             "div",
