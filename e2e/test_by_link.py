@@ -151,6 +151,7 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
             bo.page.reload()
             bo.page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
             bo.page.locator(f"{ROOT} .play").wait_for(timeout=STEP_MS)
+            bo.page.screenshot(path=screenshots / "bylink-board-after-reload-360-dark.png")
         if not opened_twice and plays[0].match is not None and plays[0].match.step >= 2:
             opened_twice = True
             said = ada.open(first_links[0][1])

@@ -13,6 +13,7 @@ import pytest
 from parlour.fair.rng import Rng
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
 from parlour.match.audit import Verified
+from parlour.match.by_link import LinkPlay
 from parlour.match.online.device import Crypto
 from parlour.ui import link_app
 from parlour.ui.app import App
@@ -104,18 +105,25 @@ def psi_form(kinds: dict[int, str] | None = None, seats: int = 2) -> list[dict]:
     return [*form("psi-squad", seats, kinds or {}), length]
 
 
-@pytest.mark.parametrize("keys", [Keyring, PageKeyring])
-def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(keys):
+@pytest.mark.parametrize(("keys", "split"), [(Keyring, 0), (PageKeyring, 0), (PageKeyring, 500)])
+def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
+    keys, split, monkeypatch
+):
+    if split:  # every link longer than `split` goes in parts, opened in the order sent
+        whole = LinkPlay.links
+        monkeypatch.setattr(LinkPlay, "links", lambda self, limit=split: whole(self, limit))
     ada, bo = started(keyring=keys()), started(keyring=keys())
     out = call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
     assert out["go"] == "#bylink"
     page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
-    assert "Send this link" in page and "group chat" in page
-    assert 'class="qr"' in page or "too long for a QR code" in page
+    assert ("Send these links" if split else "Send this link") in page and "group chat" in page
+    assert split or 'class="qr"' in page or "too long for a QR code" in page
     invite = links_in(page)
-    assert len(invite) == 1 and invite[0].startswith(SITE + "#pl=1.")
+    assert (len(invite) > 1) == bool(split) and invite[0].startswith(SITE + "#pl=1.")
+    for part in invite[:-1]:
+        assert "open its other parts" in drawn(route(bo, part))
 
-    join = drawn(route(bo, invite[0]))
+    join = drawn(route(bo, invite[-1]))
     assert "Join a game of Psi Squad by link" in join and "Your seat" in join
     fields = {"bylink-seat": "1", "bylink-name": "Bo"}
     out = call(bo, {"op": "click", "region": "bylink",
@@ -282,7 +290,7 @@ def test_every_game_and_variant_starts_by_link_and_a_second_device_joins(game, f
     call(ada, {"op": "route", "hash": f"#link-{game}", "form": fields})
     invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
     assert invite, game
-    join = drawn(route(bo, invite[0]))
+    join = drawn(route(bo, invite[-1]))
     assert "Your seat" in join
     play = next(iter(ada.links().plays.values()))
     bots = [n for n in play.names if n.endswith("(bot)")]

@@ -120,6 +120,7 @@ class LinkGames:
         self.sending: set[str] = set()  # games whose "Send this link" is open
         self.sentence = ""  # the last link's or action's word
         self.invite: list[str] = []  # an invite opened here, not joined yet
+        self.parts: dict[str, dict[int, str]] = {}  # parts of split links, by tag, till whole
         self.made: set[Any] = set()  # signatures this page's keys made (`Pending`)
         self.opened = 0  # links opened by this page: <html data-links-opened> (tests wait on it)
         self.join_error = ""
@@ -164,7 +165,14 @@ class LinkGames:
                 return []
             found = packing.match_of(text)
             play = self.plays.get(found or "")
-            return play.checks(text) if play is not None else packing.invite_checks([text])
+            if play is not None:
+                return play.checks(text)
+            if is_part(text):  # a part that completes a link: that link's signatures
+                whole = self._whole(text)
+                packet = packing.read_invite(whole) if whole else None
+                game = self.plays.get(packet.match_id) if packet is not None else None
+                return packing.signature_checks(packet, game.keys if game else {}) if packet else []
+            return packing.invite_checks([text])
         if op == "click" and request.get("region") == "bylink":
             return packing.invite_checks(self.invite)
         return []
@@ -268,23 +276,45 @@ class LinkGames:
         self.save(play)
 
     def open_link(self, text: str) -> None:
-        """A link opened (`#pl=...`): into the game it belongs to, or an invite to join."""
+        """A link opened (`#pl=...`): into the game it belongs to, or an invite to join. A
+        part of a split link waits here until its last part comes, in any order."""
         self.opened += 1
         self.app.effects.attrs["links-opened"] = str(self.opened)
-        found = packing.match_of(text)
+        texts = [text]
+        if is_part(text):
+            whole = self._whole(text)
+            if whole is None:
+                self.sentence = "Part of a link kept: open its other parts too (any order)."
+                self.draw()
+                return
+            texts = whole
+        found = packing.match_of(texts[0]) if len(texts) == 1 else self._match_of(texts)
         play = self.plays.get(found or "")
-        if play is None and found is None:
-            for candidate in self.plays.values():  # a part of a split link: the game with it
-                if candidate.take_link(text, now()).ok:
-                    play = candidate
-                    break
         if play is None:
-            self.invite, self.join_error, self.current = [text], "", None
+            self.invite, self.join_error, self.current = texts, "", None
             self.draw()
             return
         self.current = play.match_id
-        self.outcome(play, play.take_link(text, now()))
+        for part in texts:
+            out = play.take_link(part, now())  # the last part completes the link
+        self.outcome(play, out)
         self.draw()
+
+    def _whole(self, text: str) -> list[str] | None:
+        """Keep a part; all the parts of its link once every one is here (else None)."""
+        read = packing.read_fragment(text)
+        assert isinstance(read, packing.Part)
+        parts = self.parts.setdefault(read.tag, {})
+        parts[read.index] = text
+        if any(i not in parts for i in range(1, read.count + 1)):
+            return None
+        return [parts[i] for i in range(1, read.count + 1)]
+
+    def _match_of(self, texts: list[str]) -> str | None:
+        try:
+            return packing.read_invite(texts).match_id
+        except ParlourError:
+            return None
 
     def join(self, fields: dict[str, Any]) -> None:
         crypto = self._crypto()
@@ -355,7 +385,8 @@ class LinkGames:
     def draw(self) -> None:
         play = self.plays.get(self.current or "")
         if play is None:
-            self.app.effects.draw(ROOT, self.join_tree() if self.invite else nothing_tree())
+            tree = self.join_tree() if self.invite else nothing_tree(self.sentence)
+            self.app.effects.draw(ROOT, tree)
         elif play.table is None:
             self.app.effects.draw(ROOT, h("div", {"class": "bylink"}, self.panel(play, True)))
         else:
@@ -415,6 +446,14 @@ class LinkGames:
             )
         decks = _deck_choices(self.app) if opened.body.get("g") == "espeers" else []
         return join_form(opened, packet.records, self.join_error, decks)
+
+
+def is_part(text: str) -> bool:
+    """Whether a link is one part of a link split in several."""
+    try:
+        return isinstance(packing.read_fragment(text), packing.Part)
+    except ParlourError:
+        return False
 
 
 # -- trees ------------------------------------------------------------------------------------
@@ -553,12 +592,13 @@ def trust(play: LinkPlay) -> Node | None:
     )
 
 
-def nothing_tree() -> Node:
+def nothing_tree(said: str) -> Node:
+    """No game shown: what the last link opened said (a part kept), or that there is none."""
     return h(
         "div",
         {"class": "bylink"},
         h("h2", {"tabindex": "-1"}, "Play by link"),
-        h("p", None, "No game by link is open here."),
+        h("p", {"data-role": "bylink-said"}, said or "No game by link is open here."),
         h("a", {"class": "button", "href": "#home"}, "All games"),
     )
 
