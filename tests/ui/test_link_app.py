@@ -305,3 +305,16 @@ def test_every_game_and_variant_starts_by_link_and_a_second_device_joins(game, f
     if game == "espeers":
         assert joined.private == {1: {"deck": "onslaught"}}
         assert play.private[0] == {"deck": "mindwall"}
+
+
+def test_a_digit_typed_on_the_board_of_a_game_by_link_reaches_it_and_its_save_is_kept():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    assert play.summary()["my_turn"] and play.table.state.setting_up
+    for digit in "123":
+        call(ada, {"op": "key", "region": "bylink", "key": digit})
+    out = call(ada, {"op": "key", "region": "bylink", "key": "Enter"})
+    assert links_in(drawn(out)), drawn(out)  # the sealed cypher's link, to send
+    assert not play.summary()["my_turn"]
+    assert link_app.SAVE + play.match_id in ada.current_saves()

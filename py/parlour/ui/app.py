@@ -208,6 +208,8 @@ class App:
         owned = getattr(self.online, "owned", None)
         if owned is not None:
             keep.add(owned)
+        if self._links is not None and self._links.current is not None:
+            keep.add(LINK_SAVE + self._links.current)  # the game by link on screen
         return keep
 
     def draw_note(self) -> None:
@@ -489,6 +491,8 @@ class App:
             if kind == "learn" and game_id in self.tutorials
             else self.online.click
             if kind == "online" and self.online is not None and self.online.play is not None
+            else self._links.click
+            if kind == "bylink" and self._links is not None
             else None
         )
         if send is None:
@@ -501,6 +505,7 @@ class App:
         elif key.startswith("Arrow"):
             target = arrow_focus(str(cell), request.get("cells"), key)
             roots = {"play": play_root(game_id), "learn": f"#learn-{game_id} .learn-root"}
+            roots["bylink"] = "#bylink .bylink-root"
             root = roots.get(kind, "#online .online-root")
             self.effects.focus = within(root, target) if target else None
 
