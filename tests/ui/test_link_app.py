@@ -318,3 +318,13 @@ def test_a_digit_typed_on_the_board_of_a_game_by_link_reaches_it_and_its_save_is
     assert links_in(drawn(out)), drawn(out)  # the sealed cypher's link, to send
     assert not play.summary()["my_turn"]
     assert link_app.SAVE + play.match_id in ada.current_saves()
+
+
+def test_damaged_parts_and_text_that_is_no_link_get_a_sentence_not_a_fault():
+    app = started(keyring=PageKeyring())
+    assert "open its other parts" in drawn(route(app, SITE + "#pl=1.1-2.abcdefgh.AAAA"))
+    page = drawn(route(app, SITE + "#pl=1.2-2.abcdefgh.BBBB"))
+    assert 'class="error"' in page and "Join the game" not in page
+    for text in ("#pl=9.AAAA", "#pl=1.%%%", "#pl="):
+        page = drawn(route(app, SITE + text))
+        assert 'class="error"' in page and "Join the game" not in page, text

@@ -167,15 +167,25 @@ class LinkGames:
             play = self.plays.get(found or "")
             if play is not None:
                 return play.checks(text)
-            if is_part(text):  # a part that completes a link: that link's signatures
-                whole = self._whole(text)
-                packet = packing.read_invite(whole) if whole else None
-                game = self.plays.get(packet.match_id) if packet is not None else None
-                return packing.signature_checks(packet, game.keys if game else {}) if packet else []
+            if is_part(text):
+                return self._part_checks(text)
             return packing.invite_checks([text])
         if op == "click" and request.get("region") == "bylink":
             return packing.invite_checks(self.invite)
         return []
+
+    def _part_checks(self, text: str) -> list[packing.Check]:
+        """A part that completes a link: that link's signatures (none for a damaged one,
+        which `open_link` then refuses with a sentence)."""
+        whole = self._whole(text)
+        try:
+            packet = packing.read_invite(whole) if whole else None
+        except ParlourError:
+            return []
+        if packet is None:
+            return []
+        game = self.plays.get(packet.match_id)
+        return packing.signature_checks(packet, game.keys if game else {})
 
     def saved_checks(self, local: dict[str, Any]) -> list[packing.Check]:
         """Every signature of the games by link kept in this browser (`local`, as the page
