@@ -119,6 +119,7 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     page.check("input[name='psi-squad-length'][value='3']")
     page.fill("#new-psi-squad [data-seat-name='0']", "Ada")
     page.click("#new-psi-squad .link-setup summary")
+    shots(page, screenshots, "setup", "#new-psi-squad .link-setup")
     page.click("#new-psi-squad a[href='#link-psi-squad']")
     page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
     shots(page, screenshots, "send", ROOT)
