@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 
+from e2e import axe
 from e2e.clicks import CLICKS
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
 from parlour.fair.signing import DeviceKey
@@ -32,16 +33,19 @@ class Reader:
         return None
 
 
-def shots(page, screenshots, name: str, element: str | None = None) -> None:
-    """The screen at 360x740 and 1280x800, light and dark; the page's own size and scheme
-    after."""
+def shots(page, screenshots, name: str, element: str | None = None, log=None) -> None:
+    """The screen at 360x740 and 1280x800, light and dark, photographed and checked with axe
+    (`log`); the page's own size and scheme after."""
     size = page.viewport_size
+    axe.inject(page)
     for width, height in ((360, 740), (1280, 800)):
         page.set_viewport_size({"width": width, "height": height})
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             target = page.locator(element) if element else page
             target.screenshot(path=screenshots / f"bylink-{name}-{width}-{scheme}.png")
+            if log is not None:
+                log.check(f"{name} [{scheme} {width}]", element or ROOT)
     page.set_viewport_size(size)
     page.emulate_media(color_scheme=None)
 
@@ -119,17 +123,19 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     page.check("input[name='psi-squad-length'][value='3']")
     page.fill("#new-psi-squad [data-seat-name='0']", "Ada")
     page.click("#new-psi-squad .link-setup summary")
-    shots(page, screenshots, "setup", "#new-psi-squad .link-setup")
+    log = axe.AxeLog(page, "by link")
+    shots(page, screenshots, "setup", "#new-psi-squad .link-setup", log)
     page.click("#new-psi-squad a[href='#link-psi-squad']")
     page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
-    shots(page, screenshots, "send", ROOT)
+    shots(page, screenshots, "send", ROOT, log)
     invite = ada.sent()
     assert len(invite) == 1 and "#pl=1." in invite[0]
 
     bo.page.goto(invite[0])
     bo.page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     bo.page.locator(f"{ROOT} [data-role=bylink-join]").wait_for(timeout=STEP_MS)
-    shots(bo.page, screenshots, "join")
+    join_log = axe.AxeLog(bo.page, "by link")
+    shots(bo.page, screenshots, "join", None, join_log)
     bo.page.fill(f"{ROOT} [data-field=bylink-name]", "Bo")
     bo.page.click(f"{ROOT} [data-cmd=bylink-join]")
     bo.page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
@@ -175,7 +181,9 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     assert len(heads) == 1
     ada.page.goto(site.url + "#home")
     ada.page.locator(".link-games [data-match]").wait_for(timeout=STEP_MS)
-    shots(ada.page, screenshots, "your-games", ".link-games")
+    shots(ada.page, screenshots, "your-games", ".link-games", log)
+    log.assert_clean()
+    join_log.assert_clean()
     print(f"by link, whole game: {time.monotonic() - started:.1f} s")
     for device in devices:
         device.context.close()
