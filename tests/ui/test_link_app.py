@@ -134,6 +134,7 @@ def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
     queue = [(0, link) for link in sent]
     call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
     rng = Rng(b"by link app")
+    since = turns = 0  # links that brought the player's turn; those with "Since your turn"
     for _ in range(600):
         plays = [next(iter(a.links().plays.values())) for a in devices]
         if all(p.audit_result is not None for p in plays):
@@ -141,6 +142,10 @@ def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
         if queue:
             to, link = queue.pop(0)
             page = drawn(route(devices[to], link))
+            plays = [next(iter(a.links().plays.values())) for a in devices]
+            if plays[to].summary()["my_turn"] and plays[to].match.step > 2:
+                turns += 1
+                since += 'data-role="since"' in page and "Since your turn:" in page
         else:
             to = next(i for i, p in enumerate(plays) if p.summary()["my_turn"])
             page = drawn(move(devices[to], plays[to], plays, rng))
@@ -150,6 +155,7 @@ def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
     plays = [next(iter(a.links().plays.values())) for a in devices]
     assert [p.audit_result for p in plays] == [Verified(), Verified()]
     assert plays[0].match.head() == plays[1].match.head()
+    assert since == turns > 0
 
 
 def move(app: App, play, plays, rng: Rng) -> dict:
