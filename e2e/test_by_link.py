@@ -50,11 +50,21 @@ def shots(page, screenshots, name: str, element: str | None = None, log=None) ->
     page.emulate_media(color_scheme=None)
 
 
+# A browser with the Web Share API (a phone's): what it was asked to share is kept.
+SHARE = """
+navigator.share = (data) => { window.__shared = data.url; return Promise.resolve(); };
+"""
+
+
 class Device:
-    def __init__(self, browser, site, watches, width: int, height: int, scheme: str) -> None:
+    def __init__(
+        self, browser, site, watches, width: int, height: int, scheme: str, init: str = ""
+    ) -> None:
         self.context = browser.new_context(
             viewport={"width": width, "height": height}, color_scheme=scheme
         )
+        if init:
+            self.context.add_init_script(init)
         self.page = self.context.new_page()
         self.watch = PageWatch(site.url)
         self.watch.attach(self.page)
@@ -115,7 +125,7 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     started = time.monotonic()
     watches: list[PageWatch] = []
     ada = Device(browser, site, watches, 1280, 800, "light")
-    bo = Device(browser, site, watches, 360, 740, "dark")
+    bo = Device(browser, site, watches, 360, 740, "dark", SHARE)
     page = ada.page
     page.goto(site.url + "#new-psi-squad")
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
@@ -128,6 +138,7 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     page.click("#new-psi-squad a[href='#link-psi-squad']")
     page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
     shots(page, screenshots, "send", ROOT, log)
+    assert page.locator(f"{ROOT} [data-share]").first.is_hidden()  # no Web Share API here
     invite = ada.sent()
     assert len(invite) == 1 and "#pl=1." in invite[0]
 
@@ -139,6 +150,10 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     bo.page.fill(f"{ROOT} [data-field=bylink-name]", "Bo")
     bo.page.click(f"{ROOT} [data-cmd=bylink-join]")
     bo.page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
+    share = bo.page.locator(f"{ROOT} [data-share]").first
+    share.click()  # shown where the browser has the Web Share API
+    shared = bo.page.evaluate("window.__shared")
+    assert shared == bo.page.locator(f"{ROOT} [data-role=bylink-link-0]").get_attribute("value")
 
     devices = [ada, bo]
     queue = [(0, link) for link in bo.sent()]
