@@ -70,6 +70,7 @@ class Device:
         self.watch.attach(self.page)
         watches.append(self.watch)
         self.guesses = 0
+        self.opening: list[float] = []  # seconds from opening a link to its board drawn
 
     def saved(self) -> LinkPlay:
         """This device's game as it saved it (read back with the public key of its own join)."""
@@ -95,6 +96,7 @@ class Device:
     def open(self, link: str) -> str:
         """Open a link as a chat's tap would; what the game said of it."""
         before = self.page.evaluate("document.documentElement.dataset.linksOpened || '0'")
+        started = time.monotonic()
         self.page.evaluate("link => { location.hash = new URL(link).hash; }", link)
         self.page.wait_for_function(
             f"(document.documentElement.dataset.linksOpened || '0') !== '{before}'"
@@ -102,6 +104,7 @@ class Device:
             timeout=STEP_MS,
         )
         self.wait_signed()
+        self.opening.append(time.monotonic() - started)
         return self.page.locator(f"{ROOT} [data-role=bylink-said]").inner_text()
 
     def wait_signed(self) -> None:
@@ -199,7 +202,12 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     shots(ada.page, screenshots, "your-games", ".link-games", log)
     log.assert_clean()
     join_log.assert_clean()
-    print(f"by link, whole game: {time.monotonic() - started:.1f} s")
+    opening = sorted(t for d in devices for t in d.opening)
+    print(
+        f"by link, whole game: {time.monotonic() - started:.1f} s; a link opened to its board: "
+        f"median {opening[len(opening) // 2] * 1000:.0f} ms, max {opening[-1] * 1000:.0f} ms "
+        f"({len(opening)} links)"
+    )
     for device in devices:
         device.context.close()
     for watch in watches:

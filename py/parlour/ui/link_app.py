@@ -386,8 +386,8 @@ class LinkGames:
 
     def show(self, match_id: str = "") -> None:
         """`#bylink` (the game shown) or `#bylink=<match>` (one of Your games)."""
-        if match_id in self.plays:
-            self.current = match_id
+        if match_id in self.plays and match_id != self.current:
+            self.current, self.sentence = match_id, ""  # another game: the last word was not its
         elif self.current is None and self.plays and not self.invite:  # after a reload
             self.current = max(self.plays.values(), key=lambda p: p.last_link_at).match_id
         self.draw()
