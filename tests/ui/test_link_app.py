@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -130,15 +131,28 @@ def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
                     "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
     sent = links_in(drawn(out))
     assert sent, drawn(out)
-    devices = [ada, bo]
-    queue = [(0, link) for link in sent]
     call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    plays, since, turns = play_out([ada, bo], sent, psi_choice)
+    assert [p.audit_result for p in plays] == [Verified(), Verified()]
+    assert plays[0].match.head() == plays[1].match.head()
+    assert since == turns > 0
+
+
+Decide = Callable[[LinkPlay, list[LinkPlay], Rng], object]
+
+
+def play_out(devices: list[App], sent: list[str], decide: Decide, most: int = 3000) -> tuple:
+    """Two devices play to the end by links only: each link shown goes to the other device
+    (then "Done: I sent it"); the device whose turn it is moves as its board's click would.
+    The plays at the end, and how many links brought a player's turn, with "Since your turn"
+    and in all."""
+    queue = [(0, link) for link in sent]
     rng = Rng(b"by link app")
-    since = turns = 0  # links that brought the player's turn; those with "Since your turn"
-    for _ in range(600):
+    since = turns = 0
+    for _ in range(most):
         plays = [next(iter(a.links().plays.values())) for a in devices]
         if all(p.audit_result is not None for p in plays):
-            break
+            return plays, since, turns
         if queue:
             to, link = queue.pop(0)
             page = drawn(route(devices[to], link))
@@ -148,32 +162,35 @@ def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
                 since += 'data-role="since"' in page and "Since your turn:" in page
         else:
             to = next(i for i, p in enumerate(plays) if p.summary()["my_turn"])
-            page = drawn(move(devices[to], plays[to], plays, rng))
+            view = devices[to].links().view(plays[to])
+            assert view.act(decide(plays[to], plays, rng)), view.message
+            page = drawn(call(devices[to], {"op": "route", "hash": "#bylink"}))
         if plays[to].match_id in devices[to].links().sending:
             queue += [(1 - to, link) for link in links_in(page)]
             call(devices[to], {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
-    plays = [next(iter(a.links().plays.values())) for a in devices]
-    assert [p.audit_result for p in plays] == [Verified(), Verified()]
-    assert plays[0].match.head() == plays[1].match.head()
-    assert since == turns > 0
+    raise AssertionError("the game by link did not end")
 
 
-def move(app: App, play, plays, rng: Rng) -> dict:
-    """The player whose turn it is moves, as the board's click would (the view's `act`)."""
+def psi_choice(play: LinkPlay, plays: list[LinkPlay], rng: Rng) -> object:
+    """Psi Squad: a random cypher; half the time the right guess (the test peeks, to end the
+    game sooner); else a legal choice."""
     seat = play.local[0]
     state = play.table.state
     if state.setting_up:
-        choice: object = ChooseCypher("".join(str(rng.below(10)) for _ in range(state.length)))
-    elif state.pending is None and rng.below(2) == 0:
-        target = state.targets(seat)[0]  # the test peeks, to end the game sooner
+        return ChooseCypher("".join(str(rng.below(10)) for _ in range(state.length)))
+    if state.pending is None and rng.below(2) == 0:
+        target = state.targets(seat)[0]
         holder = next(p for p in plays if target in p.local)
-        choice = Guess(target, holder.stores[target].value("cypher"))
-    else:
-        legal = play.table.legal(seat)
-        choice = legal[rng.below(len(legal))]
-    view = app.links().view(play)
-    assert view.act(choice), view.message
-    return call(app, {"op": "route", "hash": "#bylink"})
+        return Guess(target, holder.stores[target].value("cypher"))
+    return any_choice(play, plays, rng)
+
+
+def any_choice(play: LinkPlay, plays: list[LinkPlay], rng: Rng) -> object:
+    """A legal choice of the seat whose turn it is on this device, at random."""
+    match = play.match
+    seat = min(s for s in match.game.to_move(match.state) if s in play.local)
+    legal = play.table.legal(seat)
+    return legal[rng.below(len(legal))]
 
 
 def joined() -> tuple[App, App, list[str]]:
@@ -334,3 +351,25 @@ def test_damaged_parts_and_text_that_is_no_link_get_a_sentence_not_a_fault():
     for text in ("#pl=9.AAAA", "#pl=1.%%%", "#pl="):
         page = drawn(route(app, SITE + text))
         assert 'class="error"' in page and "Join the game" not in page, text
+
+
+OTHER_GAMES = [
+    ("esp", form("esp", 2, {})),
+    ("espeers", [*form("espeers", 2, {}), deck(0, "starter:mindwall"), deck(1, "starter:x")]),
+    ("telepathic", [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]),
+]
+
+
+@pytest.mark.parametrize(("game", "fields"), OTHER_GAMES)
+def test_esp_espeers_and_telepathic_play_to_the_end_by_link(game, fields):
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": f"#link-{game}", "form": fields})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    route(bo, invite[-1])
+    fields_ = {"bylink-seat": "1", "bylink-name": "Bo", "espeers-deck": "starter:onslaught"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields_}})  # fmt: skip
+    call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    plays, since, turns = play_out([ada, bo], links_in(drawn(out)), any_choice)
+    assert [p.audit_result for p in plays] == [Verified(), Verified()]
+    assert plays[0].match.head() == plays[1].match.head() and since == turns
