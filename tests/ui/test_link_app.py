@@ -372,4 +372,5 @@ def test_esp_espeers_and_telepathic_play_to_the_end_by_link(game, fields):
     call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
     plays, since, turns = play_out([ada, bo], links_in(drawn(out)), any_choice)
     assert [p.audit_result for p in plays] == [Verified(), Verified()]
-    assert plays[0].match.head() == plays[1].match.head() and since == turns
+    assert plays[0].match.head() == plays[1].match.head()
+    assert 0 < since <= turns  # a link of routine steps only (Telepathic's checks) tells none
