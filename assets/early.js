@@ -6,6 +6,7 @@
   // home screen.
   if (location.hash.startsWith("#join=")) root.dataset.joining = "";
   if (location.hash.startsWith("#replay=")) root.dataset.replaying = "";
+  if (/^#(pl|bylink)=/.test(location.hash)) root.dataset.linking = "";
 
   // Embedded in a blog (README, "Embedding"): ?embed=1 for the compact chrome, &theme= to fix
   // the colours, &game= to open straight at one game, &mode= for how it is set up.

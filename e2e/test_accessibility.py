@@ -37,6 +37,7 @@ STATIC_SCREENS = (
     "rules-telepathic",
     "rules-psi-squad",
     "online-help",
+    "link-help",
     "embed",
     "decks-espeers",
     "replay",

@@ -83,6 +83,7 @@ listen(document, "keydown", page.on_key)
 listen(document, "input", page.on_input)
 window.setInterval(create_proxy(tick), TICK_MS)
 bridge.after_effects.append(page_module.mark_resumable)
+bridge.after_effects.append(page_module.show_share)
 page_module.mark_resumable()
 listen(window, "message", page.embed.on_message)
 page.on_hash()  # the address the page opened at, first in line

@@ -16,7 +16,7 @@ REPLAY_KEYS = ("ArrowLeft", "ArrowRight", "Home", "End")  # step through a repla
 MAX_FILE = 2000000  # bytes of a game file to replay: larger is refused unread
 # The regions the worker draws into, and the name a click there goes by.
 REGIONS = [("#online .online-root", "online"), ("#decks-espeers .builder-root", "builder")]
-REGIONS += [("#replay .replay-root", "replay")]
+REGIONS += [("#replay .replay-root", "replay"), ("#bylink .bylink-root", "bylink")]
 REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
 REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
 REGIONS += [("#solo-" + g, "solo:" + g) for g in GAMES]  # "Play vs computer"
@@ -37,7 +37,7 @@ class Page:
         stands (a game started before the worker is ready starts with what was typed)."""
         hash_ = str(env.window.location.hash)
         request = {"op": "route", "hash": hash_, "href": str(env.window.location.href)}
-        for prefix in ("#new-", "#start-", "#host-"):
+        for prefix in ("#new-", "#start-", "#host-", "#link-"):
             if hash_.startswith(prefix):
                 form = dom.value(env.document.getElementById("new-" + hash_[len(prefix) :]))
                 request["form"] = dom.form_fields(form)
@@ -75,6 +75,10 @@ class Page:
         copy = dom.closest(target, "[data-embed-copy]")
         if copy is not None:
             self.embed.copy(copy)
+            return
+        share = dom.closest(target, "[data-share]")
+        if share is not None:
+            share_link(str(share.getAttribute("data-share")))
             return
         root, region = self.region_of(target)
         if root is None:
@@ -269,13 +273,41 @@ def modified(event):
 
 
 def mark_replaying():
-    """<html data-replaying> while the address is a replay link (#replay=...): it shows the
-    viewer's screen, which no :target can match (assets/early.js does it before first paint)."""
+    """<html data-replaying> while the address is a replay link (#replay=...), <html
+    data-linking> while it is a link of a game by link (#pl=..., #bylink=...): each shows its
+    screen, which no :target can match (assets/early.js does it before first paint)."""
     root = env.document.documentElement
-    if str(env.window.location.hash).startswith("#replay="):
-        root.setAttribute("data-replaying", "")
-    else:
-        root.removeAttribute("data-replaying")
+    hash_ = str(env.window.location.hash)
+    for name, prefixes in (("data-replaying", ("#replay=",)), ("data-linking", LINKING)):
+        if any(hash_.startswith(p) for p in prefixes):
+            root.setAttribute(name, "")
+        else:
+            root.removeAttribute(name)
+
+
+LINKING = ("#pl=", "#bylink=")
+
+
+def share_link(url):
+    """A game by link's "Share": the system's share sheet (the Web Share API); where the browser
+    has none the button stays hidden (`show_share`), and Copy does it."""
+    share = dom.value(getattr(env.window.navigator, "share", None))
+    if share is None:
+        return
+    try:
+        data = env.window.Object.new()
+        data.url = url
+        env.window.navigator.share(data)
+    except Exception:
+        pass  # the player closed the sheet, or the browser refused: Copy is beside it
+
+
+def show_share():
+    """Show the Share buttons where the browser has the Web Share API."""
+    if dom.value(getattr(env.window.navigator, "share", None)) is None:
+        return
+    for button in env.document.querySelectorAll("[data-share][hidden]"):
+        button.hidden = False
 
 
 async def read_file(field, bridge):

@@ -21,6 +21,7 @@ from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
 if TYPE_CHECKING:
     from parlour.fair.signing import Signed, Signer
     from parlour.match.table import Table
+    from parlour.ui.link_app import LinkGames
     from parlour.ui.online_app import Keyring, OnlineController
     from parlour.ui.play import PlaySession
     from parlour.ui.replay_app import Replays
@@ -29,6 +30,7 @@ STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
 FINISHED = ":finished"  # beside a saved game's key: that game is over
 DECKS_WHAT = "Your saved ESPEERS decks"
+LINK_SAVE = "psi-parlour:link:"  # then a match id: a game by link (ui/link_app.py's SAVE)
 
 
 def saved_what(game_id: str) -> str:
@@ -43,6 +45,7 @@ def saved_what(game_id: str) -> str:
 DRAWN_SCREENS = (
     ("#online", "#online .online-root"),
     ("#join=", "#online .online-root"),
+    ("#bylink", "#bylink .bylink-root"),
     ("#replay", "#replay .replay-root"),
 )
 
@@ -61,6 +64,7 @@ class App:
         self.online: OnlineController | None = None
         self.keyring: Keyring | None = None  # the page's signing keys (worker.py): signed play
         self._replays: Replays | None = None
+        self._links: LinkGames | None = None  # play by link: made on first use
         self.href = ""
         self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
         self.hash = ""
@@ -103,6 +107,8 @@ class App:
         except ValueError:
             return []
         online = self.online
+        if isinstance(request, dict) and (by_link := self.link_checks(request)) is not None:
+            return by_link
         if isinstance(request, dict) and request.get("op") == "route":
             return self.replays().signature_checks(str(request.get("hash", "")))
         if not isinstance(request, dict) or request.get("op") != "link" or online is None:
@@ -113,9 +119,32 @@ class App:
             return []
         return online.session.signature_checks(message)
 
+    def link_checks(self, request: dict[str, Any]) -> list[Any] | None:
+        """Play by link's signatures to check first: a link opened, an invite joined, and at
+        the start every game by link kept here (None: the request is not one of those)."""
+        hash_ = str(request.get("hash", ""))
+        op, region = request.get("op"), request.get("region")
+        if op == "start":
+            local = request.get("local")
+            from_storage = isinstance(local, dict) and any(
+                isinstance(k, str) and k.startswith(LINK_SAVE) for k in local
+            )
+            return (
+                self.links().saved_checks(local)
+                if from_storage and isinstance(local, dict)
+                else None
+            )
+        if (op == "route" and hash_.startswith("#pl=")) or (op == "click" and region == "bylink"):
+            return self.links().checks(request)
+        return None
+
     def pending_signatures(self) -> tuple[Signer | None, list[tuple[Signed, bytes]]]:
-        """What this device's online game waits to sign, with the exact bytes of each, and the
-        key pair it signs with."""
+        """What this device's online game (or game by link) waits to sign, with the exact
+        bytes of each, and the key pair it signs with."""
+        if self._links is not None:
+            signer, pending = self._links.pending()
+            if pending:
+                return signer, pending
         session = self.online.session if self.online is not None else None
         if session is None or session.crypto is None:
             return None, []
@@ -127,6 +156,8 @@ class App:
         try:
             if self.online is not None:
                 self.online.after(signed=True)
+            if self._links is not None:
+                self._links.after_signing()
             out = self.effects.to_json()
         except Exception:
             out = {**self.effects.to_json(), "error": traceback.format_exc()}
@@ -147,6 +178,9 @@ class App:
         )
         if request.get("refused"):  # the browser lets the page keep nothing (cookies blocked)
             self.storage.why = "refused"
+        if any(k.startswith(LINK_SAVE) for k in self.storage.values["local"]):
+            self.links().load_all()
+            self.links().draw_home()
         self.on_route(request)
 
     def on_unsaved(self, request: dict[str, Any]) -> None:
@@ -174,6 +208,8 @@ class App:
         owned = getattr(self.online, "owned", None)
         if owned is not None:
             keep.add(owned)
+        if self._links is not None and self._links.current is not None:
+            keep.add(LINK_SAVE + self._links.current)  # the game by link on screen
         return keep
 
     def draw_note(self) -> None:
@@ -238,6 +274,13 @@ class App:
         if hash_.startswith("#join="):
             self._online_module().guest_new(self, hash_[1:])
             return
+        if hash_.startswith("#pl="):
+            self.links().open_link(hash_)
+            self.go("#bylink")
+            return
+        if hash_ == "#bylink" or hash_.startswith("#bylink="):
+            self.links().show(hash_.partition("=")[2])
+            return
         if hash_ == "#online":
             self._online_module().show(self)
             return
@@ -251,6 +294,9 @@ class App:
             self._replays.leave()
         if hash_.startswith("#host-") and hash_[6:] in SCREENS:
             self._online_module().host_new(self, hash_[6:], form)
+            return
+        if hash_.startswith("#link-") and hash_[6:] in SCREENS:
+            self.links().create(hash_[6:], form)
             return
         if hash_.startswith("#learn-") and hash_[7:] in SCREENS:
             self._tutorial().route(self, hash_[7:])
@@ -288,6 +334,14 @@ class App:
 
             self._replays = Replays(self)
         return self._replays
+
+    def links(self) -> LinkGames:
+        """This browser's games by link, made on first use."""
+        if self._links is None:
+            from parlour.ui.link_app import LinkGames
+
+            self._links = LinkGames(self)
+        return self._links
 
     def _tutorial(self) -> Any:
         from parlour.ui import tutorial
@@ -416,6 +470,8 @@ class App:
             self.online.on_click(data)
         elif kind == "replay":
             self.replays().click(data)
+        elif kind == "bylink":
+            self.links().click(data)
 
     def on_key(self, request: dict[str, Any]) -> None:
         """A key on a play screen, as the page read it: Enter or Space on a board cell, an
@@ -435,6 +491,8 @@ class App:
             if kind == "learn" and game_id in self.tutorials
             else self.online.click
             if kind == "online" and self.online is not None and self.online.play is not None
+            else self._links.click
+            if kind == "bylink" and self._links is not None
             else None
         )
         if send is None:
@@ -447,6 +505,7 @@ class App:
         elif key.startswith("Arrow"):
             target = arrow_focus(str(cell), request.get("cells"), key)
             roots = {"play": play_root(game_id), "learn": f"#learn-{game_id} .learn-root"}
+            roots["bylink"] = "#bylink .bylink-root"
             root = roots.get(kind, "#online .online-root")
             self.effects.focus = within(root, target) if target else None
 

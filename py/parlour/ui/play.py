@@ -98,6 +98,9 @@ class PlaySession:
         self.site = site  # the page's address: a shared game's link starts with it
         self.sharing = False  # the result dialog shows the link to share
         self.banner: Callable[[], Node] | None = None  # online: the bar the page puts on top
+        # By link: what the result adds (no host, no play again), and the word for a move sent
+        self.result_extras: Callable[[], list[Node | None]] | None = None
+        self.sent_words = "Your move is on its way to the host…"
         self.seen_step = table.match.step
         self.viewer: int | None = None
         self.message = ""
@@ -363,7 +366,7 @@ class PlaySession:
         before = self.table.state
         result = (self.online or self.table).act(seat, choice)
         if result.sent:
-            self.message = "Your move is on its way to the host…"
+            self.message = self.sent_words
             return True
         if not result.ok:
             self.message = result.reason or "That is not allowed."
@@ -862,9 +865,7 @@ class PlaySession:
                     online=self.online is not None,
                     relayed=self._relayed(),
                 ),
-                verdicts_tree(self.online) if self.online else None,
-                table_trust(self.online, long=True) if self.online else None,
-                play_again_note(self.online) if self.online else None,
+                *self._result_notes(),
                 self._share_tree() if self.sharing else None,
                 h(
                     "div",
@@ -875,6 +876,8 @@ class PlaySession:
                         "Rematch",
                     )
                     if self.online is None
+                    else None
+                    if self.result_extras
                     else play_again_button(self.online),
                     h("a", {"class": "button", "href": f"#new-{self.game.id}"}, "New game"),
                     h(
@@ -896,6 +899,16 @@ class PlaySession:
                 ),
             ),
         )
+
+    def _result_notes(self) -> list[Node | None]:
+        """Online: every device's verdict, the table code, who can play again; by link, its
+        own notes."""
+        if self.result_extras is not None:
+            return self.result_extras()
+        if self.online is None:
+            return []
+        online = self.online
+        return [verdicts_tree(online), table_trust(online, long=True), play_again_note(online)]
 
     def _share_tree(self) -> Node:
         """The link that replays this game anywhere, and the game as a file."""

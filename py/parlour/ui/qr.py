@@ -303,9 +303,9 @@ def qr_matrix(text: str, level: str = "M", mask: int | None = None) -> list[list
     return min((grid.masked(k, level) for k in range(8)), key=penalty)
 
 
-def qr_svg(text: str, label: str) -> Node:
+def qr_svg(text: str, label: str, level: str = "M") -> Node:
     """The QR code as one SVG path (dark modules as horizontal runs), with its quiet zone."""
-    matrix = qr_matrix(text)
+    matrix = qr_matrix(text, level)
     n = len(matrix) + 2 * QUIET
     parts = []
     for r, row in enumerate(matrix):

@@ -1,0 +1,376 @@
+"""Play by link's screens in the worker (ui/link_app.py), driven as the page drives them: the
+set-up form's "Play by link", links opened by address, the join screen, moves, saves."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from parlour.fair.rng import Rng
+from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.match.audit import Verified
+from parlour.match.by_link import LinkPlay
+from parlour.match.online.device import Crypto
+from parlour.ui import link_app
+from parlour.ui.app import App
+from tests.signers import Ed25519Signer, P256Signer
+from tests.signers import verify as real_verify
+from tests.ui.test_bot_seats import form
+from tests.ui.test_online_app import Keyring
+
+ROOT_DIR = Path(__file__).resolve().parents[2]
+
+SITE = "https://psi.example/"
+
+
+def call(app: App, request: dict) -> dict:
+    """One request as the worker makes it (py/webcrypto.py's `call`): the signatures it
+    carries checked first (a page keyring's `verify` answers only those), the app's call, then
+    what waits signed and the app's pass after signing."""
+    text = json.dumps(request)
+    keyring = app.keyring
+    if isinstance(keyring, PageKeyring):
+        keyring.checked = {c: real_verify(*c) for c in app.signature_checks(text)}
+    out = json.loads(app.call(text))
+    assert "error" not in out, out["error"]
+    for _ in range(4):
+        signer, pending = app.pending_signatures()
+        if not pending:
+            break
+        for record, data in pending:
+            record.signature = signer.real.sign(data)
+        out = json.loads(app.after_signing())  # the same call's effects, with what was signed
+        assert "error" not in out, out["error"]
+    if isinstance(keyring, PageKeyring):
+        keyring.checked = {}
+    return out
+
+
+class LaterSigner:
+    """A key pair as the page's (WebCrypto): `sign` answers later, so records wait for it."""
+
+    def __init__(self, real: Ed25519Signer | P256Signer) -> None:
+        self.real, self.algorithm, self.public_key = real, real.algorithm, real.public_key
+
+    def sign(self, data: bytes) -> None:
+        return None
+
+
+class PageKeyring(Keyring):
+    """The page's keyring (py/webcrypto.py) in CPython: keys that sign later, and a check of
+    signatures that answers only what was checked before the call."""
+
+    def __init__(self, kept=None) -> None:
+        super().__init__(kept)
+        self.checked: dict = {}
+
+    def fresh(self):
+        return Crypto(LaterSigner(P256Signer()), self.verify)
+
+    def kept(self, name):
+        crypto = self.kept_cryptos.get(name)
+        return Crypto(crypto.signer, self.verify) if crypto is not None else None
+
+    def verify(self, algorithm, public, data, signature) -> bool:
+        return self.checked.get((algorithm, public, data, signature)) is True
+
+
+def started(local: dict | None = None, keyring: Keyring | None = None) -> App:
+    app = App()
+    app.keyring = keyring or Keyring()
+    call(app, {"op": "start", "local": local or {}, "session": {}, "href": SITE + "#home"})
+    return app
+
+
+def drawn(out: dict, root: str = link_app.ROOT) -> str:
+    return next((r[1] for r in out.get("render", []) if r[0] == root), "")
+
+
+def links_in(page: str) -> list[str]:
+    return [html.unescape(x) for x in re.findall(r'data-copy="([^"]+)"', page)]
+
+
+def route(app: App, link: str) -> dict:
+    out = call(app, {"op": "route", "hash": "#" + link.partition("#")[2], "href": link})
+    return out if drawn(out) else call(app, {"op": "route", "hash": out.get("go", "#bylink")})
+
+
+def psi_form(kinds: dict[int, str] | None = None, seats: int = 2) -> list[dict]:
+    length = {"tag": "input", "type": "radio", "value": "3", "checked": True,
+              "data": {"variant": "length"}}  # fmt: skip
+    return [*form("psi-squad", seats, kinds or {}), length]
+
+
+@pytest.mark.parametrize(("keys", "split"), [(Keyring, 0), (PageKeyring, 0), (PageKeyring, 500)])
+def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
+    keys, split, monkeypatch
+):
+    if split:  # every link longer than `split` goes in parts, opened in the order sent
+        whole = LinkPlay.links
+        monkeypatch.setattr(LinkPlay, "links", lambda self, limit=split: whole(self, limit))
+    ada, bo = started(keyring=keys()), started(keyring=keys())
+    out = call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    assert out["go"] == "#bylink"
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    assert ("Send these links" if split else "Send this link") in page and "group chat" in page
+    assert split or 'class="qr"' in page or "too long for a QR code" in page
+    invite = links_in(page)
+    assert (len(invite) > 1) == bool(split) and invite[0].startswith(SITE + "#pl=1.")
+    for part in invite[:-1]:
+        assert "open its other parts" in drawn(route(bo, part))
+
+    join = drawn(route(bo, invite[-1]))
+    assert "Join a game of Psi Squad by link" in join and "Your seat" in join
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    sent = links_in(drawn(out))
+    assert sent, drawn(out)
+    call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    plays, since, turns = play_out([ada, bo], sent, psi_choice)
+    assert [p.audit_result for p in plays] == [Verified(), Verified()]
+    assert plays[0].match.head() == plays[1].match.head()
+    assert since == turns > 0
+
+
+Decide = Callable[[LinkPlay, list[LinkPlay], Rng], object]
+
+
+def play_out(devices: list[App], sent: list[str], decide: Decide, most: int = 3000) -> tuple:
+    """Two devices play to the end by links only: each link shown goes to the other device
+    (then "Done: I sent it"); the device whose turn it is moves as its board's click would.
+    The plays at the end, and how many links brought a player's turn, with "Since your turn"
+    and in all."""
+    queue = [(0, link) for link in sent]
+    rng = Rng(b"by link app")
+    since = turns = 0
+    for _ in range(most):
+        plays = [next(iter(a.links().plays.values())) for a in devices]
+        if all(p.audit_result is not None for p in plays):
+            return plays, since, turns
+        if queue:
+            to, link = queue.pop(0)
+            page = drawn(route(devices[to], link))
+            plays = [next(iter(a.links().plays.values())) for a in devices]
+            if plays[to].summary()["my_turn"] and plays[to].match.step > 2:
+                turns += 1
+                since += 'data-role="since"' in page and "Since your turn:" in page
+        else:
+            to = next(i for i, p in enumerate(plays) if p.summary()["my_turn"])
+            view = devices[to].links().view(plays[to])
+            assert view.act(decide(plays[to], plays, rng)), view.message
+            page = drawn(call(devices[to], {"op": "route", "hash": "#bylink"}))
+        if plays[to].match_id in devices[to].links().sending:
+            queue += [(1 - to, link) for link in links_in(page)]
+            call(devices[to], {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    raise AssertionError("the game by link did not end")
+
+
+def psi_choice(play: LinkPlay, plays: list[LinkPlay], rng: Rng) -> object:
+    """Psi Squad: a random cypher; half the time the right guess (the test peeks, to end the
+    game sooner); else a legal choice."""
+    seat = play.local[0]
+    state = play.table.state
+    if state.setting_up:
+        return ChooseCypher("".join(str(rng.below(10)) for _ in range(state.length)))
+    if state.pending is None and rng.below(2) == 0:
+        target = state.targets(seat)[0]
+        holder = next(p for p in plays if target in p.local)
+        return Guess(target, holder.stores[target].value("cypher"))
+    return any_choice(play, plays, rng)
+
+
+def any_choice(play: LinkPlay, plays: list[LinkPlay], rng: Rng) -> object:
+    """A legal choice of the seat whose turn it is on this device, at random."""
+    match = play.match
+    seat = min(s for s in match.game.to_move(match.state) if s in play.local)
+    legal = play.table.legal(seat)
+    return legal[rng.below(len(legal))]
+
+
+def joined() -> tuple[App, App, list[str]]:
+    """Ada's game and Bo's device joined to it; the links Bo's join gave to send."""
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    route(bo, invite[0])
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    return ada, bo, links_in(drawn(out))
+
+
+def saved(app: App) -> dict[str, str]:
+    return {k: v for k, v in app.storage.values["local"].items() if k.startswith(link_app.SAVE)}
+
+
+def test_a_link_opened_twice_says_so_and_a_changed_one_is_refused_changing_nothing():
+    ada, _, sent = joined()
+    first = drawn(route(ada, sent[0]))
+    assert "already" not in first
+    before = saved(ada)
+    again = drawn(route(ada, sent[0]))
+    assert "You had everything in that link already: nothing changed." in again
+    data = sent[0][:-8] + ("A" if sent[0][-8] != "A" else "B") + sent[0][-7:]
+    changed = drawn(route(ada, data))
+    assert "refused" in changed or "damaged" in changed or "cannot" in changed, changed
+    play = next(iter(ada.links().plays.values()))
+    assert json.loads(saved(ada)[link_app.SAVE + play.match_id]) == json.loads(
+        before[link_app.SAVE + play.match_id]
+    )
+
+
+def test_games_by_link_come_back_after_a_reload_and_your_games_lists_them():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    keyring = PageKeyring(ada.keyring.kept_cryptos)
+    again = App()
+    again.keyring = keyring
+    start = {"op": "start", "local": saved(ada), "session": {}, "href": SITE + "#home",
+             "hash": "#home"}  # fmt: skip
+    home = drawn(call(again, start), link_app.HOME_ROOT)
+    assert "Your games by link" in home and "Psi Squad: P1, Bo" in home
+    assert f'href="#bylink={play.match_id}"' in home
+    assert "Your turn." in home or "Waiting for" in home
+    board = drawn(call(again, {"op": "route", "hash": f"#bylink={play.match_id}"}))
+    assert 'class="play play-psi-squad"' in board
+    reloaded = again.links().plays[play.match_id]
+    assert reloaded.match.head() == play.match.head()
+
+
+def test_a_kept_game_that_was_changed_is_set_aside_with_a_sentence():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    kept = saved(ada)
+    key = next(iter(kept))
+    data = json.loads(kept[key])
+    data["records"][0]["b"]["n"][0] = "Eve"  # the creator's signed names, changed
+    again = App()
+    again.keyring = PageKeyring(ada.keyring.kept_cryptos)
+    start = {"op": "start", "local": {key: json.dumps(data)}, "session": {}, "href": SITE}
+    call(again, start)
+    assert again.links().plays == {}
+    assert any("Your saved game by link" in d for d in again.storage.damaged)
+
+
+def test_every_set_up_form_offers_play_by_link_and_sends_its_form():
+    page = (ROOT_DIR / "index.html").read_text()
+    for game in ("esp", "espeers", "psi-squad", "telepathic"):
+        form_html = page.split(f'<section id="new-{game}"')[1].split("</section>")[0]
+        assert f'href="#link-{game}"' in form_html
+        assert 'data-role="link-error"' in form_html
+        assert f'<section id="link-{game}" class="screen">' in page
+    assert '"#link-"' in (ROOT_DIR / "py/shell/page.py").read_text()
+    assert 'id="link-help"' in page and "Playing by link" in page
+
+
+def test_a_set_up_that_cannot_be_played_by_link_says_why_under_the_form():
+    app = started(keyring=PageKeyring())
+    every_seat_a_bot = psi_form({0: "easy", 1: "easy"})
+    out = call(app, {"op": "route", "hash": "#link-psi-squad", "form": every_seat_a_bot})
+    said = dict(out["text"])["#new-psi-squad [data-role=link-error]"]
+    assert said and out["go"] == "#new-psi-squad"
+    assert app.links().plays == {}
+
+
+def test_a_browser_that_cannot_sign_is_told_so():
+    app = App()
+    call(app, {"op": "start", "local": {}, "session": {}, "href": SITE})
+    out = call(app, {"op": "route", "hash": "#link-esp", "form": form("esp", 2, {})})
+    assert dict(out["text"])["#new-esp [data-role=link-error]"] == link_app.NO_KEYS
+
+
+def radio(key: str, value: str, seats: str | None = None) -> dict:
+    data = {"variant": key, **({"seats": seats} if seats else {})}
+    return {"tag": "input", "type": "radio", "value": value, "checked": True, "data": data}
+
+
+def deck(seat: int, value: str) -> dict:
+    return {"tag": "select", "value": value, "data": {"deck-seat": str(seat), "default": value}}
+
+
+SET_UPS = [
+    ("esp", form("esp", 2, {})),
+    ("esp", form("esp", 4, {3: "easy"})),
+    ("espeers", [*form("espeers", 2, {}), deck(0, "starter:mindwall"), deck(1, "starter:x")]),
+    ("telepathic", [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]),
+    ("telepathic", [*form("telepathic", 3, {}), radio("arrangement", "director", "3")]),
+    ("telepathic", [*form("telepathic", 4, {}), radio("arrangement", "four", "4")]),
+    ("telepathic", [*form("telepathic", 4, {}), radio("arrangement", "teams", "4")]),
+    ("psi-squad", [*psi_form({6: "easy", 7: "hard"}, 8)]),
+]
+
+
+@pytest.mark.parametrize(("game", "fields"), SET_UPS)
+def test_every_game_and_variant_starts_by_link_and_a_second_device_joins(game, fields):
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": f"#link-{game}", "form": fields})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    assert invite, game
+    join = drawn(route(bo, invite[-1]))
+    assert "Your seat" in join
+    play = next(iter(ada.links().plays.values()))
+    bots = [n for n in play.names if n.endswith("(bot)")]
+    assert all(n in join for n in bots) and ("creator's device" in join) == bool(bots)
+    assert ('data-field="espeers-deck"' in join) == (game == "espeers")
+    fields_ = {"bylink-seat": "1", "bylink-name": "Bo", "espeers-deck": "starter:onslaught"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields_}})  # fmt: skip
+    assert links_in(drawn(out)), drawn(out)
+    joined = next(iter(bo.links().plays.values()))
+    assert joined.local == (1,) and joined.name(1) == "Bo"
+    if game == "espeers":
+        assert joined.private == {1: {"deck": "onslaught"}}
+        assert play.private[0] == {"deck": "mindwall"}
+
+
+def test_a_digit_typed_on_the_board_of_a_game_by_link_reaches_it_and_its_save_is_kept():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    assert play.summary()["my_turn"] and play.table.state.setting_up
+    for digit in "123":
+        call(ada, {"op": "key", "region": "bylink", "key": digit})
+    out = call(ada, {"op": "key", "region": "bylink", "key": "Enter"})
+    assert links_in(drawn(out)), drawn(out)  # the sealed cypher's link, to send
+    assert not play.summary()["my_turn"]
+    assert link_app.SAVE + play.match_id in ada.current_saves()
+
+
+def test_damaged_parts_and_text_that_is_no_link_get_a_sentence_not_a_fault():
+    app = started(keyring=PageKeyring())
+    assert "open its other parts" in drawn(route(app, SITE + "#pl=1.1-2.abcdefgh.AAAA"))
+    page = drawn(route(app, SITE + "#pl=1.2-2.abcdefgh.BBBB"))
+    assert 'class="error"' in page and "Join the game" not in page
+    for text in ("#pl=9.AAAA", "#pl=1.%%%", "#pl="):
+        page = drawn(route(app, SITE + text))
+        assert 'class="error"' in page and "Join the game" not in page, text
+
+
+OTHER_GAMES = [
+    ("esp", form("esp", 2, {})),
+    ("espeers", [*form("espeers", 2, {}), deck(0, "starter:mindwall"), deck(1, "starter:x")]),
+    ("telepathic", [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]),
+]
+
+
+@pytest.mark.parametrize(("game", "fields"), OTHER_GAMES)
+def test_esp_espeers_and_telepathic_play_to_the_end_by_link(game, fields):
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": f"#link-{game}", "form": fields})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    route(bo, invite[-1])
+    fields_ = {"bylink-seat": "1", "bylink-name": "Bo", "espeers-deck": "starter:onslaught"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields_}})  # fmt: skip
+    call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    plays, since, turns = play_out([ada, bo], links_in(drawn(out)), any_choice)
+    assert [p.audit_result for p in plays] == [Verified(), Verified()]
+    assert plays[0].match.head() == plays[1].match.head()
+    assert 0 < since <= turns  # a link of routine steps only (Telepathic's checks) tells none
