@@ -427,7 +427,7 @@ class Window:
         BroadcastChannel.bus = Bus()
         self.BroadcastChannel = BroadcastChannel
 
-    def scrollTo(self, x, y):  # noqa: N802 - the browser's name
+    def scrollTo(self, x, y):
         """Where the page was scrolled to, in order (a screen opens at its top)."""
         if "scrolled" not in self.__dict__:
             self.scrolled = []
