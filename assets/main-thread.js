@@ -68,7 +68,7 @@ export async function startEngine() {
 // awaits this promise for the worker's exported functions.
 window.parlourEngine = startEngine();
 window.parlourEngine.catch(showFault);
-window.parlourEngine.then(() => whenIdle(keepSnapshot)).catch(() => {});
+window.parlourEngine.then(whenOffline).then(() => whenIdle(keepSnapshot)).catch(() => {});
 // the loading screens' numbers, for the page's own engine only; never in the engine's way
 nextTask().then(watchDownload).catch(() => {});
 
@@ -78,6 +78,20 @@ nextTask().then(watchDownload).catch(() => {});
 const SNAPSHOT_MAKER = "./assets/snapshot-worker.mjs";
 const whenIdle = (then) =>
   "requestIdleCallback" in window ? requestIdleCallback(then, { timeout: 5000 }) : setTimeout(then, 1000);
+
+// The maker loads Pyodide a second time: it waits until the service worker answers this page
+// (a first visit: once its install took the engine's download), so that load comes from the
+// device, not the network (a private window keeps no disk cache: the 9.6 MB binary would be
+// downloaded again). A browser without service workers makes it at once, from its HTTP cache.
+function whenOffline() {
+  const workers = navigator.serviceWorker;
+  const refused = () => document.documentElement.dataset.offline === "unavailable";
+  if (!workers || workers.controller || refused()) return Promise.resolve();
+  return new Promise((resolve) => {
+    workers.addEventListener("controllerchange", resolve, { once: true });
+    window.addEventListener("parlour-offline-unavailable", resolve, { once: true }); // assets/site.js
+  });
+}
 
 function keepSnapshot() {
   try {

@@ -73,6 +73,8 @@ async function keepOffline() {
   } catch (error) {
     // Private windows and some embeds may refuse storage: the site still works online.
     console.info("Offline play is not available here:", error.message);
+    root.dataset.offline = "unavailable"; // (the engine snapshot's maker waits on this or a worker)
+    window.dispatchEvent(new Event("parlour-offline-unavailable"));
   }
 }
 

@@ -299,7 +299,21 @@ def write_runtime_sizes(stdlib: dict[str, object], root: Path = ROOT) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     snapshot = {"key": snapshot_key(root), "imports": warm_imports(root)}
     total = sum(size for _, size in listed)
-    sizes = {"files": listed, "bytes": total, "stdlib": stdlib, "snapshot": snapshot}
+    # the SHA-256 of each runtime file outside the versioned vendor folders (which never change
+    # in place): the service worker's install takes the engine's hand-over of one only if it
+    # matches (scripts/sw.js), so a deploy between the two can never mix versions
+    hashes = {
+        "./" + p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in files
+        if not p.is_relative_to(folder)
+    }
+    sizes = {
+        "files": listed,
+        "bytes": total,
+        "hashes": hashes,
+        "stdlib": stdlib,
+        "snapshot": snapshot,
+    }
     text = json.dumps(sizes, indent=1)
     if not out.is_file() or out.read_text(encoding="utf-8") != text + "\n":
         out.write_text(text + "\n", encoding="utf-8")

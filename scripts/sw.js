@@ -40,14 +40,44 @@ const versions = new Map(); // client id -> cache name: this worker's memory of 
 // from here rather than downloaded again, then the hand-over cache goes.
 const HANDED = "psi-parlour runtime, handed over";
 
+// A handed-over copy is taken for a versioned file (it never changes in place), and for another
+// runtime file only if it is byte for byte the one this version's runtime.json names by its
+// SHA-256 (a deploy between the page's download and this install would otherwise mix versions).
+const RUNTIME = "./assets/build/runtime.json";
+
+async function runtimeHashes() {
+  try {
+    const response = await fetch(new URL(RUNTIME, SCOPE), { cache: "no-cache" });
+    const hashes = response.ok ? (await response.clone().json()).hashes || {} : {};
+    return [response, new Map(Object.entries(hashes).map(([f, h]) => [new URL(f, SCOPE).href, h]))];
+  } catch {
+    return [null, new Map()];
+  }
+}
+
+async function sha256(response) {
+  const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function handedCopy(handed, url, hashes) {
+  const kept = handed ? await handed.match(url) : undefined;
+  if (!kept) return undefined;
+  if (url.pathname.includes(IMMUTABLE)) return kept;
+  const expected = hashes.get(url.href);
+  return expected && (await sha256(kept)) === expected ? kept : undefined;
+}
+
 async function install() {
   const cache = await caches.open(CACHE);
   const handed = (await caches.has(HANDED)) ? await caches.open(HANDED) : null;
+  const [runtime, hashes] = handed ? await runtimeHashes() : [null, new Map()];
   await Promise.all(
     FILES.map(async (file) => {
       const url = new URL(file, SCOPE);
       const immutable = url.pathname.includes(IMMUTABLE);
-      const kept = immutable && handed ? await handed.match(url) : undefined;
+      const fresh = url.href === new URL(RUNTIME, SCOPE).href && runtime && runtime.ok;
+      const kept = fresh ? runtime : await handedCopy(handed, url, hashes);
       const response = kept || (await fetch(url, { cache: immutable ? "default" : "no-cache" }));
       if (!response.ok) throw new Error(`${url}: ${response.status}`);
       await cache.put(url, response);
