@@ -22,6 +22,7 @@ busy; either would be counted against the page.
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 
@@ -29,7 +30,8 @@ ANSWERED_MS = 100
 PROBE = """
 window.__answers = [];
 addEventListener("click", (event) => {
-  const arrived = event.timeStamp, answer = {taken: performance.now() - arrived};
+  const arrived = event.timeStamp;
+  const answer = {taken: performance.now() - arrived, target: event.target};
   window.__answers.push(answer);
   setTimeout(() => {
     answer.handled = performance.now() - arrived;
@@ -44,16 +46,33 @@ CLICKS = [
 ]
 
 
-def click_at(page, selector: str, after_ms: int) -> None:
-    """A real mouse click on `selector`'s centre, no sooner than `after_ms` after navigation."""
-    box = page.evaluate(CENTRE, [selector, after_ms])
-    page.mouse.click(*box)
+def click_until_it_lands(page, url: str, what: str, selector: str, after_ms: int) -> None:
+    """Open `url`, then a real mouse click on `selector`'s centre no sooner than `after_ms`
+    after navigation, answered within ANSWERED_MS. While the page loads, its layout can still
+    move between aiming and the click's arrival, so a click can land beside the element: then
+    the visit is made again (the click may have gone anywhere), each click held to the limit."""
+    for _ in range(5):
+        page.goto(url, wait_until="commit")
+        before = page.evaluate("window.__answers.length")
+        page.mouse.click(*page.evaluate(CENTRE, [selector, after_ms]))
+        page.wait_for_function(f"window.__answers[{before}]?.painted")
+        answer = page.evaluate(f"window.__answers[{before}]")
+        assert answer["taken"] <= ANSWERED_MS, (
+            f"{what} at {after_ms} ms waited {answer['taken']:.0f} ms (handled after"
+            f" {answer['handled']:.0f} ms, on screen after {answer['painted']:.0f} ms)"
+        )
+        if page.evaluate(f"window.__answers[{before}].target.closest({selector!r}) !== null"):
+            return
+    raise AssertionError(f"five clicks on {what} landed beside it")
 
 
 CENTRE = """async ([selector, after]) => {
   // One timer in the page, not a poll: a test that kept asking would keep the page busy.
   await new Promise((resolve) => setTimeout(resolve, after - performance.now()));
-  const element = document.querySelector(selector);  // the parser is past it by then
+  let element;  // on a loaded machine the parser may not have reached it yet
+  while (!(element = document.querySelector(selector))) {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
   element.scrollIntoView({block: "center"});
   // The page may still be settling (styles, the header): aim where the element is now and
   // the point really hits it, as a person's pointer would.
@@ -73,17 +92,12 @@ def test_clicks_are_answered_while_the_engines_warm_up(browser, site, after_ms):
     page = context.new_page()
     held = hold_back_python(page)
     for what, selector, screen in CLICKS:
-        page.goto(site.url + ("#new-esp" if screen is None else "#home"), wait_until="commit")
-        before = page.evaluate("window.__answers.length")
-        click_at(page, selector, after_ms)
-        page.wait_for_function(f"window.__answers[{before}]?.painted")
-        answer = page.evaluate(f"window.__answers[{before}]")
-        assert answer["taken"] <= ANSWERED_MS, (
-            f"{what} at {after_ms} ms waited {answer['taken']:.0f} ms (handled after"
-            f" {answer['handled']:.0f} ms, on screen after {answer['painted']:.0f} ms)"
-        )
+        url = site.url + ("#new-esp" if screen is None else "#home")
+        click_until_it_lands(page, url, what, selector, after_ms)
         if screen is not None:
-            assert page.locator(screen).is_visible(), f"{what} showed nothing"
+            # 200 ms in, the parser may not have reached the screen yet (the rules sit half way
+            # down the page): the browser shows it, as the link's target, once it is parsed
+            expect(page.locator(screen), f"{what} showed nothing").to_be_visible(timeout=3_000)
         else:
             assert page.locator(selector).is_checked()
         assert page.locator("html").get_attribute("data-engine") is None  # still warming up
