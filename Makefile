@@ -10,16 +10,18 @@ VPY := $(VENV)/bin/python
 serve: runtime
 	$(PYTHON) -m scripts.serve --port $(PORT)
 
-## test: ruff, unit tests (tests/) and browser tests (e2e/) in one pytest run
+## test: ruff, mypy, the unit tests (tests/, on both cores) and the browser tests (e2e/, one at a
+## time: each page gets the machine as a visitor's would)
 test: venv runtime
 	$(VPY) -m ruff check .
 	$(VPY) -m mypy
-	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest tests e2e
+	$(VPY) -m pytest -n 2 --dist loadgroup tests
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e
 
 ## unit: everything pure under CPython, and the main thread's modules under MicroPython (the
 ## npm runtime is installed first: tests/shell runs the real MicroPython under Node)
 unit: venv runtime
-	$(VPY) -m pytest tests
+	$(VPY) -m pytest -n 2 --dist loadgroup tests
 
 e2e: venv runtime
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e

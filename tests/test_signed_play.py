@@ -555,3 +555,26 @@ def test_a_save_keeps_each_device_s_latest_ack_only_and_a_reload_goes_on_signing
     play(net, seed=b"acks-2")
     net.tick(1.0)
     assert all(dev.audit_result == Verified() for dev in net.everyone())
+
+
+@pytest.mark.parametrize("sealed_after_the_end, refused", [(False, False), (True, True)])
+def test_a_move_that_crossed_the_end_is_let_go_and_one_made_after_it_is_refused(
+    sealed_after_the_end, refused
+):
+    """Where several seats act at once (Telepathic's check after each action), one seat may end
+    the game while another's device plays on from the same step: that move crossed the end and
+    is let go without a refusal on either device; a move sealed after the end is refused."""
+    net = start("esp", ("Ada", "Bo"), match_id="m-signed-crossed", signed=mixed)
+    play(net)
+    net.tick(1.0)
+    match = net.host.match
+    assert match is not None and match.result() is not None
+    earlier = next(e for e in match.entries if e.seat == 1)
+    assert all(e.action != earlier.action for e in match.entries[-1:])
+    guest = net.guests[1]
+    after = match.step if sealed_after_the_end else match.step - 1
+    guest._send(guest.links[HOST], "propose", seat=1, action=earlier.action, after=after)
+    net.flush()
+    said = [n for dev in net.everyone() for n in dev.notices if "efused" in n]
+    assert bool(said) == refused, said
+    assert all(dev.audit_result == Verified() for dev in net.everyone())

@@ -111,6 +111,8 @@ class Moves(Device):
             )
         if self._already_in_log(seat, body["action"], body["after"]):
             return  # sent again after a reconnection, and it had arrived: nothing to do
+        if self._raced_the_end(body["after"]):
+            return  # sealed before another seat's step ended the game: the end reaches it
         result = self.table.match.submit_json(seat, body["action"])
         if result.entry is None:
             raise IllegalAction(result.reason or "That move is not allowed.")
@@ -122,6 +124,14 @@ class Moves(Device):
         if after > len(entries):
             raise ProtocolError("A move arrived sealed after a step this game has not reached.")
         return any(e.seat == seat and e.action == action for e in entries[after:])
+
+    def _raced_the_end(self, after: int) -> bool:
+        """Did this proposal cross the step that ended the game? Where several seats act at
+        once (Telepathic's check after each action), one may declare the game lost while
+        another's device plays on from the same step: nothing is wrong with either, and the
+        end entries tell the second device all it needs."""
+        match = self._the_match()
+        return match.result() is not None and after < match.step
 
     def _appended(self, entry: LogEntry, proof: Signed | None = None) -> None:
         """A new entry in the host's log: to every guest, then whatever follows by itself.
