@@ -374,3 +374,63 @@ def test_esp_espeers_and_telepathic_play_to_the_end_by_link(game, fields):
     assert [p.audit_result for p in plays] == [Verified(), Verified()]
     assert plays[0].match.head() == plays[1].match.head()
     assert 0 < since <= turns  # a link of routine steps only (Telepathic's checks) tells none
+
+
+class Clock:
+    """The time of day for both devices (`link_app.now`), moved on by the test."""
+
+    def __init__(self, start: float = 1_790_000_000.0) -> None:
+        self.at = start
+
+    def __call__(self) -> float:
+        return self.at
+
+
+def limit(hours: str) -> dict:
+    return {"tag": "select", "value": hours, "data": {"link-limit": ""}}
+
+
+def test_a_time_per_move_set_in_the_form_lets_another_player_claim_the_game(monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(link_app, "now", clock)
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": [*psi_form(), limit("24")]})
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    assert "Time per move: 1 day, counted from the first move." in page
+    invite = links_in(page)
+    route(bo, invite[0])
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    route(ada, links_in(drawn(out))[0])
+    play = next(iter(ada.links().plays.values()))
+    assert play.limit == 24 * 3600 and play.records[("s0", 1)].body["t"] == int(clock.at)
+    assert ada.links().view(play).act(ChooseCypher("123"))
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    assert "If Bo has not moved within 1 day, you can claim the game." in page
+    assert "bylink-claim" not in page
+    route(bo, links_in(page)[0])
+    assert "Bo has 1 day left for this move" in drawn(call(bo, {"op": "route", "hash": "#bylink"}))
+    clock.at += 23 * 3600
+    early = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-claim"}}))
+    assert "Bo still has 1 hour for this move." in early and play.match.result() is None
+    clock.at += 3600
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    assert "Bo's time for this move is up: you can claim the game (Bo forfeits)." in page
+    claimed = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-claim"}}))
+    assert "You claimed the game: Bo ran out of time." in claimed
+    assert play.match.result() is not None
+    told = drawn(route(bo, links_in(claimed)[0]))
+    assert "P1 claimed the game: Bo ran out of time." in told, told
+    assert next(iter(bo.links().plays.values())).match.result() is not None
+
+
+def test_a_game_by_link_signs_the_time_of_day_not_the_page_s_own_clock():
+    """A time per move counts across devices and reloads: a record's time is the time of day
+    (the page's monotonic clock starts again at each load)."""
+    import time
+
+    app = started(keyring=PageKeyring())
+    call(app, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    play = next(iter(app.links().plays.values()))
+    assert abs(play.records[("s0", 1)].body["t"] - time.time()) < 60

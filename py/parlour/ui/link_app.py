@@ -11,6 +11,7 @@ module on first use and hands it itself; what it uses of the app is online_app's
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, ClassVar
 
 from parlour.errors import ParlourError
@@ -18,6 +19,7 @@ from parlour.fair.encoding import Json, parse_json
 from parlour.fair.signing import Signed, Signer
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.device import Outcome
+from parlour.match.by_link.timing import duration
 from parlour.match.match import Submitted
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form
@@ -25,7 +27,7 @@ from parlour.ui.online_app import TheApp, _deck_choices, _guest_choices
 from parlour.ui.online_screen import GAME_NAMES, copy_box
 from parlour.ui.play import PlaySession
 from parlour.ui.qr import qr_svg
-from parlour.ui.screens import now, screen_for
+from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
 
 ROOT = "#bylink .bylink-root"
@@ -37,6 +39,13 @@ NO_KEYS = (
 )
 NOT_KEPT = "This browser did not keep the game by link, so a reload would lose it: {why}"
 SENT_WORDS = "Your move is sealed and signed: send the link below to the others."
+
+
+def now() -> float:
+    """The time of day by this device's clock, in seconds: a game by link's records carry it
+    (a time per move counts across devices and days), so never the page's monotonic clock,
+    which starts again at each load."""
+    return time.time()
 
 
 class Pending:
@@ -249,7 +258,7 @@ class LinkGames:
             variant["decks"] = ["sealed"] * len(chosen)
         play, out = LinkPlay.create(
             game_id, names, variant, (0,), crypto.signer, self.verifier(crypto), now(), self.base(),
-            bots, 0, private,
+            bots, setup_form.link_hours(form), private,
         )  # fmt: skip
         if play is None:
             self._refuse(game_id, out.sentence)
@@ -362,6 +371,8 @@ class LinkGames:
             return
         if cmd == "bylink-send":
             self.sending.add(play.match_id)
+        elif cmd == "bylink-claim":
+            self.outcome(play, play.claim(now()))
         elif cmd == "bylink-sent":
             self.sending.discard(play.match_id)
         else:
@@ -424,6 +435,7 @@ class LinkGames:
             else None,
             h("p", {"class": "bylink-said", "data-role": "bylink-said"}, said) if said else None,
             h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, play.waiting()),
+            claim_tree(play, now()),
             send_tree(links)
             if links
             else h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")
@@ -509,6 +521,43 @@ def send_tree(links: list[str]) -> Node:
             qr_or_word(links[0]) if not many else None,
             h("div", None, *items, done),
         ),
+    )
+
+
+def claim_tree(play: LinkPlay, at: float) -> Node | None:
+    """Time per move: how long the seat the game waits on has left, and once it is up (and
+    that seat is not ours) the button that claims the game."""
+    if not play.limit:
+        return None
+    left = play.time_left(at)
+    if left is None:
+        said = f"Time per move: {duration(play.limit)}, counted from the first move."
+        return None if play.match is not None else h("p", {"class": "hint"}, said)
+    seat, seconds = left
+    who = play.name(seat)
+    if seat in play.local:
+        said = (
+            f"Time per move: {duration(play.limit)}. {who} has {duration(max(seconds, 0))} left "
+            "for this move; after that any other player may claim the game."
+        )
+    elif seconds > 0:
+        said = (
+            f"Time per move: {duration(play.limit)}. If {who} has not moved within "
+            f"{duration(seconds)}, you can claim the game."
+        )
+    else:
+        said = f"{who}'s time for this move is up: you can claim the game ({who} forfeits)."
+    return h(
+        "div",
+        {"class": "bylink-time", "data-role": "bylink-time"},
+        h("p", {"class": "hint"}, said),
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-claim", "type": "button"},
+            "Claim the game",
+        )
+        if seconds <= 0 and seat not in play.local
+        else None,
     )
 
 

@@ -471,7 +471,17 @@ class LinkPlay(Starting, Timing):
             told = f"{moves} new move{'s' if moves != 1 else ''}"
         else:
             told = f"{count} new entr{'ies' if count != 1 else 'y'}"
-        return f"Took {told}. {self.waiting()}"
+        return f"Took {told}. {self._claimed() if moves else ''}{self.waiting()}"
+
+    def _claimed(self) -> str:
+        """What a claim of time did, once it ended the game ("Ada claimed the game: ...")."""
+        match = self.match
+        if match is None or not self._timed_out():
+            return ""
+        entry = match.entries[-1]
+        late = entry.action.get("timeout") if isinstance(entry.action, dict) else None
+        claimant = "You" if entry.seat in self.local else self.name(entry.seat)
+        return f"{claimant} claimed the game: {self.name(int(late or 0))} ran out of time. "
 
     # -- the derivation ----------------------------------------------------------------------
 

@@ -70,6 +70,18 @@ class Timing(LinkState):
         self._took(record)
         return DONE
 
+    def time_left(self, now: float) -> tuple[int, int] | None:
+        """The seat the game waits on and the seconds left of its time per move (0 or less:
+        any other player may claim the game); None with no time per move, before the first
+        move, or once the game is over."""
+        match = self.match
+        if not self.limit or match is None or match.result() is not None or not self.times:
+            return None
+        due = sorted(match.game.to_move(match.state))
+        if not due:
+            return None
+        return due[0], self.times[-1] + self.limit - int(now)
+
     def _timed_out(self) -> bool:
         """Has the game ended on a claim of time? (A move sent in time may still beat it.)"""
         match = self.match
@@ -78,5 +90,11 @@ class Timing(LinkState):
 
 
 def duration(seconds: int) -> str:
-    hours = seconds / 3600
-    return f"{hours:.0f} hour(s)" if hours >= 1 else f"{max(1, seconds // 60)} minute(s)"
+    """A time per move or a time left, in words ("2 days", "5 hours", "1 minute")."""
+    if seconds >= 2 * 86400 or (seconds and seconds % 86400 == 0):
+        count, unit = round(seconds / 86400), "day"
+    elif seconds >= 3600:
+        count, unit = round(seconds / 3600), "hour"
+    else:
+        count, unit = max(1, round(seconds / 60)), "minute"
+    return f"{count} {unit}{'s' if count != 1 else ''}"
