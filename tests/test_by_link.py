@@ -836,3 +836,62 @@ def test_a_stray_part_numbered_past_the_end_does_not_spoil_a_split_link():
     assert cy.take_link(stray, 0).ok
     outs = [cy.take_link(link, 0) for link in links]
     assert outs[-1].ok and "Part" not in outs[-1].sentence, outs[-1].sentence
+
+
+# -- Telepathic's pair: the partner who is not active may announce ---------------------------
+
+
+def pair_in_hand() -> tuple[LinkPlay, LinkPlay, int]:
+    """A Telepathic pair after a completed turn: the active partner's device, the other
+    partner's device, and the other partner's seat."""
+    group = Group("telepathic", ("Ada", "Bo"), {"arrangement": "pair", "mode": "first"})
+    rng = Rng(b"pair")
+    flush(group)
+    while not (group.devices[0].table.state.phase == "hand" and group.devices[0].table.state.turns):
+        device, seat = group.movers()[0]
+        assert group.move(device, seat, rng)
+        flush(group)
+    active = group.devices[0].table.state.active
+    return group.holder(active), group.holder(1 - active), 1 - active
+
+
+def announcement(device: LinkPlay, seat: int) -> object:
+    from parlour.games.telepathic.rules import Announce
+
+    table = device.table
+    choices = table.game.legal_actions(table.state, seat, device.stores[seat])
+    return next(c for c in choices if isinstance(c, Announce))
+
+
+def test_in_a_telepathic_pair_the_partner_who_is_not_active_may_announce_by_link():
+    """RULINGS: "Announcement: either partner, after a completed turn" (as live play allows)."""
+    active, other, seat = pair_in_hand()
+    out = other.act(seat, announcement(other, seat), 100)
+    assert out.ok and out.links, out.sentence
+    for link in out.links:
+        assert active.take_link(link, 100).ok
+    for device in (active, other):
+        assert device.table.state.phase == "respond" and device.table.state.announcer == seat
+    assert active.match.head() == other.match.head()
+
+
+@pytest.mark.parametrize("announced_first", [True, False])
+def test_a_move_in_turn_and_an_announcement_that_cross_end_the_same_on_every_device(
+    announced_first,
+):
+    """Sealed at one step on two devices, each device having taken its own first: the earlier
+    signed time goes first on both; the other is void."""
+    from parlour.games.telepathic.rules import HandCard
+
+    active, other, seat = pair_in_hand()
+    hand = next(c for c in active.table.legal(1 - seat) if isinstance(c, HandCard))
+    said = other.act(seat, announcement(other, seat), 100 if announced_first else 200)
+    moved = active.act(1 - seat, hand, 200 if announced_first else 100)
+    assert said.ok and moved.ok
+    for device, links in [(other, moved.links), (active, said.links)]:
+        for link in links:
+            assert device.take_link(link, 300).ok
+    assert active.match.head() == other.match.head()
+    for device in (active, other):
+        announced = device.table.state.announcer == seat
+        assert announced == announced_first, (device.me, device.table.state.phase)

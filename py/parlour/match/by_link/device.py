@@ -29,6 +29,7 @@ from parlour.games import GAMES
 from parlour.match.audit import audit
 from parlour.match.bot_seats import bot_name, next_decision
 from parlour.match.by_link import packing
+from parlour.match.by_link.out_of_turn import OutOfTurn
 from parlour.match.by_link.records import check_body, number_in, seat_of
 from parlour.match.by_link.start import Starting
 from parlour.match.by_link.state import DONE, WAIT, seats_in
@@ -55,7 +56,7 @@ class Outcome:
     signing: bool = False  # links wait for signatures: `to_sign`, `signed`, then `links`
 
 
-class LinkPlay(Starting, Timing):
+class LinkPlay(Starting, Timing, OutOfTurn):
     """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
     `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
 
@@ -375,8 +376,8 @@ class LinkPlay(Starting, Timing):
             )
         step_before = self.match.step if self.match is not None else 0
         stopped = self.stopped
-        if self._timed_out() or any(r.kind == "claim" for r in fresh):
-            self._rebuild()  # a claim of time and a late move may have crossed
+        if self._timed_out() or any(r.kind == "claim" for r in fresh) or self._crossed(fresh):
+            self._rebuild()  # a claim of time and a late move may have crossed, or two moves
         else:
             self._run()
         if self.stopped and not stopped:
@@ -546,15 +547,23 @@ class LinkPlay(Starting, Timing):
         seat, at = number_in(record, "s"), number_in(record, "at")
         if at > match.step:
             return WAIT
-        if match.result() is not None or any(
-            seat not in match.game.to_move(match.state_at(k)) for k in range(at, match.step + 1)
+        cut = self.cut.get(at)
+        if at < match.step and cut is not None and cut != seat:
+            self.notes.append(f"{self.name(seat)}'s move came after {self.name(cut)}'s: void.")
+            return DONE
+        due = sorted(match.game.to_move(match.state))
+        out_of_turn = at == match.step and seat not in due and match.result() is None
+        if not out_of_turn and (
+            match.result() is not None
+            or any(
+                seat not in match.game.to_move(match.state_at(k)) for k in range(at, match.step + 1)
+            )
         ):
             self.notes.append(f"{self.name(seat)}'s move sealed at step {at} came too late.")
             return DONE
-        due = sorted(match.game.to_move(match.state))
-        if seat != due[0] or self._ahead(record):
+        if (seat != due[0] and not out_of_turn) or self._ahead(record):
             return WAIT
-        if self._claim_beats(record, match.step):
+        if self._claim_beats(record, match.step) or not self._goes_first(record):
             return WAIT
         if at == match.step and body["h"] != match.head()[:16]:
             raise ProtocolError(f"{self.name(seat)}'s device saw another game (move {at + 1}).")
@@ -565,6 +574,8 @@ class LinkPlay(Starting, Timing):
         if not submitted.ok:
             self.notes.append(f"{self.name(seat)}'s move was refused: {submitted.reason}")
             return DONE
+        if out_of_turn:
+            self.cut[at] = seat
         self._took(record)
         self._infer(record.device, at)
         return DONE
@@ -680,15 +691,16 @@ class LinkPlay(Starting, Timing):
             return Outcome(f"{self.name(seat)} is not played on this device.", ok=False)
         if match.result() is not None:
             return Outcome("The game is over.", ok=False)
-        if seat not in match.game.to_move(match.state):
-            return Outcome(f"It is not {self.name(seat)}'s turn. {self.waiting()}", ok=False)
         if self._mine() > self.consumed.get(self.me, 0):
             return Outcome("Your last move waits for the others' first: send it.", ok=False)
-        first = min(s for s in match.game.to_move(match.state) if s in self.local)
+        in_turn = seat in match.game.to_move(match.state)
+        first = min((s for s in match.game.to_move(match.state) if s in self.local), default=seat)
         if first != seat:
             return Outcome(f"{self.name(first)} acts first on this device.", ok=False)
         before = self._mine()
-        refused = self._act(seat, choice)
+        refused = self._act(seat, choice)  # out of turn: the game's rules say if it may
+        if refused is not None and not in_turn:
+            return Outcome(f"It is not {self.name(seat)}'s turn. {self.waiting()}", ok=False)
         if refused is not None:
             return Outcome(refused, ok=False)
         self._run()

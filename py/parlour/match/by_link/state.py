@@ -72,6 +72,7 @@ class LinkState:
         self.table: AnyTable | None = None
         self.times: list[int] = []  # times[k]: when step k fell due, by its record
         self.sources: list[tuple[str, int]] = []  # the record each log entry came from
+        self.cut: dict[int, int] = {}  # step -> the seat whose move out of turn took it
         self.openings: dict[int, list[Opening]] = {}
         self.audit_result: AuditResult | None = None
         self.stopped = ""  # why the game cannot go on (a false reveal or deal step)
