@@ -434,3 +434,48 @@ def test_a_game_by_link_signs_the_time_of_day_not_the_page_s_own_clock():
     call(app, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
     play = next(iter(app.links().plays.values()))
     assert abs(play.records[("s0", 1)].body["t"] - time.time()) < 60
+
+
+def test_the_telepathic_partner_who_is_not_active_announces_from_the_board_by_link():
+    from parlour.games.telepathic.rules import DECKS, Announce
+
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    pair = [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]
+    call(ada, {"op": "route", "hash": "#link-telepathic", "form": pair})
+    route(bo, links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))[-1])
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    devices, queue = [ada, bo], [(0, link) for link in links_in(drawn(out))]
+    for _ in range(200):
+        plays = [next(iter(a.links().plays.values())) for a in devices]
+        state = plays[0].table.state if plays[0].table is not None else None
+        if not queue and state is not None and state.phase == "hand" and state.turns:
+            break
+        if queue:
+            to, link = queue.pop(0)
+            page = drawn(route(devices[to], link))
+        else:
+            to = next(i for i, p in enumerate(plays) if p.summary()["my_turn"])
+            legal = [
+                c for c in plays[to].table.legal(plays[to].local[0]) if not isinstance(c, Announce)
+            ]
+            assert devices[to].links().view(plays[to]).act(legal[0])
+            page = drawn(call(devices[to], {"op": "route", "hash": "#bylink"}))
+        if plays[to].match_id in devices[to].links().sending:
+            queue += [(1 - to, link) for link in links_in(page)]
+            call(devices[to], {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    waiting = 1 - state.active
+    device, play = devices[waiting], plays[waiting]
+    page = drawn(call(device, {"op": "route", "hash": "#bylink"}))
+    assert "Make the Announcement" in page
+    kind = state.kind_of(state.active)
+    for data in ({"cmd": "announce-open"},
+                 {"cmd": "claim", "seat": str(state.active), "name": DECKS[kind][0]},
+                 {"cmd": "announce"}):  # fmt: skip
+        page = drawn(call(device, {"op": "click", "region": "bylink", "data": data}))
+    assert play.table.state.phase == "respond" and play.table.state.announcer == waiting, page
+    told = drawn(route(devices[1 - waiting], links_in(page)[0]))
+    other = plays[1 - waiting]
+    assert other.table.state.announcer == waiting and other.match.head() == play.match.head()
+    assert "Answer the Announcement." in told and "makes the Announcement" in told
