@@ -407,7 +407,7 @@ def test_a_time_per_move_set_in_the_form_lets_another_player_claim_the_game(monk
     assert play.limit == 24 * 3600 and play.records[("s0", 1)].body["t"] == int(clock.at)
     assert ada.links().view(play).act(ChooseCypher("123"))
     page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
-    assert "If Bo has not moved within 1 day, you can claim the game." in page
+    assert "If Bo's move has not come within 1 day, you can claim the game." in page
     assert "bylink-claim" not in page
     route(bo, links_in(page)[0])
     assert "Bo has 1 day left for this move" in drawn(call(bo, {"op": "route", "hash": "#bylink"}))
@@ -416,9 +416,9 @@ def test_a_time_per_move_set_in_the_form_lets_another_player_claim_the_game(monk
     assert "Bo still has 1 hour for this move." in early and play.match.result() is None
     clock.at += 3600
     page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
-    assert "Bo's time for this move is up: you can claim the game (Bo forfeits)." in page
+    assert "Bo's time for their move is up: you can claim the game (Bo forfeits)." in page
     claimed = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-claim"}}))
-    assert "You claimed the game: Bo ran out of time." in claimed
+    assert "You claimed the game: Bo ran out of time for their move." in claimed
     assert play.match.result() is not None
     told = drawn(route(bo, links_in(claimed)[0]))
     assert "P1 claimed the game: Bo ran out of time." in told, told
@@ -436,8 +436,11 @@ def test_a_game_by_link_signs_the_time_of_day_not_the_page_s_own_clock():
     assert abs(play.records[("s0", 1)].body["t"] - time.time()) < 60
 
 
-def test_the_telepathic_partner_who_is_not_active_announces_from_the_board_by_link():
-    from parlour.games.telepathic.rules import DECKS, Announce
+def telepathic_pair_after_a_turn() -> tuple[list[App], list[LinkPlay]] | None:
+    """Two browsers with a Telepathic pair by link, played (no Announcement) until a turn is
+    complete and every link is in; None when a lose condition ended the game before that
+    (the cards are dealt at random)."""
+    from parlour.games.telepathic.rules import Announce
 
     ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
     pair = [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]
@@ -451,20 +454,31 @@ def test_the_telepathic_partner_who_is_not_active_announces_from_the_board_by_li
         plays = [next(iter(a.links().plays.values())) for a in devices]
         state = plays[0].table.state if plays[0].table is not None else None
         if not queue and state is not None and state.phase == "hand" and state.turns:
-            break
+            return devices, plays
         if queue:
             to, link = queue.pop(0)
             page = drawn(route(devices[to], link))
         else:
-            to = next(i for i, p in enumerate(plays) if p.summary()["my_turn"])
-            legal = [
-                c for c in plays[to].table.legal(plays[to].local[0]) if not isinstance(c, Announce)
-            ]
+            movers = [i for i, p in enumerate(plays) if p.summary()["my_turn"]]
+            if not movers:
+                return None
+            to = movers[0]
+            seat = plays[to].local[0]
+            legal = [c for c in plays[to].table.legal(seat) if not isinstance(c, Announce)]
             assert devices[to].links().view(plays[to]).act(legal[0])
             page = drawn(call(devices[to], {"op": "route", "hash": "#bylink"}))
         if plays[to].match_id in devices[to].links().sending:
             queue += [(1 - to, link) for link in links_in(page)]
             call(devices[to], {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    raise AssertionError("the pair did not complete a turn")
+
+
+def test_the_telepathic_partner_who_is_not_active_announces_from_the_board_by_link():
+    from parlour.games.telepathic.rules import DECKS
+
+    found = next(filter(None, (telepathic_pair_after_a_turn() for _ in range(10))))
+    devices, plays = found
+    state = plays[0].table.state
     waiting = 1 - state.active
     device, play = devices[waiting], plays[waiting]
     page = drawn(call(device, {"op": "route", "hash": "#bylink"}))

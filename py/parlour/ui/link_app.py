@@ -525,28 +525,29 @@ def send_tree(links: list[str]) -> Node:
 
 
 def claim_tree(play: LinkPlay, at: float) -> Node | None:
-    """Time per move: how long the seat the game waits on has left, and once it is up (and
-    that seat is not ours) the button that claims the game."""
+    """Time per move: how long the seat the game waits on has left (for its move, its seed
+    reveal at the start, or its seals at the end), and once it is up (and that seat is not
+    ours) the button that claims the game."""
     if not play.limit:
         return None
     left = play.time_left(at)
     if left is None:
         said = f"Time per move: {duration(play.limit)}, counted from the first move."
         return None if play.match is not None else h("p", {"class": "hint"}, said)
-    seat, seconds = left
+    seat, seconds, what = left
     who = play.name(seat)
     if seat in play.local:
         said = (
             f"Time per move: {duration(play.limit)}. {who} has {duration(max(seconds, 0))} left "
-            "for this move; after that any other player may claim the game."
+            f"for this {what}; after that any other player may claim the game."
         )
     elif seconds > 0:
         said = (
-            f"Time per move: {duration(play.limit)}. If {who} has not moved within "
+            f"Time per move: {duration(play.limit)}. If {who}'s {what} has not come within "
             f"{duration(seconds)}, you can claim the game."
         )
     else:
-        said = f"{who}'s time for this move is up: you can claim the game ({who} forfeits)."
+        said = f"{who}'s time for their {what} is up: you can claim the game ({who} forfeits)."
     return h(
         "div",
         {"class": "bylink-time", "data-role": "bylink-time"},

@@ -26,7 +26,7 @@ from parlour.fair.encoding import Json, check_text
 from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify, table_code
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
-from parlour.match.audit import audit
+from parlour.match.audit import Verified
 from parlour.match.bot_seats import bot_name, next_decision
 from parlour.match.by_link import packing
 from parlour.match.by_link.out_of_turn import OutOfTurn
@@ -376,7 +376,13 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             )
         step_before = self.match.step if self.match is not None else 0
         stopped = self.stopped
-        if self._timed_out() or any(r.kind == "claim" for r in fresh) or self._crossed(fresh):
+        if (
+            self._timed_out()
+            or any(r.kind == "claim" for r in fresh)
+            or self._crossed(fresh)
+            or self.forfeit is not None
+            or self.withheld
+        ):
             self._rebuild()  # a claim of time and a late move may have crossed, or two moves
         else:
             self._run()
@@ -608,10 +614,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             if seat in self.openings:
                 raise ProtocolError(f"{self.name(seat)}'s seals were opened twice.")
             self.openings[seat] = [Opening.from_json(o) for o in items]
-        if len(self.openings) == len(self.names):
-            self.audit_result = audit(
-                match.game, match.config, match.seed, match.entries, dict(self.openings)
-            )
+        self._maybe_audit()
         return DONE
 
     # -- our own steps -----------------------------------------------------------------------
@@ -732,30 +735,33 @@ class LinkPlay(Starting, Timing, OutOfTurn):
         return self._after(self._news(step, 0), before)
 
     def claim(self, now: float) -> Outcome:
-        """Claim the game when the seat it waits on is past the time per move."""
+        """Claim the game when the seat it waits on is past the time per move: for a move, for
+        its seed reveal once every commitment is in, or for its seals at the end."""
         self.now = max(self.now, now)
-        match = self.match
         if self._halted():
             return Outcome(self._halted(), ok=False)
-        if match is None and self.limit:
+        owed = self.owed() if self.limit else None
+        if owed is None and self.limit and self.match is None:
             return Outcome(
-                "The time per move counts from the first move: before it nobody can be "
-                f"claimed against. {self.waiting()}",
+                "The time per move counts from the first move, or from your seed reveal at the "
+                f"start: before it nobody can be claimed against. {self.waiting()}",
                 ok=False,
             )
-        if match is None or match.result() is not None or not self.limit:
+        if owed is None:
             return Outcome("There is no time per move to claim in this game now.", ok=False)
-        due = sorted(match.game.to_move(match.state))
-        if not due or due[0] in self.local:
+        seat, what, since = owed
+        if seat in self.local:
             return Outcome("The game waits on you, not on another player.", ok=False)
-        left = self.times[-1] + self.limit - int(now)
+        left = since + self.limit - int(now)
         if left > 0:
-            return Outcome(f"{self.name(due[0])} still has {duration(left)} for this move.", False)
-        body: dict[str, Json] = {"s": due[0], "by": self.local[0], "at": match.step, "t": int(now)}
+            return Outcome(f"{self.name(seat)} still has {duration(left)} for this {what}.", False)
+        step = self.match.step if self.match is not None else 0
+        body: dict[str, Json] = {"s": seat, "by": self.local[0], "at": step, "t": int(now)}
         before = self._mine()
         self._append("claim", body)
         self._run()
-        return self._after(f"You claimed the game: {self.name(due[0])} ran out of time.", before)
+        said = f"You claimed the game: {self.name(seat)} ran out of time for their {what}."
+        return self._after(said, before)
 
     def waiting(self) -> str:
         """Whom or what this device waits for, in a sentence ("Waiting for Bo's move 12.")."""
@@ -768,8 +774,10 @@ class LinkPlay(Starting, Timing, OutOfTurn):
         if match is None:
             return self._waiting_to_start()
         if match.result() is not None:
-            if self.audit_result is not None:
+            if isinstance(self.audit_result, Verified):
                 return "The game is over and checked."
+            if self.audit_result is not None:
+                return f"The game is over and checked: {self.audit_result.reason}"
             missing = [self.name(s) for s in range(len(self.names)) if s not in self.openings]
             return f"The game is over: waiting for {', '.join(missing)} to open their seals."
         due = sorted(match.game.to_move(match.state))
@@ -788,6 +796,8 @@ class LinkPlay(Starting, Timing, OutOfTurn):
         """Why the game cannot go on here, or "": a record that broke the protocol (kept as
         proof), or a device proven to have signed two different entries for one step (a fork:
         the game cannot go on two ways)."""
+        if self.forfeit is not None:
+            return self.forfeit.reason
         if self.stopped or not self.forks:
             return self.stopped
         fork = self.forks[0]
@@ -819,7 +829,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             "mine": list(self.local),
             "my_turn": bool(due) and due[0] in self.local and result is None and not self._halted(),
             "waiting": self.waiting(),
-            "over": result is not None,
+            "over": result is not None or self.forfeit is not None,
             "last_link_at": int(self.last_link_at),
         }
 
