@@ -248,13 +248,14 @@ def test_a_kept_game_that_was_changed_is_set_aside_with_a_sentence():
     ada, _, sent = joined()
     route(ada, sent[0])
     kept = saved(ada)
-    key = next(iter(kept))
+    key = next(k for k in kept if ":" not in k.removeprefix(link_app.SAVE))
     data = json.loads(kept[key])
     data["records"][0]["b"]["n"][0] = "Eve"  # the creator's signed names, changed
     again = App()
     again.keyring = PageKeyring(ada.keyring.kept_cryptos)
     start = {"op": "start", "local": {key: json.dumps(data)}, "session": {}, "href": SITE}
     call(again, start)
+    call(again, {"op": "route", "hash": "#bylink=" + key.removeprefix(link_app.SAVE)})
     assert again.links().plays == {}
     assert any("Your saved game by link" in d for d in again.storage.damaged)
 
@@ -493,3 +494,91 @@ def test_the_telepathic_partner_who_is_not_active_announces_from_the_board_by_li
     other = plays[1 - waiting]
     assert other.table.state.announcer == waiting and other.match.head() == play.match.head()
     assert "Answer the Announcement." in told and "makes the Announcement" in told
+
+
+def finished_game() -> tuple[App, App, LinkPlay]:
+    """Ada's and Bo's browsers after a whole game of Psi Squad by link, checked on both."""
+    ada, bo, sent = joined()
+    call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    plays, _, _ = play_out([ada, bo], sent, psi_choice)
+    return ada, bo, plays[0]
+
+
+def reloaded(app: App, tab: str = "") -> App:
+    """The same browser's storage and keys in a new page load (or a second tab: `tab`)."""
+    again = App()
+    again.keyring = PageKeyring(app.keyring.kept_cryptos)
+    if tab:
+        again.links().tab = tab
+    start = {"op": "start", "local": dict(app.storage.values["local"]), "session": {},
+             "href": SITE + "#home"}  # fmt: skip
+    call(again, start)
+    return again
+
+
+def test_start_up_reads_only_each_game_s_line_and_checks_a_game_s_signatures_when_opened():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    local = dict(ada.storage.values["local"])
+    start = {"op": "start", "local": local, "session": {}, "href": SITE + "#home"}
+    again = App()
+    again.keyring = PageKeyring(ada.keyring.kept_cryptos)
+    assert again.signature_checks(json.dumps(start)) == []
+    home = drawn(call(again, start), link_app.HOME_ROOT)
+    assert "Psi Squad: P1, Bo" in home and again.links().plays == {}
+    opened = {"op": "route", "hash": f"#bylink={play.match_id}"}
+    assert len(again.signature_checks(json.dumps(opened))) >= len(play.records)
+    assert 'class="play play-psi-squad"' in drawn(call(again, opened))
+    assert again.links().plays[play.match_id].match.head() == play.match.head()
+
+
+def test_a_finished_game_can_be_removed_from_your_games_after_a_yes():
+    ada, _, play = finished_game()
+    key = link_app.SAVE + play.match_id
+
+    def home_click(data: dict) -> str:
+        return drawn(call(ada, {"op": "click", "region": "linkgames", "data": data}),
+                     link_app.HOME_ROOT)  # fmt: skip
+
+    home = drawn(call(ada, {"op": "route", "hash": "#bylink"}), link_app.HOME_ROOT)
+    assert 'data-cmd="bylink-remove"' in home
+    asked = home_click({"cmd": "bylink-remove", "match": play.match_id})
+    assert "Remove this finished game from this browser?" in asked
+    kept = home_click({"cmd": "bylink-remove-no"})
+    assert "Remove this finished game" not in kept and key in ada.storage.values["local"]
+    home_click({"cmd": "bylink-remove", "match": play.match_id})
+    gone = home_click({"cmd": "bylink-remove-yes", "match": play.match_id})
+    assert play.match_id not in gone and key not in ada.storage.values["local"]
+    assert key not in ada.keyring.kept_cryptos and ada.links().plays == {}
+
+
+def test_a_game_not_over_offers_no_removal():
+    ada, _, sent = joined()
+    home = drawn(route(ada, sent[0]), link_app.HOME_ROOT)
+    play = next(iter(ada.links().plays.values()))
+    out = call(ada, {"op": "click", "region": "linkgames",
+                     "data": {"cmd": "bylink-remove", "match": play.match_id}})  # fmt: skip
+    assert "bylink-remove" not in home and "Remove this" not in drawn(out, link_app.HOME_ROOT)
+    assert link_app.SAVE + play.match_id in ada.storage.values["local"]
+
+
+def test_two_tabs_with_one_game_one_plays_it_and_the_other_lets_go_until_asked():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    second = reloaded(ada, tab="second")
+    shown = drawn(call(second, {"op": "route", "hash": f"#bylink={play.match_id}"}))
+    assert 'class="play play-psi-squad"' in shown
+    for key, value in second.storage.values["local"].items():  # the storage events
+        call(ada, {"op": "storage", "key": key, "value": value})
+    before = dict(second.storage.values["local"])
+    out = call(ada, {"op": "key", "region": "bylink", "key": "1"})
+    page = drawn(out)
+    assert "This game is open in another tab" in page and "Play it here instead" in page
+    assert not out.get("local") and ada.links().plays == {}
+    assert second.storage.values["local"] == before
+    taken = call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-take-over"}})
+    assert 'class="play play-psi-squad"' in drawn(taken)
+    owner = link_app.SAVE + play.match_id + link_app.OWNER
+    assert ada.storage.values["local"][owner] == ada.links().tab != "second"
