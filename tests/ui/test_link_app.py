@@ -582,3 +582,22 @@ def test_two_tabs_with_one_game_one_plays_it_and_the_other_lets_go_until_asked()
     assert 'class="play play-psi-squad"' in drawn(taken)
     owner = link_app.SAVE + play.match_id + link_app.OWNER
     assert ada.storage.values["local"][owner] == ada.links().tab != "second"
+
+
+def test_parts_of_a_split_link_are_kept_across_a_reload_and_each_part_has_its_qr_code(
+    monkeypatch,
+):
+    whole = LinkPlay.links
+    monkeypatch.setattr(LinkPlay, "links", lambda self, limit=500: whole(self, limit))
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    invite = links_in(page)
+    assert len(invite) > 1 and page.count('class="qr"') == len(invite)
+    assert "QR code of link part 2 of" in page
+    for part in invite[:-1]:
+        assert "open its other parts" in drawn(route(bo, part))
+    bo_again = reloaded(bo)  # a reload (or a browser restart) between two parts
+    join = drawn(route(bo_again, invite[-1]))
+    assert "Join a game of Psi Squad by link" in join
+    assert link_app.PARTS not in bo_again.storage.values["local"]  # whole: nothing kept

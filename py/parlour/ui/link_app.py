@@ -38,6 +38,8 @@ NO_KEYS = (
     "by link: play online or on one device instead."
 )
 SAVED_WHAT = "Your saved game by link"
+PARTS = "psi-parlour:link-parts"  # parts of split links opened here, by tag, till each is whole
+PARTS_KEPT = 8  # links whose parts are kept at once (the newest)
 NOT_KEPT = "This browser did not keep the game by link, so a reload would lose it: {why}"
 SENT_WORDS = "Your move is sealed and signed: send the link below to the others."
 
@@ -130,7 +132,7 @@ class LinkGames:
         self.sending: set[str] = set()  # games whose "Send this link" is open
         self.sentence = ""  # the last link's or action's word
         self.invite: list[str] = []  # an invite opened here, not joined yet
-        self.parts: dict[str, dict[int, str]] = {}  # parts of split links, by tag, till whole
+        self.parts = kept_parts(app.storage.get(PARTS))  # parts of split links, till whole
         self.made: set[Any] = set()  # signatures this page's keys made (`Pending`)
         self.opened = 0  # links opened by this page: <html data-links-opened> (tests wait on it)
         self.join_error = ""
@@ -199,7 +201,7 @@ class LinkGames:
     def _part_checks(self, text: str) -> list[packing.Check]:
         """A part that completes a link: that link's signatures (none for a damaged one,
         which `open_link` then refuses with a sentence)."""
-        whole = self._whole(text)
+        whole = self._whole(text, keep=False)
         try:
             packet = packing.read_invite(whole) if whole else None
         except ParlourError:
@@ -389,15 +391,25 @@ class LinkGames:
         self.outcome(play, out)
         self.draw()
 
-    def _whole(self, text: str) -> list[str] | None:
-        """Keep a part; all the parts of its link once every one is here (else None)."""
+    def _whole(self, text: str, keep: bool = True) -> list[str] | None:
+        """Keep a part (in this browser's storage too, so a reload or a restart between parts
+        loses none: `keep`); all the parts of its link once every one is here (else None)."""
         read = packing.read_fragment(text)
         assert isinstance(read, packing.Part)
-        parts = self.parts.setdefault(read.tag, {})
-        parts[read.index] = text
-        if any(i not in parts for i in range(1, read.count + 1)):
-            return None
-        return [parts[i] for i in range(1, read.count + 1)]
+        parts = {**self.parts.get(read.tag, {}), read.index: text}
+        whole = [parts[i] for i in range(1, read.count + 1) if i in parts]
+        if keep:
+            self.parts[read.tag] = parts
+            if len(whole) == read.count:
+                del self.parts[read.tag]  # the link is whole: its parts need keeping no more
+            self._keep_parts()
+        return whole if len(whole) == read.count else None
+
+    def _keep_parts(self) -> None:
+        """The parts of links still waiting for others, in storage (the newest few links)."""
+        newest = dict(list(self.parts.items())[-PARTS_KEPT:])
+        self.parts = newest
+        self.app.storage.set(PARTS, json.dumps(newest) if newest else None)
 
     def _match_of(self, texts: list[str]) -> str | None:
         try:
@@ -590,6 +602,22 @@ class LinkGames:
         return join_form(opened, packet.records, self.join_error, decks)
 
 
+def kept_parts(raw: str | None) -> dict[str, dict[int, str]]:
+    """The parts kept in storage (none from damaged text: they are only a convenience)."""
+    try:
+        data = parse_json(raw, "Parts of a link") if raw else {}
+    except ParlourError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    parts: dict[str, dict[int, str]] = {}
+    for tag, items in data.items():
+        if isinstance(items, dict):
+            found = {int(i): t for i, t in items.items() if i.isdigit() and isinstance(t, str)}
+            parts[str(tag)] = {i: t for i, t in found.items() if is_part(t)}
+    return parts
+
+
 def is_part(text: str) -> bool:
     """Whether a link is one part of a link split in several."""
     try:
@@ -611,6 +639,7 @@ def send_tree(links: list[str]) -> Node:
             h(
                 "div",
                 {"class": "bylink-link"},
+                qr_or_word(link, f"QR code of link part {i + 1} of {len(links)}") if many else None,
                 copy_box(link, label, f"bylink-link-{i}"),
                 h(
                     "button",
@@ -682,11 +711,11 @@ def claim_tree(play: LinkPlay, at: float) -> Node | None:
     )
 
 
-def qr_or_word(link: str) -> Node:
-    """The link's QR code (level L, the most it holds: up to 858 bytes), or a word when it is
-    too long for one (Copy and Share carry it)."""
+def qr_or_word(link: str, label: str = "QR code of the link") -> Node:
+    """The link's QR code (level L, up to version 40: a whole link or part for a chat), or a
+    word when it is too long for one (Copy and Share carry it)."""
     try:
-        return qr_svg(link, "QR code of the link", "L")
+        return qr_svg(link, label, "L")
     except ValueError:
         return h("p", {"class": "hint"}, "This link is too long for a QR code: copy or share it.")
 
