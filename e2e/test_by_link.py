@@ -168,8 +168,8 @@ class Chat:
             plays = [d.saved() for d in self.devices]
             if all(p.audit_result is not None for p in plays):
                 return moves  # moves made by clicks
-            if middle is not None:
-                middle(plays)
+            if middle is not None and middle(plays):
+                continue  # it changed the game: read every device again
             mover = next((i for i, p in enumerate(plays) if p.summary()["my_turn"]), None)
             assert mover is not None, [p.waiting() for p in plays]
             device, play = self.devices[mover], plays[mover]
@@ -250,7 +250,7 @@ def test_psi_squad_by_link_between_three_devices_with_a_reload_and_a_link_opened
 
     done = {"reloaded": False, "twice": False}
 
-    def middle(plays: list[LinkPlay]) -> None:
+    def middle(plays: list[LinkPlay]) -> bool:
         step = plays[0].match.step if plays[0].match is not None else 0
         if not done["reloaded"] and step >= 4:
             done["reloaded"] = True
@@ -263,6 +263,7 @@ def test_psi_squad_by_link_between_three_devices_with_a_reload_and_a_link_opened
             said = ada.open(chat.sent_first[0])
             assert "already" in said or "older" in said, said
             ada.sent()
+        return False
 
     guesses: dict[int, int] = {}
 
@@ -284,4 +285,108 @@ def test_psi_squad_by_link_between_three_devices_with_a_reload_and_a_link_opened
     log.assert_clean()
     join_log.assert_clean()
     chat.report("Psi Squad, three devices", started)
+    chat.close(watches)
+
+
+def pair(browser, site, watches: list[PageWatch]) -> Chat:
+    """Two devices: a desktop (1280x800, light) and a phone (360x740, dark)."""
+    return Chat(
+        [
+            Device(browser, site, watches, 1280, 800, "light"),
+            Device(browser, site, watches, 360, 740, "dark"),
+        ]
+    )
+
+
+def test_telepathic_pair_by_link_ends_on_the_waiting_partner_s_announcement(browser, site):
+    """A whole Telepathic game by links: after the first turn, the partner who is not active
+    makes the Announcement from their own device (the rules let either partner)."""
+    from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
+
+    started = time.monotonic()
+    watches: list[PageWatch] = []
+    chat = pair(browser, site, watches)
+
+    def form(page) -> None:
+        page.check("input[name='telepathic-arrangement'][value='pair']")
+
+    chat.join(1, chat.create("telepathic", form), "Bo")
+    announced: list[int] = []
+
+    def win(plays: list[LinkPlay], seat: int) -> str:
+        holder = next(p for p in plays if seat in p.local)
+        return str(holder.stores[seat].value("conditions")["win"])
+
+    def middle(plays: list[LinkPlay]) -> bool:
+        state = plays[0].table.state if plays[0].table is not None else None
+        if state is None or announced or state.phase != "hand" or not state.turns:
+            return False
+        waiting = 1 - state.active
+        announced.append(waiting)
+        choice = Announce(((state.active, win(plays, state.active)),))
+        CLICKS["telepathic"](chat.devices[waiting].page, ROOT, state, choice)
+        chat.devices[waiting].wait_signed()
+        chat.post(waiting, chat.devices[waiting].sent())
+        return True
+
+    def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
+        state = play.table.state
+        if state.phase == "respond":
+            return Respond(win(plays, state.announcer))
+        legal = play.table.legal(seat)
+        return next(a for a in legal if isinstance(a, (HandCard, Perform)))
+
+    chat.play("telepathic", decide, middle=middle)
+    assert announced
+    chat.check_the_end()
+    final = chat.devices[0].saved()
+    assert final.table.state.announcer == announced[0]
+    chat.report("Telepathic pair", started)
+    chat.close(watches)
+
+
+def test_esp_by_link_between_two_devices(browser, site):
+    from e2e.test_esp import plan_game
+    from parlour.games.esp.rules import Flip
+
+    started = time.monotonic()
+    watches: list[PageWatch] = []
+    chat = pair(browser, site, watches)
+    chat.join(
+        1, chat.create("esp", lambda page: page.check("input[name='esp-seats'][value='2']")), "Bo"
+    )
+    names = tuple(chat.devices[0].saved().names)
+    plan = iter(plan_game(names))
+
+    def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
+        planned_seat, choice = next(plan)
+        assert planned_seat == seat
+        if isinstance(choice, Flip):  # the plan's flip, with this device's own opening
+            legal = play.table.legal(seat)
+            return next(a for a in legal if isinstance(a, Flip) and a.cell == choice.cell)
+        return choice
+
+    moves = chat.play("esp", decide)
+    chat.check_the_end()
+    chat.report(f"ESP, {moves} moves", started)
+    chat.close(watches)
+
+
+def test_espeers_by_link_between_two_devices(browser, site):
+    from parlour.bots import espeers_scripted
+    from parlour.fair.rng import Rng
+
+    started = time.monotonic()
+    watches: list[PageWatch] = []
+    chat = pair(browser, site, watches)
+    chat.join(1, chat.create("espeers", lambda page: None), "Bo")
+    rng = Rng(b"by link espeers")
+
+    def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
+        table = play.table
+        return espeers_scripted.choose(table.state, seat, table.legal(seat), rng)
+
+    moves = chat.play("espeers", decide, most=600)
+    chat.check_the_end()
+    chat.report(f"ESPEERS, {moves} moves", started)
     chat.close(watches)
