@@ -132,7 +132,6 @@ class LinkGames:
         self.sending: set[str] = set()  # games whose "Send this link" is open
         self.sentence = ""  # the last link's or action's word
         self.invite: list[str] = []  # an invite opened here, not joined yet
-        self.parts = kept_parts(app.storage.get(PARTS))  # parts of split links, till whole
         self.made: set[Any] = set()  # signatures this page's keys made (`Pending`)
         self.opened = 0  # links opened by this page: <html data-links-opened> (tests wait on it)
         self.join_error = ""
@@ -396,20 +395,15 @@ class LinkGames:
         loses none: `keep`); all the parts of its link once every one is here (else None)."""
         read = packing.read_fragment(text)
         assert isinstance(read, packing.Part)
-        parts = {**self.parts.get(read.tag, {}), read.index: text}
+        kept = kept_parts(self.app.storage.get(PARTS))  # storage is where parts wait: always
+        parts = {**kept.pop(read.tag, {}), read.index: text}
         whole = [parts[i] for i in range(1, read.count + 1) if i in parts]
         if keep:
-            self.parts[read.tag] = parts
-            if len(whole) == read.count:
-                del self.parts[read.tag]  # the link is whole: its parts need keeping no more
-            self._keep_parts()
+            if len(whole) < read.count:
+                kept[read.tag] = parts  # else whole: its parts need keeping no more
+            newest = dict(list(kept.items())[-PARTS_KEPT:])  # the newest few links' parts
+            self.app.storage.set(PARTS, json.dumps(newest) if newest else None)
         return whole if len(whole) == read.count else None
-
-    def _keep_parts(self) -> None:
-        """The parts of links still waiting for others, in storage (the newest few links)."""
-        newest = dict(list(self.parts.items())[-PARTS_KEPT:])
-        self.parts = newest
-        self.app.storage.set(PARTS, json.dumps(newest) if newest else None)
 
     def _match_of(self, texts: list[str]) -> str | None:
         try:
