@@ -301,6 +301,7 @@ def pair(browser, site, watches: list[PageWatch]) -> Chat:
 def test_telepathic_pair_by_link_ends_on_the_waiting_partner_s_announcement(browser, site):
     """A whole Telepathic game by links: after the first turn, the partner who is not active
     makes the Announcement from their own device (the rules let either partner)."""
+    from parlour.games.telepathic.grid import holds
     from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
 
     started = time.monotonic()
@@ -313,9 +314,9 @@ def test_telepathic_pair_by_link_ends_on_the_waiting_partner_s_announcement(brow
     chat.join(1, chat.create("telepathic", form), "Bo")
     announced: list[int] = []
 
-    def win(plays: list[LinkPlay], seat: int) -> str:
+    def win(plays: list[LinkPlay], seat: int, which: str = "win") -> str:
         holder = next(p for p in plays if seat in p.local)
-        return str(holder.stores[seat].value("conditions")["win"])
+        return str(holder.stores[seat].value("conditions")[which])
 
     def middle(plays: list[LinkPlay]) -> bool:
         state = plays[0].table.state if plays[0].table is not None else None
@@ -329,12 +330,20 @@ def test_telepathic_pair_by_link_ends_on_the_waiting_partner_s_announcement(brow
         chat.post(waiting, chat.devices[waiting].sent())
         return True
 
+    def safe(play: LinkPlay, seat: int, plays: list[LinkPlay], choice: object) -> bool:
+        """No lose condition met after it (the cards are dealt at random)."""
+        if not isinstance(choice, Perform):
+            return True
+        after = play.table.game.apply(play.table.state, seat, choice)
+        loses = [win(plays, s, "lose") for s in (0, 1)]
+        return not any(holds(after.grid, lose) for lose in loses)
+
     def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
         state = play.table.state
         if state.phase == "respond":
             return Respond(win(plays, state.announcer))
-        legal = play.table.legal(seat)
-        return next(a for a in legal if isinstance(a, (HandCard, Perform)))
+        legal = [a for a in play.table.legal(seat) if isinstance(a, (HandCard, Perform))]
+        return next((a for a in legal if safe(play, seat, plays, a)), legal[0])
 
     chat.play("telepathic", decide, middle=middle)
     assert announced

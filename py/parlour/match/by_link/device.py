@@ -897,7 +897,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             heads = {
                 str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()
             }
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             raise MalformedInput("That saved game by link is damaged.") from None
         if any(st.context.match_id != play.match_id for st in play.stores.values()):
             raise MalformedInput("That saved game's secrets are of another game.")
