@@ -1,5 +1,6 @@
 """Play by link for real: two browser contexts (two devices: their own storage, keys and
-secrets) play a whole Psi Squad game by links only. No WebRTC, no BroadcastChannel: the test
+secrets) play a whole game by links only: Psi Squad between three, ESP, ESPEERS and Telepathic
+between two. No WebRTC, no BroadcastChannel: the test
 copies each link a device shows and opens it in the other, as a group chat would carry it; one
 device reloads in the middle, and a link opened twice says so. Screenshots of the send-link
 panel, the join screen and Your games, at 360 and 1280, light and dark."""
@@ -19,7 +20,7 @@ from tests.signers import verify
 
 ROOT = "#bylink"
 STEP_MS = 15_000
-CYPHERS = ("123", "456")
+CYPHERS = ("123", "456", "789")
 SAVE = "psi-parlour:link:"
 
 
@@ -60,6 +61,7 @@ class Device:
     def __init__(
         self, browser, site, watches, width: int, height: int, scheme: str, init: str = ""
     ) -> None:
+        self.site = site.url
         self.context = browser.new_context(
             viewport={"width": width, "height": height}, color_scheme=scheme
         )
@@ -75,8 +77,8 @@ class Device:
     def saved(self) -> LinkPlay:
         """This device's game as it saved it (read back with the public key of its own join)."""
         raw = self.page.evaluate(
-            f"JSON.stringify(Object.keys(localStorage).filter(k => k.startsWith('{SAVE}'))"
-            ".map(k => localStorage.getItem(k)))"
+            f"JSON.stringify(Object.keys(localStorage).filter(k => k.startsWith('{SAVE}')"
+            f" && !k.slice({len(SAVE)}).includes(':')).map(k => localStorage.getItem(k)))"
         )
         data = json.loads(json.loads(raw)[0])
         me = data["me"]
@@ -112,27 +114,112 @@ class Device:
             "!document.querySelector('#bylink [data-role=bylink-signing]')", timeout=STEP_MS
         )
 
-    def decide(self, play: LinkPlay, seat: int):
-        state = play.table.state
-        if state.setting_up:
-            return ChooseCypher(CYPHERS[seat])
-        target = state.targets(seat)[0]
-        self.guesses += 1
-        digits = CYPHERS[target] if self.guesses > 2 else CYPHERS[target][::-1]
-        return Guess(target, digits)
+
+class Chat:
+    """A group chat between devices (browser contexts): every link one shows goes to all the
+    others, opened in the order sent; the device the game waits on moves by clicks."""
+
+    def __init__(self, devices: list[Device]) -> None:
+        self.devices = devices
+        self.queue: list[tuple[int, str]] = []
+        self.sent_first: list[str] = []  # the first links a joiner sent (opened twice later)
+
+    def post(self, sender: int, links: list[str]) -> None:
+        self.queue += [(to, x) for x in links for to in range(len(self.devices)) if to != sender]
+
+    def create(self, game: str, form) -> list[str]:
+        """The first device makes the game from its set-up form's Play by link."""
+        page = self.devices[0].page
+        page.goto(self.devices[0].site + f"#new-{game}")
+        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        form(page)
+        page.click(f"#new-{game} .link-setup summary")
+        page.click(f"#new-{game} a[href='#link-{game}']")
+        page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
+        return self.devices[0].sent()
+
+    def join(self, index: int, invite: list[str], name: str) -> None:
+        """Device `index` opens the invite (every part), joins, and posts its link."""
+        device = self.devices[index]
+        device.page.goto(invite[0])
+        device.page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        for part in invite[1:]:
+            device.open(part)
+        device.page.locator(f"{ROOT} [data-role=bylink-join]").wait_for(timeout=STEP_MS)
+        device.page.fill(f"{ROOT} [data-field=bylink-name]", name)
+        device.page.select_option(f"{ROOT} [data-field=bylink-seat]", str(index))
+        device.page.click(f"{ROOT} [data-cmd=bylink-join]")
+        device.page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
+        links = device.sent()
+        self.sent_first = self.sent_first or links
+        self.post(index, links)
+
+    def deliver(self) -> None:
+        while self.queue:
+            to, link = self.queue.pop(0)
+            self.devices[to].open(link)
+            self.post(to, self.devices[to].sent())
+
+    def play(self, game: str, decide, most: int = 400, middle=None) -> int:
+        """Deliver and move until every device's audit is in; `middle(plays)` runs between
+        moves (a reload, a link opened twice). The moves made by clicks."""
+        for moves in range(most):
+            self.deliver()
+            plays = [d.saved() for d in self.devices]
+            if all(p.audit_result is not None for p in plays):
+                return moves  # moves made by clicks
+            if middle is not None and middle(plays):
+                continue  # it changed the game: read every device again
+            mover = next((i for i, p in enumerate(plays) if p.summary()["my_turn"]), None)
+            assert mover is not None, [p.waiting() for p in plays]
+            device, play = self.devices[mover], plays[mover]
+            match = play.match
+            seat = min(s for s in match.game.to_move(match.state) if s in play.local)
+            CLICKS[game](device.page, ROOT, play.table.state, decide(play, seat, plays))
+            device.page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(
+                timeout=STEP_MS
+            )
+            device.wait_signed()
+            self.post(mover, device.sent())
+        raise AssertionError("the game by link did not end")
+
+    def check_the_end(self) -> None:
+        """Every device shows the result with its audit verified, and all hold one log."""
+        for device in self.devices:
+            result = device.page.locator(f"{ROOT} [data-role=result]")
+            result.wait_for(timeout=STEP_MS)
+            result.locator("[data-audit=verified]").wait_for(timeout=STEP_MS)
+        assert len({d.saved().match.head() for d in self.devices}) == 1
+
+    def close(self, watches: list[PageWatch]) -> None:
+        for device in self.devices:
+            device.context.close()
+        for watch in watches:
+            assert watch.foreign_requests() == []
+            assert watch.unexpected_problems() == []
+
+    def report(self, what: str, started: float) -> None:
+        opening = sorted(t for d in self.devices for t in d.opening)
+        print(
+            f"by link, {what}: {time.monotonic() - started:.1f} s; a link opened to its board: "
+            f"median {opening[len(opening) // 2] * 1000:.0f} ms, max "
+            f"{opening[-1] * 1000:.0f} ms ({len(opening)} links)"
+        )
 
 
-def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_twice(
+def test_psi_squad_by_link_between_three_devices_with_a_reload_and_a_link_opened_twice(
     browser, site, screenshots
 ):
     started = time.monotonic()
     watches: list[PageWatch] = []
     ada = Device(browser, site, watches, 1280, 800, "light")
     bo = Device(browser, site, watches, 360, 740, "dark", SHARE)
+    cy = Device(browser, site, watches, 1280, 800, "dark")
+    chat = Chat([ada, bo, cy])
     page = ada.page
     page.goto(site.url + "#new-psi-squad")
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.check("input[name='psi-squad-seats'][value='2']")
+    page.check("input[name='psi-squad-seats'][value='3']")
     page.check("input[name='psi-squad-length'][value='3']")
     page.fill("#new-psi-squad [data-seat-name='0']", "Ada")
     page.click("#new-psi-squad .link-setup summary")
@@ -157,59 +244,158 @@ def test_psi_squad_by_link_between_two_devices_with_a_reload_and_a_link_opened_t
     share.click()  # shown where the browser has the Web Share API
     shared = bo.page.evaluate("window.__shared")
     assert shared == bo.page.locator(f"{ROOT} [data-role=bylink-link-0]").get_attribute("value")
+    chat.sent_first = bo.sent()
+    chat.post(1, chat.sent_first)
+    chat.join(2, invite, "Cy")
 
-    devices = [ada, bo]
-    queue = [(0, link) for link in bo.sent()]
-    first_links = list(queue)
-    reloaded = opened_twice = False
-    for _ in range(200):
-        if queue:
-            to, link = queue.pop(0)
-            devices[to].open(link)
-            queue += [(1 - to, x) for x in devices[to].sent()]
-            continue
-        plays = [d.saved() for d in devices]
-        if all(p.audit_result is not None for p in plays):
-            break
-        if not reloaded and plays[0].match is not None and plays[0].match.step >= 4:
-            reloaded = True
+    done = {"reloaded": False, "twice": False}
+
+    def middle(plays: list[LinkPlay]) -> bool:
+        step = plays[0].match.step if plays[0].match is not None else 0
+        if not done["reloaded"] and step >= 4:
+            done["reloaded"] = True
             bo.page.reload()
             bo.page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
             bo.page.locator(f"{ROOT} .play").wait_for(timeout=STEP_MS)
             bo.page.screenshot(path=screenshots / "bylink-board-after-reload-360-dark.png")
-        if not opened_twice and plays[0].match is not None and plays[0].match.step >= 2:
-            opened_twice = True
-            said = ada.open(first_links[0][1])
+        if not done["twice"] and step >= 2:
+            done["twice"] = True
+            said = ada.open(chat.sent_first[0])
             assert "already" in said or "older" in said, said
             ada.sent()
-        mover = next((i for i, p in enumerate(plays) if p.summary()["my_turn"]), None)
-        assert mover is not None, [p.waiting() for p in plays]
-        device, play = devices[mover], plays[mover]
-        seat = play.local[0]
-        CLICKS["psi-squad"](device.page, ROOT, play.table.state, device.decide(play, seat))
-        device.page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
-        device.wait_signed()
-        queue += [(1 - mover, x) for x in device.sent()]
-    assert reloaded and opened_twice
-    for device in devices:
-        result = device.page.locator(f"{ROOT} [data-role=result]")
-        result.wait_for(timeout=STEP_MS)
-        result.locator("[data-audit=verified]").wait_for(timeout=STEP_MS)
-    heads = {d.saved().match.head() for d in devices}
-    assert len(heads) == 1
+        return False
+
+    guesses: dict[int, int] = {}
+
+    def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
+        state = play.table.state
+        if state.setting_up:
+            return ChooseCypher(CYPHERS[seat])
+        target = state.targets(seat)[0]
+        guesses[seat] = guesses.get(seat, 0) + 1
+        digits = CYPHERS[target] if guesses[seat] > 2 else CYPHERS[target][::-1]
+        return Guess(target, digits)
+
+    chat.play("psi-squad", decide, middle=middle)
+    assert done["reloaded"] and done["twice"]
+    chat.check_the_end()
     ada.page.goto(site.url + "#home")
-    ada.page.locator(".link-games [data-match]").wait_for(timeout=STEP_MS)
+    ada.page.locator(".link-games li[data-match]").wait_for(timeout=STEP_MS)
     shots(ada.page, screenshots, "your-games", ".link-games", log)
     log.assert_clean()
     join_log.assert_clean()
-    opening = sorted(t for d in devices for t in d.opening)
-    print(
-        f"by link, whole game: {time.monotonic() - started:.1f} s; a link opened to its board: "
-        f"median {opening[len(opening) // 2] * 1000:.0f} ms, max {opening[-1] * 1000:.0f} ms "
-        f"({len(opening)} links)"
+    chat.report("Psi Squad, three devices", started)
+    chat.close(watches)
+
+
+def pair(browser, site, watches: list[PageWatch]) -> Chat:
+    """Two devices: a desktop (1280x800, light) and a phone (360x740, dark)."""
+    return Chat(
+        [
+            Device(browser, site, watches, 1280, 800, "light"),
+            Device(browser, site, watches, 360, 740, "dark"),
+        ]
     )
-    for device in devices:
-        device.context.close()
-    for watch in watches:
-        assert watch.foreign_requests() == []
-        assert watch.unexpected_problems() == []
+
+
+def test_telepathic_pair_by_link_ends_on_the_waiting_partner_s_announcement(browser, site):
+    """A whole Telepathic game by links: after the first turn, the partner who is not active
+    makes the Announcement from their own device (the rules let either partner)."""
+    from parlour.games.telepathic.grid import holds
+    from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
+
+    started = time.monotonic()
+    watches: list[PageWatch] = []
+    chat = pair(browser, site, watches)
+
+    def form(page) -> None:
+        page.check("input[name='telepathic-arrangement'][value='pair']")
+
+    chat.join(1, chat.create("telepathic", form), "Bo")
+    announced: list[int] = []
+
+    def win(plays: list[LinkPlay], seat: int, which: str = "win") -> str:
+        holder = next(p for p in plays if seat in p.local)
+        return str(holder.stores[seat].value("conditions")[which])
+
+    def middle(plays: list[LinkPlay]) -> bool:
+        state = plays[0].table.state if plays[0].table is not None else None
+        if state is None or announced or state.phase != "hand" or not state.turns:
+            return False
+        waiting = 1 - state.active
+        announced.append(waiting)
+        choice = Announce(((state.active, win(plays, state.active)),))
+        CLICKS["telepathic"](chat.devices[waiting].page, ROOT, state, choice)
+        chat.devices[waiting].wait_signed()
+        chat.post(waiting, chat.devices[waiting].sent())
+        return True
+
+    def safe(play: LinkPlay, seat: int, plays: list[LinkPlay], choice: object) -> bool:
+        """No lose condition met after it (the cards are dealt at random)."""
+        if not isinstance(choice, Perform):
+            return True
+        after = play.table.game.apply(play.table.state, seat, choice)
+        loses = [win(plays, s, "lose") for s in (0, 1)]
+        return not any(holds(after.grid, lose) for lose in loses)
+
+    def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
+        state = play.table.state
+        if state.phase == "respond":
+            return Respond(win(plays, state.announcer))
+        legal = [a for a in play.table.legal(seat) if isinstance(a, (HandCard, Perform))]
+        return next((a for a in legal if safe(play, seat, plays, a)), legal[0])
+
+    chat.play("telepathic", decide, middle=middle)
+    assert announced
+    chat.check_the_end()
+    final = chat.devices[0].saved()
+    assert final.table.state.announcer == announced[0]
+    chat.report("Telepathic pair", started)
+    chat.close(watches)
+
+
+def test_esp_by_link_between_two_devices(browser, site):
+    from e2e.test_esp import plan_game
+    from parlour.games.esp.rules import Flip
+
+    started = time.monotonic()
+    watches: list[PageWatch] = []
+    chat = pair(browser, site, watches)
+    chat.join(
+        1, chat.create("esp", lambda page: page.check("input[name='esp-seats'][value='2']")), "Bo"
+    )
+    names = tuple(chat.devices[0].saved().names)
+    plan = iter(plan_game(names))
+
+    def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
+        planned_seat, choice = next(plan)
+        assert planned_seat == seat
+        if isinstance(choice, Flip):  # the plan's flip, with this device's own opening
+            legal = play.table.legal(seat)
+            return next(a for a in legal if isinstance(a, Flip) and a.cell == choice.cell)
+        return choice
+
+    moves = chat.play("esp", decide)
+    chat.check_the_end()
+    chat.report(f"ESP, {moves} moves", started)
+    chat.close(watches)
+
+
+def test_espeers_by_link_between_two_devices(browser, site):
+    from parlour.bots import espeers_scripted
+    from parlour.fair.rng import Rng
+
+    started = time.monotonic()
+    watches: list[PageWatch] = []
+    chat = pair(browser, site, watches)
+    chat.join(1, chat.create("espeers", lambda page: None), "Bo")
+    rng = Rng(b"by link espeers")
+
+    def decide(play: LinkPlay, seat: int, plays: list[LinkPlay]) -> object:
+        table = play.table
+        return espeers_scripted.choose(table.state, seat, table.legal(seat), rng)
+
+    moves = chat.play("espeers", decide, most=600)
+    chat.check_the_end()
+    chat.report(f"ESPEERS, {moves} moves", started)
+    chat.close(watches)

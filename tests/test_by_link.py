@@ -836,3 +836,141 @@ def test_a_stray_part_numbered_past_the_end_does_not_spoil_a_split_link():
     assert cy.take_link(stray, 0).ok
     outs = [cy.take_link(link, 0) for link in links]
     assert outs[-1].ok and "Part" not in outs[-1].sentence, outs[-1].sentence
+
+
+# -- Telepathic's pair: the partner who is not active may announce ---------------------------
+
+
+def pair_in_hand() -> tuple[LinkPlay, LinkPlay, int]:
+    """A Telepathic pair after a completed turn: the active partner's device, the other
+    partner's device, and the other partner's seat."""
+    for attempt in range(20):  # the cards are dealt at random: a lose condition may end it
+        group = Group("telepathic", ("Ada", "Bo"), {"arrangement": "pair", "mode": "first"})
+        rng = Rng(bytes([attempt]))
+        flush(group)
+        state = group.devices[0].table.state
+        while group.movers() and not (state.phase == "hand" and state.turns):
+            device, seat = group.movers()[0]
+            assert group.move(device, seat, rng)
+            flush(group)
+            state = group.devices[0].table.state
+        if state.phase == "hand" and state.turns:
+            active = state.active
+            return group.holder(active), group.holder(1 - active), 1 - active
+    raise AssertionError("no pair reached a second turn")
+
+
+def announcement(device: LinkPlay, seat: int) -> object:
+    from parlour.games.telepathic.rules import Announce
+
+    table = device.table
+    choices = table.game.legal_actions(table.state, seat, device.stores[seat])
+    return next(c for c in choices if isinstance(c, Announce))
+
+
+def test_in_a_telepathic_pair_the_partner_who_is_not_active_may_announce_by_link():
+    """RULINGS: "Announcement: either partner, after a completed turn" (as live play allows)."""
+    active, other, seat = pair_in_hand()
+    out = other.act(seat, announcement(other, seat), 100)
+    assert out.ok and out.links, out.sentence
+    for link in out.links:
+        assert active.take_link(link, 100).ok
+    for device in (active, other):
+        assert device.table.state.phase == "respond" and device.table.state.announcer == seat
+    assert active.match.head() == other.match.head()
+
+
+@pytest.mark.parametrize("announced_first", [True, False])
+def test_a_move_in_turn_and_an_announcement_that_cross_end_the_same_on_every_device(
+    announced_first,
+):
+    """Sealed at one step on two devices, each device having taken its own first: the earlier
+    signed time goes first on both; the other is void."""
+    from parlour.games.telepathic.rules import HandCard
+
+    active, other, seat = pair_in_hand()
+    hand = next(c for c in active.table.legal(1 - seat) if isinstance(c, HandCard))
+    said = other.act(seat, announcement(other, seat), 100 if announced_first else 200)
+    moved = active.act(1 - seat, hand, 200 if announced_first else 100)
+    assert said.ok and moved.ok
+    for device, links in [(other, moved.links), (active, said.links)]:
+        for link in links:
+            assert device.take_link(link, 300).ok
+    assert active.match.head() == other.match.head()
+    for device in (active, other):
+        announced = device.table.state.announcer == seat
+        assert announced == announced_first, (device.me, device.table.state.phase)
+
+
+# -- a seed reveal or openings withheld ------------------------------------------------------
+
+
+def two_devices_committed(hours: float = 1) -> tuple[LinkPlay, LinkPlay, list[str]]:
+    """Ada's invite and Bo's join (at time 0): Bo has every commitment and has revealed; Ada,
+    who would reveal last (and so could see the seed first), has not taken Bo's link yet."""
+    from tests.signers import P256Signer
+
+    ada, out = LinkPlay.create(
+        "esp", ["Ada", "Bo"], {}, (0,), Ed25519Signer(), verify, 0, BASE, None, hours
+    )
+    bo, joined = LinkPlay.join(out.links, 1, "Bo", P256Signer(), verify, 0, BASE)
+    assert ada is not None and bo is not None
+    return ada, bo, joined.links
+
+
+def test_a_withheld_seed_reveal_is_named_and_claimable_once_the_time_per_move_is_up():
+    ada, bo, join = two_devices_committed()
+    assert bo.waiting() == "Waiting for Ada's seed reveal."
+    assert bo.time_left(1800) == (0, 1800, "seed reveal")
+    early = bo.claim(1800)
+    assert not early.ok and early.sentence == "Ada still has 30 minutes for this seed reveal."
+    out = bo.claim(3600)
+    assert out.ok and out.links, out.sentence
+    assert "Ada did not reveal their part of the seed within the time per move" in bo.waiting()
+    assert bo.summary()["over"] and bo.match is None
+    for link in [*join, *out.links]:  # Ada's device takes them late: its reveal is later
+        assert ada.take_link(link, 4000).ok
+    assert ada.match is None and ada.forfeit == bo.forfeit
+    assert ada.forfeit is not None and ada.forfeit.winners == frozenset({1})
+
+
+def test_a_seed_reveal_signed_before_the_claim_goes_first_on_every_device():
+    ada, bo, join = two_devices_committed()
+    for link in join:
+        assert ada.take_link(link, 100).ok  # Ada reveals at 100; her link is slow to come
+    claim = bo.claim(3650)
+    assert claim.ok and bo.forfeit is not None
+    assert ada.take_link(claim.links[0], 3650).ok
+    assert bo.take_link(ada.links()[0], 3650).ok
+    for device in (ada, bo):
+        assert device.forfeit is None and device.match is not None, device.waiting()
+        assert device.match.result() is None
+    assert ada.match.head() == bo.match.head()
+
+
+def test_openings_withheld_at_the_end_are_named_and_a_claim_ends_the_check_unverified():
+    from parlour.match.audit import Unverified
+
+    group = settled("psi-squad", variant={"length": 3}, moves=0, hours=1)
+    rng = Rng(b"to the end")
+    bo = group.holder(1)
+    while group.devices[0].match.result() is None:
+        device, seat = group.movers()[0]
+        assert group.move(device, seat, rng)
+        while group.queue:  # Bo's openings never reach Ada
+            to, link = group.queue.pop(0)
+            fragment = packing.read_fragment(link)
+            assert isinstance(fragment, str)
+            records = packing.unpack(fragment).records
+            if group.devices[to] is not bo and any(
+                r.device == bo.me and r.kind == "openings" for r in records
+            ):
+                continue
+            group.post(to, group.devices[to].take_link(link, 0).links)
+    ada = group.devices[0]
+    assert ada.waiting() == "The game is over: waiting for Bo to open their seals."
+    assert ada.time_left(60) == (1, 3540, "seals")
+    out = ada.claim(3600)
+    assert out.ok, out.sentence
+    assert isinstance(ada.audit_result, Unverified) and ada.audit_result.seats == (1,)
+    assert ada.waiting().startswith("The game is over and checked: Bo did not open")

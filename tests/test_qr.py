@@ -25,6 +25,7 @@ TEXTS = [
     "é" * 150,
     "z" * 300,
     "w" * 600,
+    "https://psi-parlour.netlify.app/#pl=1.1-4.abcdefgh." + "Ab9_-" * 389,  # a chat-sized part
 ]
 
 
@@ -77,11 +78,12 @@ def test_the_data_follows_the_standard_terminator_and_padding():
     ]
 
 
-def test_versions_grow_with_the_text_and_stop_at_twenty():
+def test_versions_grow_with_the_text_and_stop_at_forty():
     assert qr.choose_version(10, "M") == 1
     assert qr.choose_version(170, "M") == 9
+    assert qr.choose_version(2000, "L") == 33  # a whole part of a split link
     with pytest.raises(ValueError):
-        qr.choose_version(2000, "M")
+        qr.choose_version(2400, "M")
 
 
 def test_the_svg_has_a_quiet_zone_a_label_and_one_path():

@@ -21,6 +21,7 @@ REGIONS += [("#play-" + g + " .play-root", "play:" + g) for g in GAMES]
 REGIONS += [("#start-" + g, "start:" + g) for g in GAMES]
 REGIONS += [("#solo-" + g, "solo:" + g) for g in GAMES]  # "Play vs computer"
 REGIONS += [("#learn-" + g + " .learn-root", "learn:" + g) for g in GAMES]  # the tutorials
+REGIONS += [("#home .link-games-root", "linkgames")]  # "Your games by link": Remove
 REGIONS += [("#storage-note", "storage")]  # what the page says of its storage (full, damaged)
 
 

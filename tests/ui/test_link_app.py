@@ -248,13 +248,14 @@ def test_a_kept_game_that_was_changed_is_set_aside_with_a_sentence():
     ada, _, sent = joined()
     route(ada, sent[0])
     kept = saved(ada)
-    key = next(iter(kept))
+    key = next(k for k in kept if ":" not in k.removeprefix(link_app.SAVE))
     data = json.loads(kept[key])
     data["records"][0]["b"]["n"][0] = "Eve"  # the creator's signed names, changed
     again = App()
     again.keyring = PageKeyring(ada.keyring.kept_cryptos)
     start = {"op": "start", "local": {key: json.dumps(data)}, "session": {}, "href": SITE}
     call(again, start)
+    call(again, {"op": "route", "hash": "#bylink=" + key.removeprefix(link_app.SAVE)})
     assert again.links().plays == {}
     assert any("Your saved game by link" in d for d in again.storage.damaged)
 
@@ -374,3 +375,232 @@ def test_esp_espeers_and_telepathic_play_to_the_end_by_link(game, fields):
     assert [p.audit_result for p in plays] == [Verified(), Verified()]
     assert plays[0].match.head() == plays[1].match.head()
     assert 0 < since <= turns  # a link of routine steps only (Telepathic's checks) tells none
+
+
+class Clock:
+    """The time of day for both devices (`link_app.now`), moved on by the test."""
+
+    def __init__(self, start: float = 1_790_000_000.0) -> None:
+        self.at = start
+
+    def __call__(self) -> float:
+        return self.at
+
+
+def limit(hours: str) -> dict:
+    return {"tag": "select", "value": hours, "data": {"link-limit": ""}}
+
+
+def test_a_time_per_move_set_in_the_form_lets_another_player_claim_the_game(monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(link_app, "now", clock)
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": [*psi_form(), limit("24")]})
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    assert "Time per move: 1 day, counted from the first move." in page
+    invite = links_in(page)
+    route(bo, invite[0])
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    route(ada, links_in(drawn(out))[0])
+    play = next(iter(ada.links().plays.values()))
+    assert play.limit == 24 * 3600 and play.records[("s0", 1)].body["t"] == int(clock.at)
+    assert ada.links().view(play).act(ChooseCypher("123"))
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    assert "If Bo's move has not come within 1 day, you can claim the game." in page
+    assert "bylink-claim" not in page
+    route(bo, links_in(page)[0])
+    assert "Bo has 1 day left for this move" in drawn(call(bo, {"op": "route", "hash": "#bylink"}))
+    clock.at += 23 * 3600
+    early = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-claim"}}))
+    assert "Bo still has 1 hour for this move." in early and play.match.result() is None
+    clock.at += 3600
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    assert "Bo's time for their move is up: you can claim the game (Bo forfeits)." in page
+    claimed = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-claim"}}))
+    assert "You claimed the game: Bo ran out of time for their move." in claimed
+    assert play.match.result() is not None
+    told = drawn(route(bo, links_in(claimed)[0]))
+    assert "P1 claimed the game: Bo ran out of time." in told, told
+    assert next(iter(bo.links().plays.values())).match.result() is not None
+
+
+def test_a_game_by_link_signs_the_time_of_day_not_the_page_s_own_clock():
+    """A time per move counts across devices and reloads: a record's time is the time of day
+    (the page's monotonic clock starts again at each load)."""
+    import time
+
+    app = started(keyring=PageKeyring())
+    call(app, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    play = next(iter(app.links().plays.values()))
+    assert abs(play.records[("s0", 1)].body["t"] - time.time()) < 60
+
+
+def telepathic_pair_after_a_turn() -> tuple[list[App], list[LinkPlay]] | None:
+    """Two browsers with a Telepathic pair by link, played (no Announcement) until a turn is
+    complete and every link is in; None when a lose condition ended the game before that
+    (the cards are dealt at random)."""
+    from parlour.games.telepathic.rules import Announce
+
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    pair = [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]
+    call(ada, {"op": "route", "hash": "#link-telepathic", "form": pair})
+    route(bo, links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))[-1])
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    devices, queue = [ada, bo], [(0, link) for link in links_in(drawn(out))]
+    for _ in range(200):
+        plays = [next(iter(a.links().plays.values())) for a in devices]
+        state = plays[0].table.state if plays[0].table is not None else None
+        if not queue and state is not None and state.phase == "hand" and state.turns:
+            return devices, plays
+        if queue:
+            to, link = queue.pop(0)
+            page = drawn(route(devices[to], link))
+        else:
+            movers = [i for i, p in enumerate(plays) if p.summary()["my_turn"]]
+            if not movers:
+                return None
+            to = movers[0]
+            seat = plays[to].local[0]
+            legal = [c for c in plays[to].table.legal(seat) if not isinstance(c, Announce)]
+            assert devices[to].links().view(plays[to]).act(legal[0])
+            page = drawn(call(devices[to], {"op": "route", "hash": "#bylink"}))
+        if plays[to].match_id in devices[to].links().sending:
+            queue += [(1 - to, link) for link in links_in(page)]
+            call(devices[to], {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    raise AssertionError("the pair did not complete a turn")
+
+
+def test_the_telepathic_partner_who_is_not_active_announces_from_the_board_by_link():
+    from parlour.games.telepathic.rules import DECKS
+
+    found = next(filter(None, (telepathic_pair_after_a_turn() for _ in range(10))))
+    devices, plays = found
+    state = plays[0].table.state
+    waiting = 1 - state.active
+    device, play = devices[waiting], plays[waiting]
+    page = drawn(call(device, {"op": "route", "hash": "#bylink"}))
+    assert "Make the Announcement" in page
+    kind = state.kind_of(state.active)
+    for data in ({"cmd": "announce-open"},
+                 {"cmd": "claim", "seat": str(state.active), "name": DECKS[kind][0]},
+                 {"cmd": "announce"}):  # fmt: skip
+        page = drawn(call(device, {"op": "click", "region": "bylink", "data": data}))
+    assert play.table.state.phase == "respond" and play.table.state.announcer == waiting, page
+    told = drawn(route(devices[1 - waiting], links_in(page)[0]))
+    other = plays[1 - waiting]
+    assert other.table.state.announcer == waiting and other.match.head() == play.match.head()
+    assert "Answer the Announcement." in told and "makes the Announcement" in told
+
+
+def finished_game() -> tuple[App, App, LinkPlay]:
+    """Ada's and Bo's browsers after a whole game of Psi Squad by link, checked on both."""
+    ada, bo, sent = joined()
+    call(bo, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    plays, _, _ = play_out([ada, bo], sent, psi_choice)
+    return ada, bo, plays[0]
+
+
+def reloaded(app: App, tab: str = "") -> App:
+    """The same browser's storage and keys in a new page load (or a second tab: `tab`)."""
+    again = App()
+    again.keyring = PageKeyring(app.keyring.kept_cryptos)
+    if tab:
+        again.links().tab = tab
+    start = {"op": "start", "local": dict(app.storage.values["local"]), "session": {},
+             "href": SITE + "#home"}  # fmt: skip
+    call(again, start)
+    return again
+
+
+def test_start_up_reads_only_each_game_s_line_and_checks_a_game_s_signatures_when_opened():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    local = dict(ada.storage.values["local"])
+    start = {"op": "start", "local": local, "session": {}, "href": SITE + "#home"}
+    again = App()
+    again.keyring = PageKeyring(ada.keyring.kept_cryptos)
+    assert again.signature_checks(json.dumps(start)) == []
+    home = drawn(call(again, start), link_app.HOME_ROOT)
+    assert "Psi Squad: P1, Bo" in home and again.links().plays == {}
+    opened = {"op": "route", "hash": f"#bylink={play.match_id}"}
+    assert len(again.signature_checks(json.dumps(opened))) >= len(play.records)
+    assert 'class="play play-psi-squad"' in drawn(call(again, opened))
+    assert again.links().plays[play.match_id].match.head() == play.match.head()
+
+
+def test_a_finished_game_can_be_removed_from_your_games_after_a_yes():
+    ada, _, play = finished_game()
+    key = link_app.SAVE + play.match_id
+
+    def home_click(data: dict) -> str:
+        return drawn(call(ada, {"op": "click", "region": "linkgames", "data": data}),
+                     link_app.HOME_ROOT)  # fmt: skip
+
+    home = drawn(call(ada, {"op": "route", "hash": "#bylink"}), link_app.HOME_ROOT)
+    assert 'data-cmd="bylink-remove"' in home
+    asked = home_click({"cmd": "bylink-remove", "match": play.match_id})
+    assert "Remove this finished game from this browser?" in asked
+    kept = home_click({"cmd": "bylink-remove-no"})
+    assert "Remove this finished game" not in kept and key in ada.storage.values["local"]
+    home_click({"cmd": "bylink-remove", "match": play.match_id})
+    gone = home_click({"cmd": "bylink-remove-yes", "match": play.match_id})
+    assert play.match_id not in gone and key not in ada.storage.values["local"]
+    assert key not in ada.keyring.kept_cryptos and ada.links().plays == {}
+
+
+def test_a_game_not_over_offers_no_removal():
+    ada, _, sent = joined()
+    home = drawn(route(ada, sent[0]), link_app.HOME_ROOT)
+    play = next(iter(ada.links().plays.values()))
+    out = call(ada, {"op": "click", "region": "linkgames",
+                     "data": {"cmd": "bylink-remove", "match": play.match_id}})  # fmt: skip
+    assert "bylink-remove" not in home and "Remove this" not in drawn(out, link_app.HOME_ROOT)
+    assert link_app.SAVE + play.match_id in ada.storage.values["local"]
+
+
+def test_two_tabs_with_one_game_one_plays_it_and_the_other_lets_go_until_asked():
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    second = reloaded(ada, tab="second")
+    shown = drawn(call(second, {"op": "route", "hash": f"#bylink={play.match_id}"}))
+    assert 'class="play play-psi-squad"' in shown
+    for key, value in second.storage.values["local"].items():  # the storage events
+        call(ada, {"op": "storage", "key": key, "value": value})
+    before = dict(second.storage.values["local"])
+    out = call(ada, {"op": "key", "region": "bylink", "key": "1"})
+    page = drawn(out)
+    assert "This game is open in another tab" in page and "Play it here instead" in page
+    assert not out.get("local") and ada.links().plays == {}
+    assert second.storage.values["local"] == before
+    taken = call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-take-over"}})
+    assert 'class="play play-psi-squad"' in drawn(taken)
+    owner = link_app.SAVE + play.match_id + link_app.OWNER
+    assert ada.storage.values["local"][owner] == ada.links().tab != "second"
+
+
+def test_parts_of_a_split_link_are_kept_across_a_reload_and_each_part_has_its_qr_code(
+    monkeypatch,
+):
+    whole = LinkPlay.links
+    monkeypatch.setattr(LinkPlay, "links", lambda self, limit=500: whole(self, limit))
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    invite = links_in(page)
+    assert len(invite) > 1 and page.count('class="qr"') == len(invite)
+    assert "QR code of link part 2 of" in page
+    other_game, _, _ = joined()  # Bo's browser also holds a game by link of its own
+    bo.storage.values["local"].update(saved(other_game))
+    bo.keyring.kept_cryptos.update(other_game.keyring.kept_cryptos)
+    for part in invite[:-1]:
+        assert "open its other parts" in drawn(route(bo, part))
+    bo_again = reloaded(bo)  # a reload (or a browser restart) between two parts
+    join = drawn(route(bo_again, invite[-1]))
+    assert "Join a game of Psi Squad by link" in join
+    assert link_app.PARTS not in bo_again.storage.values["local"]  # whole: nothing kept

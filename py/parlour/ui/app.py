@@ -134,7 +134,8 @@ class App:
                 if from_storage and isinstance(local, dict)
                 else None
             )
-        if (op == "route" and hash_.startswith("#pl=")) or (op == "click" and region == "bylink"):
+        opening = hash_.startswith(("#pl=", "#bylink"))
+        if (op == "route" and opening) or (op == "click" and region == "bylink"):
             return self.links().checks(request)
         return None
 
@@ -472,6 +473,8 @@ class App:
             self.replays().click(data)
         elif kind == "bylink":
             self.links().click(data)
+        elif kind == "linkgames":
+            self.links().home_click(data)
 
     def on_key(self, request: dict[str, Any]) -> None:
         """A key on a play screen, as the page read it: Enter or Space on a board cell, an

@@ -11,21 +11,23 @@ module on first use and hands it itself; what it uses of the app is online_app's
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, ClassVar
 
 from parlour.errors import ParlourError
 from parlour.fair.encoding import Json, parse_json
-from parlour.fair.signing import Signed, Signer
+from parlour.fair.signing import DeviceKey, Signed, Signer
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.device import Outcome
+from parlour.match.by_link.timing import duration
 from parlour.match.match import Submitted
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form
-from parlour.ui.online_app import TheApp, _deck_choices, _guest_choices
+from parlour.ui.online_app import OWNER, TheApp, _deck_choices, _guest_choices, this_tab
 from parlour.ui.online_screen import GAME_NAMES, copy_box
 from parlour.ui.play import PlaySession
 from parlour.ui.qr import qr_svg
-from parlour.ui.screens import now, screen_for
+from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
 
 ROOT = "#bylink .bylink-root"
@@ -35,8 +37,18 @@ NO_KEYS = (
     "This browser cannot sign moves (WebCrypto is missing or turned off), so it cannot play "
     "by link: play online or on one device instead."
 )
+SAVED_WHAT = "Your saved game by link"
+PARTS = "psi-parlour:link-parts"  # parts of split links opened here, by tag, till each is whole
+PARTS_KEPT = 8  # links whose parts are kept at once (the newest)
 NOT_KEPT = "This browser did not keep the game by link, so a reload would lose it: {why}"
 SENT_WORDS = "Your move is sealed and signed: send the link below to the others."
+
+
+def now() -> float:
+    """The time of day by this device's clock, in seconds: a game by link's records carry it
+    (a time per move counts across devices and days), so never the page's monotonic clock,
+    which starts again at each load."""
+    return time.time()
 
 
 class Pending:
@@ -120,10 +132,13 @@ class LinkGames:
         self.sending: set[str] = set()  # games whose "Send this link" is open
         self.sentence = ""  # the last link's or action's word
         self.invite: list[str] = []  # an invite opened here, not joined yet
-        self.parts: dict[str, dict[int, str]] = {}  # parts of split links, by tag, till whole
         self.made: set[Any] = set()  # signatures this page's keys made (`Pending`)
         self.opened = 0  # links opened by this page: <html data-links-opened> (tests wait on it)
         self.join_error = ""
+        self.lines: dict[str, dict[str, Json]] = {}  # "Your games": each save's summary line
+        self.elsewhere: set[str] = set()  # games another tab of this browser took over
+        self.removing: str | None = None  # a finished game whose removal waits for a yes
+        self.tab = this_tab()  # this page load, as it marks the games it plays (`OWNER`)
 
     # -- keys -------------------------------------------------------------------------
 
@@ -161,74 +176,138 @@ class LinkGames:
         op = request.get("op")
         if op == "route":
             text = str(request.get("hash", ""))
+            if text.startswith("#bylink"):
+                return self.load_checks(text.partition("=")[2] or self._shown())
             if not text.startswith("#pl="):
                 return []
             found = packing.match_of(text)
-            play = self.plays.get(found or "")
+            play = self._mine(found or "")
             if play is not None:
                 return play.checks(text)
+            saved = self.load_checks(found)
             if is_part(text):
-                return self._part_checks(text)
+                return saved + self._part_checks(text)
+            if saved:
+                keys = _save_keys(self.app.storage.get(SAVE + (found or "")))
+                return saved + packing.signature_checks(packing.packet_of(text), keys)
             return packing.invite_checks([text])
         if op == "click" and request.get("region") == "bylink":
+            if request.get("data", {}).get("cmd") == "bylink-take-over":
+                return self.load_checks(self.current)
             return packing.invite_checks(self.invite)
         return []
 
     def _part_checks(self, text: str) -> list[packing.Check]:
         """A part that completes a link: that link's signatures (none for a damaged one,
         which `open_link` then refuses with a sentence)."""
-        whole = self._whole(text)
+        whole = self._whole(text, keep=False)
         try:
             packet = packing.read_invite(whole) if whole else None
         except ParlourError:
             return []
         if packet is None:
             return []
-        game = self.plays.get(packet.match_id)
-        return packing.signature_checks(packet, game.keys if game else {})
+        game = self._mine(packet.match_id)
+        keys = game.keys if game else _save_keys(self.app.storage.get(SAVE + packet.match_id))
+        return packing.signature_checks(packet, keys)
 
     def saved_checks(self, local: dict[str, Any]) -> list[packing.Check]:
-        """Every signature of the games by link kept in this browser (`local`, as the page
-        starts): each is checked again as it is read back (`load_all`)."""
+        """At the start: the signatures of the games by link kept here whose save has no
+        summary line (saved before saves had one), each checked as it is read back
+        (`load_all`); every other game is checked when it is opened (`load_checks`)."""
         checks: list[packing.Check] = []
         for key, raw in local.items():
             if not (isinstance(key, str) and key.startswith(SAVE) and isinstance(raw, str)):
                 continue
             try:
                 data = parse_json(raw, "A saved game by link")
-                records = [Signed.from_json(r) for r in data["records"]]  # type: ignore[index]
-                packet = packing.Packet(str(data["match"]), tuple(records[:-1]), records[-1])  # type: ignore[index]
-            except (ParlourError, KeyError, TypeError, IndexError):
+            except ParlourError:
                 continue  # read as damaged, and set aside, by `load_all`
-            checks += packing.signature_checks(packet, {})
+            if not (isinstance(data, dict) and isinstance(data.get("summary"), dict)):
+                checks += _save_checks(data)
         return checks
+
+    def load_checks(self, match_id: str | None) -> list[packing.Check]:
+        """The signatures of a saved game this tab is about to open (none if it has it)."""
+        if not match_id or self._mine(match_id) is not None:
+            return []
+        raw = self.app.storage.get(SAVE + match_id)
+        try:
+            return _save_checks(parse_json(raw, "A saved game by link")) if raw else []
+        except ParlourError:
+            return []
 
     # -- storage ----------------------------------------------------------------------
 
     def save(self, play: LinkPlay) -> None:
+        """The game and its summary line (what "Your games" lists without reading the rest),
+        while this tab plays it; a tab that another took the game from lets go instead."""
+        if self._mine(play.match_id) is not play:
+            self._let_go(play.match_id)
+            return
         key = SAVE + play.match_id
-        self.app.storage.set(key, json.dumps(play.to_json()))
+        line = play.summary()
+        self.lines[play.match_id] = line
+        self.app.storage.set(key, json.dumps({**play.to_json(), "summary": line}))
 
     def load_all(self) -> None:
-        """Every game by link kept in this browser, read back (one that cannot be is set aside,
-        and the storage note says so)."""
+        """At the start, "Your games" from each save's summary line; a save without one (made
+        before they had one) is read back whole (one that cannot be is set aside, and the
+        storage note says so)."""
         storage = self.app.storage
         for key in list(storage.values["local"]):
             match_id = key.removeprefix(SAVE)
             if not key.startswith(SAVE) or ":" in match_id or match_id in self.plays:
                 continue
-            what = "Your saved game by link"
-            data, crypto = storage.read(key, what), self._crypto(match_id)
-            if data is None:
-                continue
-            try:
-                if crypto is None:
-                    raise ParlourError("no key")
-                play = LinkPlay.from_json(data, crypto.signer, self.verifier(crypto), now())
-            except ParlourError:
-                storage.set_aside(key, what)
-                continue
-            self.plays[match_id] = play
+            data = storage.read(key, SAVED_WHAT)
+            line = data.get("summary") if isinstance(data, dict) else None
+            if isinstance(line, dict) and line.get("match") == match_id:
+                self.lines[match_id] = line
+            elif data is not None:
+                self._load(match_id)
+
+    def _mine(self, match_id: str) -> LinkPlay | None:
+        """The game as this tab holds it, if this tab plays it now (the newest tab to open a
+        game plays it: `OWNER`, as an online game's)."""
+        play = self.plays.get(match_id)
+        owner = self.app.storage.get(SAVE + match_id + OWNER)
+        return play if play is not None and owner in (None, self.tab) else None
+
+    def _load(self, match_id: str) -> LinkPlay | None:
+        """A game read back from its save (its signatures checked, asked for before the call)
+        and played in this tab from now on; None, and the save set aside, if it cannot be."""
+        storage, key = self.app.storage, SAVE + match_id
+        data, crypto = storage.read(key, SAVED_WHAT), self._crypto(match_id)
+        if data is None:
+            self.lines.pop(match_id, None)
+            return None
+        try:
+            if crypto is None:
+                raise ParlourError("no key")
+            play = LinkPlay.from_json(data, crypto.signer, self.verifier(crypto), now())
+        except ParlourError:
+            storage.set_aside(key, SAVED_WHAT)
+            self.lines.pop(match_id, None)
+            return None
+        self.plays[match_id] = play
+        self.views.pop(match_id, None)
+        self.lines[match_id] = play.summary()
+        storage.set(key + OWNER, self.tab)
+        return play
+
+    def game(self, match_id: str | None) -> LinkPlay | None:
+        """The game `match_id` to show or play: this tab's, or read back from its save (and
+        taken over from another tab of this browser, which lets go at its next step)."""
+        if not match_id or SAVE + match_id not in self.app.storage.values["local"]:
+            return self.plays.get(match_id or "")  # not saved (the browser refused): as held
+        return self._mine(match_id) or self._load(match_id)
+
+    def _let_go(self, match_id: str) -> None:
+        """Another tab of this browser took this game over: forget this tab's copy (its save
+        is the other tab's now), so the two never sign two different next steps."""
+        self.plays.pop(match_id, None)
+        self.views.pop(match_id, None)
+        self.elsewhere.add(match_id)
 
     # -- making and joining -----------------------------------------------------------
 
@@ -249,7 +328,7 @@ class LinkGames:
             variant["decks"] = ["sealed"] * len(chosen)
         play, out = LinkPlay.create(
             game_id, names, variant, (0,), crypto.signer, self.verifier(crypto), now(), self.base(),
-            bots, 0, private,
+            bots, setup_form.link_hours(form), private,
         )  # fmt: skip
         if play is None:
             self._refuse(game_id, out.sentence)
@@ -299,26 +378,32 @@ class LinkGames:
                 return
             texts = whole
         found = packing.match_of(texts[0]) if len(texts) == 1 else self._match_of(texts)
-        play = self.plays.get(found or "")
+        play = self.game(found)
         if play is None:
             self.invite, self.join_error, self.current = texts, "", None
             self.draw()
             return
         self.current = play.match_id
+        self.elsewhere.discard(play.match_id)
         for part in texts:
             out = play.take_link(part, now())  # the last part completes the link
         self.outcome(play, out)
         self.draw()
 
-    def _whole(self, text: str) -> list[str] | None:
-        """Keep a part; all the parts of its link once every one is here (else None)."""
+    def _whole(self, text: str, keep: bool = True) -> list[str] | None:
+        """Keep a part (in this browser's storage too, so a reload or a restart between parts
+        loses none: `keep`); all the parts of its link once every one is here (else None)."""
         read = packing.read_fragment(text)
         assert isinstance(read, packing.Part)
-        parts = self.parts.setdefault(read.tag, {})
-        parts[read.index] = text
-        if any(i not in parts for i in range(1, read.count + 1)):
-            return None
-        return [parts[i] for i in range(1, read.count + 1)]
+        kept = kept_parts(self.app.storage.get(PARTS))  # storage is where parts wait: always
+        parts = {**kept.pop(read.tag, {}), read.index: text}
+        whole = [parts[i] for i in range(1, read.count + 1) if i in parts]
+        if keep:
+            if len(whole) < read.count:
+                kept[read.tag] = parts  # else whole: its parts need keeping no more
+            newest = dict(list(kept.items())[-PARTS_KEPT:])  # the newest few links' parts
+            self.app.storage.set(PARTS, json.dumps(newest) if newest else None)
+        return whole if len(whole) == read.count else None
 
     def _match_of(self, texts: list[str]) -> str | None:
         try:
@@ -354,14 +439,23 @@ class LinkGames:
     def click(self, data: dict[str, Any]) -> None:
         cmd = data.get("cmd")
         fields = data.get("fields") if isinstance(data.get("fields"), dict) else {}
-        play = self.plays.get(self.current or "")
         if cmd == "bylink-join":
             self.join(fields or {})
             return
+        if cmd == "bylink-take-over" and self.current is not None:
+            self.elsewhere.discard(self.current)
+            self.game(self.current)
+        play = self.plays.get(self.current or "")
+        if play is not None and self._mine(play.match_id) is None:
+            self._let_go(play.match_id)  # another tab took it over: this one lets go
+            play = None
         if play is None:
+            self.draw()
             return
         if cmd == "bylink-send":
             self.sending.add(play.match_id)
+        elif cmd == "bylink-claim":
+            self.outcome(play, play.claim(now()))
         elif cmd == "bylink-sent":
             self.sending.discard(play.match_id)
         else:
@@ -386,15 +480,33 @@ class LinkGames:
 
     def show(self, match_id: str = "") -> None:
         """`#bylink` (the game shown) or `#bylink=<match>` (one of Your games)."""
-        if match_id in self.plays and match_id != self.current:
+        if match_id in self._rows() and match_id != self.current:
             self.current, self.sentence = match_id, ""  # another game: the last word was not its
-        elif self.current is None and self.plays and not self.invite:  # after a reload
-            self.current = max(self.plays.values(), key=lambda p: p.last_link_at).match_id
+        elif self.current is None and self._rows() and not self.invite:  # after a reload
+            self.current = self._shown()
+        if self.current is not None:
+            self.elsewhere.discard(self.current)
+            self.game(self.current)  # read back from its save when this tab does not hold it
         self.draw()
+
+    def _shown(self) -> str | None:
+        """The game `#bylink` shows: the one on screen, else the one with the latest link."""
+        rows = self._rows()
+        if self.current is not None or not rows:
+            return self.current
+        return str(max(rows.values(), key=lambda line: float(str(line["last_link_at"])))["match"])
+
+    def _rows(self) -> dict[str, dict[str, Json]]:
+        """ "Your games": each game's summary line, from its save or as this tab holds it."""
+        rows = dict(self.lines)
+        rows.update({m: p.summary() for m, p in self.plays.items() if m not in rows})
+        return rows
 
     def draw(self) -> None:
         play = self.plays.get(self.current or "")
-        if play is None:
+        if play is None and self.current in self.elsewhere:
+            self.app.effects.draw(ROOT, elsewhere_tree())
+        elif play is None:
             tree = self.join_tree() if self.invite else nothing_tree(self.sentence)
             self.app.effects.draw(ROOT, tree)
         elif play.table is None:
@@ -406,7 +518,32 @@ class LinkGames:
         self.draw_home()
 
     def draw_home(self) -> None:
-        self.app.effects.draw(HOME_ROOT, your_games(list(self.plays.values())))
+        self.app.effects.draw(HOME_ROOT, your_games(list(self._rows().values()), self.removing))
+
+    def home_click(self, data: dict[str, Any]) -> None:
+        """ "Your games by link": remove a finished game from this browser, once confirmed."""
+        cmd, match_id = data.get("cmd"), str(data.get("match", ""))
+        if cmd == "bylink-remove" and self._rows().get(match_id, {}).get("over"):
+            self.removing = match_id
+        elif cmd == "bylink-remove-yes" and match_id == self.removing:
+            self.remove(match_id)
+        else:
+            self.removing = None
+        self.draw_home()
+
+    def remove(self, match_id: str) -> None:
+        """A finished game gone from this browser: its save, its tab's mark and its key."""
+        key = SAVE + match_id
+        for gone in (key, key + OWNER):
+            self.app.storage.remove(gone)
+        if self.app.keyring is not None:
+            self.app.keyring.forget(key)
+        self.plays.pop(match_id, None)
+        self.views.pop(match_id, None)
+        self.lines.pop(match_id, None)
+        self.removing = None
+        if self.current == match_id:
+            self.current, self.sentence = None, ""
 
     def panel(self, play: LinkPlay, titled: bool = False) -> Node:
         """Above the board: what the game waits for, and "Send this link" when there is one
@@ -424,6 +561,7 @@ class LinkGames:
             else None,
             h("p", {"class": "bylink-said", "data-role": "bylink-said"}, said) if said else None,
             h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, play.waiting()),
+            claim_tree(play, now()),
             send_tree(links)
             if links
             else h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")
@@ -458,6 +596,22 @@ class LinkGames:
         return join_form(opened, packet.records, self.join_error, decks)
 
 
+def kept_parts(raw: str | None) -> dict[str, dict[int, str]]:
+    """The parts kept in storage (none from damaged text: they are only a convenience)."""
+    try:
+        data = parse_json(raw, "Parts of a link") if raw else {}
+    except ParlourError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    parts: dict[str, dict[int, str]] = {}
+    for tag, items in data.items():
+        if isinstance(items, dict):
+            found = {int(i): t for i, t in items.items() if i.isdigit() and isinstance(t, str)}
+            parts[str(tag)] = {i: t for i, t in found.items() if is_part(t)}
+    return parts
+
+
 def is_part(text: str) -> bool:
     """Whether a link is one part of a link split in several."""
     try:
@@ -479,6 +633,7 @@ def send_tree(links: list[str]) -> Node:
             h(
                 "div",
                 {"class": "bylink-link"},
+                qr_or_word(link, f"QR code of link part {i + 1} of {len(links)}") if many else None,
                 copy_box(link, label, f"bylink-link-{i}"),
                 h(
                     "button",
@@ -512,11 +667,49 @@ def send_tree(links: list[str]) -> Node:
     )
 
 
-def qr_or_word(link: str) -> Node:
-    """The link's QR code (level L, the most it holds: up to 858 bytes), or a word when it is
-    too long for one (Copy and Share carry it)."""
+def claim_tree(play: LinkPlay, at: float) -> Node | None:
+    """Time per move: how long the seat the game waits on has left (for its move, its seed
+    reveal at the start, or its seals at the end), and once it is up (and that seat is not
+    ours) the button that claims the game."""
+    if not play.limit:
+        return None
+    left = play.time_left(at)
+    if left is None:
+        said = f"Time per move: {duration(play.limit)}, counted from the first move."
+        return None if play.match is not None else h("p", {"class": "hint"}, said)
+    seat, seconds, what = left
+    who = play.name(seat)
+    if seat in play.local:
+        said = (
+            f"Time per move: {duration(play.limit)}. {who} has {duration(max(seconds, 0))} left "
+            f"for this {what}; after that any other player may claim the game."
+        )
+    elif seconds > 0:
+        said = (
+            f"Time per move: {duration(play.limit)}. If {who}'s {what} has not come within "
+            f"{duration(seconds)}, you can claim the game."
+        )
+    else:
+        said = f"{who}'s time for their {what} is up: you can claim the game ({who} forfeits)."
+    return h(
+        "div",
+        {"class": "bylink-time", "data-role": "bylink-time"},
+        h("p", {"class": "hint"}, said),
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-claim", "type": "button"},
+            "Claim the game",
+        )
+        if seconds <= 0 and seat not in play.local
+        else None,
+    )
+
+
+def qr_or_word(link: str, label: str = "QR code of the link") -> Node:
+    """The link's QR code (level L, up to version 40: a whole link or part for a chat), or a
+    word when it is too long for one (Copy and Share carry it)."""
     try:
-        return qr_svg(link, "QR code of the link", "L")
+        return qr_svg(link, label, "L")
     except ValueError:
         return h("p", {"class": "hint"}, "This link is too long for a QR code: copy or share it.")
 
@@ -613,26 +806,29 @@ def nothing_tree(said: str) -> Node:
     )
 
 
-def your_games(plays: list[LinkPlay]) -> Node:
-    """ "Your games" on the home screen: each game by link kept here, whose turn, the last link."""
-    if not plays:
+def your_games(lines: list[dict[str, Json]], removing: str | None = None) -> Node:
+    """ "Your games" on the home screen: each game by link kept here, whose turn, the last
+    link; a finished one can be removed (`removing`: the one that asks "are you sure")."""
+    if not lines:
         return h("div", {"class": "link-games", "hidden": True})
     rows = []
-    for play in sorted(plays, key=lambda p: -p.last_link_at):
-        line = play.summary()
+    for line in sorted(lines, key=lambda row: -float(str(row["last_link_at"]))):
+        match_id = str(line["match"])
         game = GAME_NAMES.get(str(line["game"]), str(line["game"]))
         players = ", ".join(str(n) for n in line["players"] or [])  # type: ignore[union-attr]
         turn = "Your turn." if line["my_turn"] else str(line["waiting"])
+        at = float(str(line["last_link_at"]))
         rows.append(
             h(
                 "li",
-                {"data-match": play.match_id},
-                h("a", {"href": f"#bylink={play.match_id}"}, f"{game}: {players}"),
+                {"data-match": match_id},
+                h("a", {"href": f"#bylink={match_id}"}, f"{game}: {players}"),
                 h(
                     "span",
                     {"class": "turn mine" if line["my_turn"] else "turn"},
-                    f"{turn} Last link {last_link_words(play.last_link_at)}.",
+                    f"{turn} Last link {last_link_words(at)}.",
                 ),
+                removal(match_id, removing == match_id) if line.get("over") else None,
             )
         )
     return h(
@@ -641,6 +837,88 @@ def your_games(plays: list[LinkPlay]) -> Node:
         h("h2", {"id": "link-games-title"}, "Your games by link"),
         h("ul", {"data-role": "link-games"}, *rows),
     )
+
+
+def removal(match_id: str, asking: bool) -> Node:
+    """A finished game's "Remove", and once pressed, the question before it goes."""
+    if not asking:
+        return h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-remove", "data-match": match_id,
+             "type": "button"},
+            "Remove",
+        )  # fmt: skip
+    return h(
+        "span",
+        {"class": "confirm", "role": "group", "data-role": "bylink-remove-confirm"},
+        "Remove this finished game from this browser? Its moves and check go too. ",
+        h(
+            "button",
+            {
+                "class": "button small",
+                "data-cmd": "bylink-remove-yes",
+                "data-match": match_id,
+                "type": "button",
+            },
+            "Remove it",
+        ),
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-remove-no", "type": "button"},
+            "Keep it",
+        ),
+    )
+
+
+def elsewhere_tree() -> Node:
+    """A tab whose game another tab of this browser took over: it lets go (two tabs signing
+    one game would fork this device's own records) until the player takes it back."""
+    return h(
+        "div",
+        {"class": "bylink", "data-role": "elsewhere"},
+        h("h2", {"tabindex": "-1"}, "This game is open in another tab"),
+        h(
+            "p",
+            {"class": "lede"},
+            "The same game by link was opened in another tab or window of this browser, and it "
+            "goes on there. This tab has let go of it, so the two never sign two different "
+            "next moves.",
+        ),
+        h(
+            "button",
+            {"class": "button primary", "data-cmd": "bylink-take-over", "type": "button"},
+            "Play it here instead",
+        ),
+    )
+
+
+def _save_checks(data: Json) -> list[packing.Check]:
+    """Every signature in a saved game by link (none for a damaged save, which reading it
+    back then sets aside)."""
+    records = _saved_records(data)
+    if not records or not isinstance(data, dict):
+        return []
+    packet = packing.Packet(str(data.get("match")), tuple(records[:-1]), records[-1])
+    return packing.signature_checks(packet, {})
+
+
+def _save_keys(raw: str | None) -> dict[str, DeviceKey]:
+    """The devices' keys a saved game holds (their first records): to check a link for it
+    before the game is read back."""
+    try:
+        records = _saved_records(parse_json(raw, "A saved game by link")) if raw else []
+        return {r.device: DeviceKey.from_json(r.body.get("k")) for r in records if r.seq == 1}
+    except ParlourError:
+        return {}
+
+
+def _saved_records(data: Json) -> list[Signed]:
+    """A save's signed records (none when they cannot be read)."""
+    items = data.get("records") if isinstance(data, dict) else None
+    try:
+        return [Signed.from_json(r) for r in items] if isinstance(items, list) else []
+    except ParlourError:
+        return []
 
 
 def last_link_words(at: float) -> str:

@@ -1,10 +1,11 @@
 """QR codes drawn here, in Python, with no network: an invite link as an SVG a phone can scan.
 
-Byte mode, error correction level M (or L), versions 1 to 20: enough for an invite link of a few
-hundred characters. The steps are ISO/IEC 18004's: data bits and padding, Reed-Solomon codewords
-per block over GF(256) (polynomial 0x11D), interleaving, the function patterns (finders, timing,
-alignment, dark module, format and version information), the zigzag placement of the data and
-the mask with the lowest penalty. The tests compare every module with the `segno` library.
+Byte mode, error correction level M (or L), versions 1 to 40: an invite link of a few hundred
+characters, or a whole link or part of one for a chat (up to 2,000 characters, level L). The
+steps are ISO/IEC 18004's: data bits and padding, Reed-Solomon codewords per block over GF(256)
+(polynomial 0x11D), interleaving, the function patterns (finders, timing, alignment, dark module,
+format and version information), the zigzag placement of the data and the mask with the lowest
+penalty. The tests compare every module with the `segno` library.
 """
 
 from __future__ import annotations
@@ -33,6 +34,26 @@ EC_BLOCKS: dict[int, dict[str, tuple[int, list[tuple[int, int]]]]] = {
     18: {"L": (30, [(5, 120), (1, 121)]), "M": (26, [(9, 43), (4, 44)])},
     19: {"L": (28, [(3, 113), (4, 114)]), "M": (26, [(3, 44), (11, 45)])},
     20: {"L": (28, [(3, 107), (5, 108)]), "M": (26, [(3, 41), (13, 42)])},
+    21: {"L": (28, [(4, 116), (4, 117)]), "M": (26, [(17, 42)])},
+    22: {"L": (28, [(2, 111), (7, 112)]), "M": (28, [(17, 46)])},
+    23: {"L": (30, [(4, 121), (5, 122)]), "M": (28, [(4, 47), (14, 48)])},
+    24: {"L": (30, [(6, 117), (4, 118)]), "M": (28, [(6, 45), (14, 46)])},
+    25: {"L": (26, [(8, 106), (4, 107)]), "M": (28, [(8, 47), (13, 48)])},
+    26: {"L": (28, [(10, 114), (2, 115)]), "M": (28, [(19, 46), (4, 47)])},
+    27: {"L": (30, [(8, 122), (4, 123)]), "M": (28, [(22, 45), (3, 46)])},
+    28: {"L": (30, [(3, 117), (10, 118)]), "M": (28, [(3, 45), (23, 46)])},
+    29: {"L": (30, [(7, 116), (7, 117)]), "M": (28, [(21, 45), (7, 46)])},
+    30: {"L": (30, [(5, 115), (10, 116)]), "M": (28, [(19, 47), (10, 48)])},
+    31: {"L": (30, [(13, 115), (3, 116)]), "M": (28, [(2, 46), (29, 47)])},
+    32: {"L": (30, [(17, 115)]), "M": (28, [(10, 46), (23, 47)])},
+    33: {"L": (30, [(17, 115), (1, 116)]), "M": (28, [(14, 46), (21, 47)])},
+    34: {"L": (30, [(13, 115), (6, 116)]), "M": (28, [(14, 46), (23, 47)])},
+    35: {"L": (30, [(12, 121), (7, 122)]), "M": (28, [(12, 47), (26, 48)])},
+    36: {"L": (30, [(6, 121), (14, 122)]), "M": (28, [(6, 47), (34, 48)])},
+    37: {"L": (30, [(17, 122), (4, 123)]), "M": (28, [(29, 46), (14, 47)])},
+    38: {"L": (30, [(4, 122), (18, 123)]), "M": (28, [(13, 46), (32, 47)])},
+    39: {"L": (30, [(20, 117), (4, 118)]), "M": (28, [(40, 47), (7, 48)])},
+    40: {"L": (30, [(19, 118), (6, 119)]), "M": (28, [(18, 47), (31, 48)])},
 }
 ALIGNMENT: dict[int, tuple[int, ...]] = {
     1: (),
@@ -55,6 +76,26 @@ ALIGNMENT: dict[int, tuple[int, ...]] = {
     18: (6, 30, 56, 82),
     19: (6, 30, 58, 86),
     20: (6, 34, 62, 90),
+    21: (6, 28, 50, 72, 94),
+    22: (6, 26, 50, 74, 98),
+    23: (6, 30, 54, 78, 102),
+    24: (6, 28, 54, 80, 106),
+    25: (6, 32, 58, 84, 110),
+    26: (6, 30, 58, 86, 114),
+    27: (6, 34, 62, 90, 118),
+    28: (6, 26, 50, 74, 98, 122),
+    29: (6, 30, 54, 78, 102, 126),
+    30: (6, 26, 52, 78, 104, 130),
+    31: (6, 30, 56, 82, 108, 134),
+    32: (6, 34, 60, 86, 112, 138),
+    33: (6, 30, 58, 86, 114, 142),
+    34: (6, 34, 62, 90, 118, 146),
+    35: (6, 30, 54, 78, 102, 126, 150),
+    36: (6, 24, 50, 76, 102, 128, 154),
+    37: (6, 28, 54, 80, 106, 132, 158),
+    38: (6, 32, 58, 84, 110, 136, 162),
+    39: (6, 26, 54, 82, 110, 138, 166),
+    40: (6, 30, 58, 86, 114, 142, 170),
 }
 LEVEL_BITS = {"L": 0b01, "M": 0b00}
 MASKS = (
@@ -123,7 +164,7 @@ def choose_version(size: int, level: str) -> int:
         count_bits = 8 if version < 10 else 16
         if 4 + count_bits + 8 * size <= 8 * capacity(version, level):
             return version
-    raise ValueError(f"{size} bytes do not fit in a version 20 QR code")
+    raise ValueError(f"{size} bytes do not fit in a version 40 QR code")
 
 
 def data_codewords(payload: bytes, version: int, level: str) -> list[int]:

@@ -118,6 +118,15 @@ def online_limit(form: object, default: int = 120) -> int:
     return default
 
 
+def link_hours(form: object) -> int:
+    """Play by link: the time per move chosen, in hours (0, the default: none); at most 30
+    days, whatever the page sends."""
+    for field in _fields(form):
+        if _data(field, "link-limit") is not None:
+            return min(max(whole(_text(field, "value"), 0), 0), 30 * 24)
+    return 0
+
+
 def stun_text(form: object) -> str | None:
     for field in _fields(form):
         if _data(field, "stun") is not None:

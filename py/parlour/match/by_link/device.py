@@ -26,9 +26,10 @@ from parlour.fair.encoding import Json, check_text
 from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify, table_code
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
-from parlour.match.audit import audit
+from parlour.match.audit import Verified
 from parlour.match.bot_seats import bot_name, next_decision
 from parlour.match.by_link import packing
+from parlour.match.by_link.out_of_turn import OutOfTurn
 from parlour.match.by_link.records import check_body, number_in, seat_of
 from parlour.match.by_link.start import Starting
 from parlour.match.by_link.state import DONE, WAIT, seats_in
@@ -55,7 +56,7 @@ class Outcome:
     signing: bool = False  # links wait for signatures: `to_sign`, `signed`, then `links`
 
 
-class LinkPlay(Starting, Timing):
+class LinkPlay(Starting, Timing, OutOfTurn):
     """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
     `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
 
@@ -375,8 +376,14 @@ class LinkPlay(Starting, Timing):
             )
         step_before = self.match.step if self.match is not None else 0
         stopped = self.stopped
-        if self._timed_out() or any(r.kind == "claim" for r in fresh):
-            self._rebuild()  # a claim of time and a late move may have crossed
+        if (
+            self._timed_out()
+            or any(r.kind == "claim" for r in fresh)
+            or self._crossed(fresh)
+            or self.forfeit is not None
+            or self.withheld
+        ):
+            self._rebuild()  # a claim of time and a late move may have crossed, or two moves
         else:
             self._run()
         if self.stopped and not stopped:
@@ -471,7 +478,17 @@ class LinkPlay(Starting, Timing):
             told = f"{moves} new move{'s' if moves != 1 else ''}"
         else:
             told = f"{count} new entr{'ies' if count != 1 else 'y'}"
-        return f"Took {told}. {self.waiting()}"
+        return f"Took {told}. {self._claimed() if moves else ''}{self.waiting()}"
+
+    def _claimed(self) -> str:
+        """What a claim of time did, once it ended the game ("Ada claimed the game: ...")."""
+        match = self.match
+        if match is None or not self._timed_out():
+            return ""
+        entry = match.entries[-1]
+        late = entry.action.get("timeout") if isinstance(entry.action, dict) else None
+        claimant = "You" if entry.seat in self.local else self.name(entry.seat)
+        return f"{claimant} claimed the game: {self.name(int(late or 0))} ran out of time. "
 
     # -- the derivation ----------------------------------------------------------------------
 
@@ -536,15 +553,23 @@ class LinkPlay(Starting, Timing):
         seat, at = number_in(record, "s"), number_in(record, "at")
         if at > match.step:
             return WAIT
-        if match.result() is not None or any(
-            seat not in match.game.to_move(match.state_at(k)) for k in range(at, match.step + 1)
+        cut = self.cut.get(at)
+        if at < match.step and cut is not None and cut != seat:
+            self.notes.append(f"{self.name(seat)}'s move came after {self.name(cut)}'s: void.")
+            return DONE
+        due = sorted(match.game.to_move(match.state))
+        out_of_turn = at == match.step and seat not in due and match.result() is None
+        if not out_of_turn and (
+            match.result() is not None
+            or any(
+                seat not in match.game.to_move(match.state_at(k)) for k in range(at, match.step + 1)
+            )
         ):
             self.notes.append(f"{self.name(seat)}'s move sealed at step {at} came too late.")
             return DONE
-        due = sorted(match.game.to_move(match.state))
-        if seat != due[0] or self._ahead(record):
+        if (seat != due[0] and not out_of_turn) or self._ahead(record):
             return WAIT
-        if self._claim_beats(record, match.step):
+        if self._claim_beats(record, match.step) or not self._goes_first(record):
             return WAIT
         if at == match.step and body["h"] != match.head()[:16]:
             raise ProtocolError(f"{self.name(seat)}'s device saw another game (move {at + 1}).")
@@ -555,6 +580,8 @@ class LinkPlay(Starting, Timing):
         if not submitted.ok:
             self.notes.append(f"{self.name(seat)}'s move was refused: {submitted.reason}")
             return DONE
+        if out_of_turn:
+            self.cut[at] = seat
         self._took(record)
         self._infer(record.device, at)
         return DONE
@@ -587,10 +614,7 @@ class LinkPlay(Starting, Timing):
             if seat in self.openings:
                 raise ProtocolError(f"{self.name(seat)}'s seals were opened twice.")
             self.openings[seat] = [Opening.from_json(o) for o in items]
-        if len(self.openings) == len(self.names):
-            self.audit_result = audit(
-                match.game, match.config, match.seed, match.entries, dict(self.openings)
-            )
+        self._maybe_audit()
         return DONE
 
     # -- our own steps -----------------------------------------------------------------------
@@ -670,15 +694,16 @@ class LinkPlay(Starting, Timing):
             return Outcome(f"{self.name(seat)} is not played on this device.", ok=False)
         if match.result() is not None:
             return Outcome("The game is over.", ok=False)
-        if seat not in match.game.to_move(match.state):
-            return Outcome(f"It is not {self.name(seat)}'s turn. {self.waiting()}", ok=False)
         if self._mine() > self.consumed.get(self.me, 0):
             return Outcome("Your last move waits for the others' first: send it.", ok=False)
-        first = min(s for s in match.game.to_move(match.state) if s in self.local)
+        in_turn = seat in match.game.to_move(match.state)
+        first = min((s for s in match.game.to_move(match.state) if s in self.local), default=seat)
         if first != seat:
             return Outcome(f"{self.name(first)} acts first on this device.", ok=False)
         before = self._mine()
-        refused = self._act(seat, choice)
+        refused = self._act(seat, choice)  # out of turn: the game's rules say if it may
+        if refused is not None and not in_turn:
+            return Outcome(f"It is not {self.name(seat)}'s turn. {self.waiting()}", ok=False)
         if refused is not None:
             return Outcome(refused, ok=False)
         self._run()
@@ -710,30 +735,33 @@ class LinkPlay(Starting, Timing):
         return self._after(self._news(step, 0), before)
 
     def claim(self, now: float) -> Outcome:
-        """Claim the game when the seat it waits on is past the time per move."""
+        """Claim the game when the seat it waits on is past the time per move: for a move, for
+        its seed reveal once every commitment is in, or for its seals at the end."""
         self.now = max(self.now, now)
-        match = self.match
         if self._halted():
             return Outcome(self._halted(), ok=False)
-        if match is None and self.limit:
+        owed = self.owed() if self.limit else None
+        if owed is None and self.limit and self.match is None:
             return Outcome(
-                "The time per move counts from the first move: before it nobody can be "
-                f"claimed against. {self.waiting()}",
+                "The time per move counts from the first move, or from your seed reveal at the "
+                f"start: before it nobody can be claimed against. {self.waiting()}",
                 ok=False,
             )
-        if match is None or match.result() is not None or not self.limit:
+        if owed is None:
             return Outcome("There is no time per move to claim in this game now.", ok=False)
-        due = sorted(match.game.to_move(match.state))
-        if not due or due[0] in self.local:
+        seat, what, since = owed
+        if seat in self.local:
             return Outcome("The game waits on you, not on another player.", ok=False)
-        left = self.times[-1] + self.limit - int(now)
+        left = since + self.limit - int(now)
         if left > 0:
-            return Outcome(f"{self.name(due[0])} still has {duration(left)} for this move.", False)
-        body: dict[str, Json] = {"s": due[0], "by": self.local[0], "at": match.step, "t": int(now)}
+            return Outcome(f"{self.name(seat)} still has {duration(left)} for this {what}.", False)
+        step = self.match.step if self.match is not None else 0
+        body: dict[str, Json] = {"s": seat, "by": self.local[0], "at": step, "t": int(now)}
         before = self._mine()
         self._append("claim", body)
         self._run()
-        return self._after(f"You claimed the game: {self.name(due[0])} ran out of time.", before)
+        said = f"You claimed the game: {self.name(seat)} ran out of time for their {what}."
+        return self._after(said, before)
 
     def waiting(self) -> str:
         """Whom or what this device waits for, in a sentence ("Waiting for Bo's move 12.")."""
@@ -746,8 +774,10 @@ class LinkPlay(Starting, Timing):
         if match is None:
             return self._waiting_to_start()
         if match.result() is not None:
-            if self.audit_result is not None:
+            if isinstance(self.audit_result, Verified):
                 return "The game is over and checked."
+            if self.audit_result is not None:
+                return f"The game is over and checked: {self.audit_result.reason}"
             missing = [self.name(s) for s in range(len(self.names)) if s not in self.openings]
             return f"The game is over: waiting for {', '.join(missing)} to open their seals."
         due = sorted(match.game.to_move(match.state))
@@ -766,6 +796,8 @@ class LinkPlay(Starting, Timing):
         """Why the game cannot go on here, or "": a record that broke the protocol (kept as
         proof), or a device proven to have signed two different entries for one step (a fork:
         the game cannot go on two ways)."""
+        if self.forfeit is not None:
+            return self.forfeit.reason
         if self.stopped or not self.forks:
             return self.stopped
         fork = self.forks[0]
@@ -797,7 +829,7 @@ class LinkPlay(Starting, Timing):
             "mine": list(self.local),
             "my_turn": bool(due) and due[0] in self.local and result is None and not self._halted(),
             "waiting": self.waiting(),
-            "over": result is not None,
+            "over": result is not None or self.forfeit is not None,
             "last_link_at": int(self.last_link_at),
         }
 
@@ -865,7 +897,7 @@ class LinkPlay(Starting, Timing):
             heads = {
                 str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()
             }
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             raise MalformedInput("That saved game by link is damaged.") from None
         if any(st.context.match_id != play.match_id for st in play.stores.values()):
             raise MalformedInput("That saved game's secrets are of another game.")

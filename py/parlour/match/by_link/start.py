@@ -18,7 +18,8 @@ from parlour.fair.joint import JointRandomness
 from parlour.fair.signing import Signed
 from parlour.games import GAMES
 from parlour.match.by_link.records import number_in
-from parlour.match.by_link.state import DONE, WAIT, LinkState, seats_in
+from parlour.match.by_link.state import DONE, WAIT, seats_in
+from parlour.match.by_link.timing import Timing
 from parlour.match.config import MatchConfig, clean_name
 from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.match import Match
@@ -26,7 +27,7 @@ from parlour.match.table import Table, deal_stores, dealt_commitments
 from parlour.match.wire import DealLock, DealUnlock
 
 
-class Starting(LinkState):
+class Starting(Timing):
     """The start's records, taken in, and this device's own part in it."""
 
     def _on_open(self, record: Signed) -> str:
@@ -109,9 +110,11 @@ class Starting(LinkState):
     def _on_reveal(self, record: Signed) -> str:
         if self.game is None or len(self.commits) < len(self.names):
             return WAIT
-        if self._ahead(record):
+        if self._ahead(record) or self.forfeit is not None:
             return WAIT  # from the future: the first move would fall due then
         seat = number_in(record, "s")
+        if self._seed_claim_beats(record):
+            return WAIT  # a claim signed before it ends the start
         opening = Opening.from_json(record.body["o"])
         referee = self._referee()
         if seat == referee.me:
@@ -119,6 +122,7 @@ class Starting(LinkState):
         else:
             referee.receive_reveal(seat, opening)  # a false reveal: ProtocolError, named
         self.reveals[seat] = opening
+        self.revealed_at[seat] = number_in(record, "t")
         self.times.append(number_in(record, "t"))
         self._maybe_start()
         return DONE
@@ -209,5 +213,10 @@ class Starting(LinkState):
         missing = [s for s in range(len(self.names)) if s not in self.commits]
         if missing:
             return f"Waiting for {', '.join(self.name(s) for s in missing)} to commit."
+        if self.forfeit is not None:
+            return self.forfeit.reason
         missing = [s for s in range(len(self.names)) if s not in self.reveals]
+        if self.reveals:  # every commitment is in, and the others have revealed theirs
+            owed = " and ".join(self.name(s) + "'s" for s in missing)
+            return f"Waiting for {owed} seed reveal."
         return f"Waiting for {', '.join(self.name(s) for s in missing)} to reveal the seed."

@@ -17,7 +17,7 @@ from parlour.fair.encoding import Json
 from parlour.fair.joint import JointRandomness
 from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify
 from parlour.fair.store import PrivateStore
-from parlour.games.base import AnyGame
+from parlour.games.base import AnyGame, Outcome
 from parlour.match.audit import AuditResult
 from parlour.match.by_link.records import number_in
 from parlour.match.config import MatchConfig
@@ -72,6 +72,10 @@ class LinkState:
         self.table: AnyTable | None = None
         self.times: list[int] = []  # times[k]: when step k fell due, by its record
         self.sources: list[tuple[str, int]] = []  # the record each log entry came from
+        self.cut: dict[int, int] = {}  # step -> the seat whose move out of turn took it
+        self.revealed_at: dict[int, int] = {}  # seat -> its seed reveal's time
+        self.forfeit: Outcome | None = None  # the start ended by a claim: a seed reveal withheld
+        self.withheld: set[int] = set()  # seats claimed against for openings not sent in time
         self.openings: dict[int, list[Opening]] = {}
         self.audit_result: AuditResult | None = None
         self.stopped = ""  # why the game cannot go on (a false reveal or deal step)
