@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from parlour.errors import IllegalAction
 from parlour.fair.encoding import Json
+from parlour.games import catalog
 
 Value = int | str
 
@@ -224,17 +225,13 @@ class Options:
 
 
 def options_for(game_id: str) -> Options:
-    """A game's declaration by its id, without importing its engine (games/<game>/options.py)."""
-    from importlib import import_module
-
-    if game_id not in GAME_IDS:
-        raise KeyError(game_id)
-    module = import_module(f"parlour.games.{game_id.replace('-', '_')}.options")
-    options: Options = module.OPTIONS
+    """A game's declaration by its id, without importing its engine (the catalog's `options`,
+    games/<game>/options.py); KeyError for a game the catalog does not hold."""
+    options: Options = catalog.load(catalog.entry(game_id).options)
     return options
 
 
-GAME_IDS = ("esp", "espeers", "psi-squad", "telepathic")
+GAME_IDS = catalog.ids()
 
 
 def _either(words: list[str]) -> str:

@@ -146,11 +146,7 @@ class EspState:
 
 
 class ESP(Game[EspState, Action]):
-    id = "esp"
-    name = "ESP"
-    options = OPTIONS
-    min_seats = min(OPTIONS.seats.counts)
-    max_seats = max(OPTIONS.seats.counts)
+    options = OPTIONS  # its id, name and seat counts too (Game.__init_subclass__)
 
     def initial_state(self, setup: Setup, seed: bytes) -> EspState:
         self.check_setup(setup)

@@ -7,6 +7,7 @@ solver) reads it from this declaration.
 
 from __future__ import annotations
 
+from parlour.games.catalog import entry
 from parlour.games.options import Choice, Option, Options, Seats, numbered
 
 
@@ -34,9 +35,10 @@ LENGTH = Option(
     refused="A cypher has {values} digits.",
 )
 
+GAME = entry("psi-squad")  # its id and name: the catalog's
 OPTIONS = Options(
-    game="psi-squad",
-    name="Psi Squad",
+    game=GAME.id,
+    name=GAME.name,
     seats=Seats(
         counts=(2, 3, 4, 5, 6, 7, 8),
         default=3,

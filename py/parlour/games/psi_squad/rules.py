@@ -151,11 +151,7 @@ def is_cypher(text: object, length: int) -> bool:
 
 
 class PsiSquad(Game[PsiState, Action]):
-    id = "psi-squad"
-    name = "Psi Squad"
-    options = OPTIONS
-    min_seats = min(OPTIONS.seats.counts)
-    max_seats = max(OPTIONS.seats.counts)
+    options = OPTIONS  # its id, name and seat counts too (Game.__init_subclass__)
 
     def initial_state(self, setup: Setup, seed: bytes) -> PsiState:
         self.check_setup(setup)

@@ -188,11 +188,7 @@ def next_performer(state: TeleState) -> int:
 
 
 class Telepathic(Game[TeleState, Action]):
-    id = "telepathic"
-    name = "Telepathic"
-    options = OPTIONS
-    min_seats = min(OPTIONS.seats.counts)
-    max_seats = max(OPTIONS.seats.counts)
+    options = OPTIONS  # its id, name and seat counts too (Game.__init_subclass__)
 
     def initial_state(self, setup: Setup, seed: bytes) -> TeleState:
         self.check_setup(setup)
