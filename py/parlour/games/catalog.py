@@ -64,6 +64,7 @@ def _parts(game: str, screen: str, engine: str) -> dict[str, str]:
     }
 
 
+# The games, in the order the home screen shows them.
 CATALOG: tuple[Entry, ...] = (
     Entry(
         "esp",
@@ -144,7 +145,6 @@ CATALOG: tuple[Entry, ...] = (
         **_parts("psi-squad", "psi_screen:PsiScreen", "PsiSquad"),
     ),
 )
-"""The games in the order the home screen shows them."""
 
 
 def entry(game_id: str, catalog: Iterable[Entry] = CATALOG) -> Entry:
