@@ -34,13 +34,12 @@ INDEX = ROOT / "index.html"
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))  # the build runs as `python -m scripts.build`
 
-from parlour.games.catalog import CATALOG, Entry  # noqa: E402
+from parlour.games.catalog import CATALOG, Entry, load  # noqa: E402
 from parlour.games.options import (  # noqa: E402
     SEAT_KINDS,
     Choice,
     Option,
     Options,
-    options_for,
 )
 from parlour.match.config import MAX_NAME as NAME_LIMIT  # noqa: E402
 
@@ -57,8 +56,9 @@ MARK = re.compile(
 
 
 def declarations(catalog: tuple[Entry, ...] = CATALOG) -> dict[str, Options]:
-    """Every game's set-up declaration, by game id."""
-    return {entry.id: options_for(entry.id) for entry in catalog}
+    """Every game's set-up declaration, by game id (the catalog's `options`)."""
+    found: dict[str, Options] = {entry.id: load(entry.options) for entry in catalog}
+    return found
 
 
 # -- the set-up form ------------------------------------------------------------------------

@@ -147,21 +147,21 @@ CATALOG: tuple[Entry, ...] = (
 )
 
 
-def entry(game_id: str, catalog: Iterable[Entry] = CATALOG) -> Entry:
+def entry(game_id: str, catalog: Iterable[Entry] | None = None) -> Entry:
     """The catalog's entry for `game_id` (KeyError if there is none)."""
-    for found in catalog:
+    for found in CATALOG if catalog is None else catalog:
         if found.id == game_id:
             return found
     raise KeyError(game_id)
 
 
-def ids(catalog: Iterable[Entry] = CATALOG) -> tuple[str, ...]:
-    return tuple(e.id for e in catalog)
+def ids(catalog: Iterable[Entry] | None = None) -> tuple[str, ...]:
+    return tuple(e.id for e in (CATALOG if catalog is None else catalog))
 
 
-def names(catalog: Iterable[Entry] = CATALOG) -> dict[str, str]:
+def names(catalog: Iterable[Entry] | None = None) -> dict[str, str]:
     """Each game's name by its id, in the catalog's order."""
-    return {e.id: e.name for e in catalog}
+    return {e.id: e.name for e in (CATALOG if catalog is None else catalog)}
 
 
 def load(path: str) -> Any:
