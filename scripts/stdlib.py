@@ -317,7 +317,6 @@ def stdlib_modules():
 __export__ = ["call", "stdlib_modules"]
 """.replace("{zip}", ZIP_IN_ENGINE)
 SCREENS = ("#learn-esp", "#decks-espeers", "#replay", "#online", "#embed", "#rules-psi-squad")
-GAMES = (("esp", 2), ("espeers", 2), ("psi-squad", 3), ("telepathic", 2))
 MOVES = 6  # the person's moves in each game, each answered by the bots
 
 
@@ -328,6 +327,7 @@ def measure(root: Path = ROOT) -> set[str]:
     from e2e import clicks
     from e2e.harness import READY, READY_TIMEOUT_MS, SiteServer, chromium_launch_args
     from e2e.test_bots import SoloPage
+    from parlour.games.options import default_tables  # every game of the catalog
     from parlour.match import bot_seats
 
     full = full_stdlib(root).read_bytes()
@@ -347,7 +347,7 @@ def measure(root: Path = ROOT) -> set[str]:
         page = context.new_page()
         page.goto(site.url)
         page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-        for game, seats in GAMES:
+        for game, seats in default_tables():
             solo = SoloPage(page, game)
             solo.start(site.url, seats, "medium")
             for _ in range(MOVES):

@@ -234,6 +234,12 @@ def options_for(game_id: str) -> Options:
 GAME_IDS = catalog.ids()
 
 
+def default_tables() -> tuple[tuple[str, int], ...]:
+    """Every game of the catalog with the number of players its set-up form starts at: the
+    tables the tests, the bench and the build's measurements play."""
+    return tuple((game_id, options_for(game_id).seats.default) for game_id in GAME_IDS)
+
+
 def _either(words: list[str]) -> str:
     """'a', 'a or b', 'a, b or c'."""
     if len(words) <= 1:
