@@ -18,8 +18,8 @@ import pytest
 
 from e2e.clicks import CLICKS
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
+from e2e.players import plan_game
 from e2e.tele_planner import plan_win
-from e2e.test_esp import plan_game
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
 from parlour.fair.signing import DeviceKey, b64, unb64

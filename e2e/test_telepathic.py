@@ -13,8 +13,8 @@ import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.keys import choose, press, tab_to
+from e2e.players import SETTLED
 from e2e.tele_planner import plan_loss, plan_win
-from e2e.test_bots import SETTLED
 from parlour.games.telepathic.grid import ACTION_CARDS, COLUMNS, holds
 from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
 from parlour.match import bot_seats
