@@ -149,6 +149,9 @@ class Options:
     # arena plays at the weakest level offered, at the largest table (README, "Replays"). A
     # replay holding more was not made by this site, and would only slow the viewer down.
     max_moves: int | None = None
+    # The steps per seat of the longest game the arena's sweeps met (docs/bots.md, "Hung
+    # games"), rounded up: a game four times as long is hung (bots/arena.py, `move_cap`).
+    longest_per_seat: int | None = None
 
     def option(self, key: str) -> Option:
         for option in self.options:

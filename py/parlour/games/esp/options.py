@@ -21,4 +21,6 @@ OPTIONS = Options(
         swatches=True,
     ),
     max_moves=4_000,  # ten times the longest arena game: README, "Replays"
+    # the arena's longest game, per seat: 202 steps with 3 seats (easy)
+    longest_per_seat=70,
 )

@@ -41,4 +41,5 @@ OPTIONS = Options(
     ),
     options=(DECKS,),
     max_moves=2_000,  # ten times the longest arena game: README, "Replays"
+    longest_per_seat=65,  # the arena's longest game, per seat: 124 steps (medium)
 )

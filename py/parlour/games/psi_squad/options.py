@@ -48,6 +48,9 @@ OPTIONS = Options(
     ),
     options=(LENGTH,),
     max_moves=1_200,  # ten times the longest arena game: README, "Replays"
+    # the arena's longest game, per seat: 53 steps with 3 seats (medium, 4 digits; 142 with
+    # medium against 7 random players, 8 seats, 5 digits)
+    longest_per_seat=20,
 )
 
 LENGTHS: tuple[int, ...] = tuple(int(v) for v in LENGTH.values)

@@ -63,6 +63,7 @@ OPTIONS = Options(
     ),
     options=(ARRANGEMENT, MODE, DISCARD),
     max_moves=900,  # ten times the longest arena game: README, "Replays"
+    longest_per_seat=25,  # the arena's longest game, per seat: 94 steps with 4 seats (teams)
 )
 
 # Players per arrangement, and the modes, as the engine reads them.
