@@ -74,6 +74,19 @@ def test_every_entry_s_parts_load_and_agree(entry: Entry):
     assert set(player_levels(entry.id)) == {"easy", "medium", "hard"} <= set(levels)
 
 
+def next_step(table: Table, levels: dict[int, str]) -> tuple[int, object] | None:
+    """The next step of a game between bots: an automatic one, or a bot's decision; None once
+    the game has a result."""
+    if table.match.result() is not None:
+        return None
+    step = first_automatic(table.game, table.state, table.stores)
+    if step is None:
+        decision = bot_seats.next_decision(table, levels)
+        assert decision is not None and decision.choice is not None
+        step = (decision.seat, decision.choice)
+    return step
+
+
 def seeded_moves(game_id: str, moves: int, seed: bytes) -> list[tuple[int, object]]:
     """`moves` actions of a seeded game of `game_id` at its default seat count, every seat a bot
     of the game's own (the levels offered to players, in turn); the actions taken."""
@@ -86,12 +99,7 @@ def seeded_moves(game_id: str, moves: int, seed: bytes) -> list[tuple[int, objec
     rng = Rng(seed)
     table = Table.new(GAMES[game_id], config, rng.read(32), range(seats))
     taken: list[tuple[int, object]] = []
-    while len(taken) < moves and table.match.result() is None:
-        step = first_automatic(table.game, table.state, table.stores)
-        if step is None:
-            decision = bot_seats.next_decision(table, config.bot_levels)
-            assert decision is not None and decision.choice is not None, taken
-            step = (decision.seat, decision.choice)
+    while len(taken) < moves and (step := next_step(table, config.bot_levels)) is not None:
         result = table.act(*step)
         assert result.ok, result.reason
         taken.append(step)
@@ -198,3 +206,36 @@ def test_a_fifth_game_is_one_catalog_entry_and_its_own_files(tmp_path: Path):
         [*run, IN_THE_COPY], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert checked.returncode == 0 and "the copy takes it" in checked.stdout, checked.stderr
+
+
+LAYOUT = ("options", "rules", "views", "words")
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_every_game_package_has_one_layout_and_its_words(entry: Entry):
+    """Every game's package holds its declaration, rules, views and log sentences (words.py,
+    `describe`), and its screen says a move in those words: no sentence of the log lives in the
+    UI layer or in the rules."""
+    package = entry.options.partition(":")[0].rsplit(".", 1)[0]
+    for module in LAYOUT:
+        load(f"{package}.{module}")
+    describe = load(f"{package}.words:describe")
+    assert not hasattr(GAMES[entry.id], "describe")
+    table = Table.new(
+        GAMES[entry.id],
+        MatchConfig(entry.id, "m-catalog-words", ("Ada", "Bo"), {}),
+        Rng(b"words").read(32),
+        range(2),
+    )
+    screen = load(entry.screen)()
+    for _ in range(MOVES):
+        step = next_step(table, {0: "easy", 1: "easy"})
+        if step is None:
+            break
+        seat, choice = step
+        before = table.state
+        assert table.act(seat, choice).ok
+        action = table.game.parse_action(table.match.entries[-1].action)  # as the log holds it
+        sentence = describe(before, seat, action)
+        assert screen.describe(before, seat, action) == sentence
+        assert "acts." not in sentence, sentence

@@ -353,28 +353,6 @@ class PsiSquad(Game[PsiState, Action]):
         mine = store.value(CYPHER_LABEL) if store is not None and CYPHER_LABEL in store else None
         return {**view, "me": {"seat": seat, "cypher": mine}}
 
-    def describe(self, before: PsiState, seat: int, action: Action) -> str:
-        name = before.name(seat)
-        if isinstance(action, SetCypher):
-            return f"{name} chooses a cypher and seals it."
-        if isinstance(action, Guess):
-            return f"{name} guesses {action.digits} for {before.name(action.target)}'s cypher."
-        if isinstance(action, Answer):
-            value = value_of(action.correct, action.spotted)
-            change = value - before.values[seat]
-            guesser = before.name(before.to_move)
-            sign = f"+{change}" if change >= 0 else str(change)
-            tail = " The cypher is guessed!" if action.spotted == before.length else ""
-            # the guess with its answer, in one sentence: the answer alone says nothing
-            guessed = (
-                f"{guesser} guessed {before.pending.digits} at {name}" if before.pending else name
-            )
-            return (
-                f"{guessed}: {action.correct} correct, {action.spotted} spotted: "
-                f"Value {value}, {guesser} {sign}.{tail}"
-            )
-        return f"{name} acts."
-
     # -- the log's JSON ----------------------------------------------------------------------
 
     def parse_action(self, data: Json) -> Action:
