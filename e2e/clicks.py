@@ -20,7 +20,7 @@ from parlour.games.espeers.actions import (
     Predict,
 )
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
-from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
+from parlour.games.telepathic.actions import Announce, Continue, HandCard, Perform, Respond
 
 
 def cell(c: tuple[int, int]) -> str:

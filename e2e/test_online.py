@@ -26,8 +26,8 @@ from parlour.fair.signing import DeviceKey, b64, unb64
 from parlour.games.esp.rules import Flip
 from parlour.games.espeers.cards import STARTER_DECKS
 from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.telepathic.actions import Announce, HandCard, Perform, Respond
 from parlour.games.telepathic.grid import holds
-from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
 from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
 from parlour.match.replay import from_code, link_to

@@ -25,7 +25,18 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
-from parlour.games.telepathic import rules
+from parlour.games.telepathic.actions import (
+    Action,
+    Announce,
+    Continue,
+    DeclareLost,
+    HandCard,
+    Perform,
+    PlayOn,
+    Respond,
+    Reveal,
+    SealConditions,
+)
 from parlour.games.telepathic.grid import (
     ACTION_CARDS,
     CARDS_BY_ID,
@@ -37,18 +48,7 @@ from parlour.games.telepathic.grid import (
     is_calm,
     set_names,
 )
-from parlour.games.telepathic.rules import (
-    Announce,
-    Continue,
-    DeclareLost,
-    HandCard,
-    Perform,
-    PlayOn,
-    Respond,
-    Reveal,
-    SealConditions,
-    TeleState,
-)
+from parlour.games.telepathic.state import TeleState
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
@@ -1367,7 +1367,7 @@ def test_the_win_hint_is_private():
 
 
 def test_there_is_no_channel_for_messages():
-    kinds = {t.__name__ for t in typing.get_args(rules.Action)}
+    kinds = {t.__name__ for t in typing.get_args(Action)}
     assert kinds == {
         "SealConditions",
         "HandCard",

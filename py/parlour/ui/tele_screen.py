@@ -13,6 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.games.base import capital, named
 from parlour.games.telepathic import words
+from parlour.games.telepathic.actions import (
+    Announce,
+    Continue,
+    DeclareLost,
+    HandCard,
+    Perform,
+    Respond,
+    Reveal,
+)
 from parlour.games.telepathic.grid import (
     CARDS_BY_ID,
     COLUMNS,
@@ -23,18 +32,7 @@ from parlour.games.telepathic.grid import (
     set_names,
 )
 from parlour.games.telepathic.options import MODE
-from parlour.games.telepathic.rules import (
-    CONDITIONS_LABEL,
-    DECKS,
-    Announce,
-    Continue,
-    DeclareLost,
-    HandCard,
-    Perform,
-    Respond,
-    Reveal,
-    TeleState,
-)
+from parlour.games.telepathic.state import CONDITIONS_LABEL, DECKS, TeleState
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.games.telepathic.grid import CARDS_BY_ID, set_names
-from parlour.games.telepathic.rules import (
+from parlour.games.telepathic.actions import (
     Announce,
     Continue,
     DeclareLost,
@@ -13,9 +12,9 @@ from parlour.games.telepathic.rules import (
     Respond,
     Reveal,
     SealConditions,
-    TeleState,
-    next_performer,
 )
+from parlour.games.telepathic.grid import CARDS_BY_ID, set_names
+from parlour.games.telepathic.state import TeleState, next_performer
 
 
 def describe(before: TeleState, seat: int, action: object) -> str:
