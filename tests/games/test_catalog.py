@@ -239,15 +239,3 @@ def test_every_game_package_has_one_layout_and_its_words(entry: Entry):
         sentence = describe(before, seat, action)
         assert screen.describe(before, seat, action) == sentence
         assert "acts." not in sentence, sentence
-
-
-RULES_LINES = 700  # ESP's rules.py, the longest that holds its own state and actions, is 667
-
-
-@pytest.mark.parametrize("entry", ENTRIES)
-def test_no_game_s_rules_module_holds_everything(entry: Entry):
-    """A game whose rules grow splits out its state and its actions with their JSON, as ESPEERS
-    and Telepathic do (state.py, actions.py): the rules module keeps the game's moves."""
-    module = load(entry.engine.partition(":")[0])
-    lines = Path(module.__file__).read_text(encoding="utf-8").count("\n")
-    assert lines <= RULES_LINES, (entry.id, lines)

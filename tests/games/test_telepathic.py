@@ -1460,3 +1460,18 @@ def test_json_round_trip_of_every_action_kind(action, data):
 def test_json_malformed_actions_are_refused(data):
     with pytest.raises(MalformedInput):
         tele.parse_action(data)
+
+
+def test_telepathic_is_laid_out_as_espeers_is():
+    """Issue 30: the state (state.py) and the actions with their JSON (actions.py) live beside
+    the rules, as ESPEERS's do, and the rules read them from there."""
+    from parlour.games.espeers import actions as espeers_actions
+    from parlour.games.espeers.state import EspeersState
+    from parlour.games.telepathic import actions, state
+
+    assert TeleState.__module__ == state.__name__ and EspeersState.__module__.endswith(".state")
+    assert {t.__module__ for t in typing.get_args(Action)} == {actions.__name__}
+    assert espeers_actions.parse_action.__module__.endswith(".actions")
+    hand = actions.parse_action({"type": "hand", "slot": 2})
+    assert actions.action_to_json(hand) == {"type": "hand", "slot": 2}
+    assert tele.parse_action({"type": "hand", "slot": 2}) == hand
