@@ -19,7 +19,7 @@ from parlour.games.espeers.actions import (
     Play,
     Predict,
 )
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.games.telepathic.actions import Announce, Continue, HandCard, Perform, Respond
 
 

@@ -25,7 +25,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.signing import DeviceKey, b64, unb64
 from parlour.games.esp.rules import Flip
 from parlour.games.espeers.cards import STARTER_DECKS
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.games.telepathic.actions import Announce, HandCard, Perform, Respond
 from parlour.games.telepathic.grid import holds
 from parlour.match.online import OnlineSession

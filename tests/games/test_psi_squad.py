@@ -22,18 +22,10 @@ from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
 from parlour.games.psi_squad import words
+from parlour.games.psi_squad.actions import Answer, ChooseCypher, Guess, GuessView, SetCypher
 from parlour.games.psi_squad.options import LENGTHS
-from parlour.games.psi_squad.rules import (
-    Answer,
-    ChooseCypher,
-    Guess,
-    GuessView,
-    PsiState,
-    Record,
-    SetCypher,
-    max_status,
-    score,
-)
+from parlour.games.psi_squad.rules import max_status
+from parlour.games.psi_squad.state import PsiState, Record, score
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.psi_squad import words
-from parlour.games.psi_squad.rules import CYPHER_LABEL, Answer, ChooseCypher, Guess, PsiState
+from parlour.games.psi_squad.actions import Answer, ChooseCypher, Guess
+from parlour.games.psi_squad.state import CYPHER_LABEL, PsiState
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help

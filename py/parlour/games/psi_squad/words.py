@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from parlour.games.psi_squad.rules import Answer, Guess, PsiState, SetCypher, value_of
+from parlour.games.psi_squad.actions import Answer, Guess, SetCypher
+from parlour.games.psi_squad.state import PsiState, value_of
 
 
 def describe(before: PsiState, seat: int, action: object) -> str:
