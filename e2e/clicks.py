@@ -8,7 +8,7 @@ state it was chosen in.
 from __future__ import annotations
 
 from parlour.games import GAMES
-from parlour.games.esp.rules import Flip, Move, Place
+from parlour.games.esp.actions import Flip, Move, Place
 from parlour.games.espeers.actions import (
     AssignDamage,
     BarrierAttack,

@@ -12,7 +12,7 @@ from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.esp.rules import Flip, Move
+from parlour.games.esp.actions import Flip, Move
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table

@@ -12,7 +12,7 @@ import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 from e2e.players import ESP, EspPage, plan_game
-from parlour.games.esp.rules import Place, ProposeDraw
+from parlour.games.esp.actions import Place, ProposeDraw
 from parlour.games.zener import Symbol
 
 

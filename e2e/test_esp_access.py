@@ -20,7 +20,7 @@ from e2e.keys import active, tab_to
 from e2e.players import SoloPage
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.esp.rules import AnswerDraw, Flip, Move, Pass, Place
+from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table

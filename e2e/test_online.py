@@ -23,7 +23,7 @@ from e2e.tele_planner import plan_win
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
 from parlour.fair.signing import DeviceKey, b64, unb64
-from parlour.games.esp.rules import Flip
+from parlour.games.esp.actions import Flip
 from parlour.games.espeers.cards import STARTER_DECKS
 from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.games.telepathic.actions import Announce, HandCard, Perform, Respond

@@ -18,7 +18,7 @@ from parlour.fair import sra
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Termination
-from parlour.games.esp.rules import Flip
+from parlour.games.esp.actions import Flip
 from parlour.match.audit import Verified
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, LOST_AFTER, OnlineSession, Phase, seat_peer

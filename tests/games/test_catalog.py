@@ -208,14 +208,14 @@ def test_a_fifth_game_is_one_catalog_entry_and_its_own_files(tmp_path: Path):
     assert checked.returncode == 0 and "the copy takes it" in checked.stdout, checked.stderr
 
 
-LAYOUT = ("options", "rules", "views", "words")
+LAYOUT = ("options", "state", "actions", "rules", "views", "words")
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
 def test_every_game_package_has_one_layout_and_its_words(entry: Entry):
-    """Every game's package holds its declaration, rules, views and log sentences (words.py,
-    `describe`), and its screen says a move in those words: no sentence of the log lives in the
-    UI layer or in the rules."""
+    """Every game's package is laid out alike: its declaration, its state, its actions with their
+    JSON, its rules, views and log sentences (words.py, `describe`); its screen says a move in
+    those words: no sentence of the log lives in the UI layer or in the rules."""
     package = entry.options.partition(":")[0].rsplit(".", 1)[0]
     for module in LAYOUT:
         load(f"{package}.{module}")
@@ -227,6 +227,8 @@ def test_every_game_package_has_one_layout_and_its_words(entry: Entry):
         Rng(b"words").read(32),
         range(2),
     )
+    assert type(table.state).__module__ == f"{package}.state"
+    codec = (load(f"{package}.actions:parse_action"), load(f"{package}.actions:action_to_json"))
     screen = load(entry.screen)()
     for _ in range(MOVES):
         step = next_step(table, {0: "easy", 1: "easy"})
@@ -235,7 +237,9 @@ def test_every_game_package_has_one_layout_and_its_words(entry: Entry):
         seat, choice = step
         before = table.state
         assert table.act(seat, choice).ok
-        action = table.game.parse_action(table.match.entries[-1].action)  # as the log holds it
+        logged = table.match.entries[-1].action  # the action as the log holds it
+        action = codec[0](logged)
+        assert type(action).__module__ == f"{package}.actions" and codec[1](action) == logged
         sentence = describe(before, seat, action)
         assert screen.describe(before, seat, action) == sentence
         assert "acts." not in sentence, sentence
