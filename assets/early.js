@@ -15,7 +15,9 @@
   if (theme === "light" || theme === "dark") root.dataset.theme = theme;
   if (query.get("embed") !== "1") return;
   root.dataset.embed = "";
-  const games = ["esp", "espeers", "psi-squad", "telepathic"];
+  // The catalog's games, written by the build (scripts/pages.py) from py/parlour/games/catalog.py
+  const games = ["esp", "espeers", "telepathic", "psi-squad"];
+  // end of the catalog's games
   const game = query.get("game");
   if (!games.includes(game)) return;
   root.dataset.embedGame = game;

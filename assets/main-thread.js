@@ -6,7 +6,7 @@
 // a package the main thread never imports; that one task alone broke "a click at any moment is
 // answered within 100 ms". Here each step is its own short task.
 //
-// Worker: PyScript's PyWorker runs py/worker.py in Pyodide (pyscript.toml); it exports `call`,
+// Worker: PyScript's PyWorker runs py/worker.py in Pyodide (pyscript.json); it exports `call`,
 // which main.py awaits through window.parlourEngine.
 
 const MANIFEST = "./mpy.json"; // {"interpreter": ..., "files": {site path: module path}}

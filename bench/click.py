@@ -51,7 +51,7 @@ def _bare(browser, base_url: str) -> list[float]:
 
 
 def _app(browser, base_url: str) -> list[float]:
-    from e2e.test_esp import EspPage, plan_game
+    from e2e.players import EspPage, plan_game
 
     names = ("Ada", "Bo")
     context = browser.new_context(viewport={"width": 1100, "height": 900})

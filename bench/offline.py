@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from bench.startup import PROBE
 from e2e.harness import READY, READY_TIMEOUT_MS
-from scripts import build
+from scripts import build, site
 
 APP_BUDGET_KB = 300
 OFFLINE_READY = "html[data-offline='ready']"
@@ -56,7 +56,7 @@ def visit_twice(browser, url: str) -> tuple[tuple[float, float], tuple[float, fl
 
 
 def weight_lines(fetched: set[str]) -> list[str]:
-    published = build.published_files()
+    published = site.published_files()
     app = sum(gzipped(n) for n in published if not build.is_runtime(n))
     runtime = sum(gzipped(n) for n in published if build.is_runtime(n))
     first_app = sum(gzipped(n) for n in published if n in fetched and not build.is_runtime(n))

@@ -15,11 +15,13 @@ from __future__ import annotations
 import statistics
 
 from e2e.harness import PageWatch
-from e2e.test_bots import THOUGHTS, SoloPage
+from e2e.players import THOUGHTS, SoloPage
 from parlour.bots.arena import tournament
+from parlour.games.catalog import names
+from parlour.games.options import default_tables
 
-GAMES = {"ESP": ("esp", 2), "ESPEERS": ("espeers", 2), "Psi Squad": ("psi-squad", 3),
-         "Telepathic": ("telepathic", 2)}  # fmt: skip
+# Every game of the catalog at its form's first seat count, by name.
+GAMES = {names()[game]: (game, seats) for game, seats in default_tables()}
 BUDGETS = {"medium": (1000.0, 2500.0), "hard": (None, 3000.0)}  # (median, p95) in ms
 TASK_BUDGET_MS = 200
 

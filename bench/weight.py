@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts import build
+from scripts import build, site
 
 # Reads file names from stdin, prints their brotli sizes as JSON.
 BROTLI = """
@@ -31,7 +31,7 @@ console.log(JSON.stringify(names.map((n) => {
 
 def sizes(root: Path = build.ROOT) -> dict[str, tuple[int, int, int]]:
     """Each published file: (raw, gzip, brotli) bytes."""
-    names = build.published_files(root)
+    names = site.published_files(root)
     paths = [str(root / n) for n in names]
     found = subprocess.run(
         ["node", "-e", BROTLI], input=json.dumps(paths), capture_output=True, text=True, check=True

@@ -8,7 +8,7 @@ state it was chosen in.
 from __future__ import annotations
 
 from parlour.games import GAMES
-from parlour.games.esp.rules import Flip, Move, Place
+from parlour.games.esp.actions import Flip, Move, Place
 from parlour.games.espeers.actions import (
     AssignDamage,
     BarrierAttack,
@@ -19,8 +19,8 @@ from parlour.games.espeers.actions import (
     Play,
     Predict,
 )
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
-from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
+from parlour.games.telepathic.actions import Announce, Continue, HandCard, Perform, Respond
 
 
 def cell(c: tuple[int, int]) -> str:

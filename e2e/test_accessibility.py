@@ -19,7 +19,8 @@ import pytest
 
 from e2e import axe, clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
-from e2e.test_bots import GAMES, SoloPage
+from e2e.players import SoloPage
+from e2e.test_bots import GAMES
 from e2e.test_online import ROOT as ONLINE
 from e2e.test_online import OnlineGame, psi_squad_player
 from e2e.test_replay import bot_game_code

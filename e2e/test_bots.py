@@ -8,89 +8,15 @@ move, and the main thread never runs a task over 200 ms, from the set-up form to
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from e2e import clicks
-from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.players import THOUGHTS, SoloPage
+from parlour.games.options import default_tables
 from parlour.match import bot_seats
-from parlour.match.table import Table
 
 MAX_TASK_MS = 200
-MAX_HUMAN_MOVES = 120
-SETTLED = (
-    "() => !document.documentElement.dataset.pending && !document.documentElement.dataset.botDue"
-)
-# Each bot decision's time in the worker, as the page was told it (`data-bot-thought`).
-THOUGHTS = """
-window.parlourThoughts = [];
-new MutationObserver(records => {
-  for (const r of records) {
-    const v = document.documentElement.dataset.botThought;
-    if (v) window.parlourThoughts.push(parseFloat(v.split(':')[1]));
-  }
-}).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-bot-thought']});
-"""
-
-
-class SoloPage:
-    """One person (seat 0) against bots, on the play screen of `game`."""
-
-    def __init__(self, page, game: str) -> None:
-        self.page, self.game = page, game
-        self.root = f"#play-{game}"
-        self.storage = f"psi-parlour:{game}:pass-and-play"
-
-    def start(self, site_url: str, seats: int, level: str, seat_radio: str | None = None) -> None:
-        page, game = self.page, self.game
-        page.goto(site_url + f"#new-{game}")
-        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-        if seat_radio:
-            page.check(seat_radio)
-        for seat in range(1, seats):
-            page.select_option(f"#new-{game} [data-seat-kind='{seat}']", level)
-        page.click(f"#new-{game} a[href='#start-{game}']")
-        page.locator(f"{self.root} .play").wait_for()
-
-    def table(self) -> Table:
-        raw = self.page.evaluate(f"localStorage.getItem('{self.storage}')")
-        return Table.from_json(json.loads(raw)["table"])
-
-    def settle(self) -> Table:
-        """Wait until no request is on its way and no bot's move is coming."""
-        self.page.wait_for_function(SETTLED, timeout=60_000)
-        return self.table()
-
-    def check_view(self) -> None:
-        page = self.page
-        assert page.locator(f"{self.root} [data-role=handoff]").count() == 0, "a hand-off"
-        assert page.get_attribute(f"{self.root} .play", "data-viewer") == "0"
-
-    def play_to_the_end(self) -> Table:
-        for _ in range(MAX_HUMAN_MOVES):
-            table = self.settle()
-            self.check_view()
-            if table.match.result() is not None:
-                return table
-            seat, state = 0, table.state
-            assert 0 in table.game.to_move(state), "settled, but nobody waits on the person"
-            choice = bot_seats.decide(table, seat, "easy").choice
-            before = table.match.step
-            clicks.CLICKS[self.game](self.page, self.root, state, choice)
-            self.page.wait_for_function(
-                f"JSON.parse(localStorage.getItem('{self.storage}')).table.match.log.length"
-                f" > {before}"
-            )
-        raise AssertionError("the game did not end")
-
-
-GAMES = [
-    ("esp", 2, None),
-    ("espeers", 2, None),
-    ("psi-squad", 3, None),
-    ("telepathic", 2, None),
-]
+GAMES = [(game, seats, None) for game, seats in default_tables()]  # every game of the catalog
 
 
 @pytest.mark.parametrize(("game", "seats", "radio"), GAMES, ids=[g[0] for g in GAMES])

@@ -14,7 +14,7 @@ from e2e import axe
 from e2e.clicks import CLICKS
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
 from parlour.fair.signing import DeviceKey
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.by_link import LinkPlay
 from tests.signers import verify
 

@@ -20,7 +20,7 @@ from PIL import Image
 
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
 from parlour.match import bot_seats
 
 # Rows of the 3x3 matrix, each with 0 for alpha's part and 0 offset; alpha kept.

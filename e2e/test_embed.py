@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
 from e2e.test_online import ROOT, Device, OnlineGame, psi_squad_player
 
 BLOG = """<!doctype html><html><head><meta charset="utf-8"><title>A blog</title></head>

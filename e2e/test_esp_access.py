@@ -17,10 +17,10 @@ import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.keys import active, tab_to
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.esp.rules import AnswerDraw, Flip, Move, Pass, Place
+from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table

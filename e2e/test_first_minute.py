@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
+from parlour.games.options import GAME_IDS
 
-GAMES = ("esp", "espeers", "telepathic", "psi-squad")
+GAMES = GAME_IDS
 
 
 def test_a_fresh_browser_offers_nothing_to_resume(browser, site):

@@ -15,13 +15,14 @@ import pytest
 
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer, chromium_launch_args
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
+from parlour.games.options import default_tables
 from parlour.match import bot_seats
 from scripts import build, offline
 
 OFFLINE_READY = "html[data-offline='ready']"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
-GAMES = [("esp", 2, None), ("espeers", 2, None), ("psi-squad", 3, None), ("telepathic", 2, None)]
+GAMES = [(game, seats, None) for game, seats in default_tables()]  # every game of the catalog
 
 
 def first_visit(context, server: SiteServer, problems_allowed=()) -> tuple:

@@ -18,16 +18,16 @@ import pytest
 
 from e2e.clicks import CLICKS
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
+from e2e.players import plan_game
 from e2e.tele_planner import plan_win
-from e2e.test_esp import plan_game
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
 from parlour.fair.signing import DeviceKey, b64, unb64
-from parlour.games.esp.rules import Flip
+from parlour.games.esp.actions import Flip
 from parlour.games.espeers.cards import STARTER_DECKS
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
+from parlour.games.telepathic.actions import Announce, HandCard, Perform, Respond
 from parlour.games.telepathic.grid import holds
-from parlour.games.telepathic.rules import Announce, HandCard, Perform, Respond
 from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
 from parlour.match.replay import from_code, link_to

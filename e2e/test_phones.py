@@ -15,7 +15,7 @@ from collections.abc import Callable
 from playwright.sync_api import expect
 
 from e2e import clicks
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
 from parlour.match import bot_seats
 
 SIZES = [(360, 740), (1280, 800)]

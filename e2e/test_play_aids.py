@@ -5,7 +5,7 @@ move, the focus follows the screens, a "?" shows its sentence to a keyboard, the
 from __future__ import annotations
 
 from e2e.harness import READY, READY_TIMEOUT_MS
-from e2e.test_esp import EspPage, plan_game
+from e2e.players import EspPage, plan_game
 
 ROOT = "#play-esp"
 FOCUSED = "() => document.activeElement && document.activeElement.outerHTML.slice(0, 200)"

@@ -12,8 +12,10 @@ import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.keys import choose, press, tab_to
-from e2e.test_bots import SETTLED
-from parlour.games.psi_squad.rules import Guess, max_status, score
+from e2e.players import SETTLED
+from parlour.games.psi_squad.actions import Guess
+from parlour.games.psi_squad.rules import max_status
+from parlour.games.psi_squad.state import score
 from parlour.match import bot_seats
 from parlour.match.table import Table
 

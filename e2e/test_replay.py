@@ -233,7 +233,7 @@ def test_the_longest_replay_accepted_steps_within_half_a_second(browser, site, s
 def test_an_esp_replay_is_played_on_against_the_computer_to_a_verified_end(page, site, watch):
     """Issue 28, point 9: "Play on from here" where every tile is symbol-up (not once a tile is
     symbol-down), and the new game, the original's moves first, played to a verified end."""
-    from e2e.test_bots import SoloPage
+    from e2e.players import SoloPage
     from parlour.match.replay import ReplayRecord
     from tests.test_play_on import UP_FIRST, esp_game
 

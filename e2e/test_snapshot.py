@@ -14,11 +14,12 @@ from pathlib import Path
 
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, chromium_launch_args
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
+from parlour.games.options import default_tables
 from parlour.match import bot_seats
 
 ROOT = Path(__file__).parent.parent
-GAMES = [("esp", 2, None), ("espeers", 2, None), ("psi-squad", 3, None), ("telepathic", 2, None)]
+GAMES = [(game, seats, None) for game, seats in default_tables()]  # every game of the catalog
 RESTORED = "parlour-engine: restored from the snapshot"
 COLD = "parlour-engine: started cold"
 MADE = "parlour-engine: snapshot made"

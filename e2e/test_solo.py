@@ -18,7 +18,8 @@ import pytest
 
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
+from parlour.games.options import GAME_IDS
 from parlour.match import bot_seats
 from scripts.serve import ROOT, ParlourHandler
 
@@ -175,7 +176,7 @@ def test_home_cards_line_up_with_learn_by_playing_in_view(
     if width == 1280:
         tops = {
             round(page.locator(f"#home a[href='#{kind}-{g}']").bounding_box()["y"])
-            for g in ("esp", "espeers", "telepathic", "psi-squad")
+            for g in GAME_IDS
             for kind in ("solo",)
         }
         assert len(tops) == 1, f"the cards' buttons do not line up: {tops}"

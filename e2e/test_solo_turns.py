@@ -5,7 +5,7 @@ game to its end with every pass taken for the person in the log, verified."""
 from __future__ import annotations
 
 from e2e import clicks
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
 from parlour.games.espeers import stops
 from parlour.match import bot_seats
 

@@ -19,7 +19,7 @@ import pytest
 
 from e2e import axe, clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
-from e2e.test_bots import SoloPage
+from e2e.players import SoloPage
 from e2e.test_embed import BLOG, Blog, blog_page, frame_of
 from parlour.match import bot_seats
 

@@ -13,10 +13,10 @@ import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.keys import choose, press, tab_to
+from e2e.players import SETTLED
 from e2e.tele_planner import plan_loss, plan_win
-from e2e.test_bots import SETTLED
+from parlour.games.telepathic.actions import Announce, Continue, HandCard, Perform, Respond
 from parlour.games.telepathic.grid import ACTION_CARDS, COLUMNS, holds
-from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
 from parlour.match import bot_seats
 from parlour.match.table import Table
 from parlour.ui.tele_screen import in_a_line

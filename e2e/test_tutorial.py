@@ -8,11 +8,12 @@ from __future__ import annotations
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
+from parlour.games.options import GAME_IDS
 
 SETTLED = (
     "() => !document.documentElement.dataset.pending && !document.documentElement.dataset.botDue"
 )
-LESSON_GAMES = ["esp", "espeers", "psi-squad", "telepathic"]
+LESSON_GAMES = list(GAME_IDS)
 MAX_STEPS = 40
 
 

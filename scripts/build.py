@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import io
 import json
 import re
 import shutil
 import sys
-import tokenize
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from scripts import site
+
+ROOT = site.ROOT
 VENDOR = ROOT / "assets" / "vendor"
-BUILD = ROOT / "assets" / "build"
+BUILD = site.BUILD
 APP_ZIP = BUILD / "parlour.zip"
 PY_SOURCE = ROOT / "py"
 
@@ -148,69 +148,12 @@ def _remove_stale_vendor_dirs(root: Path, keep: set[Path]) -> None:
             shutil.rmtree(d)
 
 
-# Modules of the package that only developers run under CPython (the bots' arena and the tools
-# built on it, the match simulator): left out of the browser's package (a test checks that
-# nothing shipped imports them).
-DEVELOPER_ONLY = (
-    "parlour/bots/arena.py",
-    "parlour/bots/espeers/balance.py",
-    "parlour/bots/psi_squad/make_book.py",
-    "parlour/match/simulate.py",
-)
-
-
-def app_sources(root: Path = ROOT) -> list[Path]:
-    """Every file of the parlour package that the browser needs, and the worker's glue."""
-    py = root / "py"
-    return sorted(
-        [
-            p
-            for p in (py / "parlour").rglob("*")
-            if p.is_file()
-            and p.suffix in {".py", ".json"}
-            and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
-        ]
-        # the worker's one piece of browser glue, signing keys (a deploy, dist/, has none)
-        + [glue for glue in (py / "webcrypto.py",) if glue.is_file()]
-    )
-
-
 def app_zip_is_stale(root: Path = ROOT) -> bool:
     zip_path = root / "assets" / "build" / "parlour.zip"
     if not zip_path.exists():
         return True
     built = zip_path.stat().st_mtime
-    return any(p.stat().st_mtime > built for p in app_sources(root))
-
-
-_STATEMENT_START = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING}
-
-
-def browser_source(source: str) -> str:
-    """The module as the browser gets it: comments and docstrings left out, every line kept.
-
-    Why: they are a third of the package's bytes, and every visitor downloads the package (once
-    more for each blog that embeds the page). Lines stay where they were, so a traceback from
-    the page points at the right line of the file in py/. A docstring becomes an empty string
-    with the same line breaks; nothing in the package reads __doc__.
-    """
-    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    kept: list[tokenize.TokenInfo] = []
-    previous = tokenize.NEWLINE
-    for index, token in enumerate(tokens):
-        if token.type == tokenize.COMMENT:
-            token = token._replace(string="")
-        elif (
-            token.type == tokenize.STRING
-            and previous in _STATEMENT_START
-            and tokens[index + 1].type == tokenize.NEWLINE
-        ):
-            breaks = token.string.count("\n")
-            token = token._replace(string='"""' + "\n" * breaks + '"""' if breaks else '""')
-        kept.append(token)
-        if token.type not in (tokenize.NL, tokenize.COMMENT):
-            previous = token.type
-    return tokenize.untokenize(kept)
+    return any(p.stat().st_mtime > built for p in site.app_sources(root))
 
 
 def build_app_zip(root: Path = ROOT) -> Path:
@@ -219,11 +162,11 @@ def build_app_zip(root: Path = ROOT) -> Path:
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = zip_path.with_suffix(".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
-        for path in app_sources(root):
+        for path in site.app_sources(root):
             info = zipfile.ZipInfo(path.relative_to(root / "py").as_posix(), (2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             text = path.read_text(encoding="utf-8")
-            zf.writestr(info, browser_source(text) if path.suffix == ".py" else text)
+            zf.writestr(info, site.browser_source(text) if path.suffix == ".py" else text)
     tmp.replace(zip_path)
     return zip_path
 
@@ -260,7 +203,7 @@ def warm_imports(root: Path = ROOT) -> list[str]:
     py = root / "py"
     names = [
         ".".join(p.relative_to(py).with_suffix("").parts).removesuffix(".__init__")
-        for p in app_sources(root)
+        for p in site.app_sources(root)
         if p.suffix == ".py" and p.parent != py
     ]
     return sorted(names)
@@ -320,6 +263,16 @@ def write_runtime_sizes(stdlib: dict[str, object], root: Path = ROOT) -> Path:
     return out
 
 
+def write_stdlib(root: Path = ROOT) -> Path:
+    """The trimmed standard library (scripts/stdlib.py), then runtime.json, which names it with
+    its size and hash."""
+    from scripts import stdlib
+
+    trimmed = stdlib.write_trimmed(root)
+    write_runtime_sizes(stdlib.summary(trimmed, root), root)
+    return trimmed
+
+
 # Published files that are the Python runtimes' rather than Psi Parlour's own, besides the
 # vendored folders: the engine's loader and the part of Pyodide's standard library the site uses.
 RUNTIME_OF_OURS = ("assets/engine-loader.mjs", "assets/build/python_stdlib.zip")
@@ -331,44 +284,25 @@ def is_runtime(name: str) -> bool:
     return name.startswith("assets/vendor/") or name in RUNTIME_OF_OURS
 
 
-# What a deployment publishes: the page, its config, the entry points, the service worker (built
-# from scripts/sw.js) and the assets. `make serve` serves these and nothing else.
-SITE_FILES = ("index.html", "pyscript.json", "mpy.json", "py/main.py", "py/worker.py", "sw.js")
-SITE_DIRS = ("assets", "py/shell")  # the vendored runtime and the app; the main thread's modules
-
-
-def published_files(root: Path = ROOT) -> list[str]:
-    """Every file the site publishes, as paths from the site's root (sorted): what the deploy
-    copies, what `make serve` answers for and what the service worker keeps for offline play."""
-    files = [name for name in SITE_FILES if (root / name).is_file()]
-    for name in SITE_DIRS:
-        files += [
-            p.relative_to(root).as_posix()
-            for p in (root / name).rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts
-        ]
-    return sorted(files)
-
-
 def assemble_dist(out: Path, root: Path = ROOT) -> Path:
     """Copy exactly the published site into `out` (for Netlify): no tests, tooling or sources."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    for name in published_files(root):
+    for name in site.published_files(root):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(root / name, out / name)
     return out
 
 
 def main(argv: list[str]) -> int:
-    from scripts import offline, pages, stdlib  # pages: set-up forms and option tables
+    from scripts import offline, pages  # pages: the catalog's parts of the page
 
     if pages.write():
         print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()
     zip_path = build_app_zip()
-    trimmed = stdlib.write()  # and runtime.json, whose snapshot key hashes both zips
+    trimmed = write_stdlib()  # after the app zip: the snapshot key hashes both zips
     worker = offline.write_service_worker()
     print(
         f"vendored {len(copied)} runtime files; built {zip_path.relative_to(ROOT)} and "

@@ -14,16 +14,16 @@ import hashlib
 import json
 from pathlib import Path
 
-from scripts import build
+from scripts import site
 
-ROOT = build.ROOT
+ROOT = site.ROOT
 TEMPLATE = Path(__file__).with_name("sw.js")
 WORKER = "sw.js"
 
 
 def precached(root: Path = ROOT) -> list[str]:
     """What the service worker keeps: every published file but itself."""
-    return [f for f in build.published_files(root) if f != WORKER]
+    return [f for f in site.published_files(root) if f != WORKER]
 
 
 def version(root: Path = ROOT) -> str:

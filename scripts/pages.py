@@ -1,12 +1,21 @@
-"""Write the parts of index.html that come from the games' set-up declarations.
+"""Write the parts of the page that come from the catalog of games and their declarations.
 
-The set-up forms and the rules pages' option tables are plain HTML, so the page works before
-any Python starts; but what they offer is declared once, as data, in games/<game>/options.py.
-This module renders that data into index.html between marker comments:
+The home screen's cards, each game's screens (set-up, waits, play, lesson), the rules pages'
+frames, the Embed page's list, the set-up forms and the rules pages' option tables are plain
+HTML, so the page works before any Python starts; but which games there are is declared once,
+in py/parlour/games/catalog.py, and what each offers in games/<game>/options.py. This module
+renders that data into index.html between marker comments, in two passes:
 
+    <!-- catalog: game-screens -->  ...  <!-- end catalog: game-screens -->
     <!-- generated: setup-form esp -->  ...  <!-- end generated -->
 
-and leaves everything else untouched. The build runs it (`python -m scripts.build`, so `make
+The first writes a part for every game of the catalog from scripts/templates/, keeping each
+game's own words (its rules, ESPEERS's deck builder) that sit between
+`<!-- own words: rules esp -->` and `<!-- end own words -->` as they are; a new game gets a
+skeleton to write them in. The second fills each game's forms and tables. Everything else is
+left untouched. The main thread's lists of games (py/shell/page.py, py/shell/embed.py,
+assets/early.js) are written the same way, between "The catalog's games" and "end of the
+catalog's games" comments. The build runs it (`python -m scripts.build`, so `make
 serve` and `make test` do), `python -m scripts.pages` runs it alone, and a unit test checks that
 index.html is as the declarations say.
 """
@@ -18,19 +27,19 @@ import sys
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from string import Template
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = ROOT / "index.html"
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))  # the build runs as `python -m scripts.build`
 
+from parlour.games.catalog import CATALOG, Entry, load  # noqa: E402
 from parlour.games.options import (  # noqa: E402
-    GAME_IDS,
     SEAT_KINDS,
     Choice,
     Option,
     Options,
-    options_for,
 )
 from parlour.match.config import MAX_NAME as NAME_LIMIT  # noqa: E402
 
@@ -46,9 +55,10 @@ MARK = re.compile(
 )
 
 
-def declarations() -> dict[str, Options]:
-    """Every game's set-up declaration, by game id."""
-    return {game_id: options_for(game_id) for game_id in GAME_IDS}
+def declarations(catalog: tuple[Entry, ...] = CATALOG) -> dict[str, Options]:
+    """Every game's set-up declaration, by game id (the catalog's `options`)."""
+    found: dict[str, Options] = {entry.id: load(entry.options) for entry in catalog}
+    return found
 
 
 # -- the set-up form ------------------------------------------------------------------------
@@ -224,9 +234,120 @@ RENDER: dict[str, Callable[[Options], list[str]]] = {
 }
 
 
-def render(page: str, games: dict[str, Options] | None = None) -> str:
-    """`page` with every generated part written afresh from the declarations."""
-    games = declarations() if games is None else games
+# -- the catalog's parts: a part for every game ---------------------------------------------
+
+TEMPLATES = Path(__file__).with_name("templates")
+BLOCK = re.compile(
+    r"(?P<indent>[ \t]*)<!-- catalog: (?P<what>[a-z-]+) -->\n"
+    r".*?"
+    r"(?P=indent)<!-- end catalog: (?P=what) -->",
+    re.S,
+)
+OWN_WORDS = re.compile(
+    r"(?P<indent>[ \t]*)<!-- own words: (?P<what>[a-z-]+) (?P<game>[a-z-]+) -->\n"
+    r".*?"
+    r"(?P=indent)<!-- end own words -->\n",
+    re.S,
+)
+COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def _template(file: str, **words: str) -> str:
+    return Template((TEMPLATES / file).read_text(encoding="utf-8")).substitute(words)
+
+
+def _buttons(links: tuple[tuple[str, str], ...], indent: str, between: str = "\n") -> str:
+    return "".join(
+        f'{indent}<a class="button" href="{href}">{label}</a>{between}' for href, label in links
+    )
+
+
+def game_card(entry: Entry, own: dict[tuple[str, str], str]) -> str:
+    """The home screen's card of a game."""
+    page = entry.page
+    return _template(
+        "game-card.html",
+        id=entry.id,
+        name=entry.name,
+        emblem=page.emblem,
+        pitch=page.pitch,
+        facts="".join(f"<li>{fact}</li>" for fact in page.facts),
+        availability=page.availability,
+        card_links=_buttons(page.links, " " * 12),
+    )
+
+
+def game_screens(entry: Entry, own: dict[tuple[str, str], str]) -> str:
+    """A game's own screens: its set-up, the waits before a game starts, play and the lesson,
+    then any screen of its own (ESPEERS's deck builder), and a blank line."""
+    page = entry.page
+    online_hint = f'        <p class="hint">{page.online_hint}</p>\n' if page.online_hint else ""
+    return _template(
+        "game-screens.html",
+        id=entry.id,
+        name=entry.name,
+        lede=page.lede,
+        hint=page.hint,
+        setup_links=_buttons(page.links, " ", between=""),
+        online_hint=online_hint,
+        starting=page.starting,
+        solo=page.solo,
+        own_words=own.get(("screens", entry.id), ""),
+    )
+
+
+def rules_page(entry: Entry, own: dict[tuple[str, str], str]) -> str:
+    """A game's rules page: its frame, and its rules in its own words (a skeleton to write them
+    in, with the table of its options, for a game that has none yet)."""
+    words = own.get(("rules", entry.id))
+    if words is None:
+        words = (
+            f"      <!-- own words: rules {entry.id} -->\n"
+            + _template("rules-words.html", id=entry.id, name=entry.name)
+            + "      <!-- end own words -->\n"
+        )
+    return _template("rules-page.html", id=entry.id, name=entry.name, own_words=words)
+
+
+def embed_games(catalog: tuple[Entry, ...]) -> str:
+    """The Embed page's choice of the game a frame opens at (the first game chosen)."""
+    count = COUNTS.get(len(catalog), str(len(catalog)))
+    lines = [f'<option value="">All {count} games</option>']
+    lines += [
+        f'<option value="{e.id}"{" selected" if i == 0 else ""}>{e.name}</option>'
+        for i, e in enumerate(catalog)
+    ]
+    return "".join(f"              {line}\n" for line in lines)
+
+
+PER_GAME: dict[str, Callable[[Entry, dict[tuple[str, str], str]], str]] = {
+    "game-cards": game_card,
+    "game-screens": game_screens,
+    "rules-pages": rules_page,
+}
+
+
+def render_catalog(page: str, catalog: tuple[Entry, ...] = CATALOG) -> str:
+    """`page` with every catalog part written afresh: a part for every game of `catalog`."""
+    own = {(m["what"], m["game"]): m[0] for m in OWN_WORDS.finditer(page)}
+
+    def fill(found: re.Match[str]) -> str:
+        indent, what = found["indent"], found["what"]
+        if what == "embed-games":
+            body = embed_games(catalog)
+        else:
+            body = "".join(PER_GAME[what](entry, own) for entry in catalog)
+        return f"{indent}<!-- catalog: {what} -->\n{body}{indent}<!-- end catalog: {what} -->"
+
+    return BLOCK.sub(fill, page)
+
+
+def render(
+    page: str, games: dict[str, Options] | None = None, catalog: tuple[Entry, ...] = CATALOG
+) -> str:
+    """`page` with every generated part written afresh: the catalog's parts, then each game's
+    forms and tables from its declaration."""
+    games = declarations(catalog) if games is None else games
 
     def fill(found: re.Match[str]) -> str:
         indent, what, game = found["indent"], found["what"], found["game"]
@@ -234,16 +355,55 @@ def render(page: str, games: dict[str, Options] | None = None) -> str:
         body = "".join(f"{indent}{line}\n" for line in lines)
         return f"{indent}<!-- generated: {what} {game} -->\n{body}{indent}<!-- end generated -->"
 
-    return MARK.sub(fill, page)
+    return MARK.sub(fill, render_catalog(page, catalog))
+
+
+# -- the main thread's lists of games ----------------------------------------------------------
+
+LISTS = re.compile(
+    r"(?P<head>(?P<indent>[ \t]*)(?P<comment>#|//) The catalog's games[^\n]*\n)"
+    r".*?"
+    r"(?P<tail>(?P=indent)(?P=comment) end of the catalog's games\n)",
+    re.S,
+)
+LIST_FILES = ("py/shell/page.py", "py/shell/embed.py", "assets/early.js")
+
+
+def game_list(source: str, catalog: tuple[Entry, ...] = CATALOG) -> str:
+    """`source` (a main-thread file) with its list of games written afresh from the catalog:
+    ids in the page's listeners and early.js, names in the Embed page's choices."""
+
+    def fill(found: re.Match[str]) -> str:
+        indent = found["indent"]
+        if found["comment"] == "//":
+            ids = ", ".join(f'"{e.id}"' for e in catalog)
+            body = f"{indent}const games = [{ids}];\n"
+        elif "names" in found["head"]:
+            rows = [f'{indent}    "": "Psi Parlour",\n']
+            rows += [f'{indent}    "{e.id}": "{e.name}",\n' for e in catalog]
+            body = f"{indent}GAMES = {{\n{''.join(rows)}{indent}}}\n"
+        else:
+            rows = [f'{indent}    "{e.id}",\n' for e in catalog]
+            body = f"{indent}GAMES = (\n{''.join(rows)}{indent})\n"
+        return found["head"] + body + found["tail"]
+
+    return LISTS.sub(fill, source)
+
+
+def _rewrite(path: Path, make: Callable[[str], str]) -> bool:
+    before = path.read_text(encoding="utf-8")
+    after = make(before)
+    if after != before:
+        path.write_text(after, encoding="utf-8")
+    return after != before
 
 
 def write(index: Path = INDEX) -> bool:
-    """Rewrite index.html's generated parts; True if anything changed."""
-    before = index.read_text(encoding="utf-8")
-    after = render(before)
-    if after != before:
-        index.write_text(after, encoding="utf-8")
-    return after != before
+    """Rewrite index.html's generated parts and the main thread's lists; True if any changed."""
+    changed = _rewrite(index, render)
+    for name in LIST_FILES:
+        changed = _rewrite(ROOT / name, game_list) or changed
+    return changed
 
 
 def main() -> int:

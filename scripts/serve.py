@@ -22,7 +22,7 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from scripts import build, offline, stdlib
+from scripts import build, offline, site, stdlib
 
 ROOT = build.ROOT
 
@@ -92,11 +92,11 @@ class ParlourHandler(SimpleHTTPRequestHandler):
         if path in STDLIB_PATHS and root == ROOT:
             with _build_lock:
                 if stdlib.is_stale(root):
-                    stdlib.write(root)
+                    build.write_stdlib(root)
         return super().send_head()
 
     def is_published(self, root: Path, path: str) -> bool:
-        """Only what a deploy publishes (build.published_files), as Netlify would answer: a
+        """Only what a deploy publishes (site.published_files), as Netlify would answer: a
         file the page needs but the deploy leaves out fails here first. The benchmark adds its
         own pages (`also_serve`)."""
         name = path.lstrip("/")
@@ -104,7 +104,7 @@ class ParlourHandler(SimpleHTTPRequestHandler):
             return True
         if name.startswith(getattr(self.server, "also_serve", ())):
             return True
-        return name in build.published_files(root)
+        return name in site.published_files(root)
 
     def end_headers(self) -> None:
         path = self.path.split("?")[0].split("#")[0]

@@ -12,7 +12,7 @@ instead (`stdLibURL`, assets/engine-loader.mjs). What can be imported is found t
   the branches for a script or for Windows), until nothing new is reached;
 - by measuring what Pyodide, PyScript and the worker import, at start and while playing, that no
   code of ours names (Pyodide's own package, codecs looked up by name, a stdlib function's own
-  import): scripts/stdlib_start.txt, made by `python -m scripts.stdlib --measure` in Chromium.
+  import): scripts/stdlib_start.txt, made by `python -m scripts.stdlib_measure` in Chromium.
 
 The zip's entries are STORED, not deflated, so the host's gzip or brotli compresses the whole
 zip (better than entry by entry); its bytes depend on nothing but the chosen files (sorted,
@@ -26,7 +26,6 @@ import ast
 import functools
 import hashlib
 import io
-import json
 import re
 import sys
 import tokenize
@@ -34,10 +33,10 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from scripts import build
+from scripts import site
 
-ROOT = build.ROOT
-TRIMMED = build.BUILD / "python_stdlib.zip"
+ROOT = site.ROOT
+TRIMMED = site.BUILD / "python_stdlib.zip"
 MEASURED = Path(__file__).with_name("stdlib_start.txt")
 FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 # Where the worker reads the standard library from, in Pyodide's file system.
@@ -177,7 +176,7 @@ def package_imports(root: Path = ROOT) -> set[str]:
     """Every module name the browser's Python code imports (the package as shipped, the
     worker's entry point and its glue), at any depth."""
     py = root / "py"
-    sources = [p for p in build.app_sources(root) if p.suffix == ".py"] + [py / "worker.py"]
+    sources = [p for p in site.app_sources(root) if p.suffix == ".py"] + [py / "worker.py"]
     found: set[str] = set()
     for path in sources:
         module = path.relative_to(py).with_suffix("").as_posix().replace("/", ".")
@@ -243,16 +242,9 @@ def is_stale(root: Path = ROOT) -> bool:
     out = root / TRIMMED.relative_to(ROOT)
     if not out.is_file():
         return True
-    sources = [*build.app_sources(root), root / "py" / "worker.py", MEASURED]
+    sources = [*site.app_sources(root), root / "py" / "worker.py", MEASURED]
     written = out.stat().st_mtime
     return any(p.is_file() and p.stat().st_mtime > written for p in sources)
-
-
-def write(root: Path = ROOT) -> Path:
-    """The trimmed zip and runtime.json, which names it with its size and hash."""
-    trimmed = write_trimmed(root)
-    build.write_runtime_sizes(summary(trimmed, root), root)
-    return trimmed
 
 
 def _stored_zip(full: zipfile.ZipFile, entries: list[str]) -> bytes:
@@ -269,13 +261,13 @@ def _stored_zip(full: zipfile.ZipFile, entries: list[str]) -> bytes:
 @functools.cache  # a pure function of the text: one build, or a test run, strips each once
 def shipped(source: str) -> str:
     """A standard-library module as the worker gets it: without comments and docstrings, as
-    the package is shipped (build.browser_source: lines kept, so tracebacks point right), a
+    the package is shipped (site.browser_source: lines kept, so tracebacks point right), a
     third of the zip's bytes. Only where this Python can prove the code unchanged (the same
     syntax tree but for docstrings); a module it cannot parse, or where they differ, goes as
     it is."""
     try:
         before = ast.parse(source)
-        after = build.browser_source(source)
+        after = site.browser_source(source)
         same = code_of(ast.parse(after)) == code_of(before)
     except (SyntaxError, tokenize.TokenError, IndentationError):
         return source
@@ -306,78 +298,9 @@ def summary(path: Path, root: Path = ROOT) -> dict[str, object]:
 # The measurement: the worker, given Pyodide's whole standard library, reports the modules it
 # has read from it, at start and after games against bots in all four games and a visit to each
 # other screen (the person's moves are the easy bot's, clicked as the browser tests do).
-PROBE = """
-def stdlib_modules():
-    return json.dumps(sorted(
-        name for name, module in list(sys.modules.items())
-        if str(getattr(module, "__file__", None) or "").startswith("{zip}/")
-    ))
-
-
-__export__ = ["call", "stdlib_modules"]
-""".replace("{zip}", ZIP_IN_ENGINE)
-SCREENS = ("#learn-esp", "#decks-espeers", "#replay", "#online", "#embed", "#rules-psi-squad")
-GAMES = (("esp", 2), ("espeers", 2), ("psi-squad", 3), ("telepathic", 2))
-MOVES = 6  # the person's moves in each game, each answered by the bots
-
-
-def measure(root: Path = ROOT) -> set[str]:
-    """The standard-library modules the worker imports, measured in Chromium."""
-    from playwright.sync_api import Route, sync_playwright
-
-    from e2e import clicks
-    from e2e.harness import READY, READY_TIMEOUT_MS, SiteServer, chromium_launch_args
-    from e2e.test_bots import SoloPage
-    from parlour.match import bot_seats
-
-    full = full_stdlib(root).read_bytes()
-    worker = (root / "py" / "worker.py").read_text().replace('__export__ = ["call"]\n', PROBE)
-
-    def whole_stdlib(route: Route) -> None:
-        route.fulfill(body=full, content_type="application/zip")
-
-    def probed_worker(route: Route) -> None:
-        route.fulfill(body=worker, content_type="text/x-python")
-
-    with SiteServer() as site, sync_playwright() as p:
-        browser = p.chromium.launch(**chromium_launch_args())
-        context = browser.new_context(service_workers="block")
-        context.route("**/assets/build/python_stdlib.zip", whole_stdlib)
-        context.route("**/py/worker.py", probed_worker)
-        page = context.new_page()
-        page.goto(site.url)
-        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-        for game, seats in GAMES:
-            solo = SoloPage(page, game)
-            solo.start(site.url, seats, "medium")
-            for _ in range(MOVES):
-                table = solo.settle()
-                if table.match.result() is not None:
-                    break
-                choice = bot_seats.decide(table, 0, "easy").choice
-                clicks.CLICKS[game](page, solo.root, table.state, choice)
-            solo.settle()
-        for screen in SCREENS:
-            page.goto(site.url + screen)
-            page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-        found = page.evaluate("window.parlourEngine.then((engine) => engine.stdlib_modules())")
-        browser.close()
-    return set(json.loads(found))
-
-
-def write_measured(found: set[str], path: Path = MEASURED) -> None:
-    head = (
-        "# The standard-library modules the engine worker imports, measured in Chromium by\n"
-        "# `python -m scripts.stdlib --measure` (scripts/stdlib.py): at start (Pyodide, PyScript,\n"
-        "# the worker) and after games against bots in all four games and other screens.\n"
-    )
-    path.write_text(head + "".join(f"{name}\n" for name in sorted(found)))
-
-
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--measure"]:
-        write_measured(measure())
-    written = write()
+    written = write_trimmed()
     with zipfile.ZipFile(written) as z:
         print(f"{written}: {len(z.namelist())} entries, {written.stat().st_size} bytes")
+    print("runtime.json names it after the build: python -m scripts.build")
     sys.exit(0)

@@ -34,7 +34,7 @@ from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Setup, Termination
 from parlour.games.telepathic import rules
-from parlour.games.telepathic.rules import Announce, HandCard, Perform
+from parlour.games.telepathic.actions import Announce, HandCard, Perform
 
 GAME = GAMES["telepathic"]
 ORACLE_DEPTH = 3  # actions searched, this one included

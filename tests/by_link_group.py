@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 
 from parlour.fair.rng import Rng
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.by_link import LinkPlay, packing
 from tests.signers import Ed25519Signer, P256Signer, verify

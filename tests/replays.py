@@ -7,7 +7,8 @@ from functools import cache
 
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.psi_squad.rules import ChooseCypher, score
+from parlour.games.psi_squad.actions import ChooseCypher
+from parlour.games.psi_squad.state import score
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.replay import ReplayRecord

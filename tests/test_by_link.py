@@ -226,7 +226,7 @@ def test_a_later_link_without_the_earlier_waits_and_names_what_is_missing():
 
 
 def choice_for(group: Group, device: int, seat: int):
-    from parlour.games.psi_squad.rules import ChooseCypher
+    from parlour.games.psi_squad.actions import ChooseCypher
 
     table = group.devices[device].table
     if table.state.setting_up:

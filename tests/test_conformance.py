@@ -53,7 +53,7 @@ def playout(game_id: str, names, variant, index: int):
 def free_choices(game_id: str, table: Table, rng: Rng) -> list:
     """Choices a game does not list because any value will do (a Psi Squad cypher)."""
     assert game_id == "psi-squad", "only Psi Squad leaves a choice unlisted"
-    from parlour.games.psi_squad.rules import ChooseCypher
+    from parlour.games.psi_squad.actions import ChooseCypher
 
     n = table.state.length
     return [ChooseCypher("".join(str(rng.below(10)) for _ in range(n)))]

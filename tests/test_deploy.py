@@ -10,11 +10,11 @@ import tomllib
 
 import pytest
 
-from scripts import build, offline
+from scripts import build, offline, site
 from scripts.serve import MIME_TYPES, header_rules, headers_for
 
 ROOT = build.ROOT
-PUBLISHED = ["/" + name for name in build.published_files()]
+PUBLISHED = ["/" + name for name in site.published_files()]
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
@@ -64,23 +64,23 @@ def test_netlify_publishes_exactly_what_make_serve_serves(tmp_path):
     assert "--dist dist" in config["build"]["command"]
     out = build.assemble_dist(tmp_path / "dist")
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    assert files == build.published_files()
+    assert files == site.published_files()
 
 
 def test_the_service_worker_keeps_every_published_file_and_names_its_cache_by_them(tmp_path):
     kept = offline.precached()
-    assert set(kept) == set(build.published_files()) - {"sw.js"}
+    assert set(kept) == set(site.published_files()) - {"sw.js"}
     text = (ROOT / "sw.js").read_text()
     assert offline.version() in text
     assert all(f'"./{name}"' in text for name in kept)
-    site = build.assemble_dist(tmp_path / "dist")
-    before = offline.version(site)
-    (site / "assets" / "parlour.css").write_text("/* changed */")
-    assert offline.version(site) != before  # any change is a new version
-    assert offline.is_stale(site)
-    offline.write_service_worker(site)
-    assert not offline.is_stale(site)
-    assert offline.version(site) in (site / "sw.js").read_text()
+    dist = build.assemble_dist(tmp_path / "dist")
+    before = offline.version(dist)
+    (dist / "assets" / "parlour.css").write_text("/* changed */")
+    assert offline.version(dist) != before  # any change is a new version
+    assert offline.is_stale(dist)
+    offline.write_service_worker(dist)
+    assert not offline.is_stale(dist)
+    assert offline.version(dist) in (dist / "sw.js").read_text()
 
 
 def test_the_embed_page_states_the_download_as_it_is():
@@ -93,7 +93,7 @@ def test_the_embed_page_states_the_download_as_it_is():
         float(x)
         for x in re.search(r"about ([\d.]+) MB compressed.*?about ([\d.]+) MB of", html).groups()
     )
-    sizes = {n: len(gzip.compress((ROOT / n).read_bytes(), 9)) for n in build.published_files()}
+    sizes = {n: len(gzip.compress((ROOT / n).read_bytes(), 9)) for n in site.published_files()}
     runtime = sum(v for n, v in sizes.items() if build.is_runtime(n)) / 1e6
     app = sum(v for n, v in sizes.items() if not build.is_runtime(n)) / 1e6
     assert abs(runtime - runtime_mb) <= 0.1 * runtime, (runtime, runtime_mb)

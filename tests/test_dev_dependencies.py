@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from scripts import build
+from scripts import build, site
 
 ROOT = build.ROOT
 MANIFEST = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
@@ -22,7 +22,7 @@ def test_axe_core_is_a_dev_dependency_pinned_exactly_and_locked():
 
 
 def test_no_dev_dependency_is_published_or_named_by_the_page():
-    published = build.published_files()
+    published = site.published_files()
     assert not [p for p in published if "node_modules" in p]
     for name in DEV:
         assert not [p for p in published if name in p], f"{name} is published"

@@ -111,7 +111,7 @@ def test_the_worker_s_one_piece_of_browser_glue_is_webcrypto_and_the_page_gets_i
     """Signed play needs WebCrypto and IndexedDB in the worker: py/webcrypto.py, outside the
     package (which stays pure), is the worker's only module that touches the browser, and the
     app's zip carries it."""
-    from scripts.build import app_sources
+    from scripts.site import app_sources
 
     glue = PACKAGE.parent / "webcrypto.py"
     assert "webcrypto" in _imports(ENTRY_POINTS["worker"])
@@ -136,3 +136,97 @@ def test_no_module_of_the_page_imports_the_test_only_crypto_package():
         if {"cryptography", "cffi"} & {n.split(".")[0] for n in _imports(path)}:
             offenders.append(str(path.relative_to(PACKAGE.parent)))
     assert offenders == []
+
+
+# -- the tools: the build's scripts, the bench and the browser tests ------------------------------
+
+TOOLS = ("scripts", "bench", "e2e")
+REPO = PACKAGE.parent.parent
+
+
+def _tool_imports(path: Path, modules: set[str]) -> set[str]:
+    """The tool modules `path` imports anywhere (inside functions too): `from scripts import
+    build` names scripts.build."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names & modules
+
+
+def tool_graph(root: Path = REPO) -> dict[str, set[str]]:
+    """Each module of scripts/, bench/ and e2e/ and the tool modules it imports."""
+    paths = {
+        f"{package}.{path.stem}": path
+        for package in TOOLS
+        for path in (root / package).glob("*.py")
+        if path.stem != "__init__"
+    }
+    return {name: _tool_imports(path, set(paths)) for name, path in paths.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of `graph`: each group of modules that import one another, directly or
+    through others (the strongly connected components of more than one module, or one that
+    imports itself), sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in order:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            group = stack[stack.index(module) :]
+            del stack[stack.index(module) :]
+            if len(group) > 1 or module in graph[module]:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return sorted(found)
+
+
+def test_no_circles_among_the_build_the_bench_and_the_browser_tests():
+    """scripts/build.py once imported scripts/offline.py, which imported it back (and the build,
+    through the stdlib measurement, the browser tests, which serve the site with the build):
+    what the site is made of is scripts/site.py, which imports none of them."""
+    assert circles(tool_graph()) == []
+
+
+def test_the_bench_and_the_scripts_import_no_test_module():
+    """The bench and the build's measurements drive the page through e2e's players and harness,
+    never through a test module (which pytest owns: its fixtures and parametrisations)."""
+    offenders = [
+        f"{module} imports {other}"
+        for module, imported in tool_graph().items()
+        if not module.startswith("e2e.")
+        for other in imported
+        if other.split(".")[-1].startswith("test_")
+    ]
+    assert offenders == []
+
+
+def test_the_circle_finder_sees_a_circle(tmp_path):
+    """The checks above could pass by seeing nothing: a circle of two modules, through an import
+    inside a function, is found, and a chain is not."""
+    for package in TOOLS:
+        (tmp_path / package).mkdir()
+    (tmp_path / "scripts" / "a.py").write_text("from scripts import b\n")
+    (tmp_path / "scripts" / "b.py").write_text("def main():\n    from scripts.a import x\n")
+    (tmp_path / "bench" / "c.py").write_text("import scripts.a\nfrom e2e import test_x\n")
+    (tmp_path / "e2e" / "test_x.py").write_text("")
+    graph = tool_graph(tmp_path)
+    assert graph["bench.c"] == {"scripts.a", "e2e.test_x"}
+    assert circles(graph) == [["scripts.a", "scripts.b"]]

@@ -18,7 +18,7 @@ from parlour.fair import sra
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Termination
-from parlour.games.esp.rules import Flip
+from parlour.games.esp.actions import Flip
 from parlour.match.audit import Verified
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, LOST_AFTER, OnlineSession, Phase, seat_peer
@@ -77,7 +77,7 @@ def choose(net: MemoryNet, seat: int, rng: Rng):
     peek = game.id == "psi-squad" and not table.state.setting_up and table.state.pending is None
     if peek and rng.below(3) == 0:
         target = table.state.targets(seat)[0]  # the test peeks, to end the game sooner
-        from parlour.games.psi_squad.rules import Guess
+        from parlour.games.psi_squad.actions import Guess
 
         return Guess(target, device(net, target).stores[target].value("cypher"))
     if len(legal) < 400:
@@ -399,7 +399,7 @@ def test_a_guest_that_reloads_while_the_seed_is_drawn_commits_to_the_same_bytes(
 
 
 def test_a_seat_that_stalls_on_a_required_reveal_forfeits():
-    from parlour.games.psi_squad.rules import ChooseCypher, Guess
+    from parlour.games.psi_squad.actions import ChooseCypher, Guess
 
     net = start("psi-squad", ("Ada", "Bo"), {"length": 3}, limit=30)
     host, guest = net.host, net.guests[1]

@@ -23,9 +23,10 @@ from parlour.fair.joint import JointRandomness
 from parlour.games import GAMES
 from parlour.games.base import Termination
 from parlour.games.espeers.hands import deck_order
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.games.telepathic import rules as telepathic_module
-from parlour.games.telepathic.rules import DeclareLost, PlayOn, Telepathic
+from parlour.games.telepathic.actions import DeclareLost, PlayOn
+from parlour.games.telepathic.rules import Telepathic
 from parlour.match.audit import Cheat, Unverified, Verified
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer

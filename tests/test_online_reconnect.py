@@ -14,7 +14,7 @@ import json
 
 from parlour.games import GAMES
 from parlour.games.base import Termination
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.config import MatchConfig
 from parlour.match.online import OnlineSession, Phase, seat_peer

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 
-from parlour.games.psi_squad.rules import Answer, ChooseCypher, Guess, PsiSquad
+from parlour.games.psi_squad.actions import Answer, ChooseCypher, Guess
+from parlour.games.psi_squad.rules import PsiSquad
 from parlour.match.audit import Cheat, Unverified, Verified
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.wire import encode

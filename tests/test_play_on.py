@@ -9,7 +9,7 @@ import pytest
 from parlour.errors import IllegalAction, MalformedInput
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.esp.rules import Place
+from parlour.games.esp.actions import Place
 from parlour.match import bot_seats
 from parlour.match.audit import Verified, audit
 from parlour.match.config import MatchConfig

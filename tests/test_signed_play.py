@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from parlour.errors import MalformedInput
 from parlour.fair.signing import DeviceKey, Signed, b64
 from parlour.games import GAMES
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match import wire
 from parlour.match.audit import Verified
 from parlour.match.config import MatchConfig

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build, stdlib
+from scripts import build, site, stdlib
 from scripts.serve import MIME_TYPES, headers_for, make_server
 
 ROOT = build.ROOT
@@ -107,7 +107,7 @@ def test_server_mime_table_covers_every_type_the_page_uses():
 
 
 def test_server_rebuilds_the_app_zip_when_a_source_changes(server):
-    source = build.app_sources()[0]
+    source = site.app_sources()[0]
     build.build_app_zip()
     before = build.APP_ZIP.stat().st_mtime
     source.touch()
@@ -120,7 +120,7 @@ def test_server_rebuilds_the_app_zip_when_a_source_changes(server):
 def test_server_rewrites_the_standard_library_when_the_package_changes(server):
     """An import added to the package is in the trimmed standard library at the next reload:
     runtime.json, which the page reads first, and the zip are written again when stale."""
-    build.app_sources()[0].touch()
+    site.app_sources()[0].touch()
     assert stdlib.is_stale()
     with urllib.request.urlopen(server + "/assets/build/runtime.json") as response:
         assert response.status == 200
@@ -159,7 +159,7 @@ def test_a_deploy_with_no_sources_is_kept_up_to_date_without_a_fault(tmp_path: P
     (tmp_path / "assets" / "build").mkdir(parents=True)
     (tmp_path / "assets" / "build" / "parlour.zip").write_bytes(b"the deploy's build")
     (tmp_path / "py").mkdir()
-    assert build.app_sources(tmp_path) == []
+    assert site.app_sources(tmp_path) == []
     assert not build.app_zip_is_stale(tmp_path)
 
 
@@ -216,14 +216,14 @@ def test_the_page_has_no_inline_script():
         assert "src=" in tag, tag
 
 
-@pytest.mark.parametrize("path", build.app_sources(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", site.app_sources(), ids=lambda p: p.name)
 def test_the_browser_gets_each_module_without_comments_and_docstrings_lines_kept(path):
     import ast
 
     if path.suffix != ".py":
         return
     source = path.read_text()
-    shipped = build.browser_source(source)
+    shipped = site.browser_source(source)
     assert shipped.count("\n") == source.count("\n")  # a traceback points at the right line
     assert stdlib.code_of(ast.parse(shipped)) == stdlib.code_of(ast.parse(source))
     lines = iter(shipped.splitlines(True))
@@ -234,8 +234,8 @@ def test_the_browser_gets_each_module_without_comments_and_docstrings_lines_kept
 def test_nothing_the_browser_gets_imports_a_developer_only_module():
     import ast
 
-    left_out = {name.removesuffix(".py").replace("/", ".") for name in build.DEVELOPER_ONLY}
-    for path in build.app_sources():
+    left_out = {name.removesuffix(".py").replace("/", ".") for name in site.DEVELOPER_ONLY}
+    for path in site.app_sources():
         if path.suffix != ".py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build, offline, stdlib
+from scripts import build, offline, site, stdlib
 
 ROOT = build.ROOT
 RUNTIME = ROOT / "assets" / "build" / "runtime.json"
@@ -45,7 +45,7 @@ def missing_modules(zip_names: list[str], full_names: list[str], imported: set[s
 
 
 def _browser_imports() -> set[str]:
-    sources = [p for p in build.app_sources() if p.suffix == ".py"]
+    sources = [p for p in site.app_sources() if p.suffix == ".py"]
     return set().union(*(_every_import(p) for p in [*sources, ROOT / "py" / "worker.py"]))
 
 

@@ -14,8 +14,15 @@ from shell.copying import copy_code
 # frame's scroll to its screen comes in the frames just after its load event.
 HOLD_FRAMES, FRAME_S = 6, 0.05
 HEIGHT_MESSAGE = "psi-parlour:height"  # what assets/site.js sends from inside an embed
-GAMES = {"": "Psi Parlour", "esp": "ESP", "espeers": "ESPEERS", "telepathic": "Telepathic"}
-GAMES["psi-squad"] = "Psi Squad"
+# The catalog's games (names), written by the build (scripts/pages.py) from the catalog
+GAMES = {
+    "": "Psi Parlour",
+    "esp": "ESP",
+    "espeers": "ESPEERS",
+    "telepathic": "Telepathic",
+    "psi-squad": "Psi Squad",
+}
+# end of the catalog's games
 MODES = ("bots", "pass", "online")
 THEMES = ("auto", "light", "dark")
 WIDTHS = ("100%", "480", "720")

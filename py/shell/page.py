@@ -8,7 +8,14 @@ from shell.bridge import storage_get, storage_keys, storage_refused, storage_sna
 from shell.copying import copy_code
 from shell.embed import EmbedPage
 
-GAMES = ("esp", "espeers", "psi-squad", "telepathic")
+# The catalog's games, written by the build (scripts/pages.py) from py/parlour/games/catalog.py
+GAMES = (
+    "esp",
+    "espeers",
+    "telepathic",
+    "psi-squad",
+)
+# end of the catalog's games
 TYPED_KEYS = ("Backspace", "Enter", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 ARROWS = {"ArrowLeft": -1, "ArrowUp": -1, "ArrowRight": 1, "ArrowDown": 1}
 TYPING_TAGS = ("INPUT", "TEXTAREA", "SELECT")

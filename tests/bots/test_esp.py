@@ -23,15 +23,8 @@ from parlour.bots.registry import BOTS, bot_for, player_levels
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Setup
-from parlour.games.esp.rules import (
-    AnswerDraw,
-    Flip,
-    Move,
-    Pass,
-    Place,
-    ProposeDraw,
-    position_key,
-)
+from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place, ProposeDraw
+from parlour.games.esp.rules import position_key
 from parlour.games.zener import Symbol
 
 esp = GAMES["esp"]

@@ -11,7 +11,7 @@ import pytest
 from parlour.bots import arena
 from parlour.bots.registry import BOTS
 from parlour.games import GAMES
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 
 
 def _stalling(knowledge, seed):

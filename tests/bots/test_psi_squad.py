@@ -20,8 +20,9 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Setup
+from parlour.games.psi_squad.actions import Answer, ChooseCypher, Guess, SetCypher
 from parlour.games.psi_squad.options import LENGTHS
-from parlour.games.psi_squad.rules import Answer, ChooseCypher, Guess, SetCypher, score
+from parlour.games.psi_squad.state import score
 
 psi = GAMES["psi-squad"]
 ALL_LEVELS = tuple(LEVELS)

@@ -26,7 +26,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Setup
-from parlour.games.telepathic import rules
+from parlour.games.telepathic.actions import Announce
 from parlour.games.telepathic.grid import (
     ACTION_CARDS,
     COLOURS,
@@ -35,7 +35,7 @@ from parlour.games.telepathic.grid import (
     apply_card,
     holds,
 )
-from parlour.games.telepathic.rules import ROLES, Announce
+from parlour.games.telepathic.state import ROLES, next_performer
 
 game = GAMES["telepathic"]
 LEVELS = ("easy", "medium", "hard", "plain", "naive")
@@ -411,6 +411,6 @@ def test_the_model_knows_who_hands_next_as_the_engine_does(name):
             performed = (before.active, before.performer)
         if after.phase == "hand" and before.phase != "hand" and performed and after.outcome is None:
             hander, receiver = next_turn(name, *performed)
-            assert (after.active, rules.next_performer(after)) == (hander, receiver)
+            assert (after.active, next_performer(after)) == (hander, receiver)
             performed, checked = None, checked + 1
     assert checked >= 1

@@ -21,20 +21,10 @@ from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
+from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place, ProposeDraw
 from parlour.games.esp.hexgrid import AXES, DIRECTIONS, is_connected, neighbours, step
-from parlour.games.esp.rules import (
-    AnswerDraw,
-    EspState,
-    Flip,
-    Move,
-    Pass,
-    Place,
-    ProposeDraw,
-    Tile,
-    find_sets,
-    position_key,
-    repetition_warning,
-)
+from parlour.games.esp.rules import find_sets, position_key, repetition_warning
+from parlour.games.esp.state import EspState, Tile
 from parlour.games.zener import Symbol
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig

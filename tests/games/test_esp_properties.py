@@ -15,17 +15,10 @@ from hypothesis import strategies as st
 
 from parlour.games import GAMES
 from parlour.games.base import Termination
+from parlour.games.esp.actions import AnswerDraw, Flip, Move, Place, ProposeDraw
 from parlour.games.esp.hexgrid import is_connected, neighbours
-from parlour.games.esp.rules import (
-    TILES_PER_SEAT,
-    AnswerDraw,
-    EspState,
-    Flip,
-    Move,
-    Place,
-    ProposeDraw,
-    find_sets,
-)
+from parlour.games.esp.rules import find_sets
+from parlour.games.esp.state import TILES_PER_SEAT, EspState
 from parlour.games.zener import Symbol
 from parlour.match.audit import Verified, audit
 from parlour.match.config import MatchConfig

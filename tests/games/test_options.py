@@ -11,11 +11,11 @@ import pytest
 from parlour.errors import IllegalAction
 from parlour.games import game_by_id as get_game
 from parlour.games.base import Setup
-from parlour.games.options import SEAT_KINDS, Choice, Option
+from parlour.games.options import GAME_IDS, SEAT_KINDS, Choice, Option
 from parlour.games.psi_squad import options as psi_options
 from scripts import pages
 
-GAMES = ("esp", "espeers", "psi-squad", "telepathic")
+GAMES = GAME_IDS
 
 
 def setup(game_id: str, variant: dict, seats: int | None = None) -> Setup:

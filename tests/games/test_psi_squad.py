@@ -21,18 +21,11 @@ from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
+from parlour.games.psi_squad import words
+from parlour.games.psi_squad.actions import Answer, ChooseCypher, Guess, GuessView, SetCypher
 from parlour.games.psi_squad.options import LENGTHS
-from parlour.games.psi_squad.rules import (
-    Answer,
-    ChooseCypher,
-    Guess,
-    GuessView,
-    PsiState,
-    Record,
-    SetCypher,
-    max_status,
-    score,
-)
+from parlour.games.psi_squad.rules import max_status
+from parlour.games.psi_squad.state import PsiState, Record, score
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
@@ -274,9 +267,9 @@ def test_value_is_the_latest_guess_and_changes_can_be_negative():
     turn(table, 0, 1, "4000")  # 1 correct, 1 spotted: Value 3, not 8 + 3; Ann 20 - 5 = 15
     assert table.state.values == (0, 3, 3) and table.state.status == (15, 15, 12)
     assert table.state.history[-1] == Record(11, 0, 1, "4000", 1, 1, 3, -5)
-    assert psi.describe(before, 0, Guess(1, "4000")) == "Ann guesses 4000 for Ben's cypher."
+    assert words.describe(before, 0, Guess(1, "4000")) == "Ann guesses 4000 for Ben's cypher."
     pending = psi.apply(before, 0, Guess(1, "4000"))
-    assert psi.describe(pending, 1, Answer(1, 1)) == (
+    assert words.describe(pending, 1, Answer(1, 1)) == (
         "Ann guessed 4000 at Ben: 1 correct, 1 spotted: Value 3, Ann -5."
     )
     turn(table, 1, 0, "1111")  # 2 correct, 2 spotted: Value 6; Ben 15 + 6 = 21
@@ -499,7 +492,7 @@ def test_a_full_three_seat_game():
     assert psi.public_view(state)["bonus"] == {"seat": 2, "points": 12}
     assert psi.public_view(state)["outcome"]["winners"] == [2]
     pending = psi.apply(before, 2, Guess(0, "1123"))
-    assert psi.describe(pending, 0, Answer(4, 4)) == (
+    assert words.describe(pending, 0, Answer(4, 4)) == (
         "Cal guessed 1123 at Ann: 4 correct, 4 spotted: Value 12, Cal +12. The cypher is guessed!"
     )
     assert table.act(0, Guess(2, "8890")).reason == "The game is over."
@@ -736,17 +729,17 @@ def test_no_cypher_reaches_the_public_view_or_the_log():
     for seat, cypher in enumerate(cyphers):
         before = table.state
         result = table.act(seat, ChooseCypher(cypher))
-        sentences.append(psi.describe(before, seat, psi.parse_action(result.entry.action)))
+        sentences.append(words.describe(before, seat, psi.parse_action(result.entry.action)))
         assert not set("89") & set(public_text(table))
     for guesser, target, digits in [(0, 1, "0123"), (1, 2, "3210")]:
         before = table.state
         assert table.act(guesser, Guess(target, digits)).ok
-        sentences.append(psi.describe(before, guesser, Guess(target, digits)))
+        sentences.append(words.describe(before, guesser, Guess(target, digits)))
         assert not set("89") & set(public_text(table))
         before = table.state
         answer = psi.auto_action(table.state, target, table.stores[target])
         assert table.act(target, answer).ok
-        sentences.append(psi.describe(before, target, answer))
+        sentences.append(words.describe(before, target, answer))
         assert not set("89") & set(public_text(table))
     assert table.match.step == 7
     assert not set("89") & set(" ".join(sentences))

@@ -25,7 +25,18 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.games.base import Termination
-from parlour.games.telepathic import rules
+from parlour.games.telepathic.actions import (
+    Action,
+    Announce,
+    Continue,
+    DeclareLost,
+    HandCard,
+    Perform,
+    PlayOn,
+    Respond,
+    Reveal,
+    SealConditions,
+)
 from parlour.games.telepathic.grid import (
     ACTION_CARDS,
     CARDS_BY_ID,
@@ -37,18 +48,7 @@ from parlour.games.telepathic.grid import (
     is_calm,
     set_names,
 )
-from parlour.games.telepathic.rules import (
-    Announce,
-    Continue,
-    DeclareLost,
-    HandCard,
-    Perform,
-    PlayOn,
-    Respond,
-    Reveal,
-    SealConditions,
-    TeleState,
-)
+from parlour.games.telepathic.state import TeleState
 from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
@@ -1367,7 +1367,7 @@ def test_the_win_hint_is_private():
 
 
 def test_there_is_no_channel_for_messages():
-    kinds = {t.__name__ for t in typing.get_args(rules.Action)}
+    kinds = {t.__name__ for t in typing.get_args(Action)}
     assert kinds == {
         "SealConditions",
         "HandCard",
@@ -1460,3 +1460,18 @@ def test_json_round_trip_of_every_action_kind(action, data):
 def test_json_malformed_actions_are_refused(data):
     with pytest.raises(MalformedInput):
         tele.parse_action(data)
+
+
+def test_telepathic_is_laid_out_as_espeers_is():
+    """Issue 30: the state (state.py) and the actions with their JSON (actions.py) live beside
+    the rules, as ESPEERS's do, and the rules read them from there."""
+    from parlour.games.espeers import actions as espeers_actions
+    from parlour.games.espeers.state import EspeersState
+    from parlour.games.telepathic import actions, state
+
+    assert TeleState.__module__ == state.__name__ and EspeersState.__module__.endswith(".state")
+    assert {t.__module__ for t in typing.get_args(Action)} == {actions.__name__}
+    assert espeers_actions.parse_action.__module__.endswith(".actions")
+    hand = actions.parse_action({"type": "hand", "slot": 2})
+    assert actions.action_to_json(hand) == {"type": "hand", "slot": 2}
+    assert tele.parse_action({"type": "hand", "slot": 2}) == hand

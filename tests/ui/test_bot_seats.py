@@ -16,7 +16,7 @@ import pytest
 from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.esp.rules import Flip
+from parlour.games.esp.actions import Flip
 from parlour.match import bot_seats
 from parlour.match.audit import Verified
 from parlour.match.config import MatchConfig

@@ -10,15 +10,9 @@ from types import SimpleNamespace
 
 from parlour.games import GAMES
 from parlour.games.base import Setup
+from parlour.games.esp.actions import Flip, Move, Place, ProposeDraw
 from parlour.games.esp.hexgrid import DIRECTION_NAMES, DIRECTIONS, step
-from parlour.games.esp.rules import (
-    EspState,
-    Flip,
-    Move,
-    Place,
-    ProposeDraw,
-    Tile,
-)
+from parlour.games.esp.state import EspState, Tile
 from parlour.games.zener import SYMBOLS, Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from parlour.fair.rng import Rng
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.options import GAME_IDS
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.by_link import LinkPlay
 from parlour.match.online.device import Crypto
@@ -262,7 +263,7 @@ def test_a_kept_game_that_was_changed_is_set_aside_with_a_sentence():
 
 def test_every_set_up_form_offers_play_by_link_and_sends_its_form():
     page = (ROOT_DIR / "index.html").read_text()
-    for game in ("esp", "espeers", "psi-squad", "telepathic"):
+    for game in GAME_IDS:
         form_html = page.split(f'<section id="new-{game}"')[1].split("</section>")[0]
         assert f'href="#link-{game}"' in form_html
         assert 'data-role="link-error"' in form_html

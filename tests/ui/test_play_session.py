@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from parlour.games import GAMES
-from parlour.games.esp.rules import Flip, Place
+from parlour.games.esp.actions import Flip, Place
 from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table

@@ -14,7 +14,7 @@ import pytest
 
 from parlour.errors import MalformedInput
 from parlour.games import GAMES
-from parlour.games.psi_squad.rules import CYPHER_LABEL
+from parlour.games.psi_squad.state import CYPHER_LABEL
 from parlour.match.replay import CUT_SHORT, NOT_OURS_FILE, TOO_LARGE, from_code, from_file
 from parlour.match.viewer import TOO_MANY_MOVES, Replay
 from parlour.ui.app import App

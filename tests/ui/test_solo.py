@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.games.base import Outcome, Termination
+from parlour.games.options import GAME_IDS, default_tables
 from parlour.ui import solo
 from parlour.ui.app import App
 from parlour.ui.outcome import outcome_title
@@ -25,9 +26,7 @@ def started(local: dict[str, str] | None = None) -> App:
     return app
 
 
-@pytest.mark.parametrize(
-    ("game", "seats"), [("esp", 2), ("espeers", 2), ("psi-squad", 3), ("telepathic", 2)]
-)
+@pytest.mark.parametrize(("game", "seats"), default_tables())
 def test_one_tap_starts_a_game_against_medium_bots_with_no_hand_off(game: str, seats: int):
     app = started()
     out = call(app, {"op": "route", "hash": f"#solo-{game}"})
@@ -99,7 +98,7 @@ def test_the_person_s_deck_and_the_variant_are_remembered():
     ],
 )
 def test_damaged_or_foreign_storage_falls_back_to_the_defaults(raw: str | None):
-    for game in ("esp", "espeers", "psi-squad", "telepathic"):
+    for game in GAME_IDS:
         choice = solo.read_choice(game, raw)
         names, bots = solo.seats_of(game, choice)
         assert set(bots.values()) <= {"easy", "medium", "hard"} and len(names) >= 2
@@ -159,9 +158,7 @@ def test_the_telepathic_lesson_teaches_reading_a_partner_and_places_nothing_besi
 NAMED = ("Kestrel", "Wim (bot)", "Quin (bot)")  # no name is a word of a sentence
 
 
-@pytest.mark.parametrize(
-    ("game", "seats"), [("esp", 2), ("espeers", 2), ("psi-squad", 3), ("telepathic", 2)]
-)
+@pytest.mark.parametrize(("game", "seats"), default_tables())
 def test_the_status_line_addresses_the_person_alone_as_you(game: str, seats: int):
     """Issue 28: through a whole game (easy bots in every seat), every status sentence for the
     person alone against bots (seat 0) is addressed to them ("you", "your", or the bare

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from parlour.games import GAMES
+from parlour.games.telepathic.actions import Continue
 from parlour.games.telepathic.grid import CARDS_BY_ID, apply_card, holds, set_cells, set_names
-from parlour.games.telepathic.rules import Continue
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui.help import help_key

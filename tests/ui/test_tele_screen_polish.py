@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from parlour.games import GAMES
+from parlour.games.telepathic.actions import Announce, HandCard, Perform
 from parlour.games.telepathic.grid import CARDS_BY_ID, apply_card, holds
-from parlour.games.telepathic.rules import Announce, HandCard, Perform
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui.play import PlaySession

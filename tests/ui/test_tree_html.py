@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from parlour.bots import espeers_scripted
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
-from parlour.games.psi_squad.rules import Guess
+from parlour.games.psi_squad.actions import Guess
 from parlour.match.config import MatchConfig
 from parlour.match.online import OnlineSession
 from parlour.match.table import Table

@@ -44,24 +44,24 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES, turns
 from parlour.games.base import A, Game, Outcome, S, Setup, Termination
+from parlour.games.options import options_for
 from parlour.games.psi_squad.options import LENGTHS
 from parlour.games.telepathic.options import ARRANGEMENTS
 from parlour.numbers import whole
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
-# Steps per seat of the longest game the sweeps met (docs/bots.md, "Hung games"; every level
-# against itself at every size, set-up steps included), rounded up: ESP 202 steps with 3 seats
-# (easy), ESPEERS 124 (medium), Psi Squad 53 with 3 seats (medium, 4 digits; 142 with medium
-# against 7 random players, 8 seats, 5 digits), Telepathic 94 with 4 seats (teams, medium). A
-# game four times as long is not long but hung.
-LONGEST_PER_SEAT = {"esp": 70, "espeers": 65, "psi-squad": 20, "telepathic": 25}
+# A game this many times as long as the longest the sweeps met (per seat, each game's
+# `Options.longest_per_seat`; docs/bots.md, "Hung games") is not long but hung.
 CAP_FACTOR = 4
 
 
 def move_cap(game_id: str, seats: int) -> int:
     """The steps after which a game of `game_id` at `seats` seats counts as hung."""
-    return CAP_FACTOR * LONGEST_PER_SEAT[game_id] * seats
+    options = options_for(game_id)
+    if options.longest_per_seat is None:  # not swept yet: the most moves a real game takes
+        return options.max_moves or 1_000 * seats
+    return CAP_FACTOR * options.longest_per_seat * seats
 
 
 @dataclass

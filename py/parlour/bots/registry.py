@@ -6,31 +6,27 @@ players) exist for measuring strength in the arena.
 
 from __future__ import annotations
 
-from parlour.bots import esp, espeers, psi_squad, random_bot
-from parlour.bots.base import LEVELS, Bot
-from parlour.bots.espeers.reference import scripted as espeers_scripted
-from parlour.bots.telepathic import bot as telepathic_bot
-from parlour.bots.telepathic import reference as telepathic_reference
-from parlour.errors import MalformedInput
+from collections.abc import Iterable, Mapping
 
-BOTS: dict[tuple[str, str], Bot] = {}
-for _game in ("esp", "espeers", "psi-squad", "telepathic"):
-    BOTS[(_game, "random")] = random_bot.choose
-BOTS[("esp", "easy")] = esp.easy
-BOTS[("esp", "medium")] = esp.medium
-BOTS[("esp", "hard")] = esp.hard
-BOTS[("espeers", "easy")] = espeers.easy
-BOTS[("espeers", "medium")] = espeers.medium
-BOTS[("espeers", "hard")] = espeers.hard
-BOTS[("espeers", "scripted")] = espeers_scripted
-# Psi Squad's own levels; its "random" also chooses a cypher at set-up (the generic one cannot).
-for _level, _bot in psi_squad.LEVELS.items():
-    BOTS[("psi-squad", _level)] = _bot
-BOTS[("telepathic", "easy")] = telepathic_bot.choose_easy
-BOTS[("telepathic", "medium")] = telepathic_bot.choose_medium
-BOTS[("telepathic", "hard")] = telepathic_bot.choose_hard
-BOTS[("telepathic", "plain")] = telepathic_reference.choose_plain
-BOTS[("telepathic", "naive")] = telepathic_reference.choose_naive
+from parlour.bots import random_bot
+from parlour.bots.base import LEVELS, Bot
+from parlour.errors import MalformedInput
+from parlour.games.catalog import CATALOG, Entry, load
+
+
+def bots_of(catalog: Iterable[Entry]) -> dict[tuple[str, str], Bot]:
+    """Every game's bots, by (game, level): the generic random player for each game, then the
+    game's own levels (the catalog's `bots`), which may replace it (Psi Squad's "random" also
+    chooses a cypher at set-up, which the generic one cannot)."""
+    table: dict[tuple[str, str], Bot] = {}
+    for game in catalog:
+        table[(game.id, "random")] = random_bot.choose
+        levels: Mapping[str, Bot] = load(game.bots)
+        table.update(((game.id, level), bot) for level, bot in levels.items())
+    return table
+
+
+BOTS = bots_of(CATALOG)
 
 
 def bot_for(game: str, level: str) -> Bot:

@@ -1,4 +1,5 @@
-"""The four games' engines behind one interface (pure). `GAMES` maps a game id to its rules."""
+"""The games' engines behind one interface (pure). `GAMES` maps a game id to its rules, one for
+each entry of the catalog (games/catalog.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,7 @@ def game_by_id(game_id: object, games: Mapping[str, AnyGame] | None = None) -> A
     return table[game_id]
 
 
-# The games themselves import parlour.games.base, so they are loaded last.
-from parlour.games.esp.rules import ESP  # noqa: E402
-from parlour.games.espeers.rules import Espeers  # noqa: E402
-from parlour.games.psi_squad.rules import PsiSquad  # noqa: E402
-from parlour.games.telepathic.rules import Telepathic  # noqa: E402
+# The games themselves import parlour.games.base, so they are loaded last, from the catalog.
+from parlour.games.catalog import CATALOG, load  # noqa: E402
 
-GAMES: dict[str, AnyGame] = {game.id: game for game in (ESP(), Espeers(), PsiSquad(), Telepathic())}
+GAMES: dict[str, AnyGame] = {entry.id: load(entry.engine)() for entry in CATALOG}

@@ -115,6 +115,17 @@ class Game(ABC, Generic[S, A]):
     # The set-up declared as data (games/options.py); None: no variant option at all.
     options: ClassVar[Options | None] = None
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A game with a declaration takes its id, name and seat counts from it (which takes its
+        id and name from the catalog), so no rules class restates them."""
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("options")
+        if isinstance(declared, Options):
+            cls.id = declared.game
+            cls.name = declared.name
+            cls.min_seats = min(declared.seats.counts)
+            cls.max_seats = max(declared.seats.counts)
+
     def check_setup(self, setup: Setup) -> None:
         """Refuse a set-up the game cannot be played with (seat count, unknown variant)."""
         if not self.min_seats <= setup.seats <= self.max_seats:

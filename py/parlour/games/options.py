@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from parlour.errors import IllegalAction
 from parlour.fair.encoding import Json
+from parlour.games import catalog
 
 Value = int | str
 
@@ -148,6 +149,9 @@ class Options:
     # arena plays at the weakest level offered, at the largest table (README, "Replays"). A
     # replay holding more was not made by this site, and would only slow the viewer down.
     max_moves: int | None = None
+    # The steps per seat of the longest game the arena's sweeps met (docs/bots.md, "Hung
+    # games"), rounded up: a game four times as long is hung (bots/arena.py, `move_cap`).
+    longest_per_seat: int | None = None
 
     def option(self, key: str) -> Option:
         for option in self.options:
@@ -224,17 +228,19 @@ class Options:
 
 
 def options_for(game_id: str) -> Options:
-    """A game's declaration by its id, without importing its engine (games/<game>/options.py)."""
-    from importlib import import_module
-
-    if game_id not in GAME_IDS:
-        raise KeyError(game_id)
-    module = import_module(f"parlour.games.{game_id.replace('-', '_')}.options")
-    options: Options = module.OPTIONS
+    """A game's declaration by its id, without importing its engine (the catalog's `options`,
+    games/<game>/options.py); KeyError for a game the catalog does not hold."""
+    options: Options = catalog.load(catalog.entry(game_id).options)
     return options
 
 
-GAME_IDS = ("esp", "espeers", "psi-squad", "telepathic")
+GAME_IDS = catalog.ids()
+
+
+def default_tables() -> tuple[tuple[str, int], ...]:
+    """Every game of the catalog with the number of players its set-up form starts at: the
+    tables the tests, the bench and the build's measurements play."""
+    return tuple((game_id, options_for(game_id).seats.default) for game_id in GAME_IDS)
 
 
 def _either(words: list[str]) -> str:

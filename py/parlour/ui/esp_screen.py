@@ -10,18 +10,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place
 from parlour.games.esp.hexgrid import Cell
-from parlour.games.esp.rules import (
-    ESP,
-    AnswerDraw,
-    EspState,
-    Flip,
-    Move,
-    Pass,
-    Place,
-    repetition_warning,
-    tile_label,
-)
+from parlour.games.esp.rules import ESP, repetition_warning
+from parlour.games.esp.state import EspState, tile_label
 from parlour.games.esp.views import EspPublicView, EspSeatView
 from parlour.games.esp.words import describe
 from parlour.games.zener import SYMBOLS, Symbol

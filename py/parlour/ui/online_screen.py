@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from parlour.games.catalog import names
 from parlour.ui.outcome import outcome_title
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
@@ -30,12 +31,7 @@ STATE_WORDS = {
     "reconnecting": "reconnecting…",
     "failed": "could not connect",
 }
-GAME_NAMES = {
-    "esp": "ESP",
-    "espeers": "ESPEERS",
-    "psi-squad": "Psi Squad",
-    "telepathic": "Telepathic",
-}
+GAME_NAMES = names()  # by game id, from the catalog
 NOTICES_SHOWN = 4
 NOTICE_SECONDS = 12  # how long the online bar shows the latest word from the network
 REFUSAL_SECONDS = 45  # a refusal longer: it may need reading twice

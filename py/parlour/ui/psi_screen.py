@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parlour.games.psi_squad.rules import CYPHER_LABEL, Answer, ChooseCypher, Guess, PsiState
+from parlour.games.psi_squad import words
+from parlour.games.psi_squad.actions import Answer, ChooseCypher, Guess
+from parlour.games.psi_squad.state import CYPHER_LABEL, PsiState
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
@@ -69,9 +71,8 @@ class PsiScreen:
         return PsiSelection()
 
     def describe(self, before: PsiState, seat: int, action: Any) -> str:
-        from parlour.games import GAMES
 
-        return GAMES["psi-squad"].describe(before, seat, action)
+        return words.describe(before, seat, action)
 
     def status(self, view: PsiPublicView, viewer: int, you: int | None = None) -> str:
         """What the game waits for; addressed to `you` (one person alone against bots)."""

@@ -9,23 +9,18 @@ the app.
 from __future__ import annotations
 
 import time
-from importlib import import_module
 from typing import Any
 
+from parlour.games.catalog import CATALOG, load
+
 # The games' engines and screens are imported on first use: the home screen needs none of them.
-SCREENS = {
-    "esp": "parlour.ui.esp_screen:EspScreen",
-    "espeers": "parlour.ui.espeers_screen:EspeersScreen",
-    "psi-squad": "parlour.ui.psi_screen:PsiScreen",
-    "telepathic": "parlour.ui.tele_screen:TeleScreen",
-}
+SCREENS = {entry.id: entry.screen for entry in CATALOG}
 # The pause before a bot's move is asked for, so a person sees each move land before the next.
 BOT_PAUSE_MS = 600
 
 
 def screen_for(game_id: str) -> Any:
-    module, name = SCREENS[game_id].split(":")
-    return getattr(import_module(module), name)()
+    return load(SCREENS[game_id])()
 
 
 def now() -> float:

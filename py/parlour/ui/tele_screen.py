@@ -12,6 +12,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.base import capital, named
+from parlour.games.telepathic import words
+from parlour.games.telepathic.actions import (
+    Announce,
+    Continue,
+    DeclareLost,
+    HandCard,
+    Perform,
+    Respond,
+    Reveal,
+)
 from parlour.games.telepathic.grid import (
     CARDS_BY_ID,
     COLUMNS,
@@ -22,19 +32,7 @@ from parlour.games.telepathic.grid import (
     set_names,
 )
 from parlour.games.telepathic.options import MODE
-from parlour.games.telepathic.rules import (
-    CONDITIONS_LABEL,
-    DECKS,
-    Announce,
-    Continue,
-    DeclareLost,
-    HandCard,
-    Perform,
-    Respond,
-    Reveal,
-    TeleState,
-    next_performer,
-)
+from parlour.games.telepathic.state import CONDITIONS_LABEL, DECKS, TeleState
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
@@ -127,30 +125,7 @@ class TeleScreen:
         return TeleSelection()
 
     def describe(self, before: TeleState, seat: int, action: Any) -> str:
-        name = before.name(seat)
-        if isinstance(action, HandCard):
-            card = CARDS_BY_ID[before.row[action.slot]]
-            performer = before.name(next_performer(before))
-            return f"{name} hands {performer} the card {card.name}."
-        if isinstance(action, Perform):
-            card = CARDS_BY_ID[before.row[before.handed]]
-            target = set_names(card.sets)[action.set_index]
-            return f"{name} applies {card.name} to {target}."
-        if isinstance(action, Announce):
-            said = "; ".join(f"{before.name(s)}'s win is {n}" for s, n in action.claims)
-            return f"{name} makes the Announcement: {said}."
-        if isinstance(action, Respond):
-            return f"{name} answers: {before.name(before.announcer)}'s win is {action.name}."
-        if isinstance(action, Continue):
-            return f"{name} lets play go on."
-        kind = type(action).__name__
-        if kind in ("SealConditions", "PlayOn"):
-            return ""  # routine, automatic: kept out of the log and the messages
-        if kind == "DeclareLost":
-            return f"{name}: the game is lost."
-        if kind == "Reveal":
-            return f"{name} shows their condition cards."
-        return f"{name} acts."
+        return words.describe(before, seat, action)
 
     # -- words ----------------------------------------------------------------------------
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
+from parlour.games.catalog import CATALOG, load
 from parlour.match.match import Submitted
 from parlour.ui.page import within
 from parlour.ui.play import STATUS, PlaySession
@@ -35,13 +35,8 @@ if TYPE_CHECKING:
 # needs the bot's own store, such as a flip's opening).
 Reply = Any | Callable[["AnyTable"], Any]
 
-# The lessons, by game id: each module has a `LESSON`. Imported on first use.
-LESSONS = {
-    "espeers": "parlour.ui.lessons.espeers",
-    "telepathic": "parlour.ui.lessons.telepathic",
-    "psi-squad": "parlour.ui.lessons.psi_squad",
-    "esp": "parlour.ui.lessons.esp",
-}
+# The lessons, by game id (the catalog's `lesson`): imported on first use.
+LESSONS = {entry.id: entry.lesson for entry in CATALOG}
 NEXT = {"cmd": "lesson-next"}  # a step with nothing to press in the game: "Next"
 HIGHLIGHT = "learn-next"
 # Commands that never disturb the script: they open, fold or read things.
@@ -94,7 +89,7 @@ class Lesson:
 
 
 def lesson_for(game_id: str) -> Lesson:
-    lesson: Lesson = import_module(LESSONS[game_id]).LESSON
+    lesson: Lesson = load(LESSONS[game_id])
     return lesson
 
 

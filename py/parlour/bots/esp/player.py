@@ -26,15 +26,8 @@ from parlour.bots.esp.model import (
 )
 from parlour.bots.esp.prng import Prng
 from parlour.bots.esp.search import Search
-from parlour.games.esp.rules import (
-    Action,
-    AnswerDraw,
-    Flip,
-    Move,
-    Pass,
-    Place,
-    repetitions_for_draw,
-)
+from parlour.games.esp.actions import Action, AnswerDraw, Flip, Move, Pass, Place
+from parlour.games.esp.rules import repetitions_for_draw
 
 # How far back the history is read for repeated positions (moves only: a flip or a
 # placement makes every earlier position impossible to meet again).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.bots.base import SeatKnowledge
+from parlour.bots.base import Bot, SeatKnowledge
 from parlour.bots.espeers.bot import decide
 
 
@@ -18,3 +18,9 @@ def medium(knowledge: SeatKnowledge, seed: bytes) -> Any:
 
 def hard(knowledge: SeatKnowledge, seed: bytes) -> Any:
     return decide(knowledge, seed, "hard")
+
+
+from parlour.bots.espeers.reference import scripted  # noqa: E402 (it imports the levels' parts)
+
+# Every ESPEERS bot by level (the catalog's `bots`, read by bots/registry.py).
+LEVELS: dict[str, Bot] = {"easy": easy, "medium": medium, "hard": hard, "scripted": scripted}

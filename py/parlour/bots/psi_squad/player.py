@@ -44,8 +44,8 @@ from parlour.bots.psi_squad.model import (
 from parlour.bots.psi_squad.race import RACE_MAX, Race
 from parlour.bots.psi_squad.solver import Budget, Record, best_guess, guesses_to_try, sample
 from parlour.fair.rng import Rng
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.games.psi_squad.options import max_status
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from parlour.bots.telepathic.play import (
     respond,
     type_of,
 )
-from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
+from parlour.games.telepathic.actions import Announce, Continue, HandCard, Perform, Respond
 
 
 @dataclass(frozen=True)

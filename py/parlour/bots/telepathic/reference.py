@@ -17,7 +17,7 @@ from parlour.bots.base import SeatKnowledge
 from parlour.bots.telepathic import model
 from parlour.bots.telepathic.model import holding
 from parlour.fair.rng import Rng
-from parlour.games.telepathic.rules import Announce, Continue, HandCard, Perform, Respond
+from parlour.games.telepathic.actions import Announce, Continue, HandCard, Perform, Respond
 
 OPEN_ENDED_TURNS = 12  # first game and teams: announce after this many turns at the latest
 T = TypeVar("T")

@@ -8,149 +8,53 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
-from parlour.fair.commit import Context, Opening, check_opening, is_commitment
+from parlour.errors import CommitmentMismatch, IllegalAction
+from parlour.fair.commit import Context, check_opening
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.esp.actions import (
+    Action,
+    AnswerDraw,
+    Flip,
+    Move,
+    Pass,
+    Place,
+    ProposeDraw,
+    action_to_json,
+    parse_action,
+)
 from parlour.games.esp.hexgrid import (
     DIRECTIONS,
     Cell,
     cut_cells,
     neighbours,
-    parse_cell,
     step,
     windows_through,
 )
 from parlour.games.esp.options import OPTIONS, SEAT_COLOURS
-from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView, EspTile
+from parlour.games.esp.state import (
+    COPIES,
+    REPETITIONS_FOR_DRAW,
+    SET_LENGTH,
+    TILES_PER_SEAT,
+    DrawOffer,
+    EspState,
+    PositionKey,
+    Tile,
+    tile_json,
+    tile_label,
+)
+from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView
 from parlour.games.zener import SYMBOLS, Symbol
-
-COPIES = 2  # of each symbol per seat
-TILES_PER_SEAT = COPIES * len(SYMBOLS)
-SET_LENGTH = 5
-REPETITIONS_FOR_DRAW = 3
-
-
-def tile_label(index: int) -> str:
-    """The store label of a seat's `index`-th tile: its hidden symbol is committed under it, and
-    the audit at the end finds the opening by it."""
-    return f"tile:{index}"
-
-
-# -- values ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tile:
-    owner: int
-    index: int  # the owner's n-th placement (0-9): its commitment's label is tile:<index>
-    placed_at: int  # the move that placed it
-    symbol: Symbol | None = None  # None while symbol-down
-    commitment: str | None = None  # set while symbol-down (and kept once flipped)
-
-    @property
-    def up(self) -> bool:
-        return self.symbol is not None
-
-
-@dataclass(frozen=True)
-class Place:
-    """Put a tile on `cell`. Symbol-up: `symbol`. Symbol-down as sent: `commitment` only.
-
-    A seat's own choice of a symbol-down tile (from `legal_actions`) has `hidden=True` and the
-    `symbol`; `ESP.seal` turns it into the public action before it leaves the seat's device.
-    """
-
-    cell: Cell
-    symbol: Symbol | None = None
-    hidden: bool = False
-    commitment: str | None = None
-
-    @property
-    def sealed(self) -> bool:
-        if self.symbol is None:  # symbol-down: only its commitment goes on the board
-            return self.commitment is not None
-        return not self.hidden
-
-
-@dataclass(frozen=True)
-class Flip:
-    cell: Cell
-    opening: Opening | None = None  # None only in a view without the owner's store
-
-
-@dataclass(frozen=True)
-class Move:
-    cell: Cell
-    direction: int  # index into hexgrid.DIRECTIONS
-
-
-@dataclass(frozen=True)
-class Pass:
-    pass
-
-
-@dataclass(frozen=True)
-class ProposeDraw:
-    pass
-
-
-@dataclass(frozen=True)
-class AnswerDraw:
-    accept: bool
-
-
-Action = Place | Flip | Move | Pass | ProposeDraw | AnswerDraw
-
-
-# A position as players see it (see `position_key`): (cell, owner, symbol or "") per tile, and
-# the seat to move.
-PositionKey = tuple[tuple[tuple[Cell, int, str], ...], int]
-
-
-@dataclass(frozen=True)
-class DrawOffer:
-    proposer: int
-    accepted: frozenset[int]
-
-
-@dataclass(frozen=True)
-class EspState:
-    setup: Setup
-    board: Mapping[Cell, Tile]  # never mutated: apply builds a new dict
-    placed: tuple[int, ...]
-    to_move: int = 0
-    ply: int = 0
-    passes: int = 0
-    seen: Mapping[PositionKey, int] = field(default_factory=dict)  # count, movement stage
-    offer: DrawOffer | None = None
-    outcome: Outcome | None = None
-    sets: tuple[tuple[Cell, ...], ...] = ()
-
-    @property
-    def seats(self) -> int:
-        return self.setup.seats
-
-    @property
-    def placing(self) -> bool:
-        return sum(self.placed) < TILES_PER_SEAT * self.seats
-
-    def name(self, seat: int) -> str:
-        return self.setup.seat_names[seat]
-
 
 # -- the game --------------------------------------------------------------------------------
 
 
 class ESP(Game[EspState, Action]):
-    id = "esp"
-    name = "ESP"
-    options = OPTIONS
-    min_seats = min(OPTIONS.seats.counts)
-    max_seats = max(OPTIONS.seats.counts)
+    options = OPTIONS  # its id, name and seat counts too (Game.__init_subclass__)
 
     def initial_state(self, setup: Setup, seed: bytes) -> EspState:
         self.check_setup(setup)
@@ -597,71 +501,3 @@ def position_key(board: Mapping[Cell, Tile], to_move: int) -> PositionKey:
         tuple(sorted((c, t.owner, t.symbol.value if t.symbol else "") for c, t in board.items())),
         to_move,
     )
-
-
-# -- JSON ------------------------------------------------------------------------------------
-
-
-def tile_json(cell: Cell, tile: Tile) -> EspTile:
-    if tile.symbol is not None:  # symbol-up
-        return {
-            "cell": list(cell),
-            "owner": tile.owner,
-            "placed_at": tile.placed_at,
-            "face": "up",
-            "symbol": tile.symbol.value,
-        }
-    return {
-        "cell": list(cell),
-        "owner": tile.owner,
-        "placed_at": tile.placed_at,
-        "face": "down",
-        "commitment": tile.commitment,
-    }
-
-
-def action_to_json(action: Action) -> Json:
-    if isinstance(action, Place):
-        if not action.sealed:
-            raise ValueError("a symbol-down choice must be sealed before it is written down")
-        if action.symbol is not None:
-            return {"type": "place", "cell": list(action.cell), "symbol": action.symbol.value}
-        return {"type": "place", "cell": list(action.cell), "commitment": action.commitment}
-    if isinstance(action, Flip):
-        if action.opening is None:
-            raise ValueError("a flip carries its opening")
-        return {"type": "flip", "cell": list(action.cell), "opening": action.opening.to_json()}
-    if isinstance(action, Move):
-        return {"type": "move", "cell": list(action.cell), "direction": action.direction}
-    if isinstance(action, AnswerDraw):
-        return {"type": "answer-draw", "accept": action.accept}
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    if isinstance(action, ProposeDraw):
-        return {"type": "propose-draw"}
-    raise ValueError(f"not an ESP action: {action!r}")
-
-
-def parse_action(data: Json) -> Action:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise MalformedInput("An ESP action must be an object with a type.")
-    kind, keys = data["type"], set(data)
-    cell = parse_cell(data.get("cell"))
-    if kind == "place" and cell is not None:
-        if keys == {"type", "cell", "symbol"} and Symbol.parse(data["symbol"]):
-            return Place(cell, Symbol(data["symbol"]))
-        if keys == {"type", "cell", "commitment"} and is_commitment(data["commitment"]):
-            return Place(cell, None, True, data["commitment"])
-    if kind == "flip" and cell is not None and keys == {"type", "cell", "opening"}:
-        return Flip(cell, Opening.from_json(data["opening"]))
-    if kind == "move" and cell is not None and keys == {"type", "cell", "direction"}:
-        direction = data["direction"]
-        if type(direction) is int and 0 <= direction < len(DIRECTIONS):
-            return Move(cell, direction)
-    if kind == "pass" and keys == {"type"}:
-        return Pass()
-    if kind == "propose-draw" and keys == {"type"}:
-        return ProposeDraw()
-    if kind == "answer-draw" and keys == {"type", "accept"} and type(data["accept"]) is bool:
-        return AnswerDraw(data["accept"])
-    raise MalformedInput("That is not an ESP action.")

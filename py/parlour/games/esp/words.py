@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
+from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place, ProposeDraw
 from parlour.games.esp.hexgrid import DIRECTION_NAMES, step
-from parlour.games.esp.rules import (
-    AnswerDraw,
-    EspState,
-    Flip,
-    Move,
-    Pass,
-    Place,
-    ProposeDraw,
-)
+from parlour.games.esp.state import EspState
 
 
 def _tiles(n: int) -> str:

@@ -7,6 +7,7 @@ adds the saved decks when the page runs.
 
 from __future__ import annotations
 
+from parlour.games.catalog import entry
 from parlour.games.espeers.cards import DECK_SIZE, STARTER_DECKS
 from parlour.games.options import Choice, Option, Options, Seats, numbered
 
@@ -27,9 +28,10 @@ DECKS = Option(
     per_seat_word="deck",
 )
 
+GAME = entry("espeers")  # its id and name: the catalog's
 OPTIONS = Options(
-    game="espeers",
-    name="ESPEERS",
+    game=GAME.id,
+    name=GAME.name,
     seats=Seats(
         counts=(2,),
         default=2,
@@ -39,4 +41,5 @@ OPTIONS = Options(
     ),
     options=(DECKS,),
     max_moves=2_000,  # ten times the longest arena game: README, "Replays"
+    longest_per_seat=65,  # the arena's longest game, per seat: 124 steps (medium)
 )

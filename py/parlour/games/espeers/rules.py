@@ -92,11 +92,7 @@ def _event(state: EspeersState, seat: int, kind: str, detail: EventDetail = None
 
 
 class Espeers(Game[EspeersState, Action]):
-    id = "espeers"
-    name = "ESPEERS"
-    options = OPTIONS
-    min_seats = min(OPTIONS.seats.counts)
-    max_seats = max(OPTIONS.seats.counts)
+    options = OPTIONS  # its id, name and seat counts too (Game.__init_subclass__)
 
     def check_setup(self, setup: Setup) -> None:
         super().check_setup(setup)

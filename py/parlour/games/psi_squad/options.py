@@ -7,6 +7,7 @@ solver) reads it from this declaration.
 
 from __future__ import annotations
 
+from parlour.games.catalog import entry
 from parlour.games.options import Choice, Option, Options, Seats, numbered
 
 
@@ -34,9 +35,10 @@ LENGTH = Option(
     refused="A cypher has {values} digits.",
 )
 
+GAME = entry("psi-squad")  # its id and name: the catalog's
 OPTIONS = Options(
-    game="psi-squad",
-    name="Psi Squad",
+    game=GAME.id,
+    name=GAME.name,
     seats=Seats(
         counts=(2, 3, 4, 5, 6, 7, 8),
         default=3,
@@ -46,6 +48,9 @@ OPTIONS = Options(
     ),
     options=(LENGTH,),
     max_moves=1_200,  # ten times the longest arena game: README, "Replays"
+    # the arena's longest game, per seat: 53 steps with 3 seats (medium, 4 digits; 142 with
+    # medium against 7 random players, 8 seats, 5 digits)
+    longest_per_seat=20,
 )
 
 LENGTHS: tuple[int, ...] = tuple(int(v) for v in LENGTH.values)

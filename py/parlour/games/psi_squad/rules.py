@@ -7,155 +7,41 @@ answer ever given against the opened cyphers.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
-from parlour.fair.commit import is_commitment
+from parlour.errors import CommitmentMismatch, IllegalAction
 from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
-from parlour.games.grown import Grown
-from parlour.games.psi_squad.options import LENGTHS, OPTIONS, max_status
-from parlour.games.psi_squad.views import PsiPublicView, PsiRecord, PsiSeatView
-
-CYPHER_LABEL = "cypher"
-
-
-def score(cypher: str, guess: str) -> tuple[int, int]:
-    """(number correct, number spotted). Correct counts digits as multisets, spotted included."""
-    correct = sum((Counter(cypher) & Counter(guess)).values())
-    spotted = sum(1 for a, b in zip(cypher, guess, strict=True) if a == b)
-    return correct, spotted
-
-
-def value_of(correct: int, spotted: int) -> int:
-    return correct + 2 * spotted
-
-
-# -- actions ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ChooseCypher:
-    """A seat's private choice at set-up; `seal` turns it into SetCypher on its own device."""
-
-    digits: str
-
-
-@dataclass(frozen=True)
-class SetCypher:
-    commitment: str
-
-
-@dataclass(frozen=True)
-class Guess:
-    target: int
-    digits: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    correct: int
-    spotted: int
-
-
-Action = ChooseCypher | SetCypher | Guess | Answer
-
-
-@dataclass(frozen=True)
-class Record:
-    """One guess and its answer, as announced at the table."""
-
-    step: int  # the move of the answer
-    guesser: int
-    target: int
-    digits: str
-    correct: int
-    spotted: int
-    value: int
-    change: int
-
-
-@dataclass(frozen=True)
-class PsiState:
-    setup: Setup
-    length: int
-    cyphers: tuple[tuple[str, int] | None, ...]  # per seat: (commitment, move), once set
-    status: tuple[int, ...]
-    values: tuple[int, ...]
-    guessed: tuple[bool, ...]
-    first: int
-    to_move: int
-    pending: Guess | None = None
-    history: Grown[Record] = field(default_factory=Grown)  # grows without a copy a move
-    ply: int = 0
-    bonus: tuple[int, int] | None = None  # (seat, points) for the last unguessed cypher
-    outcome: Outcome | None = None
-
-    @property
-    def seats(self) -> int:
-        return self.setup.seats
-
-    @property
-    def max(self) -> int:
-        return max_status(self.length)
-
-    @property
-    def setting_up(self) -> bool:
-        return None in self.cyphers
-
-    def name(self, seat: int) -> str:
-        return self.setup.seat_names[seat]
-
-    def targets(self, seat: int) -> list[int]:
-        return [s for s in range(self.seats) if s != seat and not self.guessed[s]]
-
-
-class GuessView(Sequence[Guess]):
-    """Every legal guess, lazily: targets x 10^n cyphers, without building the list."""
-
-    def __init__(self, targets: list[int], length: int) -> None:
-        self.targets = targets
-        self.length = length
-        self.per_target: int = 10**length
-
-    def __len__(self) -> int:
-        return len(self.targets) * self.per_target
-
-    def __getitem__(self, index: int) -> Guess:  # type: ignore[override]
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        index %= len(self)
-        target, number = divmod(index, self.per_target)
-        return Guess(self.targets[target], str(number).zfill(self.length))
-
-    def __iter__(self) -> Iterator[Guess]:
-        return (self[i] for i in range(len(self)))
-
-    def __contains__(self, action: object) -> bool:
-        return (
-            isinstance(action, Guess)
-            and action.target in self.targets
-            and is_cypher(action.digits, self.length)
-        )
-
-
-def is_cypher(text: object, length: int) -> bool:
-    return isinstance(text, str) and len(text) == length and text.isascii() and text.isdigit()
-
+from parlour.games.psi_squad.actions import (
+    Action,
+    Answer,
+    ChooseCypher,
+    Guess,
+    GuessView,
+    SetCypher,
+    action_to_json,
+    is_cypher,
+    parse_action,
+)
+from parlour.games.psi_squad.options import OPTIONS, max_status
+from parlour.games.psi_squad.state import (
+    CYPHER_LABEL,
+    PsiState,
+    Record,
+    record_json,
+    score,
+    value_of,
+)
+from parlour.games.psi_squad.views import PsiPublicView, PsiSeatView
 
 # -- the game ---------------------------------------------------------------------------------
 
 
 class PsiSquad(Game[PsiState, Action]):
-    id = "psi-squad"
-    name = "Psi Squad"
-    options = OPTIONS
-    min_seats = min(OPTIONS.seats.counts)
-    max_seats = max(OPTIONS.seats.counts)
+    options = OPTIONS  # its id, name and seat counts too (Game.__init_subclass__)
 
     def initial_state(self, setup: Setup, seed: bytes) -> PsiState:
         self.check_setup(setup)
@@ -357,62 +243,13 @@ class PsiSquad(Game[PsiState, Action]):
         mine = store.value(CYPHER_LABEL) if store is not None and CYPHER_LABEL in store else None
         return {**view, "me": {"seat": seat, "cypher": mine}}
 
-    def describe(self, before: PsiState, seat: int, action: Action) -> str:
-        name = before.name(seat)
-        if isinstance(action, SetCypher):
-            return f"{name} chooses a cypher and seals it."
-        if isinstance(action, Guess):
-            return f"{name} guesses {action.digits} for {before.name(action.target)}'s cypher."
-        if isinstance(action, Answer):
-            value = value_of(action.correct, action.spotted)
-            change = value - before.values[seat]
-            guesser = before.name(before.to_move)
-            sign = f"+{change}" if change >= 0 else str(change)
-            tail = " The cypher is guessed!" if action.spotted == before.length else ""
-            # the guess with its answer, in one sentence: the answer alone says nothing
-            guessed = (
-                f"{guesser} guessed {before.pending.digits} at {name}" if before.pending else name
-            )
-            return (
-                f"{guessed}: {action.correct} correct, {action.spotted} spotted: "
-                f"Value {value}, {guesser} {sign}.{tail}"
-            )
-        return f"{name} acts."
-
     # -- the log's JSON ----------------------------------------------------------------------
 
     def parse_action(self, data: Json) -> Action:
-        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            raise MalformedInput("A Psi Squad action must be an object with a type.")
-        kind, keys = data["type"], set(data)
-        if (
-            kind == "cypher"
-            and keys == {"type", "commitment"}
-            and is_commitment(data["commitment"])
-        ):
-            return SetCypher(data["commitment"])
-        digits = data.get("digits")
-        if (
-            kind == "guess"
-            and keys == {"type", "target", "digits"}
-            and type(data["target"]) is int
-            and any(is_cypher(digits, n) for n in LENGTHS)
-        ):
-            return Guess(data["target"], data["digits"])
-        if kind == "answer" and keys == {"type", "correct", "spotted"}:
-            c, s = data["correct"], data["spotted"]
-            if type(c) is int and type(s) is int:
-                return Answer(c, s)
-        raise MalformedInput("That is not a Psi Squad action.")
+        return parse_action(data)
 
     def action_to_json(self, action: Action) -> Json:
-        if isinstance(action, SetCypher):
-            return {"type": "cypher", "commitment": action.commitment}
-        if isinstance(action, Guess):
-            return {"type": "guess", "target": action.target, "digits": action.digits}
-        if isinstance(action, Answer):
-            return {"type": "answer", "correct": action.correct, "spotted": action.spotted}
-        raise ValueError("a chosen cypher must be sealed before it is written down")
+        return action_to_json(action)
 
     # -- audit -------------------------------------------------------------------------------
 
@@ -451,16 +288,3 @@ class PsiSquad(Game[PsiState, Action]):
                     r.target,
                     r.step,
                 )
-
-
-def record_json(r: Record) -> PsiRecord:
-    return {
-        "step": r.step,
-        "guesser": r.guesser,
-        "target": r.target,
-        "digits": r.digits,
-        "correct": r.correct,
-        "spotted": r.spotted,
-        "value": r.value,
-        "change": r.change,
-    }

@@ -5,6 +5,7 @@ The arrangement fixes the number of players (pair 2, director 3, four partners o
 
 from __future__ import annotations
 
+from parlour.games.catalog import entry
 from parlour.games.options import Choice, Option, Options, Seats, numbered
 
 ARRANGEMENT = Option(
@@ -47,9 +48,10 @@ DISCARD = Option(
     refused="A challenge game sets aside {first} to {last} action cards.",
 )
 
+GAME = entry("telepathic")  # its id and name: the catalog's
 OPTIONS = Options(
-    game="telepathic",
-    name="Telepathic",
+    game=GAME.id,
+    name=GAME.name,
     seats=Seats(
         counts=(2, 3, 4),
         default=2,
@@ -61,6 +63,7 @@ OPTIONS = Options(
     ),
     options=(ARRANGEMENT, MODE, DISCARD),
     max_moves=900,  # ten times the longest arena game: README, "Replays"
+    longest_per_seat=25,  # the arena's longest game, per seat: 94 steps with 4 seats (teams)
 )
 
 # Players per arrangement, and the modes, as the engine reads them.

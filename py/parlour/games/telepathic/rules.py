@@ -14,185 +14,55 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import pairwise, product
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair import sra
-from parlour.fair.commit import Context, Opening, check_opening, commitment_of, is_commitment
+from parlour.fair.commit import Context, Opening, check_opening, commitment_of
 from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, SharedDeal, Termination
+from parlour.games.telepathic.actions import (
+    Action,
+    Announce,
+    Continue,
+    DeclareLost,
+    HandCard,
+    Perform,
+    PlayOn,
+    Respond,
+    Reveal,
+    SealConditions,
+    action_to_json,
+    parse_action,
+)
 from parlour.games.telepathic.grid import (
     ACTION_CARDS,
     CARDS_BY_ID,
-    COLOURS,
-    SHAPES,
-    TILES,
-    Grid,
     apply_card,
     holds,
-    is_calm,
 )
 from parlour.games.telepathic.options import OPTIONS
-from parlour.games.telepathic.views import TeleMe, TelePublicView, TeleSeatView
-
-CONDITIONS_LABEL = "conditions"
-ROW_SIZE = 4
-
-# Which condition cards each seat holds: (kind, "win" or "lose").
-ROLES: dict[str, tuple[tuple[tuple[str, str], ...], ...]] = {
-    "pair": ((("colour", "win"), ("colour", "lose")), (("shape", "win"), ("shape", "lose"))),
-    "director": (
-        (),
-        (("colour", "win"), ("colour", "lose")),
-        (("shape", "win"), ("shape", "lose")),
-    ),
-    "four": (
-        (("colour", "lose"),),
-        (("colour", "win"),),
-        (("shape", "lose"),),
-        (("shape", "win"),),
-    ),
-    "teams": ((("colour", "win"),), (("colour", "win"),), (("shape", "win"),), (("shape", "win"),)),
-}
-DECKS = {"colour": COLOURS, "shape": SHAPES}
-
-
-# -- actions ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SealConditions:
-    commitment: str
-
-
-@dataclass(frozen=True)
-class HandCard:
-    slot: int  # which face-up card of the row (0-3)
-
-
-@dataclass(frozen=True)
-class Perform:
-    set_index: int  # which of the card's four sets (0-3)
-
-
-@dataclass(frozen=True)
-class PlayOn:
-    """A lose-condition holder's "my lose condition is not met" after an action."""
-
-
-@dataclass(frozen=True)
-class DeclareLost:
-    opening: Opening
-
-
-@dataclass(frozen=True)
-class Announce:
-    claims: tuple[tuple[int, str], ...]  # (seat, the win condition named for that seat)
-
-
-@dataclass(frozen=True)
-class Continue:
-    """Teams: the performer lets the moment to announce pass."""
-
-
-@dataclass(frozen=True)
-class Respond:
-    name: str  # the announcer's win condition, as the responder names it
-
-
-@dataclass(frozen=True)
-class Reveal:
-    opening: Opening
-
-
-Action = (
-    SealConditions
-    | HandCard
-    | Perform
-    | PlayOn
-    | DeclareLost
-    | Announce
-    | Continue
-    | Respond
-    | Reveal
+from parlour.games.telepathic.state import (
+    CONDITIONS_LABEL,
+    DECKS,
+    ROLES,
+    ROW_SIZE,
+    TeleState,
+    conditions_problem,
+    next_performer,
+    starting_grid,
+    unsealed,
 )
-
-
-# -- state ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TeleState:
-    setup: Setup
-    seed: bytes
-    arrangement: str
-    mode: str
-    grid: Grid
-    row: tuple[str | None, ...]
-    deck: tuple[str, ...]
-    used: tuple[str, ...] = ()
-    removed: int = 0  # challenge: cards set aside unseen
-    reshuffles: int = 0
-    sealed: tuple[tuple[str, int] | None, ...] = ()
-    phase: str = "setup"
-    active: int = 0
-    turns: int = 0
-    handed: int | None = None  # the row slot handed to the performer
-    performer: int | None = None
-    checked: frozenset[int] = frozenset()
-    claims: tuple[tuple[int, str], ...] = ()
-    announcer: int | None = None
-    revealed: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
-    ply: int = 0
-    outcome: Outcome | None = None
-
-    @property
-    def seats(self) -> int:
-        return self.setup.seats
-
-    def name(self, seat: int) -> str:
-        return self.setup.seat_names[seat]
-
-    def roles(self, seat: int) -> tuple[tuple[str, str], ...]:
-        return ROLES[self.arrangement][seat]
-
-    def holders(self, which: str) -> list[int]:
-        """Seats holding a win (or lose) condition."""
-        return [s for s in range(self.seats) if any(w == which for _, w in self.roles(s))]
-
-    def kind_of(self, seat: int) -> str:
-        return self.roles(seat)[0][0]
-
-    def sealed_at(self, seat: int) -> int | None:
-        """The move at which `seat` sealed its condition cards (None: it has not)."""
-        sealed = self.sealed[seat]
-        return None if sealed is None else sealed[1]
-
-
-def next_performer(state: TeleState) -> int:
-    """Who receives the card the active player hands over now."""
-    arrangement, active = state.arrangement, state.active
-    if arrangement == "pair":
-        return 1 - active
-    if arrangement == "director":
-        return 1 + state.turns % 2
-    if arrangement == "four":
-        return (active - 1) % 4  # the player on your right
-    return (active + 2) % 4  # teams: your partner sits opposite
-
+from parlour.games.telepathic.views import TeleMe, TelePublicView, TeleSeatView
 
 # -- the game ---------------------------------------------------------------------------------
 
 
 class Telepathic(Game[TeleState, Action]):
-    id = "telepathic"
-    name = "Telepathic"
-    options = OPTIONS
-    min_seats = min(OPTIONS.seats.counts)
-    max_seats = max(OPTIONS.seats.counts)
+    options = OPTIONS  # its id, name and seat counts too (Game.__init_subclass__)
 
     def initial_state(self, setup: Setup, seed: bytes) -> TeleState:
         self.check_setup(setup)
@@ -706,84 +576,3 @@ PHASE_SENTENCES = {
     "respond": "{name} must answer the Announcement.",
     "reveal": "{name} must open their condition cards.",
 }
-
-
-def unsealed(state: TeleState) -> list[int]:
-    """Seats holding condition cards that have not sealed them yet (a director holds none)."""
-    return [s for s, c in enumerate(state.sealed) if c is None and state.roles(s)]
-
-
-def starting_grid(rng: Rng) -> Grid:
-    """Shuffle the sixteen tiles until no colour and no shape is three in a line."""
-    while True:
-        grid = tuple(rng.shuffled(TILES))
-        if is_calm(grid):
-            return grid
-
-
-def conditions_problem(state: TeleState, seat: int, value: object) -> str | None:
-    """Why these condition cards cannot be what `seat` was dealt, or None."""
-    roles = state.roles(seat)
-    if not isinstance(value, dict) or set(value) != {w for _, w in roles}:
-        return f"{state.name(seat)}'s condition cards are not the cards of that seat."
-    for kind, which in roles:
-        if value[which] not in DECKS[kind]:
-            return f"{state.name(seat)}'s {which} card {value[which]!r} is not a {kind} card."
-    if len(set(value.values())) != len(value):
-        return f"{state.name(seat)} holds the same card as win and lose condition."
-    return None
-
-
-# -- JSON ---------------------------------------------------------------------------------
-
-
-def action_to_json(action: Action) -> Json:
-    if isinstance(action, SealConditions):
-        return {"type": "seal", "commitment": action.commitment}
-    if isinstance(action, HandCard):
-        return {"type": "hand", "slot": action.slot}
-    if isinstance(action, Perform):
-        return {"type": "perform", "set": action.set_index}
-    if isinstance(action, PlayOn):
-        return {"type": "play-on"}
-    if isinstance(action, DeclareLost):
-        return {"type": "lost", "opening": action.opening.to_json()}
-    if isinstance(action, Announce):
-        return {"type": "announce", "claims": [[s, n] for s, n in action.claims]}
-    if isinstance(action, Continue):
-        return {"type": "continue"}
-    if isinstance(action, Respond):
-        return {"type": "respond", "name": action.name}
-    return {"type": "reveal", "opening": action.opening.to_json()}
-
-
-def _small(value: object, limit: int) -> bool:
-    return type(value) is int and 0 <= value < limit
-
-
-def parse_action(data: Json) -> Action:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise MalformedInput("A Telepathic action must be an object with a type.")
-    kind, keys = data["type"], set(data)
-    names = (*COLOURS, *SHAPES)  # a tuple: `in` on it never hashes (a list from a peer would)
-    if kind == "seal" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
-        return SealConditions(data["commitment"])
-    if kind == "hand" and keys == {"type", "slot"} and _small(data["slot"], ROW_SIZE):
-        return HandCard(data["slot"])
-    if kind == "perform" and keys == {"type", "set"} and _small(data["set"], 4):
-        return Perform(data["set"])
-    if kind in ("play-on", "continue") and keys == {"type"}:
-        return PlayOn() if kind == "play-on" else Continue()
-    if kind in ("lost", "reveal") and keys == {"type", "opening"}:
-        opening = Opening.from_json(data["opening"])
-        return DeclareLost(opening) if kind == "lost" else Reveal(opening)
-    if kind == "respond" and keys == {"type", "name"} and data["name"] in names:
-        return Respond(data["name"])
-    if kind == "announce" and keys == {"type", "claims"} and isinstance(data["claims"], list):
-        claims = data["claims"]
-        if 1 <= len(claims) <= 2 and all(
-            isinstance(c, list) and len(c) == 2 and _small(c[0], 4) and c[1] in names
-            for c in claims
-        ):
-            return Announce(tuple((c[0], c[1]) for c in claims))
-    raise MalformedInput("That is not a Telepathic action.")

@@ -10,8 +10,8 @@ Ada's tiles and 2 of Bo's, so Ada wins).
 from __future__ import annotations
 
 from parlour.games import GAMES
+from parlour.games.esp.actions import Move, Place
 from parlour.games.esp.hexgrid import Cell
-from parlour.games.esp.rules import Move, Place
 from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import AnyTable, Table, new_match_id

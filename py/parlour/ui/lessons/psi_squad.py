@@ -8,7 +8,7 @@ guessed, the game ends, and Ada's unguessed cypher earns Max minus its Value).
 from __future__ import annotations
 
 from parlour.games import GAMES
-from parlour.games.psi_squad.rules import ChooseCypher, Guess
+from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.config import MatchConfig
 from parlour.match.table import AnyTable, Table, new_match_id
 from parlour.ui.tutorial import Lesson, Step

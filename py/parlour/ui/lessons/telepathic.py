@@ -12,7 +12,8 @@ from __future__ import annotations
 from parlour.fair.commit import Context
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
-from parlour.games.telepathic.rules import CONDITIONS_LABEL, HandCard, Perform, Respond
+from parlour.games.telepathic.actions import HandCard, Perform, Respond
+from parlour.games.telepathic.state import CONDITIONS_LABEL
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
 from parlour.match.table import AnyTable, Table, new_match_id

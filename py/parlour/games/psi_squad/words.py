@@ -1,0 +1,28 @@
+"""Psi Squad's moves in words, for the game log ("Ann guesses 4000 for Ben's cypher")."""
+
+from __future__ import annotations
+
+from parlour.games.psi_squad.actions import Answer, Guess, SetCypher
+from parlour.games.psi_squad.state import PsiState, value_of
+
+
+def describe(before: PsiState, seat: int, action: object) -> str:
+    """One sentence for `seat` taking `action` in the position `before` (public facts only)."""
+    name = before.name(seat)
+    if isinstance(action, SetCypher):
+        return f"{name} chooses a cypher and seals it."
+    if isinstance(action, Guess):
+        return f"{name} guesses {action.digits} for {before.name(action.target)}'s cypher."
+    if isinstance(action, Answer):
+        value = value_of(action.correct, action.spotted)
+        change = value - before.values[seat]
+        guesser = before.name(before.to_move)
+        sign = f"+{change}" if change >= 0 else str(change)
+        tail = " The cypher is guessed!" if action.spotted == before.length else ""
+        # the guess with its answer, in one sentence: the answer alone says nothing
+        guessed = f"{guesser} guessed {before.pending.digits} at {name}" if before.pending else name
+        return (
+            f"{guessed}: {action.correct} correct, {action.spotted} spotted: "
+            f"Value {value}, {guesser} {sign}.{tail}"
+        )
+    return f"{name} acts."

@@ -1,0 +1,245 @@
+"""The one catalog of games (games/catalog.py): every list of the games is derived from it, every
+entry's parts load and play, and a fifth game added to a copy's catalog reaches the set-up form,
+the rules page, the bot registry, online play's names and the Embed page."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from parlour.bots.registry import BOTS, player_levels
+from parlour.fair.rng import Rng
+from parlour.games import GAMES
+from parlour.games.base import Game
+from parlour.games.catalog import CATALOG, Entry, ids, load, names
+from parlour.games.options import GAME_IDS, Options, options_for
+from parlour.games.turns import first_automatic
+from parlour.match import bot_seats
+from parlour.match.config import MatchConfig
+from parlour.match.table import Table
+from parlour.ui.online_screen import GAME_NAMES
+from parlour.ui.screens import SCREENS
+from parlour.ui.tutorial import LESSONS, Lesson
+from scripts import pages
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRIES = [pytest.param(entry, id=entry.id) for entry in CATALOG]
+MOVES = 10
+
+
+def test_every_list_of_the_games_is_the_catalog_s():
+    listed = ids()
+    assert len(set(listed)) == len(listed) >= 4
+    assert tuple(GAMES) == listed == GAME_IDS
+    assert tuple(SCREENS) == listed and tuple(LESSONS) == listed
+    assert names() == GAME_NAMES
+    assert {game for game, _ in BOTS} == set(listed)
+
+
+def test_the_page_and_the_main_thread_s_lists_are_as_the_catalog_says():
+    """index.html's catalog parts and generated forms, py/shell/page.py, py/shell/embed.py and
+    assets/early.js are what the build writes from the catalog (run `python -m scripts.build`
+    after changing it)."""
+    page = (ROOT / "index.html").read_text(encoding="utf-8")
+    assert pages.render(page) == page
+    for name in pages.LIST_FILES:
+        source = (ROOT / name).read_text(encoding="utf-8")
+        assert pages.game_list(source) == source, name
+        assert all(f'"{game}"' in source for game in ids()), name
+    for game in ids():
+        for screen in ("new", "start", "solo", "link", "host", "play", "learn", "rules"):
+            assert page.count(f'<section id="{screen}-{game}"') == 1, (screen, game)
+        assert page.count(f'<li class="game-card" data-game="{game}"') == 1
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_every_entry_s_parts_load_and_agree(entry: Entry):
+    options = load(entry.options)
+    assert isinstance(options, Options) and options is options_for(entry.id)
+    assert (options.game, options.name) == (entry.id, entry.name)
+    engine = load(entry.engine)
+    assert issubclass(engine, Game) and isinstance(GAMES[entry.id], engine)
+    counts = options.seats.counts
+    assert (engine.id, engine.name) == (entry.id, entry.name)
+    assert (engine.min_seats, engine.max_seats) == (min(counts), max(counts))
+    assert callable(getattr(load(entry.screen)(), "board", None))
+    assert isinstance(load(entry.lesson), Lesson)
+    levels = load(entry.bots)
+    assert set(player_levels(entry.id)) == {"easy", "medium", "hard"} <= set(levels)
+
+
+def next_step(table: Table, levels: dict[int, str]) -> tuple[int, object] | None:
+    """The next step of a game between bots: an automatic one, or a bot's decision; None once
+    the game has a result."""
+    if table.match.result() is not None:
+        return None
+    step = first_automatic(table.game, table.state, table.stores)
+    if step is None:
+        decision = bot_seats.next_decision(table, levels)
+        assert decision is not None and decision.choice is not None
+        step = (decision.seat, decision.choice)
+    return step
+
+
+def seeded_moves(game_id: str, moves: int, seed: bytes) -> list[tuple[int, object]]:
+    """`moves` actions of a seeded game of `game_id` at its default seat count, every seat a bot
+    of the game's own (the levels offered to players, in turn); the actions taken."""
+    options = options_for(game_id)
+    seats = options.seats.default
+    levels = player_levels(game_id)
+    bots = {str(s): levels[s % len(levels)] for s in range(seats)}
+    names = tuple(f"Bot {s + 1}" for s in range(seats))
+    config = MatchConfig(game_id, f"m-catalog-{game_id}", names, {}, bots=bots)
+    rng = Rng(seed)
+    table = Table.new(GAMES[game_id], config, rng.read(32), range(seats))
+    taken: list[tuple[int, object]] = []
+    while len(taken) < moves and (step := next_step(table, config.bot_levels)) is not None:
+        result = table.act(*step)
+        assert result.ok, result.reason
+        taken.append(step)
+    return taken
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_ten_seeded_moves_of_every_game_with_its_bots(entry: Entry):
+    taken = seeded_moves(entry.id, MOVES, b"catalog:" + entry.id.encode())
+    assert len(taken) == MOVES
+
+
+# -- a fifth game, added to a copy's catalog ------------------------------------------------------
+
+TOY = """    Entry(
+        "count-to-ten",
+        "Count to Ten",
+        Page(
+            emblem="circle",
+            pitch="Add one or two, in turn: whoever says the target wins.",
+            facts=("2–3 players", "2 min", "Counting"),
+            availability="Against bots or pass and play.",
+            lede="Pass and play: everyone shares this device. Nothing is secret.",
+            hint="Seat 1 starts.",
+            starting="Counting the fingers…",
+        ),
+        options="tests.toy_game.options:OPTIONS",
+        engine="tests.toy_game.rules:CountToTen",
+        screen="tests.toy_game.screen:CountScreen",
+        lesson="tests.toy_game.lesson:LESSON",
+        bots="tests.toy_game.bots:LEVELS",
+    ),
+)
+"""
+# Run in the copy: the worker's lists, the bots, and ten moves of the new game by its bots.
+IN_THE_COPY = """
+from parlour.bots.registry import bot_for, player_levels
+from parlour.games import GAMES
+from parlour.ui.online_screen import GAME_NAMES
+from parlour.ui.screens import SCREENS
+from shell.embed import choices
+from shell.page import REGIONS
+from tests.games.test_catalog import seeded_moves
+from tests.toy_game.bots import LEVELS
+
+assert GAMES["count-to-ten"].name == "Count to Ten" and GAMES["count-to-ten"].max_seats == 3
+assert GAME_NAMES["count-to-ten"] == "Count to Ten" and "count-to-ten" in SCREENS
+assert bot_for("count-to-ten", "hard") is LEVELS["hard"]
+assert player_levels("count-to-ten") == ("easy", "medium", "hard")
+assert choices({"game": "count-to-ten"})["game"] == "count-to-ten"
+assert ("#play-count-to-ten .play-root", "play:count-to-ten") in REGIONS
+assert [a for _, a in seeded_moves("count-to-ten", 10, b"toy")] == [1, 1, 1, 1, 1, 2, 1, 2]
+print("the copy takes it")
+"""
+
+
+def test_a_fifth_game_is_one_catalog_entry_and_its_own_files(tmp_path: Path):
+    """A copy of the site whose catalog holds a toy fifth game (tests/toy_game: its declaration,
+    rules and bots): the build writes its home card, set-up form, screens, rules page skeleton
+    and Embed choice, and the main thread's lists; the worker's registry, online names and
+    screens take it, and its bots play it."""
+    for part in ("py", "scripts", "assets/early.js", "index.html"):
+        copy = shutil.copytree if (ROOT / part).is_dir() else shutil.copyfile
+        (tmp_path / part).parent.mkdir(parents=True, exist_ok=True)
+        copy(ROOT / part, tmp_path / part)
+    shutil.copytree(ROOT / "tests" / "toy_game", tmp_path / "tests" / "toy_game")
+    for name in ("__init__.py", "games/__init__.py", "games/test_catalog.py"):
+        (tmp_path / "tests" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / "tests" / name, tmp_path / "tests" / name)
+    catalog = tmp_path / "py/parlour/games/catalog.py"
+    source = catalog.read_text(encoding="utf-8")
+    assert source.count("    ),\n)\n") == 1
+    catalog.write_text(source.replace("    ),\n)\n", "    ),\n" + TOY), encoding="utf-8")
+
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path / 'py'}{os.pathsep}{tmp_path}"}
+    run = [sys.executable, "-c"]
+    built = subprocess.run([*run, "from scripts import pages; pages.main()"], cwd=tmp_path, env=env)
+    assert built.returncode == 0
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    for screen in ("new", "start", "solo", "link", "host", "play", "learn", "rules"):
+        assert page.count(f'<section id="{screen}-count-to-ten"') == 1, screen
+    form = page[page.index('<section id="new-count-to-ten"') :]
+    form = form[: form.index("</section>")]
+    assert '<h2 id="new-count-to-ten-title">New game of Count to Ten</h2>' in form
+    assert re.search(r'name="count-to-ten-seats" value="2" checked', form)
+    assert 'name="count-to-ten-target" data-variant="target" value="20"> Twenty' in form
+    rules = page[page.index('<section id="rules-count-to-ten"') :]
+    rules = rules[: rules.index("</section>")]
+    assert (
+        "<h2>Count to Ten</h2>" in rules
+        and '<a class="button" href="#learn-count-to-ten">' in rules
+    )
+    assert "<td>Target</td><td>Ten; Twenty</td><td>Ten</td>" in rules
+    assert '<option value="count-to-ten">Count to Ten</option>' in page
+    assert "All five games" in page and '<li class="game-card" data-game="count-to-ten"' in page
+    assert '"count-to-ten"' in (tmp_path / "assets/early.js").read_text(encoding="utf-8")
+    # Built once, the copy's page and lists are as its catalog says: a second build changes nothing.
+    again = subprocess.run(
+        [*run, "from scripts import pages; assert not pages.write()"], cwd=tmp_path, env=env
+    )
+    assert again.returncode == 0
+
+    checked = subprocess.run(
+        [*run, IN_THE_COPY], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert checked.returncode == 0 and "the copy takes it" in checked.stdout, checked.stderr
+
+
+LAYOUT = ("options", "state", "actions", "rules", "views", "words")
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_every_game_package_has_one_layout_and_its_words(entry: Entry):
+    """Every game's package is laid out alike: its declaration, its state, its actions with their
+    JSON, its rules, views and log sentences (words.py, `describe`); its screen says a move in
+    those words: no sentence of the log lives in the UI layer or in the rules."""
+    package = entry.options.partition(":")[0].rsplit(".", 1)[0]
+    for module in LAYOUT:
+        load(f"{package}.{module}")
+    describe = load(f"{package}.words:describe")
+    assert not hasattr(GAMES[entry.id], "describe")
+    table = Table.new(
+        GAMES[entry.id],
+        MatchConfig(entry.id, "m-catalog-words", ("Ada", "Bo"), {}),
+        Rng(b"words").read(32),
+        range(2),
+    )
+    assert type(table.state).__module__ == f"{package}.state"
+    codec = (load(f"{package}.actions:parse_action"), load(f"{package}.actions:action_to_json"))
+    screen = load(entry.screen)()
+    for _ in range(MOVES):
+        step = next_step(table, {0: "easy", 1: "easy"})
+        if step is None:
+            break
+        seat, choice = step
+        before = table.state
+        assert table.act(seat, choice).ok
+        logged = table.match.entries[-1].action  # the action as the log holds it
+        action = codec[0](logged)
+        assert type(action).__module__ == f"{package}.actions" and codec[1](action) == logged
+        sentence = describe(before, seat, action)
+        assert screen.describe(before, seat, action) == sentence
+        assert "acts." not in sentence, sentence
