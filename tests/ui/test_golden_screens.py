@@ -160,7 +160,7 @@ def journeys() -> dict[str, Iterator[str]]:
     found: dict[str, Iterator[str]] = {}
     for game_id in SOLO_GAMES:
         found[f"solo-{game_id}"] = solo_journey(game_id)
-    for setup, (game_id, names, variant) in enumerate(SETUPS):
+    for setup, (game_id, names, _) in enumerate(SETUPS):
         found[f"pass-and-play-{setup}-{game_id}-{len(names)}"] = pass_and_play(setup)
     for setup, name in enumerate(IDS[: len(REPLAY_SETUPS)]):
         found[f"replay-{name}"] = replay_journey(setup)

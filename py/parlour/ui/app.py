@@ -397,7 +397,7 @@ class App:
         """Whether a game in progress saved here must be replaced: then the question is drawn
         in the screen `#<screen>-<game>` and the start waits for the answer."""
         from parlour.ui.online_screen import GAME_NAMES
-        from parlour.ui.play import replace_game_tree, saved_summary
+        from parlour.ui.saved_game import replace_game_tree, saved_summary
 
         saved = self.saved_json(game_id)
         summary = saved_summary(saved)

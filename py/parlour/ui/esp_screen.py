@@ -36,8 +36,10 @@ from parlour.ui.esp_board import (
     parse_key,
 )
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import PlaySession, last_move_of, waiting_tree
+from parlour.ui.play_session import Session
+from parlour.ui.seat import Seat
 from parlour.ui.tree import Node, h
+from parlour.ui.widgets import last_move_of, waiting_tree
 from parlour.ui.zener_art import symbol_icon
 
 
@@ -92,10 +94,10 @@ class EspScreen:
 
     # -- the board -----------------------------------------------------------------------
 
-    def _legal(self, session: PlaySession) -> list:
+    def _legal(self, session: Seat) -> list:
         return session.table.legal(session.viewer) if session.viewer is not None else []
 
-    def _targets(self, session: PlaySession) -> dict[Cell, Any]:
+    def _targets(self, session: Seat) -> dict[Cell, Any]:
         """Cells a click would act on now, with the action it would be."""
         sel: EspSelection = session.selection
         state: EspState = session.table.state
@@ -109,13 +111,13 @@ class EspScreen:
                 targets[game.landing(state, action.cell, action.direction)] = action
         return targets
 
-    def _flip(self, session: PlaySession) -> Flip | None:
+    def _flip(self, session: Seat) -> Flip | None:
         cell = session.selection.cell
         return next(
             (a for a in self._legal(session) if isinstance(a, Flip) and a.cell == cell), None
         )
 
-    def board(self, session: PlaySession, view: EspPublicView) -> Node:
+    def board(self, session: Seat, view: EspPublicView) -> Node:
         sel: EspSelection = session.selection
         flip = self._flip(session)
         targets = self._targets(session)
@@ -128,7 +130,7 @@ class EspScreen:
         self._mark_last(session, marks)
         marks.focus = self._tab_stop(session, marks)
         # The replay viewer's spectator has no clicks to zoom with: its board is fitted.
-        zoomable = isinstance(session, PlaySession)
+        zoomable = isinstance(session, Session)
         zoom = ZOOMS[self.zoom] if zoomable else None
         svg = board_tree(view, session.viewer, marks, zoom, auto=self.zoom == DEFAULT_ZOOM)
         level = "fit" if zoom is None else "auto" if self.zoom == DEFAULT_ZOOM else "zoomed"
@@ -148,7 +150,7 @@ class EspScreen:
         )
         return h("div", {"class": "esp-area"}, self._zoom_bar(), frame, pans)
 
-    def _mark_last(self, session: PlaySession, marks: BoardMarks) -> None:
+    def _mark_last(self, session: Seat, marks: BoardMarks) -> None:
         """The last move on the board: the tile placed, flipped or jumped, and a jump's start."""
         last = last_move_of(session)
         if last is None:
@@ -166,7 +168,7 @@ class EspScreen:
             where = cell_name(action.cell)
             marks.last_words = f"{who}'s last move jumped this tile here from {where}"
 
-    def _tab_stop(self, session: PlaySession, marks: BoardMarks) -> Cell | None:
+    def _tab_stop(self, session: Seat, marks: BoardMarks) -> Cell | None:
         """Where Tab enters the board: the chosen tile, else the first place a click would
         act, else the first tile of yours that can act, else the last move."""
         if marks.selected is not None:
@@ -222,7 +224,7 @@ class EspScreen:
             ),
         )
 
-    def final_details(self, session: PlaySession) -> Node | None:
+    def final_details(self, session: Seat) -> Node | None:
         """What the numbers of a won game are: whose tiles the set holds, and why that wins
         (the final board itself shows every hidden tile, opened, and rings the set)."""
         state: EspState = session.table.state
@@ -236,7 +238,7 @@ class EspScreen:
         winning set. Only what `view` shows: a hidden symbol only when it is the viewer's."""
         return board_sentences(view, viewer)
 
-    def final_reveal(self, session: PlaySession) -> dict[Cell, str]:
+    def final_reveal(self, session: Seat) -> dict[Cell, str]:
         """At the end every seat opens its hidden tiles: show them on the final board (and on
         a replay's, at any move, once "show everything" is on)."""
         if not session.shows_everything():
@@ -252,7 +254,7 @@ class EspScreen:
 
     # -- the controls beside the board ---------------------------------------------------
 
-    def controls(self, session: PlaySession, view: EspSeatView) -> Node | None:
+    def controls(self, session: Seat, view: EspSeatView) -> Node | None:
         legal = self._legal(session)
         if view["offer"] is not None:
             return self._draw_controls(view)
@@ -321,7 +323,7 @@ class EspScreen:
             ),
         )
 
-    def _tray_controls(self, session: PlaySession, view: EspSeatView) -> Node:
+    def _tray_controls(self, session: Seat, view: EspSeatView) -> Node:
         sel: EspSelection = session.selection
         tray = view["me"]["tray"]
         buttons = []
@@ -400,7 +402,7 @@ class EspScreen:
             h("p", {"class": "hint"}, hint),
         )
 
-    def _move_controls(self, session: PlaySession) -> Node:
+    def _move_controls(self, session: Seat) -> Node:
         sel: EspSelection = session.selection
         flip = self._flip(session)
         if flip is not None:
@@ -433,7 +435,7 @@ class EspScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict) -> None:
+    def handle(self, session: Seat, event: dict) -> None:
         cmd = event.get("cmd")
         sel: EspSelection = session.selection
         if cmd in ("zoom-in", "zoom-out"):
@@ -458,7 +460,7 @@ class EspScreen:
             if cell is not None:
                 self._cell(session, cell)
 
-    def _cell(self, session: PlaySession, cell: Cell) -> None:
+    def _cell(self, session: Seat, cell: Cell) -> None:
         state: EspState = session.table.state
         game: ESP = session.game
         sel: EspSelection = session.selection

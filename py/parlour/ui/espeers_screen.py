@@ -50,12 +50,12 @@ from parlour.games.zener import SYMBOLS
 from parlour.numbers import whole
 from parlour.ui.espeers_cards import card_back, card_face, card_label
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import last_move_of, you_of
 from parlour.ui.tree import Node, h, s
+from parlour.ui.widgets import last_move_of, you_of
 from parlour.ui.zener_art import symbol_icon
 
 if TYPE_CHECKING:
-    from parlour.ui.play import PlaySession
+    from parlour.ui.seat import Seat
 
 MAX_BACKS = 7  # card backs drawn for a hand; the count says the rest
 
@@ -158,7 +158,7 @@ class EspeersScreen:
 
     # -- the table -----------------------------------------------------------------------
 
-    def board(self, session: PlaySession, view: PublicView) -> Node:
+    def board(self, session: Seat, view: PublicView) -> Node:
         me = view["me"] if is_seat_view(view) else None
         bottom = me["seat"] if me else 0
         mark = last_mark(last_move_of(session), view)
@@ -279,7 +279,7 @@ class EspeersScreen:
             h("span", {"class": "visually-hidden"}, f" {hint}"),
         )
 
-    def _stack(self, session: PlaySession, view: PublicView, mark: Mark | None = None) -> Node:
+    def _stack(self, session: Seat, view: PublicView, mark: Mark | None = None) -> Node:
         names = [p["name"] for p in view["players"]]
         items = []
         for index, item in enumerate(view["stack"]):
@@ -338,7 +338,7 @@ class EspeersScreen:
             self._pass_button(session, view),
         )
 
-    def _stops_toggle(self, session: PlaySession) -> Node | None:
+    def _stops_toggle(self, session: Seat) -> Node | None:
         """One person against bots: the option to let the page pass in the other's turn."""
         seat = session.viewer
         if seat is None or not session.alone_with_bots():
@@ -357,7 +357,7 @@ class EspeersScreen:
         helped = with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
         return h("div", {"class": "stops-row"}, helped)
 
-    def auto_pass(self, session: PlaySession, state: EspeersState, seat: int) -> Pass | None:
+    def auto_pass(self, session: Seat, state: EspeersState, seat: int) -> Pass | None:
         """The pass the page plays for the person at `seat` (see `games/espeers/stops.py`),
         from that seat's own legal actions and its own option."""
         legal = session.game.legal_actions(state, seat, session.table.stores.get(seat))
@@ -370,7 +370,7 @@ class EspeersScreen:
         mine = view["active"] == seat or view["phase"] in ("setup", "mulligan")
         return "Your turn" if mine else "Your answer"
 
-    def _pass_button(self, session: PlaySession, view: PublicView) -> Node | None:
+    def _pass_button(self, session: Seat, view: PublicView) -> Node | None:
         viewer = session.viewer
         if viewer is None or not any(isinstance(a, Pass) for a in self._legal(session)):
             return None
@@ -383,7 +383,7 @@ class EspeersScreen:
         )
         return with_help(button, "espeers-pass", "Pass", HELP["pass"])
 
-    def _hand(self, session: PlaySession, view: SeatView) -> Node:
+    def _hand(self, session: Seat, view: SeatView) -> Node:
         sel: EspeersSelection = session.selection
         hand = view["me"]["hand"]
         discarding = self._discarding(session, view)
@@ -429,15 +429,15 @@ class EspeersScreen:
 
     # -- what the selected card can do ---------------------------------------------------
 
-    def _legal(self, session: PlaySession) -> list[Action]:
+    def _legal(self, session: Seat) -> list[Action]:
         return session.table.legal(session.viewer) if session.viewer is not None else []
 
-    def _selected(self, session: PlaySession, view: PublicView) -> str | None:
+    def _selected(self, session: Seat, view: PublicView) -> str | None:
         slot = session.selection.slot
         hand = view["me"]["hand"] if is_seat_view(view) else []
         return hand[slot] if slot is not None and 0 <= slot < len(hand) else None
 
-    def _card_actions(self, session: PlaySession, view: SeatView) -> Node:
+    def _card_actions(self, session: Seat, view: SeatView) -> Node:
         card = self._selected(session, view)
         if card is None:
             legal = self._legal(session)
@@ -466,7 +466,7 @@ class EspeersScreen:
             h("p", {"class": "hint"}, why) if why else None,
         )
 
-    def _why_not(self, session: PlaySession, view: SeatView, card: str, legal: list[Action]) -> str:
+    def _why_not(self, session: Seat, view: SeatView, card: str, legal: list[Action]) -> str:
         if not self._holds_opportunity(session, view):
             return words.ACT_ONLY_WITH_OPPORTUNITY
         if Play(card) not in legal:
@@ -474,10 +474,10 @@ class EspeersScreen:
             return game.play_problem(session.table.state, session.viewer, card) or ""
         return ""
 
-    def _holds_opportunity(self, session: PlaySession, view: PublicView) -> bool:
+    def _holds_opportunity(self, session: Seat, view: PublicView) -> bool:
         return any(isinstance(a, (Pass, Cycle)) for a in self._legal(session))
 
-    def _discarding(self, session: PlaySession, view: PublicView) -> bool:
+    def _discarding(self, session: Seat, view: PublicView) -> bool:
         pending = view["pending"]
         return (
             pending is not None
@@ -485,7 +485,7 @@ class EspeersScreen:
             and pending["seat"] == session.viewer
         )
 
-    def _discard_bar(self, session: PlaySession, view: SeatView) -> Node:
+    def _discard_bar(self, session: Seat, view: SeatView) -> Node:
         pending = view["pending"]
         need = pending["amount"] if pending else 0
         chosen = len(session.selection.discard)
@@ -498,7 +498,7 @@ class EspeersScreen:
 
     # -- the prompts beside the table ----------------------------------------------------
 
-    def controls(self, session: PlaySession, view: SeatView) -> Node | None:
+    def controls(self, session: Seat, view: SeatView) -> Node | None:
         legal = self._legal(session)
         if not legal:
             return None
@@ -512,7 +512,7 @@ class EspeersScreen:
         # a discard is chosen on the hand itself, and your barrier's attack sits beside it
         return None
 
-    def _mulligan(self, session: PlaySession, view: SeatView, legal: list[Action]) -> Node:
+    def _mulligan(self, session: Seat, view: SeatView, legal: list[Action]) -> Node:
         me = view["players"][view["me"]["seat"]]
         cost = words.mulligan_price(me["mulligans"])
         return h(
@@ -588,7 +588,7 @@ class EspeersScreen:
             h("div", {"class": "choice"}, *buttons),
         )
 
-    def _barrier_row(self, session: PlaySession, view: SeatView) -> Node | None:
+    def _barrier_row(self, session: Seat, view: SeatView) -> Node | None:
         """Your barrier's own control, beside it on the table: the attack, when it may."""
         me = view["me"]["seat"]
         if view["players"][me]["barrier"] is None:
@@ -600,7 +600,7 @@ class EspeersScreen:
 
     # -- the end -------------------------------------------------------------------------
 
-    def final_details(self, session: PlaySession) -> Node | None:
+    def final_details(self, session: Seat) -> Node | None:
         """Both decks and hands, opened: the cards nobody saw during the game."""
         table = session.table
         state: EspeersState = table.state
@@ -638,7 +638,7 @@ class EspeersScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict[str, Any]) -> None:
+    def handle(self, session: Seat, event: dict[str, Any]) -> None:
         if session.viewer is None:
             return  # nobody's seat is on screen: nothing to click
         cmd = event.get("cmd")
@@ -674,7 +674,7 @@ class EspeersScreen:
         elif cmd == "discard":
             self._discard_command(session, view)
 
-    def _card_command(self, session: PlaySession, cmd: str, card: str | None) -> None:
+    def _card_command(self, session: Seat, cmd: str, card: str | None) -> None:
         if card is None:
             session.message = "Choose a card from your hand first."
             return
@@ -693,7 +693,7 @@ class EspeersScreen:
                 return
             session.act(PlaceBarrier(card))
 
-    def _attack(self, session: PlaySession) -> None:
+    def _attack(self, session: Seat) -> None:
         attack = next((a for a in self._legal(session) if isinstance(a, BarrierAttack)), None)
         if attack is None:
             problem = session.game.attack_problem(session.table.state, session.viewer)
@@ -701,14 +701,14 @@ class EspeersScreen:
             return
         session.act(attack)
 
-    def _assign_command(self, session: PlaySession, view: SeatView, from_pool: int | None) -> None:
+    def _assign_command(self, session: Seat, view: SeatView, from_pool: int | None) -> None:
         pending = view["pending"]
         if pending is None or pending["kind"] != "assign" or from_pool is None:
             session.message = "There is no damage to take now."
             return
         session.act(AssignDamage(from_pool, pending["amount"] - from_pool))
 
-    def _discard_command(self, session: PlaySession, view: SeatView) -> None:
+    def _discard_command(self, session: Seat, view: SeatView) -> None:
         pending = view["pending"]
         if pending is None or not self._discarding(session, view):
             session.message = "There is nothing to discard now."

@@ -20,11 +20,11 @@ from parlour.games.psi_squad.rules import CYPHER_LABEL, Answer, ChooseCypher, Gu
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import earlier_words, last_move_of, waiting_tree
 from parlour.ui.tree import Node, h
+from parlour.ui.widgets import earlier_words, last_move_of, waiting_tree
 
 if TYPE_CHECKING:
-    from parlour.ui.play import PlaySession
+    from parlour.ui.seat import Seat
 
 # A note cycles: blank -> ruled out -> possible -> certain -> blank.
 NOTE_CYCLE = ("", "out", "maybe", "sure")
@@ -132,7 +132,7 @@ class PsiScreen:
 
     # -- the public board ----------------------------------------------------------------
 
-    def board(self, session: PlaySession, view: PsiPublicView) -> Node:
+    def board(self, session: Seat, view: PsiPublicView) -> Node:
         names = [s["name"] for s in view["seats"]]
         last = self._last_guess(session, view)
         target = last["target"] if last else None
@@ -157,7 +157,7 @@ class PsiScreen:
             self._history_table(view, last["step"] if last else None),
         )
 
-    def _last_guess(self, session: PlaySession, view: PsiPublicView) -> PsiRecord | None:
+    def _last_guess(self, session: Seat, view: PsiPublicView) -> PsiRecord | None:
         """The play sheet's record of the newest move, when it is the answer to a guess."""
         last = last_move_of(session)
         if last is None or not isinstance(last.action, Answer):
@@ -294,7 +294,7 @@ class PsiScreen:
 
     # -- the controls beside the board ---------------------------------------------------
 
-    def controls(self, session: PlaySession, view: PsiSeatView) -> Node | None:
+    def controls(self, session: Seat, view: PsiSeatView) -> Node | None:
         me = view["me"]
         names = [s["name"] for s in view["seats"]]
         if view["stage"] == "setup":
@@ -423,7 +423,7 @@ class PsiScreen:
             ),
         ]
 
-    def _choose_cypher(self, session: PlaySession, view: PsiPublicView) -> Node:
+    def _choose_cypher(self, session: Seat, view: PsiPublicView) -> Node:
         sel: PsiSelection = session.selection
         n = view["length"]
         return h(
@@ -440,7 +440,7 @@ class PsiScreen:
             h("p", {"class": "hint"}, "You can also type the digits on a keyboard."),
         )
 
-    def _guess_entry(self, session: PlaySession, view: PsiSeatView) -> Node:
+    def _guess_entry(self, session: Seat, view: PsiSeatView) -> Node:
         sel: PsiSelection = session.selection
         me = view["me"]["seat"]
         open_ = [s for s, info in enumerate(view["seats"]) if s != me and not info["guessed"]]
@@ -538,7 +538,7 @@ class PsiScreen:
         )
 
     def notes_target(
-        self, session: PlaySession, view_seats: Sequence[Mapping[str, object]], me: int
+        self, session: Seat, view_seats: Sequence[Mapping[str, object]], me: int
     ) -> int | None:
         """Whose cypher the viewer's notes grid is about: the seat chosen in the notes panel
         (kept in the viewer's notes, so it survives moves and reloads), else the first other
@@ -550,7 +550,7 @@ class PsiScreen:
         open_ = [s for s in others if not view_seats[s]["guessed"]]
         return (open_ or others or [None])[0]
 
-    def _notes(self, session: PlaySession, view: PsiPublicView) -> Node | None:
+    def _notes(self, session: Seat, view: PsiPublicView) -> Node | None:
         viewer = session.viewer
         if viewer is None:
             return None
@@ -668,7 +668,7 @@ class PsiScreen:
 
     # -- the end -------------------------------------------------------------------------
 
-    def final_details(self, session: PlaySession) -> Node | None:
+    def final_details(self, session: Seat) -> Node | None:
         """Every cypher opened, the last cypher's bonus, and the ranking."""
         state: PsiState = session.table.state
         rows = []
@@ -707,7 +707,7 @@ class PsiScreen:
 
     # -- clicks and keys -----------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict) -> None:
+    def handle(self, session: Seat, event: dict) -> None:
         cmd = event.get("cmd")
         sel: PsiSelection = session.selection
         state: PsiState = session.table.state
@@ -745,14 +745,14 @@ class PsiScreen:
             else:
                 session.act(Guess(sel.target, sel.digits))
 
-    def _choose_notes_target(self, session: PlaySession, target: int | None) -> None:
+    def _choose_notes_target(self, session: Seat, target: int | None) -> None:
         viewer = session.viewer
         state: PsiState = session.table.state
         if viewer is None or target is None or target == viewer or not 0 <= target < state.seats:
             return
         session.notes_of(viewer)[NOTES_TARGET] = target
 
-    def _cycle_note(self, session: PlaySession, key: str) -> None:
+    def _cycle_note(self, session: Seat, key: str) -> None:
         viewer = session.viewer
         state: PsiState = session.table.state
         if viewer is None or state.setting_up:

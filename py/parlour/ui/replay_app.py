@@ -25,9 +25,9 @@ from parlour.match.replay import (
 from parlour.match.signed_replay import Check, signature_checks
 from parlour.match.viewer import Replay
 from parlour.numbers import whole
-from parlour.ui.play import describe_entry
 from parlour.ui.replay_screen import open_tree, replay_tree, said_of
 from parlour.ui.screens import screen_for
+from parlour.ui.widgets import describe_entry
 
 if TYPE_CHECKING:
     from parlour.ui.app import App

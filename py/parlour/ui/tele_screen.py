@@ -38,11 +38,12 @@ from parlour.games.telepathic.rules import (
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import LastMove, last_move_of, waiting_tree, you_of
+from parlour.ui.seat import LastMove
 from parlour.ui.tree import Node, h, s
+from parlour.ui.widgets import last_move_of, waiting_tree, you_of
 
 if TYPE_CHECKING:
-    from parlour.ui.play import PlaySession
+    from parlour.ui.seat import Seat
 
 CELL = 64
 GAP = 6
@@ -237,7 +238,7 @@ class TeleScreen:
 
     # -- the grid -------------------------------------------------------------------------
 
-    def _preview(self, session: PlaySession, view: TelePublicView) -> tuple[list, set[int]]:
+    def _preview(self, session: Seat, view: TelePublicView) -> tuple[list, set[int]]:
         sel: TeleSelection = session.selection
         grid = [tuple(t) for t in view["grid"]]
         if (
@@ -251,7 +252,7 @@ class TeleScreen:
             set_cells(card.sets, sel.set_index)
         )
 
-    def _acted_on(self, session: PlaySession, view: TelePublicView) -> tuple[str, int, str] | None:
+    def _acted_on(self, session: Seat, view: TelePublicView) -> tuple[str, int, str] | None:
         """The set the newest turn's card acted on, as (the card's sets, which, the sentence
         under the grid), or None (no card has acted yet, or a new turn has begun)."""
         last = last_move_of(session)
@@ -269,7 +270,7 @@ class TeleScreen:
             words += " " + self.describe(last.before, last.seat, last.action)
         return card.sets, index, words
 
-    def board(self, session: PlaySession, view: TelePublicView) -> Node:
+    def board(self, session: Seat, view: TelePublicView) -> Node:
         grid, marked = self._preview(session, view)
         preview = bool(marked)
         acted = None if preview else self._acted_on(session, view)
@@ -369,7 +370,7 @@ class TeleScreen:
 
     # -- the action cards -------------------------------------------------------------------
 
-    def _card_row(self, session: PlaySession, view: TelePublicView) -> Node:
+    def _card_row(self, session: Seat, view: TelePublicView) -> Node:
         """The face-up cards. The seat handing one over picks it here and hands it with the
         button right after the cards (so Tab follows the turn: a card, then "Hand it"); the
         arrow keys move along the cards (`data-roving`), one Tab stop for the row."""
@@ -449,14 +450,14 @@ class TeleScreen:
 
     # -- the controls ---------------------------------------------------------------------
 
-    def controls(self, session: PlaySession, view: TeleSeatView) -> Node | None:
+    def controls(self, session: Seat, view: TeleSeatView) -> Node | None:
         if session.table.match.result() is not None:  # online, a device keeps its seat's view
             return h("div", {"class": "tele-controls"}, self._my_cards(view))
         # What to do now comes first: on a phone the side panel sits below the grid.
         turn = self._turn_controls(session, view) or self._waiting(session, view)
         return h("div", {"class": "tele-controls"}, turn, self._my_cards(view))
 
-    def _waiting(self, session: PlaySession, view: TelePublicView) -> Node | None:
+    def _waiting(self, session: Seat, view: TelePublicView) -> Node | None:
         """While other seats act (online: each device shows its own seat throughout). A pair's
         waiting partner may still make the Announcement."""
         names = [seat["name"] for seat in view["seats"]]
@@ -513,7 +514,7 @@ class TeleScreen:
             h("p", {"class": "hint"}, "Only you see these. No talking, no gestures."),
         )
 
-    def _turn_controls(self, session: PlaySession, view: TelePublicView) -> Node | None:
+    def _turn_controls(self, session: Seat, view: TelePublicView) -> Node | None:
         viewer, phase = session.viewer, view["phase"]
         names = [seat["name"] for seat in view["seats"]]
         sel: TeleSelection = session.selection
@@ -620,7 +621,7 @@ class TeleScreen:
             )
         return None
 
-    def _announcement(self, session: PlaySession, view: TelePublicView) -> Node:
+    def _announcement(self, session: Seat, view: TelePublicView) -> Node:
         state: TeleState = session.table.state
         viewer = session.viewer
         sel: TeleSelection = session.selection
@@ -716,7 +717,7 @@ class TeleScreen:
 
     # -- the end --------------------------------------------------------------------------
 
-    def final_details(self, session: PlaySession) -> Node | None:
+    def final_details(self, session: Seat) -> Node | None:
         """Everyone's condition cards, opened at the end."""
         state: TeleState = session.table.state
         rows = []
@@ -740,7 +741,7 @@ class TeleScreen:
 
     # -- clicks ---------------------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict) -> None:
+    def handle(self, session: Seat, event: dict) -> None:
         cmd = event.get("cmd")
         sel: TeleSelection = session.selection
         if cmd == "pick-card":
@@ -770,7 +771,7 @@ class TeleScreen:
         elif cmd == "continue":
             session.act(Continue())
 
-    def _submit_announcement(self, session: PlaySession, cmd: str) -> None:
+    def _submit_announcement(self, session: Seat, cmd: str) -> None:
         state: TeleState = session.table.state
         sel: TeleSelection = session.selection
         claims = sel.claims or {}

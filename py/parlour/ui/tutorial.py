@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from parlour.errors import ParlourError
 from parlour.match.match import Submitted
 from parlour.ui.page import within
-from parlour.ui.play import STATUS, PlaySession
+from parlour.ui.play import PlaySession
+from parlour.ui.play_session import STATUS
 from parlour.ui.screens import BOT_PAUSE_MS, screen_for
 from parlour.ui.tree import Node, h
 
