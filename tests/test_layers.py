@@ -136,3 +136,56 @@ def test_no_module_of_the_page_imports_the_test_only_crypto_package():
         if {"cryptography", "cffi"} & {n.split(".")[0] for n in _imports(path)}:
             offenders.append(str(path.relative_to(PACKAGE.parent)))
     assert offenders == []
+
+
+UI = PACKAGE / "ui"
+UI_MOST_LINES = 600  # a ui/ module longer than this holds more than one role (issue 30)
+
+
+def _ui_imports() -> dict[str, set[str]]:
+    """Each ui/ module and the ui/ modules it imports, type-only imports included: a module
+    that names another's type depends on it as much as one that calls it."""
+    modules = {f"parlour.ui.{p.stem}": p for p in UI.glob("*.py") if p.stem != "__init__"}
+    return {name: _imports(path) & set(modules) for name, path in modules.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of `graph` (module -> what it imports), each as the path that closes
+    it, found by a depth-first walk."""
+    found: list[list[str]] = []
+    state: dict[str, str] = {}
+
+    def walk(node: str, path: list[str]) -> None:
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                found.append([*path[path.index(nxt) :], nxt])
+            elif nxt not in state:
+                walk(nxt, [*path, nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node, [node])
+    return found
+
+
+def test_no_circle_among_the_ui_modules():
+    """The app hands itself to the parts it makes on first use (lessons, replays, online play,
+    play by link) as a `Host`; none imports the app back, nor any other circle."""
+    assert circles(_ui_imports()) == []
+
+
+def test_the_circle_finder_sees_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c", "a"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_ui_module_is_over_600_lines():
+    """A module of the UI over 600 lines mixes roles (a session, its drawing, shared pieces):
+    split it by role, as play.py was (issue 30)."""
+    long = {
+        p.name: n for p in UI.glob("*.py") if (n := len(p.read_text().splitlines())) > UI_MOST_LINES
+    }
+    assert long == {}

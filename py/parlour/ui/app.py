@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from parlour.ui.online_app import Keyring, OnlineController
     from parlour.ui.play import PlaySession
     from parlour.ui.replay_app import Replays
+    from parlour.ui.tutorial import Lessons
 
 STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
@@ -66,7 +67,7 @@ class App:
         self._replays: Replays | None = None
         self._links: LinkGames | None = None  # play by link: made on first use
         self.href = ""
-        self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
+        self._lessons: Lessons | None = None  # the lessons (#learn-<game>): made on first use
         self.hash = ""
         self.note_html = ""  # what the storage note (#storage-note) shows now
         self.listing_saves = False  # the storage note's list of old saves is open
@@ -299,7 +300,7 @@ class App:
             self.links().create(hash_[6:], form)
             return
         if hash_.startswith("#learn-") and hash_[7:] in SCREENS:
-            self._tutorial().route(self, hash_[7:])
+            self.lessons().route(hash_[7:])
             return
         if hash_ == "#decks-espeers":
             self.draw_builder()
@@ -343,10 +344,16 @@ class App:
             self._links = LinkGames(self)
         return self._links
 
-    def _tutorial(self) -> Any:
-        from parlour.ui import tutorial
+    def lessons(self) -> Lessons:
+        """The lessons under way, made on first use (a game's page never needs them)."""
+        if self._lessons is None:
+            from parlour.ui.tutorial import Lessons
 
-        return tutorial
+            self._lessons = Lessons(self)
+        return self._lessons
+
+    def in_lesson(self, game_id: str) -> bool:
+        return self._lessons is not None and game_id in self._lessons.under_way
 
     def _online_module(self) -> Any:
         from parlour.ui import online_app
@@ -453,8 +460,8 @@ class App:
         kind, _, game_id = region.partition(":")
         if kind == "play" and game_id in SCREENS:
             self.dispatch(game_id, data)
-        elif kind == "learn" and game_id in self.tutorials:
-            self._tutorial().dispatch(self, game_id, data)
+        elif kind == "learn" and self.in_lesson(game_id):
+            self.lessons().dispatch(game_id, data)
         elif kind == "start" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
             form, table = self.pending_form, self.pending_table
@@ -487,8 +494,8 @@ class App:
         send = (
             (lambda data: self.dispatch(game_id, data))
             if kind == "play" and game_id in self.sessions
-            else (lambda data: self._tutorial().dispatch(self, game_id, data))
-            if kind == "learn" and game_id in self.tutorials
+            else (lambda data: self.lessons().dispatch(game_id, data))
+            if kind == "learn" and self.in_lesson(game_id)
             else self.online.click
             if kind == "online" and self.online is not None and self.online.play is not None
             else self._links.click
@@ -544,7 +551,7 @@ class App:
         step the match has left (an undo, a second request) changes nothing."""
         game_id = request.get("game")
         if isinstance(game_id, str) and game_id.startswith("learn:"):
-            self._tutorial().bot(self, game_id[6:], request.get("step"))
+            self.lessons().bot(game_id[6:], request.get("step"))
             return
         if game_id == "online":
             if self.online is not None:

@@ -31,6 +31,7 @@ from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
 from parlour.numbers import whole
 from parlour.ui import setup_form
+from parlour.ui.host import Host
 from parlour.ui.online_screen import (
     Invite,
     bar_notice,
@@ -41,7 +42,7 @@ from parlour.ui.online_screen import (
     next_game_tree,
     online_banner,
 )
-from parlour.ui.page import Effects, Storage, within
+from parlour.ui.page import within
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
 
@@ -112,18 +113,12 @@ class Keyring(Protocol):
         ...
 
 
-class TheApp(Protocol):
-    """What online play uses of the app (app.App, which hands itself to this module)."""
+class TheApp(Host, Protocol):
+    """What online play (and play by link) uses of the app beyond any part's (app.App, which
+    hands itself to this module)."""
 
-    storage: Storage
-    href: str
     online: OnlineController | None
     keyring: Keyring | None
-
-    @property
-    def effects(self) -> Effects: ...
-
-    def go(self, hash_: str) -> None: ...
 
     def saved_decks_raw(self) -> object: ...
 
