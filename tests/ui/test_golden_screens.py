@@ -28,7 +28,8 @@ import pytest
 from parlour.fair.rng import Rng
 from parlour.match.online import OnlineSession
 from parlour.ui.app import App
-from parlour.ui.online_screen import Invite, guest_join, host_lobby
+from parlour.ui.online_join import guest_join
+from parlour.ui.online_screen import Invite, host_lobby
 from parlour.ui.replay_app import Watching
 from parlour.ui.replay_screen import replay_tree
 from parlour.ui.screens import screen_for

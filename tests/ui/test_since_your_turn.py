@@ -28,7 +28,7 @@ def test_since_your_turn_lists_the_others_moves_since_your_last_one():
             s.bot_move()
             continue
         entries = s.table.match.entries
-        mine = [e.seq for e in entries if e.seat == 0 and s._persons_move(e)]
+        mine = [e.seq for e in entries if e.seat == 0 and s.persons_move(e)]
         after = [e for e in entries if e.seq > (mine[-1] if mine else 0)]
         told = [s.entry_words(e) for e in after if s.entry_words(e)]
         shown = since(s)

@@ -32,12 +32,12 @@ from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_
 from parlour.numbers import whole
 from parlour.ui import setup_form
 from parlour.ui.host import Host
+from parlour.ui.online_join import guest_join
 from parlour.ui.online_screen import (
     Invite,
     bar_notice,
     elsewhere_tree,
     forfeit_tree,
-    guest_join,
     host_lobby,
     next_game_tree,
     online_banner,

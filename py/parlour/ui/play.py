@@ -23,19 +23,54 @@ from parlour.ui.online_screen import (
 )
 from parlour.ui.outcome import outcome_title
 from parlour.ui.play_session import Session
+from parlour.ui.seat import LastMove
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import (
     audit_tree,
     description_tree,
     handoff_tree,
     log_tree,
+    newest_told,
     seats_tree,
     since_tree,
 )
 
+SINCE_MOST = 6  # lines in "Since your turn:"; the log has the rest
+
 
 class PlaySession(Session):
     """The play screen of one device, drawn (see `Session` for what it holds)."""
+
+    def since_your_turn(self) -> list[str]:
+        """What happened since the seat shown last decided a move, oldest first, in the log's
+        words (the others' moves, and the steps taken for it meanwhile): the short list a person
+        reads on coming back to the game. Empty unless that seat is to move now and another seat
+        has moved since; the newest SINCE_MOST lines only."""
+        viewer, match = self.viewer, self.table.match
+        if viewer is None or self.to_act() != viewer or match.result() is not None:
+            return []
+        entries = match.entries
+        start = next(
+            (
+                i + 1
+                for i in range(len(entries) - 1, -1, -1)
+                if entries[i].seat == viewer and self.persons_move(entries[i])
+            ),
+            0,
+        )
+        news = entries[start:]
+        if all(e.seat == viewer for e in news):
+            return []
+        lines = [line for line in (self.entry_words(e) for e in news) if line]
+        if len(lines) > SINCE_MOST:
+            earlier = len(lines) - SINCE_MOST + 1
+            lines = [f"{earlier} earlier moves (in the game log)", *lines[-SINCE_MOST + 1 :]]
+        return lines
+
+    def last_move(self) -> LastMove | None:
+        """The newest move the log tells in words: the one the board marks, the message and
+        the hand-off screen name (a routine step, told with "", is passed over)."""
+        return newest_told(self.table.match, self.screen)
 
     def render(self) -> Node:
         helps.begin(self.scope)

@@ -21,15 +21,14 @@ from parlour.match.audit import Cheat, Unverified, Verified, audit
 from parlour.match.match import Submitted
 from parlour.match.replay import ReplayRecord, file_text
 from parlour.match.table import Table
-from parlour.ui.seat import GameScreen, LastMove
+from parlour.ui.seat import GameScreen
 from parlour.ui.tree import Node
-from parlour.ui.widgets import describe_entry, newest_told
+from parlour.ui.widgets import describe_entry
 
 if TYPE_CHECKING:
     from parlour.match.online import OnlineSession
 
 STATUS = "[data-role=status]"  # the play screen's heading
-SINCE_MOST = 6  # lines in "Since your turn:"; the log has the rest
 RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 
@@ -373,7 +372,7 @@ class Session:
             self.said = self.message
             self._next_view()
 
-    def _persons_move(self, entry: Any) -> bool:
+    def persons_move(self, entry: Any) -> bool:
         """Whether a log entry is a move a person of this device decided (not an automatic
         answer, not a pass the stops took for them): what undo takes back."""
         if entry.seat not in self.humans:
@@ -391,7 +390,7 @@ class Session:
             return None
         match, floor = self.table.match, self.table.undo_floor()
         for entry in reversed(match.entries[floor:]):
-            if not self.bots or self._persons_move(entry):
+            if not self.bots or self.persons_move(entry):
                 return entry
         return None
 
@@ -472,7 +471,7 @@ class Session:
         for entry in reversed(match.entries):
             if entry.seq - 1 < floor:
                 break
-            if self._persons_move(entry):
+            if self.persons_move(entry):
                 undone = match.step - (entry.seq - 1)
                 match.truncate(entry.seq - 1)
                 self.declined_at = self.stalled_at = -1
@@ -495,37 +494,6 @@ class Session:
 
     def entry_words(self, entry: Any) -> str:
         return describe_entry(self.screen, self.table.match, entry)
-
-    def since_your_turn(self) -> list[str]:
-        """What happened since the seat shown last decided a move, oldest first, in the log's
-        words (the others' moves, and the steps taken for it meanwhile): the short list a person
-        reads on coming back to the game. Empty unless that seat is to move now and another seat
-        has moved since; the newest SINCE_MOST lines only."""
-        viewer, match = self.viewer, self.table.match
-        if viewer is None or self.to_act() != viewer or match.result() is not None:
-            return []
-        entries = match.entries
-        start = next(
-            (
-                i + 1
-                for i in range(len(entries) - 1, -1, -1)
-                if entries[i].seat == viewer and self._persons_move(entries[i])
-            ),
-            0,
-        )
-        news = entries[start:]
-        if all(e.seat == viewer for e in news):
-            return []
-        lines = [line for line in (self.entry_words(e) for e in news) if line]
-        if len(lines) > SINCE_MOST:
-            earlier = len(lines) - SINCE_MOST + 1
-            lines = [f"{earlier} earlier moves (in the game log)", *lines[-SINCE_MOST + 1 :]]
-        return lines
-
-    def last_move(self) -> LastMove | None:
-        """The newest move the log tells in words: the one the board marks, the message and
-        the hand-off screen name (a routine step, told with "", is passed over)."""
-        return newest_told(self.table.match, self.screen)
 
     def board_sentences(self) -> list[str]:
         """The position as the seat shown sees it, in sentences ("Describe the board")."""
@@ -560,7 +528,7 @@ class Session:
         if not self.bots:
             return True
         match, floor = self.table.match, self.table.undo_floor()
-        return any(self._persons_move(e) for e in match.entries[floor:])
+        return any(self.persons_move(e) for e in match.entries[floor:])
 
     def one_seat_shown(self) -> bool:
         """One device shows one seat all game: online, or one person against bots."""
