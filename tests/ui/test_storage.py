@@ -10,7 +10,7 @@ import json
 import pytest
 
 from parlour.ui.app import DECKS_STORAGE, STORAGE, App, new_table
-from parlour.ui.online_app import ONLINE_LAST, ONLINE_SAVE
+from parlour.ui.online_saves import ONLINE_LAST, ONLINE_SAVE
 from parlour.ui.page import Storage
 from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves, remove_save, retry
 

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from parlour.fair.signing import Signed, Signer
     from parlour.match.table import Table
     from parlour.ui.link_app import LinkGames
-    from parlour.ui.online_app import Keyring, OnlineController
+    from parlour.ui.online_app import OnlineController
+    from parlour.ui.online_saves import Keyring
     from parlour.ui.play import PlaySession
     from parlour.ui.replay_app import Replays
     from parlour.ui.tutorial import Lessons
@@ -273,7 +274,7 @@ class App:
         form = request.get("form")
         self.effects.attrs["joining"] = None
         if hash_.startswith("#join="):
-            self._online_module().guest_new(self, hash_[1:])
+            self._online_start().guest_new(self, hash_[1:])
             return
         if hash_.startswith("#pl="):
             self.links().open_link(hash_)
@@ -294,7 +295,7 @@ class App:
         if self._replays is not None:
             self._replays.leave()
         if hash_.startswith("#host-") and hash_[6:] in SCREENS:
-            self._online_module().host_new(self, hash_[6:], form)
+            self._online_start().host_new(self, hash_[6:], form)
             return
         if hash_.startswith("#link-") and hash_[6:] in SCREENS:
             self.links().create(hash_[6:], form)
@@ -359,6 +360,12 @@ class App:
         from parlour.ui import online_app
 
         return online_app
+
+    def _online_start(self) -> Any:
+        """Where online games begin (a host's table, a guest's join): loaded on first use."""
+        from parlour.ui import online_start
+
+        return online_start
 
     # -- pass-and-play ------------------------------------------------------------------
 

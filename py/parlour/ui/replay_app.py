@@ -32,7 +32,7 @@ from parlour.ui.widgets import describe_entry
 
 if TYPE_CHECKING:
     from parlour.match.table import Table
-    from parlour.ui.online_app import Keyring
+    from parlour.ui.online_saves import Keyring
 
 ROOT = "#replay .replay-root"
 AUTOPLAY_MS = 1200
