@@ -13,9 +13,9 @@ import json
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from parlour.errors import ParlourError
 from parlour.ui import setup_form
 from parlour.ui.page import Effects, Storage, within
+from parlour.ui.saved_game import STORAGE, read_saved, save_session, saved_table
 from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
 
 if TYPE_CHECKING:
@@ -26,20 +26,12 @@ if TYPE_CHECKING:
     from parlour.ui.online_saves import Keyring
     from parlour.ui.play import PlaySession
     from parlour.ui.replay_app import Replays
+    from parlour.ui.storage_note import StorageNote
     from parlour.ui.tutorial import Lessons
 
-STORAGE = "psi-parlour:{game}:pass-and-play"
 DECKS_STORAGE = "psi-parlour:espeers:decks"
-FINISHED = ":finished"  # beside a saved game's key: that game is over
 DECKS_WHAT = "Your saved ESPEERS decks"
 LINK_SAVE = "psi-parlour:link:"  # then a match id: a game by link (ui/link_app.py's SAVE)
-
-
-def saved_what(game_id: str) -> str:
-    """A pass-and-play save, named for the player ("Your saved ESP game")."""
-    from parlour.ui.online_screen import GAME_NAMES
-
-    return f"Your saved {GAME_NAMES.get(game_id, game_id)} game"
 
 
 # Screens the worker draws whole (their address prefix, their region): a route to one moves
@@ -70,9 +62,7 @@ class App:
         self.href = ""
         self._lessons: Lessons | None = None  # the lessons (#learn-<game>): made on first use
         self.hash = ""
-        self.note_html = ""  # what the storage note (#storage-note) shows now
-        self.listing_saves = False  # the storage note's list of old saves is open
-        self.note_said = ""  # a passing word in the storage note ("saved again")
+        self.note: StorageNote | None = None  # the storage note: made when it has a word
         # A game made elsewhere (a replay played on), started by the next #start-<game>
         self.pending_tables: dict[str, Table] = {}
         self.pending_form: object = None  # a start waiting on "replace the game?": its form
@@ -185,21 +175,24 @@ class App:
             self.links().draw_home()
         self.on_route(request)
 
-    def on_unsaved(self, request: dict[str, Any]) -> None:
-        """The page's word on storage: the keys whose last write the browser refused (none:
-        every write lands again), and why ("full" or "refused")."""
-        keys, why = request.get("keys"), request.get("why")
-        storage = self.storage
-        storage.unsaved = [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
-        was = storage.why
-        storage.why = str(why) if storage.unsaved and why in ("full", "refused") else ""
-        if not storage.why:
-            from parlour.ui.storage_note import SAVED_AGAIN
-
-            self.listing_saves = False
-            self.note_said = SAVED_AGAIN if was == "full" else ""
-
     # -- the storage note: a game not saved, a save set aside ----------------------------
+
+    def storage_note(self) -> StorageNote:
+        """The storage note, made on first use (most visits never need it)."""
+        if self.note is None:
+            from parlour.ui.storage_note import StorageNote
+
+            self.note = StorageNote()
+        return self.note
+
+    def on_unsaved(self, request: dict[str, Any]) -> None:
+        self.storage_note().unsaved(request, self.storage)
+
+    def draw_note(self) -> None:
+        """Draw the storage note when it has something to say."""
+        storage = self.storage
+        if self.note is not None or storage.why or storage.damaged:
+            self.storage_note().draw(storage, self.effects, self.current_saves())
 
     def current_saves(self) -> set[str]:
         """The saves of what is being played now, never offered for removal."""
@@ -214,39 +207,6 @@ class App:
             keep.add(LINK_SAVE + self._links.current)  # the game by link on screen
         return keep
 
-    def draw_note(self) -> None:
-        """Draw the storage note when what it says changed (most calls: nothing to say)."""
-        storage = self.storage
-        if not (storage.why or storage.damaged or self.note_html or self.note_said):
-            return
-        from parlour.ui.storage_note import ROOT, note_tree
-        from parlour.ui.tree import to_html
-
-        tree = note_tree(storage, self.listing_saves, self.current_saves(), self.note_said)
-        if to_html(tree) != self.note_html:
-            self.effects.draw(ROOT, tree)
-            self.note_html = to_html(tree)
-
-    def on_note_click(self, data: dict[str, Any]) -> None:
-        from parlour.ui.storage_note import remove_save, retry
-
-        cmd = data.get("cmd")
-        self.note_said = ""
-        if cmd == "storage-list":
-            self.listing_saves = True
-            self.effects.focus = "#storage-note [data-role=storage-list] button"
-        elif cmd == "storage-close":
-            self.listing_saves = False
-        elif cmd == "storage-remove":
-            if remove_save(self.storage, str(data.get("key")), self.current_saves()):
-                retry(self.storage)
-            self.effects.focus = "#storage-note [data-role=storage-list] button"
-        elif cmd == "storage-dismiss":
-            index = data.get("index")
-            damaged = self.storage.damaged
-            if isinstance(index, str) and index.isdigit() and int(index) < len(damaged):
-                damaged.pop(int(index))
-
     def on_storage(self, request: dict[str, Any]) -> None:
         key, value = request.get("key"), request.get("value")
         if isinstance(key, str) and (value is None or isinstance(value, str)):
@@ -255,7 +215,8 @@ class App:
     # -- routes -------------------------------------------------------------------------
 
     def on_route(self, request: dict[str, Any]) -> None:
-        self.note_said = ""  # "saved again" was said; a new screen need not hear it
+        if self.note is not None:
+            self.note.said = ""  # "saved again" was said; a new screen need not hear it
         self._route(request)
         hash_ = self.hash
         drawn = [
@@ -413,7 +374,7 @@ class App:
         from parlour.ui.online_screen import GAME_NAMES
         from parlour.ui.saved_game import replace_game_tree, saved_summary
 
-        saved = self.saved_json(game_id)
+        saved = read_saved(self.storage, game_id)
         summary = saved_summary(saved)
         if summary is None and saved is not None and game_id not in self.sessions:
             self.resume(game_id)  # a save that cannot be read is set aside, not replaced
@@ -479,7 +440,7 @@ class App:
         elif kind == "builder":
             self.on_builder_click(data)
         elif kind == "storage":
-            self.on_note_click(data)
+            self.storage_note().click(data, self.storage, self.effects, self.current_saves())
         elif kind == "online" and self.online is not None:
             self.online.on_click(data)
         elif kind == "replay":
@@ -517,6 +478,8 @@ class App:
         elif key in ("Enter", " "):
             send({"cell": str(cell)})
         elif key.startswith("Arrow"):
+            from parlour.ui.esp_board import arrow_focus
+
             target = arrow_focus(str(cell), request.get("cells"), key)
             roots = {"play": play_root(game_id), "learn": f"#learn-{game_id} .learn-root"}
             roots["bylink"] = "#bylink .bylink-root"
@@ -579,35 +542,13 @@ class App:
     # -- storage: a reload loses nothing ------------------------------------------------
 
     def save(self, game_id: str) -> None:
-        session = self.sessions[game_id]
-        key = STORAGE.format(game=game_id)
-        over = session.table.match.result() is not None
-        if over and not session.result_open:
-            self.storage.remove(key)
-        else:
-            self.storage.set(key, json.dumps(session.to_json()))
-        # a finished game kept for its result is not one to resume (shell/page.py reads keys
-        # only, so the end is a key of its own)
-        if over != (self.storage.get(key + FINISHED) is not None):
-            self.storage.set(key + FINISHED, "1" if over else None)
-
-    def saved_json(self, game_id: str) -> object:
-        return self.storage.read(STORAGE.format(game=game_id), saved_what(game_id))
+        save_session(self.storage, game_id, self.sessions[game_id])
 
     def resume(self, game_id: str) -> bool:
-        from parlour.match.table import Table
-
-        saved = self.saved_json(game_id)
+        saved = saved_table(self.storage, game_id)
         if saved is None:
             return False
-        try:
-            if not isinstance(saved, dict):
-                raise ValueError("not a save")
-            table = Table.from_json(saved["table"])
-            notes = {int(k): v for k, v in saved.get("notes", {}).items() if isinstance(v, dict)}
-        except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
-            self.storage.set_aside(STORAGE.format(game=game_id), saved_what(game_id))
-            return False
+        table, notes = saved
         session = self._session(table, game_id)
         session.notes = notes
         self.sessions[game_id] = session
@@ -700,18 +641,6 @@ def new_table(
     levels = {str(seat): level for seat, level in (bots or {}).items()}
     config = MatchConfig(game_id, new_match_id(), names, variant or {}, bots=levels)
     return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
-
-
-def arrow_focus(cell: str, cells: object, key: str) -> str | None:
-    """Where an arrow key moves the focus across the ESP board: the selector of the cell."""
-    from parlour.ui.esp_board import next_focus, parse_key
-
-    if not isinstance(cells, list):
-        return None
-    known = [c for c in (parse_key(str(x)) for x in cells[:400]) if c]
-    here = parse_key(cell)
-    target = next_focus(known, here, key) if here else None
-    return f'[data-cell="{target[0]},{target[1]}"]' if target is not None else None
 
 
 HANDLERS = {
