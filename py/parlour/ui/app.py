@@ -13,10 +13,12 @@ import json
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from parlour.ui import setup_form
+from parlour.ui import setup_form, signing
+from parlour.ui.deck_shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
 from parlour.ui.page import Effects, Storage, within
 from parlour.ui.saved_game import STORAGE, read_saved, save_session, saved_table
 from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
+from parlour.ui.signing import LINK_SAVE
 
 if TYPE_CHECKING:
     from parlour.fair.signing import Signed, Signer
@@ -28,10 +30,6 @@ if TYPE_CHECKING:
     from parlour.ui.replay_app import Replays
     from parlour.ui.storage_note import StorageNote
     from parlour.ui.tutorial import Lessons
-
-DECKS_STORAGE = "psi-parlour:espeers:decks"
-DECKS_WHAT = "Your saved ESPEERS decks"
-LINK_SAVE = "psi-parlour:link:"  # then a match id: a game by link (ui/link_app.py's SAVE)
 
 
 # Screens the worker draws whole (their address prefix, their region): a route to one moves
@@ -89,71 +87,20 @@ class App:
             out = {**self.effects.to_json(), "error": traceback.format_exc()}
         return json.dumps(out)
 
-    # -- signed play: what the page signs and checks around a call (worker.py) ---------------
+    # -- signed play: what the page signs and checks around a call (webcrypto.py) ------------
 
     def signature_checks(self, text: str) -> list[tuple[str, bytes, bytes, bytes]]:
-        """The signatures a request's message carries, as (algorithm, key, signed bytes,
-        signature), for the page to check with WebCrypto before the call; none for the rest."""
-        try:
-            request = json.loads(text)
-        except ValueError:
-            return []
-        online = self.online
-        if isinstance(request, dict) and (by_link := self.link_checks(request)) is not None:
-            return by_link
-        if isinstance(request, dict) and request.get("op") == "route":
-            return self.replays().signature_checks(str(request.get("hash", "")))
-        if not isinstance(request, dict) or request.get("op") != "link" or online is None:
-            return []
-        candidate = online.find(request.get("link"))
-        message = request.get("text")
-        if candidate is None:
-            return []
-        return online.session.signature_checks(message)
-
-    def link_checks(self, request: dict[str, Any]) -> list[Any] | None:
-        """Play by link's signatures to check first: a link opened, an invite joined, and at
-        the start every game by link kept here (None: the request is not one of those)."""
-        hash_ = str(request.get("hash", ""))
-        op, region = request.get("op"), request.get("region")
-        if op == "start":
-            local = request.get("local")
-            from_storage = isinstance(local, dict) and any(
-                isinstance(k, str) and k.startswith(LINK_SAVE) for k in local
-            )
-            return (
-                self.links().saved_checks(local)
-                if from_storage and isinstance(local, dict)
-                else None
-            )
-        if (op == "route" and hash_.startswith("#pl=")) or (op == "click" and region == "bylink"):
-            return self.links().checks(request)
-        return None
+        return signing.signature_checks(self, text)
 
     def pending_signatures(self) -> tuple[Signer | None, list[tuple[Signed, bytes]]]:
-        """What this device's online game (or game by link) waits to sign, with the exact
-        bytes of each, and the key pair it signs with."""
-        if self._links is not None:
-            signer, pending = self._links.pending()
-            if pending:
-                return signer, pending
-        session = self.online.session if self.online is not None else None
-        if session is None or session.crypto is None:
-            return None, []
-        return session.crypto.signer, session.pending_signatures()
+        return signing.pending_signatures(self)
 
     def after_signing(self) -> str:
-        """After the page signed what waited: the same call's effects, now with the messages
-        that waited for their signatures, and the save that has them."""
-        try:
-            if self.online is not None:
-                self.online.after(signed=True)
-            if self._links is not None:
-                self._links.after_signing()
-            out = self.effects.to_json()
-        except Exception:
-            out = {**self.effects.to_json(), "error": traceback.format_exc()}
-        return json.dumps(out)
+        return signing.after_signing(self)
+
+    def made_links(self) -> LinkGames | None:
+        """Play by link, if this page has used it (it is made on first use: `links`)."""
+        return self._links
 
     def handle(self, request: dict[str, Any]) -> None:
         op = request.get("op")
@@ -268,7 +215,7 @@ class App:
             self.draw_builder()
             return
         if hash_ == "#new-espeers":
-            self.fill_deck_choices(form)
+            fill_deck_choices(self.storage, self.effects, form)
             return
         for game_id in SCREENS:
             if hash_ == f"#start-{game_id}":
@@ -557,19 +504,7 @@ class App:
     # -- the ESPEERS deck builder and the decks of a new game ---------------------------
 
     def saved_decks_raw(self) -> object:
-        """The saved decks as stored. An entry that is not JSON, or whose decks are not all
-        readable, is set aside first; what could be read of it is written back."""
-        from parlour.ui.espeers_decks import DeckBuilder, saved_decks
-
-        raw = self.storage.read(DECKS_STORAGE, DECKS_WHAT)
-        if raw is None:
-            return {}
-        decks = raw.get("decks", {}) if isinstance(raw, dict) else None
-        if not isinstance(decks, dict) or len(saved_decks(raw)) != len(decks):
-            self.storage.set_aside(DECKS_STORAGE, DECKS_WHAT)
-            raw = DeckBuilder.from_json(raw).to_json()
-            self.storage.set(DECKS_STORAGE, json.dumps(raw))
-        return raw
+        return saved_decks_raw(self.storage)
 
     def deck_builder(self) -> Any:
         if self.builder is None:
@@ -586,26 +521,8 @@ class App:
         self.storage.set(DECKS_STORAGE, json.dumps(self.deck_builder().to_json()))
         self.draw_builder()
 
-    def fill_deck_choices(self, form: object) -> None:
-        """Offer the decks saved in this browser next to the starter decks of the set-up form,
-        keeping each seat's choice if it is still there."""
-        from parlour.ui.espeers_decks import deck_options, saved_decks
-
-        saved = saved_decks(self.saved_decks_raw())
-        for seat, (chosen, default) in enumerate(setup_form.deck_choices(form)):
-            selector = f"#new-espeers select[data-deck-seat='{seat}']"
-            self.effects.draw(selector, deck_options(saved, chosen, default))
-
     def chosen_decks(self, choices: list[tuple[str, str]]) -> list[Any]:
-        """The set-up form's deck choices, in seat order, as the game's variant wants them."""
-        from parlour.ui.espeers_decks import resolve_choice, saved_decks
-
-        saved = saved_decks(self.saved_decks_raw())
-        decks: list[Any] = []
-        for chosen, default in choices:
-            choice = resolve_choice(chosen, saved)
-            decks.append(choice if choice is not None else default.partition(":")[2])
-        return decks
+        return chosen_decks(self.storage, choices)
 
     # -- online play: its module is imported on first use --------------------------------
 
