@@ -230,3 +230,31 @@ def test_the_circle_finder_sees_a_circle(tmp_path):
     graph = tool_graph(tmp_path)
     assert graph["bench.c"] == {"scripts.a", "e2e.test_x"}
     assert circles(graph) == [["scripts.a", "scripts.b"]]
+
+
+# -- the UI: no circles, no module holding more than one role --------------------------------
+
+UI = PACKAGE / "ui"
+UI_MOST_LINES = 600  # a ui/ module longer than this holds more than one role (issue 30)
+
+
+def _ui_imports() -> dict[str, set[str]]:
+    """Each ui/ module and the ui/ modules it imports, type-only imports included: a module
+    that names another's type depends on it as much as one that calls it."""
+    modules = {f"parlour.ui.{p.stem}": p for p in UI.glob("*.py") if p.stem != "__init__"}
+    return {name: _imports(path) & set(modules) for name, path in modules.items()}
+
+
+def test_no_circle_among_the_ui_modules():
+    """The app hands itself to the parts it makes on first use (lessons, replays, online play,
+    play by link) as a `Host`; none imports the app back, nor any other circle."""
+    assert circles(_ui_imports()) == []
+
+
+def test_no_ui_module_is_over_600_lines():
+    """A module of the UI over 600 lines mixes roles (a session, its drawing, shared pieces):
+    split it by role, as play.py was (issue 30)."""
+    long = {
+        p.name: n for p in UI.glob("*.py") if (n := len(p.read_text().splitlines())) > UI_MOST_LINES
+    }
+    assert long == {}

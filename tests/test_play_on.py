@@ -114,7 +114,8 @@ def test_the_app_starts_the_new_game_and_asks_before_it_replaces_one_in_progress
     progress saved, the question first, and "Replace" starts the played-on game."""
     import json
 
-    from parlour.ui.app import STORAGE, App, new_table
+    from parlour.ui.app import App, new_table
+    from parlour.ui.saved_game import STORAGE
 
     table = esp_game()
     record = ReplayRecord.of(table.match, {s: table.openings(s) for s in table.stores})
@@ -168,8 +169,9 @@ def test_the_log_names_who_really_made_the_original_moves():
     """The original's moves are told under its players' names, marked as the original game's,
     in the log, in "Since your turn:" and on the board's last move; the new game's moves under
     the new names. The record keeps it: a saved or replayed played-on game says the same."""
-    from parlour.ui.play import PlaySession, last_move_of, told_before
+    from parlour.ui.play import PlaySession
     from parlour.ui.screens import screen_for
+    from parlour.ui.widgets import last_move_of, told_before
 
     table = esp_game()
     before = table.match.upto(UP_FIRST)

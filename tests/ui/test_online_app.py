@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from parlour.match.online import Phase
-from parlour.ui import online_app
+from parlour.ui import online_app, online_saves
 from parlour.ui.app import App
-from parlour.ui.online_app import ONLINE_LAST, ONLINE_SAVE
+from parlour.ui.online_saves import ONLINE_LAST, ONLINE_SAVE
 from tests.test_online import play, start
 
 
@@ -186,11 +186,11 @@ def test_a_save_pushed_out_by_newer_games_takes_its_key_with_it():
     from tests.signers import crypto
 
     app = App()
-    old = [f"{ONLINE_SAVE}:m-{i}:guest:1" for i in range(online_app.KEEP)]
+    old = [f"{ONLINE_SAVE}:m-{i}:guest:1" for i in range(online_saves.KEEP)]
     app.keyring = Keyring({name: crypto() for name in old})
-    local = {name: "{}" for name in old} | {online_app.KEYS: json.dumps(old)}
+    local = {name: "{}" for name in old} | {online_saves.KEYS: json.dumps(old)}
     call(app, {"op": "start", "local": local, "session": {}})
-    online_app.remember(app, f"{ONLINE_SAVE}:m-new:guest:1")
+    online_saves.remember(app, f"{ONLINE_SAVE}:m-new:guest:1")
     assert app.storage.get(old[0]) is None and app.keyring.forgotten == [old[0]]
     assert all(app.keyring.kept(name) is not None for name in old[1:])
 
@@ -205,7 +205,7 @@ def test_a_key_this_browser_would_not_keep_is_said_once_and_the_game_goes_on_sig
     call(app, {"op": "route", "hash": "#host-esp", "form": [*form("esp", 2, {}), here]})
     call(app, {"op": "route", "hash": "#online"})
     session = app.online.session
-    assert session.signing and session.notices.count(online_app.UNKEPT_KEY) == 1
+    assert session.signing and session.notices.count(online_saves.UNKEPT_KEY) == 1
 
 
 def test_a_call_that_changed_nothing_a_reload_needs_writes_no_save():

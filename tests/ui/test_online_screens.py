@@ -7,7 +7,8 @@ from parlour.games import GAMES
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, seat_peer
 from parlour.net.memory import MemoryNet
-from parlour.ui.online_screen import Invite, guest_join, host_lobby, online_banner, online_bar
+from parlour.ui.online_join import guest_join
+from parlour.ui.online_screen import Invite, host_lobby, online_banner, online_bar
 from parlour.ui.play import PlaySession
 from parlour.ui.psi_screen import PsiScreen
 from parlour.ui.tree import to_html

@@ -177,7 +177,7 @@ def test_an_event_the_game_does_not_know_is_refused_in_words():
 
 def test_a_new_game_asks_before_it_replaces_a_game_in_progress():
     """Issue 13, point 10: "New game" used to replace the saved game without a word."""
-    from parlour.ui.play import replace_game_tree, saved_summary
+    from parlour.ui.saved_game import replace_game_tree, saved_summary
 
     game = session()
     saved = json.loads(json.dumps(game.to_json()))

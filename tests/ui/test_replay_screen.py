@@ -18,12 +18,13 @@ from parlour.games.psi_squad.state import CYPHER_LABEL
 from parlour.match.replay import CUT_SHORT, NOT_OURS_FILE, TOO_LARGE, from_code, from_file
 from parlour.match.viewer import TOO_MANY_MOVES, Replay
 from parlour.ui.app import App
-from parlour.ui.play import LOG_ROWS, PlaySession, earlier_words
-from parlour.ui.psi_screen import HISTORY_ROWS
+from parlour.ui.play import PlaySession
+from parlour.ui.psi_tables import HISTORY_ROWS
 from parlour.ui.replay_app import Watching
 from parlour.ui.replay_screen import replay_tree
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, to_html
+from parlour.ui.widgets import LOG_ROWS, earlier_words
 from tests.replays import IDS, SETUPS, endless, finished
 from tests.test_online import device, over, play, start
 
@@ -389,8 +390,8 @@ def test_the_verdict_says_what_the_check_proves_and_what_it_cannot():
 def test_a_game_by_link_ended_by_a_claim_of_time_is_told_in_words():
     """A time-out entry (play by link's claim) is no game action: the log and a replay tell it
     as the end it is, and the last move marked is the one before it."""
-    from parlour.ui.play import describe_entry, newest_told
     from parlour.ui.screens import screen_for
+    from parlour.ui.widgets import describe_entry, newest_told
     from tests.test_by_link import pen, settled
 
     group = settled(hours=1)

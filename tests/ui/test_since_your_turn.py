@@ -28,11 +28,11 @@ def test_since_your_turn_lists_the_others_moves_since_your_last_one():
             s.bot_move()
             continue
         entries = s.table.match.entries
-        mine = [e.seq for e in entries if e.seat == 0 and s._persons_move(e)]
+        mine = [e.seq for e in entries if e.seat == 0 and s.persons_move(e)]
         after = [e for e in entries if e.seq > (mine[-1] if mine else 0)]
-        told = [s._describe_entry(e) for e in after if s._describe_entry(e)]
+        told = [s.entry_words(e) for e in after if s.entry_words(e)]
         shown = since(s)
-        if any(e.seat == 1 and s._describe_entry(e) for e in after):
+        if any(e.seat == 1 and s.entry_words(e) for e in after):
             assert shown == s.since_your_turn()
             assert shown[-1] == told[-1]  # the newest last, in the log's words
             assert len(shown) <= 6 and shown[-5:] == told[-5:]

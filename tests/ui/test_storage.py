@@ -9,9 +9,11 @@ import json
 
 import pytest
 
-from parlour.ui.app import DECKS_STORAGE, STORAGE, App, new_table
-from parlour.ui.online_app import ONLINE_LAST, ONLINE_SAVE
+from parlour.ui.app import App, new_table
+from parlour.ui.deck_shelf import DECKS_STORAGE
+from parlour.ui.online_saves import ONLINE_LAST, ONLINE_SAVE
 from parlour.ui.page import Storage
+from parlour.ui.saved_game import STORAGE
 from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves, remove_save, retry
 
 ESP = STORAGE.format(game="esp")

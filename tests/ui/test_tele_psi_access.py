@@ -14,7 +14,8 @@ from parlour.match.table import Table
 from parlour.ui.help import help_key
 from parlour.ui.play import PlaySession
 from parlour.ui.psi_screen import PsiScreen
-from parlour.ui.tele_screen import TeleScreen, in_a_line, turn_perform
+from parlour.ui.tele_controls import in_a_line
+from parlour.ui.tele_screen import TeleScreen, turn_perform
 from parlour.ui.tree import Node
 
 TELE = GAMES["telepathic"]

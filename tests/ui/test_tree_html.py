@@ -20,7 +20,8 @@ from parlour.match.online import OnlineSession
 from parlour.match.table import Table
 from parlour.ui.esp_screen import EspScreen
 from parlour.ui.espeers_screen import EspeersScreen
-from parlour.ui.online_screen import Invite, guest_join, host_lobby
+from parlour.ui.online_join import guest_join
+from parlour.ui.online_screen import Invite, host_lobby
 from parlour.ui.play import PlaySession
 from parlour.ui.psi_screen import PsiScreen
 from parlour.ui.tele_screen import TeleScreen

@@ -106,9 +106,9 @@ def test_the_app_routes_a_lesson_and_its_clicks_and_the_bot():
     out = json.loads(
         app.call(json.dumps({"op": "click", "region": "learn:esp", "data": first.event}))
     )
-    assert app.tutorials["esp"].index == 1
+    assert app.lessons().under_way["esp"].index == 1
     # the keyboard: a key on a cell is a press of that cell
-    s = app.tutorials["esp"]
+    s = app.lessons().under_way["esp"]
     for step in s.lesson.steps[1:3]:
         app.call(json.dumps({"op": "click", "region": "learn:esp", "data": step.event}))
     out = json.loads(
@@ -120,7 +120,7 @@ def test_the_app_routes_a_lesson_and_its_clicks_and_the_bot():
     app.call(json.dumps(later[0][1]))
     assert not s.pending and s.table.match.step == 18
     app.call(json.dumps({"op": "click", "region": "learn:esp", "data": {"cmd": "lesson-restart"}}))
-    assert app.tutorials["esp"] is not s and app.tutorials["esp"].index == 0
+    assert app.lessons().under_way["esp"] is not s and app.lessons().under_way["esp"].index == 0
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -13,31 +13,23 @@ import json
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from parlour.errors import ParlourError
-from parlour.ui import setup_form
+from parlour.ui import setup_form, signing
+from parlour.ui.deck_shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
 from parlour.ui.page import Effects, Storage, within
+from parlour.ui.saved_game import STORAGE, read_saved, save_session, saved_table
 from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
+from parlour.ui.signing import LINK_SAVE
 
 if TYPE_CHECKING:
     from parlour.fair.signing import Signed, Signer
     from parlour.match.table import Table
     from parlour.ui.link_app import LinkGames
-    from parlour.ui.online_app import Keyring, OnlineController
+    from parlour.ui.online_app import OnlineController
+    from parlour.ui.online_saves import Keyring
     from parlour.ui.play import PlaySession
     from parlour.ui.replay_app import Replays
-
-STORAGE = "psi-parlour:{game}:pass-and-play"
-DECKS_STORAGE = "psi-parlour:espeers:decks"
-FINISHED = ":finished"  # beside a saved game's key: that game is over
-DECKS_WHAT = "Your saved ESPEERS decks"
-LINK_SAVE = "psi-parlour:link:"  # then a match id: a game by link (ui/link_app.py's SAVE)
-
-
-def saved_what(game_id: str) -> str:
-    """A pass-and-play save, named for the player ("Your saved ESP game")."""
-    from parlour.ui.online_screen import GAME_NAMES
-
-    return f"Your saved {GAME_NAMES.get(game_id, game_id)} game"
+    from parlour.ui.storage_note import StorageNote
+    from parlour.ui.tutorial import Lessons
 
 
 # Screens the worker draws whole (their address prefix, their region): a route to one moves
@@ -66,11 +58,9 @@ class App:
         self._replays: Replays | None = None
         self._links: LinkGames | None = None  # play by link: made on first use
         self.href = ""
-        self.tutorials: dict[str, Any] = {}  # the lessons under way (#learn-<game>), by game
+        self._lessons: Lessons | None = None  # the lessons (#learn-<game>): made on first use
         self.hash = ""
-        self.note_html = ""  # what the storage note (#storage-note) shows now
-        self.listing_saves = False  # the storage note's list of old saves is open
-        self.note_said = ""  # a passing word in the storage note ("saved again")
+        self.note: StorageNote | None = None  # the storage note: made when it has a word
         # A game made elsewhere (a replay played on), started by the next #start-<game>
         self.pending_tables: dict[str, Table] = {}
         self.pending_form: object = None  # a start waiting on "replace the game?": its form
@@ -97,72 +87,20 @@ class App:
             out = {**self.effects.to_json(), "error": traceback.format_exc()}
         return json.dumps(out)
 
-    # -- signed play: what the page signs and checks around a call (worker.py) ---------------
+    # -- signed play: what the page signs and checks around a call (webcrypto.py) ------------
 
     def signature_checks(self, text: str) -> list[tuple[str, bytes, bytes, bytes]]:
-        """The signatures a request's message carries, as (algorithm, key, signed bytes,
-        signature), for the page to check with WebCrypto before the call; none for the rest."""
-        try:
-            request = json.loads(text)
-        except ValueError:
-            return []
-        online = self.online
-        if isinstance(request, dict) and (by_link := self.link_checks(request)) is not None:
-            return by_link
-        if isinstance(request, dict) and request.get("op") == "route":
-            return self.replays().signature_checks(str(request.get("hash", "")))
-        if not isinstance(request, dict) or request.get("op") != "link" or online is None:
-            return []
-        candidate = online.find(request.get("link"))
-        message = request.get("text")
-        if candidate is None:
-            return []
-        return online.session.signature_checks(message)
-
-    def link_checks(self, request: dict[str, Any]) -> list[Any] | None:
-        """Play by link's signatures to check first: a link opened, an invite joined, and at
-        the start every game by link kept here (None: the request is not one of those)."""
-        hash_ = str(request.get("hash", ""))
-        op, region = request.get("op"), request.get("region")
-        if op == "start":
-            local = request.get("local")
-            from_storage = isinstance(local, dict) and any(
-                isinstance(k, str) and k.startswith(LINK_SAVE) for k in local
-            )
-            return (
-                self.links().saved_checks(local)
-                if from_storage and isinstance(local, dict)
-                else None
-            )
-        opening = hash_.startswith(("#pl=", "#bylink"))
-        if (op == "route" and opening) or (op == "click" and region == "bylink"):
-            return self.links().checks(request)
-        return None
+        return signing.signature_checks(self, text)
 
     def pending_signatures(self) -> tuple[Signer | None, list[tuple[Signed, bytes]]]:
-        """What this device's online game (or game by link) waits to sign, with the exact
-        bytes of each, and the key pair it signs with."""
-        if self._links is not None:
-            signer, pending = self._links.pending()
-            if pending:
-                return signer, pending
-        session = self.online.session if self.online is not None else None
-        if session is None or session.crypto is None:
-            return None, []
-        return session.crypto.signer, session.pending_signatures()
+        return signing.pending_signatures(self)
 
     def after_signing(self) -> str:
-        """After the page signed what waited: the same call's effects, now with the messages
-        that waited for their signatures, and the save that has them."""
-        try:
-            if self.online is not None:
-                self.online.after(signed=True)
-            if self._links is not None:
-                self._links.after_signing()
-            out = self.effects.to_json()
-        except Exception:
-            out = {**self.effects.to_json(), "error": traceback.format_exc()}
-        return json.dumps(out)
+        return signing.after_signing(self)
+
+    def made_links(self) -> LinkGames | None:
+        """Play by link, if this page has used it (it is made on first use: `links`)."""
+        return self._links
 
     def handle(self, request: dict[str, Any]) -> None:
         op = request.get("op")
@@ -184,21 +122,24 @@ class App:
             self.links().draw_home()
         self.on_route(request)
 
-    def on_unsaved(self, request: dict[str, Any]) -> None:
-        """The page's word on storage: the keys whose last write the browser refused (none:
-        every write lands again), and why ("full" or "refused")."""
-        keys, why = request.get("keys"), request.get("why")
-        storage = self.storage
-        storage.unsaved = [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
-        was = storage.why
-        storage.why = str(why) if storage.unsaved and why in ("full", "refused") else ""
-        if not storage.why:
-            from parlour.ui.storage_note import SAVED_AGAIN
-
-            self.listing_saves = False
-            self.note_said = SAVED_AGAIN if was == "full" else ""
-
     # -- the storage note: a game not saved, a save set aside ----------------------------
+
+    def storage_note(self) -> StorageNote:
+        """The storage note, made on first use (most visits never need it)."""
+        if self.note is None:
+            from parlour.ui.storage_note import StorageNote
+
+            self.note = StorageNote()
+        return self.note
+
+    def on_unsaved(self, request: dict[str, Any]) -> None:
+        self.storage_note().unsaved(request, self.storage)
+
+    def draw_note(self) -> None:
+        """Draw the storage note when it has something to say."""
+        storage = self.storage
+        if self.note is not None or storage.why or storage.damaged:
+            self.storage_note().draw(storage, self.effects, self.current_saves())
 
     def current_saves(self) -> set[str]:
         """The saves of what is being played now, never offered for removal."""
@@ -213,39 +154,6 @@ class App:
             keep.add(LINK_SAVE + self._links.current)  # the game by link on screen
         return keep
 
-    def draw_note(self) -> None:
-        """Draw the storage note when what it says changed (most calls: nothing to say)."""
-        storage = self.storage
-        if not (storage.why or storage.damaged or self.note_html or self.note_said):
-            return
-        from parlour.ui.storage_note import ROOT, note_tree
-        from parlour.ui.tree import to_html
-
-        tree = note_tree(storage, self.listing_saves, self.current_saves(), self.note_said)
-        if to_html(tree) != self.note_html:
-            self.effects.draw(ROOT, tree)
-            self.note_html = to_html(tree)
-
-    def on_note_click(self, data: dict[str, Any]) -> None:
-        from parlour.ui.storage_note import remove_save, retry
-
-        cmd = data.get("cmd")
-        self.note_said = ""
-        if cmd == "storage-list":
-            self.listing_saves = True
-            self.effects.focus = "#storage-note [data-role=storage-list] button"
-        elif cmd == "storage-close":
-            self.listing_saves = False
-        elif cmd == "storage-remove":
-            if remove_save(self.storage, str(data.get("key")), self.current_saves()):
-                retry(self.storage)
-            self.effects.focus = "#storage-note [data-role=storage-list] button"
-        elif cmd == "storage-dismiss":
-            index = data.get("index")
-            damaged = self.storage.damaged
-            if isinstance(index, str) and index.isdigit() and int(index) < len(damaged):
-                damaged.pop(int(index))
-
     def on_storage(self, request: dict[str, Any]) -> None:
         key, value = request.get("key"), request.get("value")
         if isinstance(key, str) and (value is None or isinstance(value, str)):
@@ -254,7 +162,8 @@ class App:
     # -- routes -------------------------------------------------------------------------
 
     def on_route(self, request: dict[str, Any]) -> None:
-        self.note_said = ""  # "saved again" was said; a new screen need not hear it
+        if self.note is not None:
+            self.note.said = ""  # "saved again" was said; a new screen need not hear it
         self._route(request)
         hash_ = self.hash
         drawn = [
@@ -273,7 +182,7 @@ class App:
         form = request.get("form")
         self.effects.attrs["joining"] = None
         if hash_.startswith("#join="):
-            self._online_module().guest_new(self, hash_[1:])
+            self._online_start().guest_new(self, hash_[1:])
             return
         if hash_.startswith("#pl="):
             self.links().open_link(hash_)
@@ -294,19 +203,19 @@ class App:
         if self._replays is not None:
             self._replays.leave()
         if hash_.startswith("#host-") and hash_[6:] in SCREENS:
-            self._online_module().host_new(self, hash_[6:], form)
+            self._online_start().host_new(self, hash_[6:], form)
             return
         if hash_.startswith("#link-") and hash_[6:] in SCREENS:
             self.links().create(hash_[6:], form)
             return
         if hash_.startswith("#learn-") and hash_[7:] in SCREENS:
-            self._tutorial().route(self, hash_[7:])
+            self.lessons().route(hash_[7:])
             return
         if hash_ == "#decks-espeers":
             self.draw_builder()
             return
         if hash_ == "#new-espeers":
-            self.fill_deck_choices(form)
+            fill_deck_choices(self.storage, self.effects, form)
             return
         for game_id in SCREENS:
             if hash_ == f"#start-{game_id}":
@@ -344,15 +253,27 @@ class App:
             self._links = LinkGames(self)
         return self._links
 
-    def _tutorial(self) -> Any:
-        from parlour.ui import tutorial
+    def lessons(self) -> Lessons:
+        """The lessons under way, made on first use (a game's page never needs them)."""
+        if self._lessons is None:
+            from parlour.ui.tutorial import Lessons
 
-        return tutorial
+            self._lessons = Lessons(self)
+        return self._lessons
+
+    def in_lesson(self, game_id: str) -> bool:
+        return self._lessons is not None and game_id in self._lessons.under_way
 
     def _online_module(self) -> Any:
         from parlour.ui import online_app
 
         return online_app
+
+    def _online_start(self) -> Any:
+        """Where online games begin (a host's table, a guest's join): loaded on first use."""
+        from parlour.ui import online_start
+
+        return online_start
 
     # -- pass-and-play ------------------------------------------------------------------
 
@@ -398,9 +319,9 @@ class App:
         """Whether a game in progress saved here must be replaced: then the question is drawn
         in the screen `#<screen>-<game>` and the start waits for the answer."""
         from parlour.ui.online_screen import GAME_NAMES
-        from parlour.ui.play import replace_game_tree, saved_summary
+        from parlour.ui.saved_game import replace_game_tree, saved_summary
 
-        saved = self.saved_json(game_id)
+        saved = read_saved(self.storage, game_id)
         summary = saved_summary(saved)
         if summary is None and saved is not None and game_id not in self.sessions:
             self.resume(game_id)  # a save that cannot be read is set aside, not replaced
@@ -454,8 +375,8 @@ class App:
         kind, _, game_id = region.partition(":")
         if kind == "play" and game_id in SCREENS:
             self.dispatch(game_id, data)
-        elif kind == "learn" and game_id in self.tutorials:
-            self._tutorial().dispatch(self, game_id, data)
+        elif kind == "learn" and self.in_lesson(game_id):
+            self.lessons().dispatch(game_id, data)
         elif kind == "start" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
             form, table = self.pending_form, self.pending_table
@@ -466,7 +387,7 @@ class App:
         elif kind == "builder":
             self.on_builder_click(data)
         elif kind == "storage":
-            self.on_note_click(data)
+            self.storage_note().click(data, self.storage, self.effects, self.current_saves())
         elif kind == "online" and self.online is not None:
             self.online.on_click(data)
         elif kind == "replay":
@@ -490,8 +411,8 @@ class App:
         send = (
             (lambda data: self.dispatch(game_id, data))
             if kind == "play" and game_id in self.sessions
-            else (lambda data: self._tutorial().dispatch(self, game_id, data))
-            if kind == "learn" and game_id in self.tutorials
+            else (lambda data: self.lessons().dispatch(game_id, data))
+            if kind == "learn" and self.in_lesson(game_id)
             else self.online.click
             if kind == "online" and self.online is not None and self.online.play is not None
             else self._links.click
@@ -506,6 +427,8 @@ class App:
         elif key in ("Enter", " "):
             send({"cell": str(cell)})
         elif key.startswith("Arrow"):
+            from parlour.ui.esp_board import arrow_focus
+
             target = arrow_focus(str(cell), request.get("cells"), key)
             roots = {"play": play_root(game_id), "learn": f"#learn-{game_id} .learn-root"}
             roots["bylink"] = "#bylink .bylink-root"
@@ -547,7 +470,7 @@ class App:
         step the match has left (an undo, a second request) changes nothing."""
         game_id = request.get("game")
         if isinstance(game_id, str) and game_id.startswith("learn:"):
-            self._tutorial().bot(self, game_id[6:], request.get("step"))
+            self.lessons().bot(game_id[6:], request.get("step"))
             return
         if game_id == "online":
             if self.online is not None:
@@ -568,35 +491,13 @@ class App:
     # -- storage: a reload loses nothing ------------------------------------------------
 
     def save(self, game_id: str) -> None:
-        session = self.sessions[game_id]
-        key = STORAGE.format(game=game_id)
-        over = session.table.match.result() is not None
-        if over and not session.result_open:
-            self.storage.remove(key)
-        else:
-            self.storage.set(key, json.dumps(session.to_json()))
-        # a finished game kept for its result is not one to resume (shell/page.py reads keys
-        # only, so the end is a key of its own)
-        if over != (self.storage.get(key + FINISHED) is not None):
-            self.storage.set(key + FINISHED, "1" if over else None)
-
-    def saved_json(self, game_id: str) -> object:
-        return self.storage.read(STORAGE.format(game=game_id), saved_what(game_id))
+        save_session(self.storage, game_id, self.sessions[game_id])
 
     def resume(self, game_id: str) -> bool:
-        from parlour.match.table import Table
-
-        saved = self.saved_json(game_id)
+        saved = saved_table(self.storage, game_id)
         if saved is None:
             return False
-        try:
-            if not isinstance(saved, dict):
-                raise ValueError("not a save")
-            table = Table.from_json(saved["table"])
-            notes = {int(k): v for k, v in saved.get("notes", {}).items() if isinstance(v, dict)}
-        except (ParlourError, ValueError, TypeError, KeyError, AttributeError):
-            self.storage.set_aside(STORAGE.format(game=game_id), saved_what(game_id))
-            return False
+        table, notes = saved
         session = self._session(table, game_id)
         session.notes = notes
         self.sessions[game_id] = session
@@ -605,19 +506,7 @@ class App:
     # -- the ESPEERS deck builder and the decks of a new game ---------------------------
 
     def saved_decks_raw(self) -> object:
-        """The saved decks as stored. An entry that is not JSON, or whose decks are not all
-        readable, is set aside first; what could be read of it is written back."""
-        from parlour.ui.espeers_decks import DeckBuilder, saved_decks
-
-        raw = self.storage.read(DECKS_STORAGE, DECKS_WHAT)
-        if raw is None:
-            return {}
-        decks = raw.get("decks", {}) if isinstance(raw, dict) else None
-        if not isinstance(decks, dict) or len(saved_decks(raw)) != len(decks):
-            self.storage.set_aside(DECKS_STORAGE, DECKS_WHAT)
-            raw = DeckBuilder.from_json(raw).to_json()
-            self.storage.set(DECKS_STORAGE, json.dumps(raw))
-        return raw
+        return saved_decks_raw(self.storage)
 
     def deck_builder(self) -> Any:
         if self.builder is None:
@@ -634,26 +523,8 @@ class App:
         self.storage.set(DECKS_STORAGE, json.dumps(self.deck_builder().to_json()))
         self.draw_builder()
 
-    def fill_deck_choices(self, form: object) -> None:
-        """Offer the decks saved in this browser next to the starter decks of the set-up form,
-        keeping each seat's choice if it is still there."""
-        from parlour.ui.espeers_decks import deck_options, saved_decks
-
-        saved = saved_decks(self.saved_decks_raw())
-        for seat, (chosen, default) in enumerate(setup_form.deck_choices(form)):
-            selector = f"#new-espeers select[data-deck-seat='{seat}']"
-            self.effects.draw(selector, deck_options(saved, chosen, default))
-
     def chosen_decks(self, choices: list[tuple[str, str]]) -> list[Any]:
-        """The set-up form's deck choices, in seat order, as the game's variant wants them."""
-        from parlour.ui.espeers_decks import resolve_choice, saved_decks
-
-        saved = saved_decks(self.saved_decks_raw())
-        decks: list[Any] = []
-        for chosen, default in choices:
-            choice = resolve_choice(chosen, saved)
-            decks.append(choice if choice is not None else default.partition(":")[2])
-        return decks
+        return chosen_decks(self.storage, choices)
 
     # -- online play: its module is imported on first use --------------------------------
 
@@ -689,18 +560,6 @@ def new_table(
     levels = {str(seat): level for seat, level in (bots or {}).items()}
     config = MatchConfig(game_id, new_match_id(), names, variant or {}, bots=levels)
     return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
-
-
-def arrow_focus(cell: str, cells: object, key: str) -> str | None:
-    """Where an arrow key moves the focus across the ESP board: the selector of the cell."""
-    from parlour.ui.esp_board import next_focus, parse_key
-
-    if not isinstance(cells, list):
-        return None
-    known = [c for c in (parse_key(str(x)) for x in cells[:400]) if c]
-    here = parse_key(cell)
-    target = next_focus(known, here, key) if here else None
-    return f'[data-cell="{target[0]},{target[1]}"]' if target is not None else None
 
 
 HANDLERS = {

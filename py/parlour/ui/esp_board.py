@@ -389,3 +389,13 @@ def next_focus(cells: list[Cell], current: Cell | None, key: str) -> Cell | None
         if score < best_score:
             best, best_score = cell, score
     return best
+
+
+def arrow_focus(cell: str, cells: object, key: str) -> str | None:
+    """Where an arrow key moves the focus across the ESP board: the selector of the cell."""
+    if not isinstance(cells, list):
+        return None
+    known = [c for c in (parse_key(str(x)) for x in cells[:400]) if c]
+    here = parse_key(cell)
+    target = next_focus(known, here, key) if here else None
+    return f'[data-cell="{target[0]},{target[1]}"]' if target is not None else None

@@ -6,7 +6,6 @@ asks the engine for the sentence when a click is refused.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,9 +26,12 @@ from parlour.ui.esp_board import (
     cell_name,
     parse_key,
 )
+from parlour.ui.esp_told import board_sentences, set_count_tree
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import PlaySession, last_move_of, waiting_tree
+from parlour.ui.play_session import Session
+from parlour.ui.seat import Seat
 from parlour.ui.tree import Node, h
+from parlour.ui.widgets import last_move_of, waiting_tree
 from parlour.ui.zener_art import symbol_icon
 
 
@@ -84,10 +86,10 @@ class EspScreen:
 
     # -- the board -----------------------------------------------------------------------
 
-    def _legal(self, session: PlaySession) -> list:
+    def _legal(self, session: Seat) -> list:
         return session.table.legal(session.viewer) if session.viewer is not None else []
 
-    def _targets(self, session: PlaySession) -> dict[Cell, Any]:
+    def _targets(self, session: Seat) -> dict[Cell, Any]:
         """Cells a click would act on now, with the action it would be."""
         sel: EspSelection = session.selection
         state: EspState = session.table.state
@@ -101,13 +103,13 @@ class EspScreen:
                 targets[game.landing(state, action.cell, action.direction)] = action
         return targets
 
-    def _flip(self, session: PlaySession) -> Flip | None:
+    def _flip(self, session: Seat) -> Flip | None:
         cell = session.selection.cell
         return next(
             (a for a in self._legal(session) if isinstance(a, Flip) and a.cell == cell), None
         )
 
-    def board(self, session: PlaySession, view: EspPublicView) -> Node:
+    def board(self, session: Seat, view: EspPublicView) -> Node:
         sel: EspSelection = session.selection
         flip = self._flip(session)
         targets = self._targets(session)
@@ -120,7 +122,7 @@ class EspScreen:
         self._mark_last(session, marks)
         marks.focus = self._tab_stop(session, marks)
         # The replay viewer's spectator has no clicks to zoom with: its board is fitted.
-        zoomable = isinstance(session, PlaySession)
+        zoomable = isinstance(session, Session)
         zoom = ZOOMS[self.zoom] if zoomable else None
         svg = board_tree(view, session.viewer, marks, zoom, auto=self.zoom == DEFAULT_ZOOM)
         level = "fit" if zoom is None else "auto" if self.zoom == DEFAULT_ZOOM else "zoomed"
@@ -140,7 +142,7 @@ class EspScreen:
         )
         return h("div", {"class": "esp-area"}, self._zoom_bar(), frame, pans)
 
-    def _mark_last(self, session: PlaySession, marks: BoardMarks) -> None:
+    def _mark_last(self, session: Seat, marks: BoardMarks) -> None:
         """The last move on the board: the tile placed, flipped or jumped, and a jump's start."""
         last = last_move_of(session)
         if last is None:
@@ -158,7 +160,7 @@ class EspScreen:
             where = cell_name(action.cell)
             marks.last_words = f"{who}'s last move jumped this tile here from {where}"
 
-    def _tab_stop(self, session: PlaySession, marks: BoardMarks) -> Cell | None:
+    def _tab_stop(self, session: Seat, marks: BoardMarks) -> Cell | None:
         """Where Tab enters the board: the chosen tile, else the first place a click would
         act, else the first tile of yours that can act, else the last move."""
         if marks.selected is not None:
@@ -214,7 +216,7 @@ class EspScreen:
             ),
         )
 
-    def final_details(self, session: PlaySession) -> Node | None:
+    def final_details(self, session: Seat) -> Node | None:
         """What the numbers of a won game are: whose tiles the set holds, and why that wins
         (the final board itself shows every hidden tile, opened, and rings the set)."""
         state: EspState = session.table.state
@@ -228,7 +230,7 @@ class EspScreen:
         winning set. Only what `view` shows: a hidden symbol only when it is the viewer's."""
         return board_sentences(view, viewer)
 
-    def final_reveal(self, session: PlaySession) -> dict[Cell, str]:
+    def final_reveal(self, session: Seat) -> dict[Cell, str]:
         """At the end every seat opens its hidden tiles: show them on the final board (and on
         a replay's, at any move, once "show everything" is on)."""
         if not session.shows_everything():
@@ -244,7 +246,7 @@ class EspScreen:
 
     # -- the controls beside the board ---------------------------------------------------
 
-    def controls(self, session: PlaySession, view: EspSeatView) -> Node | None:
+    def controls(self, session: Seat, view: EspSeatView) -> Node | None:
         legal = self._legal(session)
         if view["offer"] is not None:
             return self._draw_controls(view)
@@ -313,7 +315,7 @@ class EspScreen:
             ),
         )
 
-    def _tray_controls(self, session: PlaySession, view: EspSeatView) -> Node:
+    def _tray_controls(self, session: Seat, view: EspSeatView) -> Node:
         sel: EspSelection = session.selection
         tray = view["me"]["tray"]
         buttons = []
@@ -392,7 +394,7 @@ class EspScreen:
             h("p", {"class": "hint"}, hint),
         )
 
-    def _move_controls(self, session: PlaySession) -> Node:
+    def _move_controls(self, session: Seat) -> Node:
         sel: EspSelection = session.selection
         flip = self._flip(session)
         if flip is not None:
@@ -425,7 +427,7 @@ class EspScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict) -> None:
+    def handle(self, session: Seat, event: dict) -> None:
         cmd = event.get("cmd")
         sel: EspSelection = session.selection
         if cmd in ("zoom-in", "zoom-out"):
@@ -450,7 +452,7 @@ class EspScreen:
             if cell is not None:
                 self._cell(session, cell)
 
-    def _cell(self, session: PlaySession, cell: Cell) -> None:
+    def _cell(self, session: Seat, cell: Cell) -> None:
         state: EspState = session.table.state
         game: ESP = session.game
         sel: EspSelection = session.selection
@@ -484,126 +486,3 @@ class EspScreen:
             session.focus_to = "[data-cmd=flip]"  # the next step of a flip, for the keyboard
         elif tile.up and not self._targets(session):
             session.message = "That tile has no tile beside it to jump over."
-
-
-# -- the last move, the result's numbers, the board in words ------------------------------
-
-
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _tiles(n: int) -> str:
-    return "1 tile" if n == 1 else f"{n} tiles"
-
-
-def set_count_tree(state: EspState, mover: int) -> Node:
-    """Whose tiles the set holds, why that decides the game, and the set's tiles in line."""
-    union = {c for window in state.sets for c in window}
-    counts = Counter(state.board[c].owner for c in union)
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    shares = [
-        f"{n} of {state.name(s)}'s" + (" tiles" if i == 0 else "")
-        for i, (s, n) in enumerate(ordered)
-    ]
-    if len(state.sets) == 1:
-        holds = (
-            f"The set holds {_and(shares)}."
-            if len(ordered) > 1
-            else f"The set's 5 tiles are all {state.name(ordered[0][0])}'s."
-        )
-    else:
-        holds = (
-            f"The {len(state.sets)} sets hold {_tiles(len(union))} between them (a tile in two "
-            f"sets counts once): {_and(shares)}."
-        )
-    best = ordered[0][1]
-    leaders = [s for s, n in ordered if n == best]
-    mover_name = state.name(mover)
-    if len(ordered) == 1:
-        why = ""  # nobody else has a tile in it: nothing to weigh
-    elif len(leaders) == 1:
-        why = f"The most tiles in the set win: {state.name(leaders[0])} has {best}."
-    elif mover in leaders:
-        tied = _and([state.name(s) for s in leaders])
-        why = (
-            f"{tied} tie with {best} each, and a tie goes to the player who completed the set: "
-            f"{mover_name}."
-        )
-    else:
-        tied = _and([state.name(s) for s in leaders])
-        why = (
-            f"{tied} tie with {best} each; {mover_name} completed the set with fewer, so they "
-            "share the win."
-        )
-    lines = [
-        h(
-            "li",
-            None,
-            ", ".join(
-                f"{state.name(state.board[c].owner)}'s {_symbol_of(state, c)}" for c in window
-            ),
-        )
-        for window in state.sets
-    ]
-    return h(
-        "div",
-        {"class": "esp-count", "data-role": "set-count"},
-        h("p", None, holds, f" {why}" if why else None),
-        h("p", {"class": "hint"}, "In line, as ringed on the board:"),
-        h("ul", {"class": "set-tiles"}, *lines),
-    )
-
-
-def _symbol_of(state: EspState, cell: Cell) -> str:
-    symbol = state.board[cell].symbol
-    return symbol.value if symbol is not None else "tile"  # a set's tiles are all symbol-up
-
-
-def _distance(cell: Cell) -> int:
-    q, r = cell
-    return (abs(q) + abs(r) + abs(q + r)) // 2
-
-
-def board_sentences(view: EspPublicView, viewer: int | None) -> list[str]:
-    """The position in sentences (see `EspScreen.describe_board`)."""
-    seats = view["seats"]
-    hidden = view.get("me", {}).get("hidden", {}) if viewer is not None else {}
-    placed = sum(10 - seat["unplaced"] for seat in seats)
-    if view["stage"] == "placement":
-        sentences = [f"Placement stage: {placed} of {10 * len(seats)} tiles placed."]
-    else:
-        sentences = ["Movement stage: every tile is placed."]
-    if not view["tiles"]:
-        sentences.append("The board is empty: the first tile goes on the centre.")
-    for seat, info in enumerate(seats):
-        mine = sorted(
-            (t for t in view["tiles"] if t["owner"] == seat),
-            key=lambda t: (_distance((t["cell"][0], t["cell"][1])), t["cell"]),
-        )
-        who = f"{info['name']} ({info['colour']})"
-        if not mine:
-            sentences.append(f"{who} has no tiles on the board yet.")
-            continue
-        parts = []
-        for tile in mine:
-            cell = (tile["cell"][0], tile["cell"][1])
-            where = cell_name(cell)
-            where = where if where == "the centre" else f"at {where}"
-            if tile["face"] == "up":
-                parts.append(f"a {tile['symbol']} {where}")
-            else:
-                key = f"{cell[0]},{cell[1]}"
-                own = f" (yours: a {hidden[key]})" if seat == viewer and key in hidden else ""
-                parts.append(f"a symbol-down tile{own} {where}")
-        parts = [p.replace(" the centre", " on the centre") for p in parts]
-        left = f"; {info['unplaced']} still to place" if view["stage"] == "placement" else ""
-        sentences.append(f"{who}, {_tiles(len(mine))}{left}: " + "; ".join(parts) + ".")
-    for window in view.get("sets", []):
-        cells = [cell_name((c[0], c[1])) for c in window]
-        sentences.append(f"A set lies from {cells[0]} to {cells[-1]}.")
-    sentences.append(
-        "Cells are named from the centre (where the first tile went): so many steps one way, "
-        "then so many the next way clockwise."
-    )
-    return sentences

@@ -19,7 +19,6 @@ from parlour.games.base import capital, whose
 from parlour.games.espeers import stops, words
 from parlour.games.espeers.actions import (
     Action,
-    AnswerPrediction,
     AssignDamage,
     BarrierAttack,
     Cycle,
@@ -29,77 +28,53 @@ from parlour.games.espeers.actions import (
     PlaceBarrier,
     Play,
     Predict,
-    RevealBarrier,
 )
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS
 from parlour.games.espeers.state import (
     DECK_LABEL,
     EspeersState,
     declared_decks,
-    ends_active_phase,
 )
 from parlour.games.espeers.views import (
-    PlayerView,
     PublicView,
     SeatView,
     as_seat_view,
     is_seat_view,
     psi,
 )
-from parlour.games.zener import SYMBOLS
 from parlour.numbers import whole
 from parlour.ui.espeers_cards import card_back, card_face, card_label
+from parlour.ui.espeers_controls import (
+    HELP,
+    assign_tree,
+    barrier_row,
+    card_actions,
+    discard_bar,
+    in_play,
+    is_discarding,
+    legal_of,
+    mulligan_tree,
+    predict_tree,
+    selected_card,
+)
+from parlour.ui.espeers_table import (
+    Mark,
+    card_backs,
+    discard_pile,
+    hand_chip,
+    last_mark,
+    mark_tag,
+    pile_of,
+    player_sentence,
+    psi_meter,
+    stack_sentence,
+)
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import last_move_of, you_of
-from parlour.ui.tree import Node, h, s
-from parlour.ui.zener_art import symbol_icon
+from parlour.ui.tree import Node, h
+from parlour.ui.widgets import last_move_of, you_of
 
 if TYPE_CHECKING:
-    from parlour.ui.play import PlaySession
-
-MAX_BACKS = 7  # card backs drawn for a hand; the count says the rest
-
-# The "?" beside each of the game's own controls: one sentence each, in the game's words.
-HELP = {
-    "hand": "Choose a card to see what it can do now: play it, cycle it, or lay it as a barrier.",
-    "play": (
-        "Pays the card's cost from your Pool and puts it on the stack, suspended: it resolves "
-        "when both players pass in a row, unless it is answered first."
-    ),
-    "cycle": (
-        "Discards the card for the small ability at its foot instead of playing it: it costs "
-        "nothing and you keep Opportunity."
-    ),
-    "barrier": (
-        f"Lays the card face down with {words.BARRIER_PSI} PSI from your Pool on it: it absorbs "
-        "damage to you, and your opponent may guess its symbol to discard it."
-    ),
-    "attack": (
-        f"Discards your barrier, face up, to deal {words.ATTACK_DAMAGE} damage to your opponent."
-    ),
-    "pass": (
-        "Gives Opportunity to the other player: two passes in a row resolve the top card of the "
-        "stack, and a pass on an empty stack ends the phase or the turn."
-    ),
-    stops.THEIR_TURN: (
-        "Without it the page passes for you whenever you have nothing to play and nothing "
-        "worth cycling; with it, also in the other player's turn whenever their stack is empty. "
-        "Each pass is in the log."
-    ),
-    "stack": (
-        "Played cards wait here, suspended, so the other player can answer them; the top card "
-        "resolves first."
-    ),
-    "keep": "Starts the game with these cards.",
-    "mulligan": "Shuffles these cards back into your deck and draws a new opening hand.",
-    "predict": (
-        "Name the symbol you think is on the new barrier: a right guess discards it and its PSI "
-        "go to Spent; a wrong one leaves it standing."
-    ),
-    "predict-none": "Leaves the new barrier standing without a guess.",
-    "assign": "Choose how much of the damage comes out of your Pool and how much out of Spent.",
-    "discard": "Discards the chosen cards, to keep six in hand at the end of your Active phase.",
-}
+    from parlour.ui.seat import Seat
 
 
 @dataclass
@@ -158,7 +133,7 @@ class EspeersScreen:
 
     # -- the table -----------------------------------------------------------------------
 
-    def board(self, session: PlaySession, view: PublicView) -> Node:
+    def board(self, session: Seat, view: PublicView) -> Node:
         me = view["me"] if is_seat_view(view) else None
         bottom = me["seat"] if me else 0
         mark = last_mark(last_move_of(session), view)
@@ -173,7 +148,7 @@ class EspeersScreen:
                 mine=me is not None,
                 mark=mark,
                 far=False,
-                extra=self._barrier_row(session, view) if is_seat_view(view) else None,
+                extra=barrier_row(session, view) if is_seat_view(view) else None,
             ),
             self._hand(session, view) if is_seat_view(view) else None,
             self._stops_toggle(session),  # an option of the page, under the table
@@ -187,8 +162,8 @@ class EspeersScreen:
         sentences = [words.status(view)]
         order = (1 - me, me) if me is not None else (0, 1)
         for seat in order:
-            sentences.append(_player_sentence(view, seat, me))
-        sentences.append(_stack_sentence(view))
+            sentences.append(player_sentence(view, seat, me))
+        sentences.append(stack_sentence(view))
         if seat_view is not None:
             hand = seat_view["me"]["hand"]
             names = words.listed([CARDS[c].name for c in hand if c in CARDS])
@@ -213,7 +188,7 @@ class EspeersScreen:
         badges = [
             h("span", {"class": "badge active"}, "Active") if view["active"] == seat else None,
             h("span", {"class": "badge opportunity"}, "Opportunity")
-            if view["opportunity"] == seat and _in_play(view)
+            if view["opportunity"] == seat and in_play(view)
             else None,
             h("span", {"class": "badge shield"}, f"prevents next {p['shield']}")
             if p["shield"]
@@ -234,16 +209,16 @@ class EspeersScreen:
                 {"class": "duelist-head"},
                 h("strong", {"class": "who"}, p["name"]),
                 *badges,
-                _tag(here) if here and here.place == "duelist" else None,
+                mark_tag(here) if here and here.place == "duelist" else None,
             ),
-            psi_meter(p, _tag(here) if here and here.place == "psi" else None),
+            psi_meter(p, mark_tag(here) if here and here.place == "psi" else None),
             h(
                 "div",
                 {"class": "zones"},
                 self._barrier(view, seat, mine, here if here and here.place == "barrier" else None),
-                None if mine else _backs(p["hand"]),
-                _pile("Deck", p["deck"], card_back("small") if p["deck"] else None),
-                _discard(p["discard"], here if here and here.place == "discard" else None),
+                None if mine else card_backs(p["hand"]),
+                pile_of("Deck", p["deck"], card_back("small") if p["deck"] else None),
+                discard_pile(p["discard"], here if here and here.place == "discard" else None),
             ),
             extra,
         )
@@ -273,13 +248,13 @@ class EspeersScreen:
                 "data-role": "barrier",
                 "title": hint,
             },
-            _tag(mark),
+            mark_tag(mark),
             art,
             h("span", {"class": "zone-label"}, "Barrier · ", points),
             h("span", {"class": "visually-hidden"}, f" {hint}"),
         )
 
-    def _stack(self, session: PlaySession, view: PublicView, mark: Mark | None = None) -> Node:
+    def _stack(self, session: Seat, view: PublicView, mark: Mark | None = None) -> Node:
         names = [p["name"] for p in view["players"]]
         items = []
         for index, item in enumerate(view["stack"]):
@@ -291,7 +266,7 @@ class EspeersScreen:
                 h(
                     "li",
                     {"class": css + (" last-move" if here else ""), "data-card": item["card"]},
-                    _tag(here),
+                    mark_tag(here),
                     card_face(item["card"]),
                     hand_chip(item["card"]),
                     h(
@@ -319,7 +294,7 @@ class EspeersScreen:
             else h("p", {"class": "stack-empty", "data-role": "stack"}, "Nothing is suspended.")
         )
         waiting = ""
-        if _in_play(view) and view["pending"] is None:
+        if in_play(view) and view["pending"] is None:
             waiting = words.opportunity_line(view, session.viewer)
         return h(
             "section",
@@ -338,7 +313,7 @@ class EspeersScreen:
             self._pass_button(session, view),
         )
 
-    def _stops_toggle(self, session: PlaySession) -> Node | None:
+    def _stops_toggle(self, session: Seat) -> Node | None:
         """One person against bots: the option to let the page pass in the other's turn."""
         seat = session.viewer
         if seat is None or not session.alone_with_bots():
@@ -357,7 +332,7 @@ class EspeersScreen:
         helped = with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
         return h("div", {"class": "stops-row"}, helped)
 
-    def auto_pass(self, session: PlaySession, state: EspeersState, seat: int) -> Pass | None:
+    def auto_pass(self, session: Seat, state: EspeersState, seat: int) -> Pass | None:
         """The pass the page plays for the person at `seat` (see `games/espeers/stops.py`),
         from that seat's own legal actions and its own option."""
         legal = session.game.legal_actions(state, seat, session.table.stores.get(seat))
@@ -370,9 +345,9 @@ class EspeersScreen:
         mine = view["active"] == seat or view["phase"] in ("setup", "mulligan")
         return "Your turn" if mine else "Your answer"
 
-    def _pass_button(self, session: PlaySession, view: PublicView) -> Node | None:
+    def _pass_button(self, session: Seat, view: PublicView) -> Node | None:
         viewer = session.viewer
-        if viewer is None or not any(isinstance(a, Pass) for a in self._legal(session)):
+        if viewer is None or not any(isinstance(a, Pass) for a in legal_of(session)):
             return None
         state: EspeersState = session.table.state
         button = h(
@@ -383,10 +358,10 @@ class EspeersScreen:
         )
         return with_help(button, "espeers-pass", "Pass", HELP["pass"])
 
-    def _hand(self, session: PlaySession, view: SeatView) -> Node:
+    def _hand(self, session: Seat, view: SeatView) -> Node:
         sel: EspeersSelection = session.selection
         hand = view["me"]["hand"]
-        discarding = self._discarding(session, view)
+        discarding = is_discarding(session, view)
         current = sel.slot if sel.slot is not None and sel.slot < len(hand) else 0
         buttons = []
         for slot, card in enumerate(hand):
@@ -424,183 +399,30 @@ class EspeersScreen:
             )
             if buttons
             else h("p", {"class": "hint"}, "Your hand is empty."),
-            self._discard_bar(session, view) if discarding else self._card_actions(session, view),
+            discard_bar(session, view) if discarding else card_actions(session, view),
         )
 
     # -- what the selected card can do ---------------------------------------------------
 
-    def _legal(self, session: PlaySession) -> list[Action]:
-        return session.table.legal(session.viewer) if session.viewer is not None else []
-
-    def _selected(self, session: PlaySession, view: PublicView) -> str | None:
-        slot = session.selection.slot
-        hand = view["me"]["hand"] if is_seat_view(view) else []
-        return hand[slot] if slot is not None and 0 <= slot < len(hand) else None
-
-    def _card_actions(self, session: PlaySession, view: SeatView) -> Node:
-        card = self._selected(session, view)
-        if card is None:
-            legal = self._legal(session)
-            if any(isinstance(a, PlaceBarrier) for a in legal):
-                hint = "Choose a card to play, cycle or lay as a barrier."
-            elif self._holds_opportunity(session, view):
-                hint = "Choose a card to play or cycle."
-            else:
-                hint = "Choose a card to read it."
-            return h("p", {"class": "hint card-actions"}, hint)
-        legal = self._legal(session)
-        info = CARDS[card]
-        buttons = []
-        if Play(card) in legal:
-            buttons.append(_helped("play", f"Play · {info.cost} PSI", primary=True))
-        if Cycle(card) in legal:
-            buttons.append(_helped("cycle", f"Cycle: {words.cycle_words(card)}"))
-        if PlaceBarrier(card) in legal:
-            buttons.append(_helped("barrier", words.LAY_BARRIER))
-        why = self._why_not(session, view, card, legal)
-        return h(
-            "div",
-            {"class": "card-actions", "data-role": "card-actions"},
-            h("p", {"class": "card-title"}, h("strong", None, info.name), f" — {info.printed()}"),
-            h("div", {"class": "choice"}, *buttons) if buttons else None,
-            h("p", {"class": "hint"}, why) if why else None,
-        )
-
-    def _why_not(self, session: PlaySession, view: SeatView, card: str, legal: list[Action]) -> str:
-        if not self._holds_opportunity(session, view):
-            return words.ACT_ONLY_WITH_OPPORTUNITY
-        if Play(card) not in legal:
-            game = session.game
-            return game.play_problem(session.table.state, session.viewer, card) or ""
-        return ""
-
-    def _holds_opportunity(self, session: PlaySession, view: PublicView) -> bool:
-        return any(isinstance(a, (Pass, Cycle)) for a in self._legal(session))
-
-    def _discarding(self, session: PlaySession, view: PublicView) -> bool:
-        pending = view["pending"]
-        return (
-            pending is not None
-            and pending["kind"] == "discard"
-            and pending["seat"] == session.viewer
-        )
-
-    def _discard_bar(self, session: PlaySession, view: SeatView) -> Node:
-        pending = view["pending"]
-        need = pending["amount"] if pending else 0
-        chosen = len(session.selection.discard)
-        return h(
-            "div",
-            {"class": "card-actions", "data-role": "card-actions"},
-            h("p", None, words.discard_prompt(need, chosen)),
-            _helped("discard", f"Discard {chosen} card{'s' if chosen != 1 else ''}", primary=True),
-        )
-
     # -- the prompts beside the table ----------------------------------------------------
 
-    def controls(self, session: PlaySession, view: SeatView) -> Node | None:
-        legal = self._legal(session)
+    def controls(self, session: Seat, view: SeatView) -> Node | None:
+        legal = legal_of(session)
         if not legal:
             return None
         first = legal[0]
         if isinstance(first, Mulligan):
-            return self._mulligan(session, view, legal)
+            return mulligan_tree(session, view, legal)
         if isinstance(first, Predict):
-            return self._predict(view)
+            return predict_tree(view)
         if isinstance(first, AssignDamage):
-            return self._assign(view, legal)
+            return assign_tree(view, legal)
         # a discard is chosen on the hand itself, and your barrier's attack sits beside it
         return None
 
-    def _mulligan(self, session: PlaySession, view: SeatView, legal: list[Action]) -> Node:
-        me = view["players"][view["me"]["seat"]]
-        cost = words.mulligan_price(me["mulligans"])
-        return h(
-            "section",
-            {"class": "controls", "aria-label": "Your opening hand"},
-            h("h3", None, "Your opening hand"),
-            h("p", None, words.MULLIGAN_RULE),
-            h(
-                "div",
-                {"class": "choice"},
-                _helped("keep", "Keep this hand", primary=True),
-                _helped("mulligan", f"Mulligan ({cost})") if Mulligan(False) in legal else None,
-            ),
-        )
-
-    def _predict(self, view: SeatView) -> Node:
-        owner = view["players"][1 - view["me"]["seat"]]["name"]
-        buttons = [
-            h(
-                "button",
-                {
-                    "class": "button symbol-choice",
-                    "data-cmd": "predict",
-                    "data-symbol": symbol.value,
-                    "type": "button",
-                },
-                symbol_icon(symbol.value),
-                symbol.value,
-            )
-            for symbol in SYMBOLS
-        ]
-        return h(
-            "section",
-            {"class": "controls", "aria-label": "Guess the barrier"},
-            h(
-                "h3",
-                None,
-                "Guess the barrier",
-                help_tip("espeers-predict", "a guess", HELP["predict"]),
-            ),
-            h("p", None, words.predict_prompt(owner)),
-            h("div", {"class": "choice symbols"}, *buttons),
-            _helped("predict-none", "No guess"),
-        )
-
-    def _assign(self, view: SeatView, legal: list[Action]) -> Node:
-        pending = view["pending"]
-        amount = pending["amount"] if pending else 0
-        buttons = [
-            h(
-                "button",
-                {
-                    "class": "button",
-                    "data-cmd": "assign",
-                    "data-amount": a.from_pool,
-                    "type": "button",
-                },
-                _split_words(a),
-            )
-            for a in legal
-            if isinstance(a, AssignDamage)
-        ]
-        return h(
-            "section",
-            {"class": "controls", "aria-label": "Take the damage"},
-            h(
-                "h3",
-                None,
-                f"Take {amount} damage",
-                help_tip("espeers-assign", "taking damage", HELP["assign"]),
-            ),
-            h("p", None, words.ASSIGN_RULE),
-            h("div", {"class": "choice"}, *buttons),
-        )
-
-    def _barrier_row(self, session: PlaySession, view: SeatView) -> Node | None:
-        """Your barrier's own control, beside it on the table: the attack, when it may."""
-        me = view["me"]["seat"]
-        if view["players"][me]["barrier"] is None:
-            return None
-        legal = self._legal(session)
-        if not any(isinstance(a, BarrierAttack) for a in legal):
-            return None
-        return h("div", {"class": "barrier-row"}, _helped("attack", words.BARRIER_ATTACK))
-
     # -- the end -------------------------------------------------------------------------
 
-    def final_details(self, session: PlaySession) -> Node | None:
+    def final_details(self, session: Seat) -> Node | None:
         """Both decks and hands, opened: the cards nobody saw during the game."""
         table = session.table
         state: EspeersState = table.state
@@ -638,13 +460,13 @@ class EspeersScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict[str, Any]) -> None:
+    def handle(self, session: Seat, event: dict[str, Any]) -> None:
         if session.viewer is None:
             return  # nobody's seat is on screen: nothing to click
         cmd = event.get("cmd")
         sel: EspeersSelection = session.selection
         view = as_seat_view(session.table.view(session.viewer))
-        card = self._selected(session, view)
+        card = selected_card(session, view)
         slot = _int(event.get("slot"))
         if cmd == "card":
             sel.slot = None if slot == sel.slot else slot
@@ -674,7 +496,7 @@ class EspeersScreen:
         elif cmd == "discard":
             self._discard_command(session, view)
 
-    def _card_command(self, session: PlaySession, cmd: str, card: str | None) -> None:
+    def _card_command(self, session: Seat, cmd: str, card: str | None) -> None:
         if card is None:
             session.message = "Choose a card from your hand first."
             return
@@ -693,24 +515,24 @@ class EspeersScreen:
                 return
             session.act(PlaceBarrier(card))
 
-    def _attack(self, session: PlaySession) -> None:
-        attack = next((a for a in self._legal(session) if isinstance(a, BarrierAttack)), None)
+    def _attack(self, session: Seat) -> None:
+        attack = next((a for a in legal_of(session) if isinstance(a, BarrierAttack)), None)
         if attack is None:
             problem = session.game.attack_problem(session.table.state, session.viewer)
             session.message = problem or "Your barrier cannot attack now."
             return
         session.act(attack)
 
-    def _assign_command(self, session: PlaySession, view: SeatView, from_pool: int | None) -> None:
+    def _assign_command(self, session: Seat, view: SeatView, from_pool: int | None) -> None:
         pending = view["pending"]
         if pending is None or pending["kind"] != "assign" or from_pool is None:
             session.message = "There is no damage to take now."
             return
         session.act(AssignDamage(from_pool, pending["amount"] - from_pool))
 
-    def _discard_command(self, session: PlaySession, view: SeatView) -> None:
+    def _discard_command(self, session: Seat, view: SeatView) -> None:
         pending = view["pending"]
-        if pending is None or not self._discarding(session, view):
+        if pending is None or not is_discarding(session, view):
             session.message = "There is nothing to discard now."
             return
         hand = view["me"]["hand"]
@@ -725,247 +547,5 @@ class EspeersScreen:
 # -- small pieces ------------------------------------------------------------------------------
 
 
-def _in_play(view: PublicView) -> bool:
-    """Opportunity means something: the Active phase or the End of a turn, game not yet over."""
-    return view["phase"] in ("active", "end") and view["outcome"] is None
-
-
 def _int(text: object) -> int | None:
     return whole(text)  # the one integer parser: "²" or "٣" is not a number here
-
-
-def _button(cmd: str, label: str, primary: bool = False) -> Node:
-    css = "button primary" if primary else "button"
-    return h("button", {"class": css, "data-cmd": cmd, "type": "button"}, label)
-
-
-def _helped(cmd: str, label: str, primary: bool = False) -> Node:
-    """A control of the game with its "?" (HELP[cmd]), so a newcomer can ask what it does."""
-    return with_help(_button(cmd, label, primary), f"espeers-{cmd}", label, HELP[cmd])
-
-
-# -- the last move, marked on the table ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Mark:
-    """Where the table marks the last move the log tells, and the words beside it: a dashed
-    outline and a tag in words, so the mark never rests on colour alone."""
-
-    place: str  # "stack", "discard", "barrier", "psi" or "duelist"
-    seat: int
-    words: str  # the tag ("Just played")
-    index: int = -1  # the stack item, for "stack"
-
-
-def last_mark(last: Any, view: PublicView) -> Mark | None:
-    """Where the last move shows on the table now: the card played (on the stack), resolved,
-    cycled or discarded (on its discard pile), the barrier laid or guessed at, the PSI that took
-    damage, or the player who passed. None when nothing of it is left to point at."""
-    before, seat, action = (getattr(last, k, None) for k in ("before", "seat", "action"))
-    if not isinstance(before, EspeersState) or seat not in (0, 1):
-        return None
-    players = view["players"]
-    if isinstance(action, Play):
-        index = len(before.stack)
-        stack = view["stack"]
-        if index < len(stack) and stack[index]["card"] == action.card:
-            return Mark("stack", seat, "Just played", index)
-        return None
-    if isinstance(action, Cycle):
-        return _in_discard(view, seat, action.card, "Just cycled")
-    if isinstance(action, Pass):
-        if not ends_active_phase(before, seat) and before.passes == 1 and before.stack:
-            top = before.stack[-1]
-            said = "Resolved, countered" if top.countered else "Just resolved"
-            return _in_discard(view, top.owner, top.card, said)
-        return Mark("duelist", seat, "Passed")
-    if isinstance(action, PlaceBarrier):
-        return Mark("barrier", seat, "Just laid") if players[seat]["barrier"] else None
-    if isinstance(action, BarrierAttack):
-        return _in_discard(view, seat, action.opening.value, "Attacked with")
-    if isinstance(action, RevealBarrier):
-        return _in_discard(view, seat, action.opening.value, "Absorbed damage")
-    if isinstance(action, AnswerPrediction):
-        if action.right and action.opening is not None:
-            return _in_discard(view, seat, action.opening.value, "Guessed right")
-        return Mark("barrier", seat, "Guess missed") if players[seat]["barrier"] else None
-    if isinstance(action, Predict):
-        said = f"Guessed: {action.symbol}" if action.symbol else "No guess"
-        return Mark("barrier", 1 - seat, said) if players[1 - seat]["barrier"] else None
-    if isinstance(action, AssignDamage):
-        return Mark("psi", seat, f"Took {action.from_pool + action.from_spent} damage")
-    if isinstance(action, Discard) and action.cards:
-        return _in_discard(view, seat, action.cards[-1], "Just discarded")
-    if isinstance(action, Mulligan):
-        return Mark("duelist", seat, "Kept the hand" if action.keep else "Took a mulligan")
-    return None
-
-
-def _in_discard(view: PublicView, seat: int, card: object, said: str) -> Mark | None:
-    """Mark a discard pile, naming the card when it is not the one on top."""
-    pile = view["players"][seat]["discard"]
-    if not isinstance(card, str) or card not in pile:
-        return None
-    if pile[-1] != card and card in CARDS:
-        said = f"{said}: {CARDS[card].name}"
-    return Mark("discard", seat, said)
-
-
-def _tag(mark: Mark | None) -> Node | None:
-    """The words of the mark, on the table beside what it marks."""
-    if mark is None:
-        return None
-    return h(
-        "span",
-        {"class": "last-tag", "data-role": "last-move"},
-        h("span", {"class": "visually-hidden"}, "Last move: "),
-        mark.words,
-    )
-
-
-# -- the table in sentences ---------------------------------------------------------------------
-
-
-def _player_sentence(view: PublicView, seat: int, me: int | None) -> str:
-    """One player's side of the table: PSI, hand, deck, barrier, discard pile."""
-    p = view["players"][seat]
-    who = f"{p['name']} (you)" if seat == me else p["name"]
-    parts = [
-        f"{who}: PSI {psi(p)} (Pool {p['pool']}, Spent {p['spent']}, out of the game "
-        f"{p['removed']})",
-        f"{words.cards(p['hand'])} in hand" if seat != me else None,
-        f"{words.cards(p['deck'])} in the deck",
-    ]
-    barrier = p["barrier"]
-    if barrier is None:
-        parts.append("no barrier")
-    else:
-        card = view["me"]["barrier_card"] if seat == me and is_seat_view(view) else None
-        what = f"{CARDS[card].name} ({CARDS[card].symbol})" if card in CARDS else "face down"
-        parts.append(f"a barrier, {what}, with {barrier['points']} PSI on it")
-    if p["shield"]:
-        parts.append(f"the next {p['shield']} damage prevented this turn")
-    pile = [CARDS[c].name for c in reversed(p["discard"]) if c in CARDS]
-    parts.append(
-        f"discard pile, newest first: {words.listed(pile)}" if pile else "an empty discard pile"
-    )
-    return "; ".join(x for x in parts if x) + "."
-
-
-def _stack_sentence(view: PublicView) -> str:
-    names = [p["name"] for p in view["players"]]
-    stack = view["stack"]
-    if not stack:
-        return "The stack is empty."
-    items = [
-        f"{names[i['owner']]}'s {CARDS[i['card']].name}"
-        + (" (countered)" if i["countered"] else "")
-        for i in reversed(stack)
-        if i["card"] in CARDS
-    ]
-    return f"On the stack, top first: {words.listed(items)}."
-
-
-def _split_words(action: AssignDamage) -> str:
-    parts = []
-    if action.from_pool:
-        parts.append(f"{action.from_pool} from Pool")
-    if action.from_spent:
-        parts.append(f"{action.from_spent} from Spent")
-    return " + ".join(parts)
-
-
-def psi_meter(p: PlayerView, tag: Node | None = None) -> Node:
-    """Ten pips: Pool (filled), barrier (gold), Spent (ring), removed (faint cross); `tag` marks
-    the last move when it was damage taken here."""
-    barrier = p["barrier"]["points"] if p["barrier"] else 0
-    kinds = (
-        ["pool"] * p["pool"]
-        + ["barrier"] * barrier
-        + ["spent"] * p["spent"]
-        + ["out"] * p["removed"]
-    )
-    pips = [
-        s("circle", {"class": f"pip {kind}", "cx": f"{9 + 16 * i}", "cy": "9", "r": "6.5"})
-        for i, kind in enumerate(kinds)
-    ]
-    words = f"Pool {p['pool']} · Spent {p['spent']}"
-    words += f" · Barrier {barrier}" if barrier else ""
-    words += f" · Out {p['removed']}"
-    return h(
-        "div",
-        {"class": "psi" + (" last-move" if tag is not None else ""), "data-role": "psi"},
-        tag,
-        s(
-            "svg",
-            {
-                "viewBox": f"0 0 {16 * max(10, len(kinds))} 18",
-                "class": "psi-pips",
-                "aria-hidden": "true",
-            },
-            *pips,
-        ),
-        h(
-            "span",
-            {"class": "psi-words"},
-            h("strong", None, f"PSI {psi(p)}"),
-            " · ",
-            words,
-        ),
-    )
-
-
-def hand_chip(card: str) -> Node:
-    """A card of the hand as a line of words (cost, name, kind): what a phone shows in place of
-    the drawing, whose print is too fine to read there (parlour.css picks one per width)."""
-    info = CARDS[card]
-    return h(
-        "span",
-        {"class": f"hand-chip {info.kind.lower()}", "aria-hidden": "true"},
-        h("span", {"class": "chip-cost"}, str(info.cost)),
-        h("span", {"class": "chip-name"}, info.name),
-        h("span", {"class": "chip-kind"}, info.kind),
-    )
-
-
-def _backs(count: int) -> Node:
-    backs = [card_back("small") for _ in range(min(count, MAX_BACKS))]
-    return h(
-        "div",
-        {"class": "zone hand-backs", "data-role": "hand-backs", "title": f"{count} cards in hand"},
-        h("div", {"class": "fan"}, *backs) if backs else h("span", {"class": "slot-empty"}, "—"),
-        h("span", {"class": "zone-label"}, f"Hand · {count}"),
-    )
-
-
-def _pile(label: str, count: int, art: Node | None) -> Node:
-    return h(
-        "div",
-        {"class": "zone pile", "data-role": label.lower()},
-        art if art is not None else h("span", {"class": "slot-empty"}, "empty"),
-        h("span", {"class": "zone-label"}, f"{label} · {count}"),
-    )
-
-
-def _discard(cards: list[str], mark: Mark | None = None) -> Node:
-    """The discard pile: its top card, drawn and named in words (a small card's own print is
-    too fine to read on a phone), and every card in it, newest first, behind "All"."""
-    top = card_face(cards[-1], "small") if cards else None
-    pile = _pile("Discard", len(cards), top)
-    if mark is not None:
-        pile.attrs["class"] += " last-move"
-        pile.children.insert(0, _tag(mark))
-    if not cards:
-        return pile
-    pile.children.append(h("span", {"class": "top-name"}, CARDS[cards[-1]].name))
-    names = [h("li", None, CARDS[c].name) for c in reversed(cards)]
-    pile.children.append(
-        h(
-            "details",
-            {"class": "discard-list"},
-            h("summary", None, "All", h("span", {"class": "visually-hidden"}, " discarded cards")),
-            h("ol", None, *names),
-        )
-    )
-    return pile

@@ -17,55 +17,41 @@ from __future__ import annotations
 
 import json
 import secrets
-from functools import cache
 from typing import Any, Protocol
 
 from parlour.errors import MalformedInput, ParlourError
-from parlour.fair.encoding import parse_json
-from parlour.games import GAMES
-from parlour.match.bot_seats import bot_name
-from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
-from parlour.numbers import whole
 from parlour.ui import setup_form
+from parlour.ui.host import Host
+from parlour.ui.online_join import guest_join
+from parlour.ui.online_saves import (
+    ONLINE_SAVE,
+    OWNER,
+    STUN,
+    TAB_KEY,
+    UNKEPT_KEY,
+    Keyring,
+    remember,
+    saved_game,
+    this_tab,
+)
 from parlour.ui.online_screen import (
     Invite,
     bar_notice,
     elsewhere_tree,
     forfeit_tree,
-    guest_join,
     host_lobby,
     next_game_tree,
     online_banner,
 )
-from parlour.ui.page import Effects, Storage, within
+from parlour.ui.page import within
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
 
 ROOT = "#online .online-root"
-ONLINE_SAVE = "psi-parlour:online"  # then :<match id>:<role>:<seats>, one save per game and seat
-ONLINE_LAST = ONLINE_SAVE + ":last"  # the browser's latest online game
-TAB_KEY = ONLINE_SAVE + ":tab"  # the game of this tab (sessionStorage survives its reloads)
-KEYS = ONLINE_SAVE + ":keys"
-KEEP = 8  # online games kept in this browser
-UNKEPT_KEY = (
-    "This browser would not keep this game's signing key, so a reload cannot continue this "
-    "online game: keep this tab open until it ends."
-)
-OWNER = ":owner"  # after a save key: the tab that plays that game now
-STUN = "psi-parlour:stun"
-SAVED_WHAT = "Your saved online game"
-
-
-@cache
-def this_tab() -> str:
-    """This page load's name, for owning a save: drawn at first use, never at import, because
-    the engine may start from a memory snapshot of the imported package (docs/deploy.md), and
-    every page load restored from it would share a name drawn at import."""
-    return secrets.token_hex(6)
 
 
 class Candidate:
@@ -77,53 +63,12 @@ class Candidate:
         self.open = False
 
 
-class Keyring(Protocol):
-    """This browser's signing keys, one key pair per online game it plays, named by the game's
-    save key (the page's: WebCrypto key pairs that cannot be exported, kept in IndexedDB, so a
-    reload keeps its key; the tests': `cryptography`'s). Without one, play is unsigned."""
+class TheApp(Host, Protocol):
+    """What online play (and play by link) uses of the app beyond any part's (app.App, which
+    hands itself to this module)."""
 
-    def fresh(self) -> Crypto | None:
-        """A new key pair, for a game about to begin here (None: this browser cannot sign)."""
-        ...
-
-    def kept(self, name: str) -> Crypto | None:
-        """The key pair kept for this game, if any."""
-        ...
-
-    def keep(self, name: str, crypto: Crypto) -> None:
-        """Keep this key pair for this game (the page writes it to IndexedDB after the call)."""
-        ...
-
-    def forget(self, name: str) -> None:
-        """This game's save is gone (dropped, or pushed out by newer games): its key pair goes
-        too, so the browser keeps no key for a game it can no longer continue."""
-        ...
-
-    def checked_signature(
-        self, algorithm: str, public: bytes, data: bytes, signature: bytes
-    ) -> bool | None:
-        """Whether a signature holds, as this browser checked it before the call (None: it
-        could not check it: no WebCrypto, or not that algorithm)."""
-        ...
-
-    def cannot_keep(self, name: str) -> bool:
-        """This browser would not keep this game's key pair (IndexedDB refused or missing): the
-        game plays on, but a reload cannot continue it."""
-        ...
-
-
-class TheApp(Protocol):
-    """What online play uses of the app (app.App, which hands itself to this module)."""
-
-    storage: Storage
-    href: str
     online: OnlineController | None
     keyring: Keyring | None
-
-    @property
-    def effects(self) -> Effects: ...
-
-    def go(self, hash_: str) -> None: ...
 
     def saved_decks_raw(self) -> object: ...
 
@@ -545,22 +490,6 @@ class OnlineController:
 # -- the app's entry points ---------------------------------------------------------------------
 
 
-def remember(app: TheApp, key: str) -> None:
-    """Mark `key` as this tab's game and the browser's latest; forget all but the last few."""
-    storage = app.storage
-    storage.set(TAB_KEY, key, area="session")
-    storage.set(ONLINE_LAST, key)
-    app.effects.attrs["online-save"] = key
-    kept = storage.read(KEYS, "The list of saved online games")
-    keys = [k for k in kept if isinstance(k, str) and k != key] if isinstance(kept, list) else []
-    keys.append(key)
-    for old in keys[:-KEEP]:
-        storage.remove(old)
-        if app.keyring is not None:
-            app.keyring.forget(old)
-    storage.set(KEYS, json.dumps(keys[-KEEP:]))
-
-
 def _deck_choices(app: TheApp) -> list[tuple[str, str]]:
     from parlour.ui.espeers_decks import deck_choices, saved_decks
 
@@ -583,89 +512,15 @@ def _stun_setting(app: TheApp) -> list[str]:
         return []
 
 
-def host_new(app: TheApp, game_id: str, form: object) -> None:
-    """The set-up form's "Make the invites": a new online game hosted here."""
-    bots = setup_form.seat_kinds(form)
-    names = tuple(
-        bot_name(name) if seat in bots else name
-        for seat, name in enumerate(setup_form.seat_names(form))
-    )
-    variant = setup_form.variant(form, game_id)
-    decks = setup_form.deck_choices(form)
-    if decks:
-        variant["decks"] = app.chosen_decks(decks)
-    # a bot plays on the host's device, its secrets kept there like the host's own
-    local = tuple(sorted(set(setup_form.here_seats(form, len(names))) | set(bots)))
-    limit = setup_form.online_limit(form)
-    stun_text = setup_form.stun_text(form)
-    if stun_text is not None:
-        try:
-            stun = stun_servers(stun_text.split(","))
-        except MalformedInput as problem:
-            _refuse_setup(app, game_id, problem.sentence)
-            return
-        app.storage.set(STUN, ",".join(stun))
-    private = {}
-    if game_id == "espeers":  # every player brings a deck the other does not see
-        chosen = variant.get("decks", [])
-        private = {seat: {"deck": chosen[seat]} for seat in local if seat < len(chosen)}
-        variant["decks"] = ["sealed", "sealed"]
-    levels = {str(seat): level for seat, level in bots.items()}
-    config = MatchConfig(game_id, new_match_id(), names, variant, bots=levels)
-    try:
-        session = OnlineSession.host(
-            GAMES[game_id],
-            config,
-            local,
-            now(),
-            reveal_limit=limit,
-            private=private,
-            crypto=_fresh_key(app),
-        )
-    except ParlourError as problem:
-        _refuse_setup(app, game_id, problem.sentence)
-        return
-    _refuse_setup(app, game_id, "")  # nothing wrong: clear an earlier sentence
-    controller = _replace(app, OnlineController(app, session))
-    controller.invite_all()
-    controller.after()
-    app.go("#online")
-
-
-def _fresh_key(app: TheApp) -> Crypto | None:
-    """A new key pair for a game begun here: signed play wherever the page can sign."""
-    return app.keyring.fresh() if app.keyring is not None else None
-
-
-def _refuse_setup(app: TheApp, game_id: str, sentence: str) -> None:
-    """Say under the set-up form's online part why no invites were made (or clear it)."""
-    app.effects.text.append([f"#new-{game_id} [data-role=online-error]", sentence])
-    if sentence:
-        app.go(f"#new-{game_id}")
-
-
-def guest_new(app: TheApp, fragment: str) -> None:
-    """An invite opened: `#join=<code>` (WebRTC) or `#join=bc.<room>` (another tab)."""
-    code, stun, game = parse_invite(fragment)
-    if app.online is None or app.online.session.is_host:
-        saved = _saved(app)
-        if saved is not None and not saved[0].is_host:
-            _replace(app, OnlineController(app, saved[0]), saved[1])
-        else:
-            _replace(app, OnlineController(app, OnlineSession.guest(now(), _fresh_key(app))))
-    app.online.answer(code, stun, game)
-    app.go("#online")
-
-
 def show(app: TheApp) -> None:
     """`#online`: the game in progress here, or the one saved before a reload."""
     if app.online is None:
-        saved = _saved(app)
+        saved = saved_game(app)
         if saved is None:
             app.go("#home")
             return
         session, notes = saved
-        _replace(app, OnlineController(app, session), notes)
+        replace_controller(app, OnlineController(app, session), notes)
         if session.is_host and session.phase in (Phase.LOBBY, Phase.SEED, Phase.PLAY):
             app.online.invite_all()
     app.online.after(redraw=True)
@@ -681,52 +536,9 @@ def take_over(app: TheApp) -> None:
     show(app)
 
 
-def _saved(app: TheApp) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | None:
-    """The online game saved in this browser, with the seat's private notes; None if none. A
-    save that cannot be loaded is set aside (the storage note says so)."""
-    storage = app.storage
-    key = storage.get(TAB_KEY, area="session") or storage.get(ONLINE_LAST)
-    if key is None:
-        return None
-    data = storage.read(key, SAVED_WHAT)  # one that cannot be read is set aside
-    if data is None:
-        if app.keyring is not None:
-            app.keyring.forget(key)  # no save to sign for: its key goes too
-        return None
-    try:
-        return load_data(data, app.keyring.kept(key) if app.keyring is not None else None)
-    except MalformedInput:
-        storage.set_aside(key, SAVED_WHAT)
-        if app.keyring is not None:
-            app.keyring.forget(key)
-        return None
-
-
-def load(raw: str, crypto: Crypto | None = None) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
-    """A save as `OnlineController.save` writes it: the session (a signed one with the key pair
-    kept for it), and the seat's private notes (a note that is not one is left out). Anything
-    wrong with the session, or a signed save whose key is gone, is MalformedInput."""
-    return load_data(parse_json(raw, "That saved online game"), crypto)
-
-
-def load_data(
-    data: object, crypto: Crypto | None = None
-) -> tuple[OnlineSession, dict[int, dict[str, Any]]]:
-    """`load`, of a save already read from its JSON."""
-    if not isinstance(data, dict):
-        raise MalformedInput("That is not a saved online game.")
-    session = OnlineSession.from_json(data.get("session"), now(), crypto)
-    notes = data.get("notes")
-    if not isinstance(notes, dict):
-        return session, {}
-    return session, {
-        seat: note
-        for key, note in notes.items()
-        if (seat := whole(key)) is not None and isinstance(note, dict)
-    }
-
-
-def _replace(app: TheApp, new: OnlineController, notes: dict | None = None) -> OnlineController:
+def replace_controller(
+    app: TheApp, new: OnlineController, notes: dict | None = None
+) -> OnlineController:
     if app.online is not None:
         app.online.close_all()
     app.online = new

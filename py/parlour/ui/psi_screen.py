@@ -22,29 +22,18 @@ from parlour.games.psi_squad.state import CYPHER_LABEL, PsiState
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.play import earlier_words, last_move_of, waiting_tree
+from parlour.ui.psi_tables import history_table, signed, status_table, target_history
 from parlour.ui.tree import Node, h
+from parlour.ui.widgets import last_move_of, waiting_tree
 
 if TYPE_CHECKING:
-    from parlour.ui.play import PlaySession
+    from parlour.ui.seat import Seat
 
 # A note cycles: blank -> ruled out -> possible -> certain -> blank.
 NOTE_CYCLE = ("", "out", "maybe", "sure")
 NOTE_SIGN = {"": "", "out": "✕", "maybe": "?", "sure": "✓"}
 NOTE_WORD = {"": "no note", "out": "ruled out", "maybe": "possible", "sure": "certain"}
 NOTES_TARGET = "target"  # in a seat's notes: the seat whose cypher its notes grid is about
-
-# The guesses table's rows: the newest guesses, more than a real game makes (a forged replay may
-# hold thousands: drawing them all froze the page, issue 25).
-HISTORY_ROWS = 100
-# The guesses table's columns: (full header, short header for a phone or None).
-HISTORY_HEAD = (
-    ("Guess", None),
-    ("Correct", "C"),
-    ("Spotted", "S"),
-    ("Value", "V"),
-    ("Change", "±"),
-)
 
 
 @dataclass
@@ -53,16 +42,12 @@ class PsiSelection:
     target: int | None = None
 
 
-def _signed(change: int) -> str:
-    return f"+{change}" if change > 0 else str(change)
-
-
 def answer_words(r: PsiRecord, names: Sequence[str]) -> str:
     """A guess and its answer in a sentence, as the play sheet records it."""
     return (
         f"{names[r['guesser']]} guessed {r['digits']} for {names[r['target']]}'s cypher: "
         f"{r['correct']} correct, {r['spotted']} spotted, Value {r['value']} "
-        f"({names[r['guesser']]} {_signed(r['change'])})."
+        f"({names[r['guesser']]} {signed(r['change'])})."
     )
 
 
@@ -133,7 +118,7 @@ class PsiScreen:
 
     # -- the public board ----------------------------------------------------------------
 
-    def board(self, session: PlaySession, view: PsiPublicView) -> Node:
+    def board(self, session: Seat, view: PsiPublicView) -> Node:
         names = [s["name"] for s in view["seats"]]
         last = self._last_guess(session, view)
         target = last["target"] if last else None
@@ -154,148 +139,20 @@ class PsiScreen:
             h("p", {"class": "hint last-move-note", "data-role": "last-guess-note"}, note)
             if note
             else None,
-            self._status_table(view, target),
-            self._history_table(view, last["step"] if last else None),
+            status_table(view, target),
+            history_table(view, last["step"] if last else None),
         )
 
-    def _last_guess(self, session: PlaySession, view: PsiPublicView) -> PsiRecord | None:
+    def _last_guess(self, session: Seat, view: PsiPublicView) -> PsiRecord | None:
         """The play sheet's record of the newest move, when it is the answer to a guess."""
         last = last_move_of(session)
         if last is None or not isinstance(last.action, Answer):
             return None
         return next((r for r in view["history"] if r["step"] == last.seq), None)
 
-    def _status_table(self, view: PsiPublicView, target: int | None = None) -> Node:
-        rows = []
-        for seat, info in enumerate(view["seats"]):
-            state = "guessed" if info["guessed"] else "unguessed"
-            rows.append(
-                h(
-                    "tr",
-                    {
-                        "class": f"seat-{seat % 4} {state}" + (" last" if seat == target else ""),
-                        "data-seat": seat,
-                    },
-                    h(
-                        "th",
-                        {"scope": "row"},
-                        info["name"],
-                        h("span", {"class": "last-tag"}, "last guess") if seat == target else None,
-                    ),
-                    h("td", {"data-role": "status"}, str(info["status"])),
-                    h("td", {"data-role": "value"}, str(info["value"])),
-                    h("td", None, "✓ guessed" if info["guessed"] else "—"),
-                )
-            )
-        return h(
-            "table",
-            {"class": "psi-board", "aria-label": "Status board"},
-            h(
-                "caption",
-                None,
-                f"Status board · cyphers of {view['length']} digits · Max {view['max']}",
-            ),
-            h(
-                "thead",
-                None,
-                h(
-                    "tr",
-                    None,
-                    h("th", {"scope": "col"}, "Player"),
-                    h("th", {"scope": "col"}, "Status"),
-                    self._header("Cypher Value", "Value"),
-                    h("th", {"scope": "col"}, "Cypher"),
-                ),
-            ),
-            h("tbody", None, *rows),
-        )
-
-    def _history_table(self, view: PsiPublicView, last_step: int | None = None) -> Node:
-        """Every guess, newest first: the newest `HISTORY_ROWS`, and how many more there are.
-        On a phone (CSS, max-width 30rem) the guesser and target share one column ("Bo → Ada")
-        and the number columns get one-letter headers, so the table fits 360 px without
-        scrolling sideways; the full headers stay for screen readers."""
-        names = [s["name"] for s in view["seats"]]
-        history = view["history"]
-        shown = history[-HISTORY_ROWS:]
-        earlier = len(history) - len(shown)
-        rows = [
-            h(
-                "tr",
-                {"data-step": r["step"], **({"class": "last"} if r["step"] == last_step else {})},
-                h("td", {"class": "wide"}, names[r["guesser"]]),
-                h("td", {"class": "wide"}, names[r["target"]]),
-                h("td", {"class": "narrow who"}, f"{names[r['guesser']]} → {names[r['target']]}"),
-                h(
-                    "td",
-                    {"class": "digits"},
-                    r["digits"],
-                    h("span", {"class": "last-tag"}, " last") if r["step"] == last_step else None,
-                ),
-                h("td", {"data-col": "correct"}, str(r["correct"])),
-                h("td", {"data-col": "spotted"}, str(r["spotted"])),
-                h("td", {"data-col": "value"}, str(r["value"])),
-                h("td", {"class": "change", "data-col": "change"}, _signed(r["change"])),
-            )
-            for r in reversed(shown)
-        ]
-        head = [
-            h("th", {"scope": "col", "class": "wide"}, "Guesser"),
-            h("th", {"scope": "col", "class": "wide"}, "Target"),
-            h("th", {"scope": "col", "class": "narrow who"}, "Guesser → Target"),
-            *(self._header(full, short) for full, short in HISTORY_HEAD),
-        ]
-        return h(
-            "div",
-            # it scrolls on a phone: Tab reaches it, and a reader hears what it is
-            {
-                "class": "history-wrap",
-                "tabindex": "0",
-                "role": "region",
-                "aria-label": "Guesses, newest first",
-            },
-            h(
-                "table",
-                {"class": "psi-history", "aria-label": "Every guess and answer, newest first"},
-                h(
-                    "caption",
-                    None,
-                    "Guesses, newest first",
-                    h(
-                        "span",
-                        {"class": "narrow key", "aria-hidden": "true"},
-                        " · C correct, S spotted, V Value, ± change",
-                    ),
-                ),
-                h("thead", None, h("tr", None, *head)),
-                h("tbody", {"data-role": "history"}, *rows),
-            )
-            if rows
-            else h("p", {"class": "hint"}, "No guesses yet."),
-            h(
-                "p",
-                {"class": "hint", "data-role": "history-earlier"},
-                earlier_words(earlier, "guess", "guesses"),
-            )
-            if earlier
-            else None,
-        )
-
-    def _header(self, full: str, short: str | None) -> Node:
-        """A column header; with a short form, both are there and the CSS shows one per width
-        (the full word stays readable to screen readers, the letter is for the eye only)."""
-        if short is None:
-            return h("th", {"scope": "col"}, full)
-        return h(
-            "th",
-            {"scope": "col", "title": full, "abbr": full},
-            h("span", {"class": "long"}, full),
-            h("span", {"class": "short", "aria-hidden": "true"}, short),
-        )
-
     # -- the controls beside the board ---------------------------------------------------
 
-    def controls(self, session: PlaySession, view: PsiSeatView) -> Node | None:
+    def controls(self, session: Seat, view: PsiSeatView) -> Node | None:
         me = view["me"]
         names = [s["name"] for s in view["seats"]]
         if view["stage"] == "setup":
@@ -424,7 +281,7 @@ class PsiScreen:
             ),
         ]
 
-    def _choose_cypher(self, session: PlaySession, view: PsiPublicView) -> Node:
+    def _choose_cypher(self, session: Seat, view: PsiPublicView) -> Node:
         sel: PsiSelection = session.selection
         n = view["length"]
         return h(
@@ -441,7 +298,7 @@ class PsiScreen:
             h("p", {"class": "hint"}, "You can also type the digits on a keyboard."),
         )
 
-    def _guess_entry(self, session: PlaySession, view: PsiSeatView) -> Node:
+    def _guess_entry(self, session: Seat, view: PsiSeatView) -> Node:
         sel: PsiSelection = session.selection
         me = view["me"]["seat"]
         open_ = [s for s, info in enumerate(view["seats"]) if s != me and not info["guessed"]]
@@ -487,59 +344,12 @@ class PsiScreen:
                 *targets,
             ),
             *self._pad(
-                sel.digits, view["length"], "guess", "Guess", self._target_history(view, sel.target)
-            ),
-        )
-
-    def _target_history(self, view: PsiPublicView, target: int | None) -> Node:
-        """The chosen target's guesses, newest first, beside the pad: what a guess is deduced
-        from, in view while it is typed (the whole table is on the sheet)."""
-        if target is None:
-            return h(
-                "p",
-                {"class": "hint target-history", "data-role": "target-history"},
-                "Choose whose cypher: the guesses at it show here.",
-            )
-        name = view["seats"][target]["name"]
-        records = [r for r in view["history"] if r["target"] == target][-HISTORY_ROWS:]
-        if not records:
-            return h(
-                "p",
-                {"class": "hint target-history", "data-role": "target-history"},
-                f"No guesses at {name} yet.",
-            )
-        rows = [
-            h(
-                "tr",
-                {"data-step": r["step"]},
-                h("td", {"class": "digits"}, r["digits"]),
-                h("td", None, str(r["correct"])),
-                h("td", None, str(r["spotted"])),
-                h("td", None, str(r["value"])),
-            )
-            for r in reversed(records)
-        ]
-        head = [self._header(full, short) for full, short in HISTORY_HEAD[:4]]
-        return h(
-            "div",
-            {
-                "class": "target-history",
-                "data-role": "target-history",
-                "tabindex": "0",
-                "role": "region",
-                "aria-label": f"Guesses at {name}, newest first",
-            },
-            h(
-                "table",
-                {"class": "psi-history"},
-                h("caption", None, f"At {name}"),
-                h("thead", None, h("tr", None, *head)),
-                h("tbody", None, *rows),
+                sel.digits, view["length"], "guess", "Guess", target_history(view, sel.target)
             ),
         )
 
     def notes_target(
-        self, session: PlaySession, view_seats: Sequence[Mapping[str, object]], me: int
+        self, session: Seat, view_seats: Sequence[Mapping[str, object]], me: int
     ) -> int | None:
         """Whose cypher the viewer's notes grid is about: the seat chosen in the notes panel
         (kept in the viewer's notes, so it survives moves and reloads), else the first other
@@ -551,7 +361,7 @@ class PsiScreen:
         open_ = [s for s in others if not view_seats[s]["guessed"]]
         return (open_ or others or [None])[0]
 
-    def _notes(self, session: PlaySession, view: PsiPublicView) -> Node | None:
+    def _notes(self, session: Seat, view: PsiPublicView) -> Node | None:
         viewer = session.viewer
         if viewer is None:
             return None
@@ -669,7 +479,7 @@ class PsiScreen:
 
     # -- the end -------------------------------------------------------------------------
 
-    def final_details(self, session: PlaySession) -> Node | None:
+    def final_details(self, session: Seat) -> Node | None:
         """Every cypher opened, the last cypher's bonus, and the ranking."""
         state: PsiState = session.table.state
         rows = []
@@ -708,7 +518,7 @@ class PsiScreen:
 
     # -- clicks and keys -----------------------------------------------------------------
 
-    def handle(self, session: PlaySession, event: dict) -> None:
+    def handle(self, session: Seat, event: dict) -> None:
         cmd = event.get("cmd")
         sel: PsiSelection = session.selection
         state: PsiState = session.table.state
@@ -746,14 +556,14 @@ class PsiScreen:
             else:
                 session.act(Guess(sel.target, sel.digits))
 
-    def _choose_notes_target(self, session: PlaySession, target: int | None) -> None:
+    def _choose_notes_target(self, session: Seat, target: int | None) -> None:
         viewer = session.viewer
         state: PsiState = session.table.state
         if viewer is None or target is None or target == viewer or not 0 <= target < state.seats:
             return
         session.notes_of(viewer)[NOTES_TARGET] = target
 
-    def _cycle_note(self, session: PlaySession, key: str) -> None:
+    def _cycle_note(self, session: Seat, key: str) -> None:
         viewer = session.viewer
         state: PsiState = session.table.state
         if viewer is None or state.setting_up:

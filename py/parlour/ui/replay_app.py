@@ -9,7 +9,7 @@ here goes to the address as a link, so a file and a link are watched, reloaded a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from parlour.errors import MalformedInput, ParlourError
 from parlour.match.play_on import offered, play_on
@@ -25,12 +25,14 @@ from parlour.match.replay import (
 from parlour.match.signed_replay import Check, signature_checks
 from parlour.match.viewer import Replay
 from parlour.numbers import whole
-from parlour.ui.play import describe_entry
+from parlour.ui.host import Host
 from parlour.ui.replay_screen import open_tree, replay_tree, said_of
 from parlour.ui.screens import screen_for
+from parlour.ui.widgets import describe_entry
 
 if TYPE_CHECKING:
-    from parlour.ui.app import App
+    from parlour.match.table import Table
+    from parlour.ui.online_saves import Keyring
 
 ROOT = "#replay .replay-root"
 AUTOPLAY_MS = 1200
@@ -56,10 +58,19 @@ class Watching:
         self.said = said_of(screen, self.replay.match)
 
 
+class ReplayHost(Host, Protocol):
+    """What the replay viewer asks of the app beyond any part's: the page's keyring (to check a
+    replay's signatures) and a start for a game played on from a replay."""
+
+    keyring: Keyring | None
+
+    def start_table(self, table: Table) -> None: ...
+
+
 class Replays:
     """The app's replay viewer: what is open, or why nothing could be."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: ReplayHost) -> None:
         self.app = app
         self.watching: Watching | None = None
         self.error: str | None = None

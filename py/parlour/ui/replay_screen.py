@@ -20,8 +20,9 @@ from parlour.match.viewer import Replay
 from parlour.ui import help as helps
 from parlour.ui.online_screen import GAME_NAMES
 from parlour.ui.outcome import outcome_title
-from parlour.ui.play import GameScreen, audit_tree, describe_entry, log_tree, seats_tree
+from parlour.ui.seat import GameScreen
 from parlour.ui.tree import Node, h, s
+from parlour.ui.widgets import audit_tree, describe_entry, log_tree, seats_tree
 
 START = "The start of the game: no move yet."
 # What the check beside a replay's verdict proves, and what no link can (issue 25): anyone can

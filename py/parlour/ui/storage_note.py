@@ -10,9 +10,11 @@ what the player picks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from parlour.ui.online_screen import GAME_NAMES
-from parlour.ui.page import DAMAGED, Storage
-from parlour.ui.tree import Node, fragment, h
+from parlour.ui.page import DAMAGED, Effects, Storage
+from parlour.ui.tree import Node, fragment, h, to_html
 
 ROOT = "#storage-note .storage-root"
 PREFIX = "psi-parlour:"
@@ -141,3 +143,54 @@ def button(text: str, cmd: str, aria_label: str | None = None, **data: str) -> N
     attrs.update({f"data-{name}": value for name, value in data.items()})
     attrs["aria-label"] = aria_label
     return h("button", attrs, text)
+
+
+class StorageNote:
+    """The note as the app keeps it between calls: what it shows now (so an unchanged note is
+    not drawn again), whether its list of old saves is open, and a passing word ("saved
+    again"). `keep` is always the saves of what is being played now, never offered."""
+
+    def __init__(self) -> None:
+        self.html = ""  # what the storage note (#storage-note) shows now
+        self.listing = False  # the list of old saves is open
+        self.said = ""  # a passing word in the note ("saved again")
+
+    def draw(self, storage: Storage, effects: Effects, keep: set[str]) -> None:
+        """Draw the note when what it says changed (most calls: nothing to say)."""
+        if not (storage.why or storage.damaged or self.html or self.said):
+            return
+        tree = note_tree(storage, self.listing, keep, self.said)
+        if to_html(tree) != self.html:
+            effects.draw(ROOT, tree)
+            self.html = to_html(tree)
+
+    def unsaved(self, request: dict[str, Any], storage: Storage) -> None:
+        """The page's word on storage: the keys whose last write the browser refused (none:
+        every write lands again), and why ("full" or "refused")."""
+        keys, why = request.get("keys"), request.get("why")
+        storage.unsaved = [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+        was = storage.why
+        storage.why = str(why) if storage.unsaved and why in ("full", "refused") else ""
+        if not storage.why:
+            self.listing = False
+            self.said = SAVED_AGAIN if was == "full" else ""
+
+    def click(
+        self, data: dict[str, Any], storage: Storage, effects: Effects, keep: set[str]
+    ) -> None:
+        cmd = data.get("cmd")
+        self.said = ""
+        if cmd == "storage-list":
+            self.listing = True
+            effects.focus = "#storage-note [data-role=storage-list] button"
+        elif cmd == "storage-close":
+            self.listing = False
+        elif cmd == "storage-remove":
+            if remove_save(storage, str(data.get("key")), keep):
+                retry(storage)
+            effects.focus = "#storage-note [data-role=storage-list] button"
+        elif cmd == "storage-dismiss":
+            index = data.get("index")
+            damaged = storage.damaged
+            if isinstance(index, str) and index.isdigit() and int(index) < len(damaged):
+                damaged.pop(int(index))

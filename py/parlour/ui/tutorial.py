@@ -23,13 +23,14 @@ from parlour.errors import ParlourError
 from parlour.games.catalog import CATALOG, load
 from parlour.match.match import Submitted
 from parlour.ui.page import within
-from parlour.ui.play import STATUS, PlaySession
+from parlour.ui.play import PlaySession
+from parlour.ui.play_session import STATUS
 from parlour.ui.screens import BOT_PAUSE_MS, screen_for
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
     from parlour.match.table import AnyTable
-    from parlour.ui.app import App
+    from parlour.ui.host import Host
 
 # A bot's scripted reply: its choice, or a function of the table that makes it (a choice that
 # needs the bot's own store, such as a flip's opening).
@@ -310,59 +311,56 @@ def learn_root(game_id: str) -> str:
     return f"#learn-{game_id} .learn-root"
 
 
-def route(app: App, game_id: str) -> None:
-    """#learn-<game>: the lesson under way, or a new one."""
-    lessons = tutorials(app)
-    if game_id not in lessons:
-        lessons[game_id] = TutorialSession(lesson_for(game_id), app.href)
-    session = lessons[game_id]
-    session.focus_to = session.focus_to or "[data-role=lesson-title]"
-    draw(app, game_id)
+class Lessons:
+    """The lessons under way (#learn-<game>), by game: made by the app on first use."""
 
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.under_way: dict[str, TutorialSession] = {}
 
-def tutorials(app: App) -> dict[str, TutorialSession]:
-    lessons: dict[str, TutorialSession] = app.tutorials
-    return lessons
+    def route(self, game_id: str) -> None:
+        """#learn-<game>: the lesson under way, or a new one."""
+        if game_id not in self.under_way:
+            self.under_way[game_id] = TutorialSession(lesson_for(game_id), self.host.href)
+        session = self.under_way[game_id]
+        session.focus_to = session.focus_to or "[data-role=lesson-title]"
+        self.draw(game_id)
 
+    def dispatch(self, game_id: str, data: dict[str, Any]) -> None:
+        """A click or key in a lesson. "Restart the lesson" (and Rematch at its end) starts it
+        again from its first step."""
+        session = self.under_way.get(game_id)
+        if session is None:
+            return
+        if data.get("cmd") in ("lesson-restart", "rematch"):
+            self.under_way[game_id] = TutorialSession(lesson_for(game_id), self.host.href)
+        elif data.get("cmd") == "download-game":
+            self.host.effects.download.append(session.game_file())
+            return
+        else:
+            session.handle(data)
+        self.draw(game_id)
 
-def dispatch(app: App, game_id: str, data: dict[str, Any]) -> None:
-    """A click or key in a lesson. "Restart the lesson" (and Rematch at its end) starts it
-    again from its first step."""
-    lessons = tutorials(app)
-    session = lessons.get(game_id)
-    if session is None:
-        return
-    if data.get("cmd") in ("lesson-restart", "rematch"):
-        lessons[game_id] = TutorialSession(lesson_for(game_id), app.href)
-    elif data.get("cmd") == "download-game":
-        app.effects.download.append(session.game_file())
-        return
-    else:
-        session.handle(data)
-    draw(app, game_id)
+    def draw(self, game_id: str) -> None:
+        session = self.under_way[game_id]
+        effects = self.host.effects
+        effects.draw(learn_root(game_id), session.render())
+        effects.announce(session.take_said())
+        focus = session.take_focus()
+        if focus:
+            effects.focus = within(learn_root(game_id), focus)
+        due = session.bot_due()
+        effects.attrs["bot-due"] = "1" if due else None
+        if due:
+            step = session.table.match.step
+            request = {"op": "bot", "game": f"learn:{game_id}", "step": step}
+            effects.later.append([BOT_PAUSE_MS, request])
 
-
-def draw(app: App, game_id: str) -> None:
-    session = tutorials(app)[game_id]
-    effects = app.effects
-    effects.draw(learn_root(game_id), session.render())
-    effects.announce(session.take_said())
-    focus = session.take_focus()
-    if focus:
-        effects.focus = within(learn_root(game_id), focus)
-    due = session.bot_due()
-    effects.attrs["bot-due"] = "1" if due else None
-    if due:
-        step = session.table.match.step
-        request = {"op": "bot", "game": f"learn:{game_id}", "step": step}
-        effects.later.append([BOT_PAUSE_MS, request])
-
-
-def bot(app: App, game_id: str, step: object) -> None:
-    """The bot's turn in a lesson, after the pause: its scripted reply, or, after the script,
-    the real bot's move."""
-    session = tutorials(app).get(game_id)
-    if session is None or step != session.table.match.step:
-        return
-    session.bot_move()
-    draw(app, game_id)
+    def bot(self, game_id: str, step: object) -> None:
+        """The bot's turn in a lesson, after the pause: its scripted reply, or, after the
+        script, the real bot's move."""
+        session = self.under_way.get(game_id)
+        if session is None or step != session.table.match.step:
+            return
+        session.bot_move()
+        self.draw(game_id)

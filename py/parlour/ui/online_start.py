@@ -1,0 +1,97 @@
+"""Online play's beginnings, from the app: a host's new table (#host-<game>: the set-up form
+read, the seats dealt, the invites made) and a guest's join (#join=: the invite read, or the
+game this browser already plays)."""
+
+from __future__ import annotations
+
+from parlour.errors import MalformedInput, ParlourError
+from parlour.games import GAMES
+from parlour.match.bot_seats import bot_name
+from parlour.match.config import MatchConfig
+from parlour.match.online import OnlineSession
+from parlour.match.online.device import Crypto
+from parlour.match.table import new_match_id
+from parlour.net.sdp import parse_invite, stun_servers
+from parlour.ui import setup_form
+from parlour.ui.online_app import OnlineController, TheApp, replace_controller
+from parlour.ui.online_saves import (
+    STUN,
+    saved_game,
+)
+from parlour.ui.screens import now
+
+
+def host_new(app: TheApp, game_id: str, form: object) -> None:
+    """The set-up form's "Make the invites": a new online game hosted here."""
+    bots = setup_form.seat_kinds(form)
+    names = tuple(
+        bot_name(name) if seat in bots else name
+        for seat, name in enumerate(setup_form.seat_names(form))
+    )
+    variant = setup_form.variant(form, game_id)
+    decks = setup_form.deck_choices(form)
+    if decks:
+        variant["decks"] = app.chosen_decks(decks)
+    # a bot plays on the host's device, its secrets kept there like the host's own
+    local = tuple(sorted(set(setup_form.here_seats(form, len(names))) | set(bots)))
+    limit = setup_form.online_limit(form)
+    stun_text = setup_form.stun_text(form)
+    if stun_text is not None:
+        try:
+            stun = stun_servers(stun_text.split(","))
+        except MalformedInput as problem:
+            _refuse_setup(app, game_id, problem.sentence)
+            return
+        app.storage.set(STUN, ",".join(stun))
+    private = {}
+    if game_id == "espeers":  # every player brings a deck the other does not see
+        chosen = variant.get("decks", [])
+        private = {seat: {"deck": chosen[seat]} for seat in local if seat < len(chosen)}
+        variant["decks"] = ["sealed", "sealed"]
+    levels = {str(seat): level for seat, level in bots.items()}
+    config = MatchConfig(game_id, new_match_id(), names, variant, bots=levels)
+    try:
+        session = OnlineSession.host(
+            GAMES[game_id],
+            config,
+            local,
+            now(),
+            reveal_limit=limit,
+            private=private,
+            crypto=_fresh_key(app),
+        )
+    except ParlourError as problem:
+        _refuse_setup(app, game_id, problem.sentence)
+        return
+    _refuse_setup(app, game_id, "")  # nothing wrong: clear an earlier sentence
+    controller = replace_controller(app, OnlineController(app, session))
+    controller.invite_all()
+    controller.after()
+    app.go("#online")
+
+
+def _fresh_key(app: TheApp) -> Crypto | None:
+    """A new key pair for a game begun here: signed play wherever the page can sign."""
+    return app.keyring.fresh() if app.keyring is not None else None
+
+
+def _refuse_setup(app: TheApp, game_id: str, sentence: str) -> None:
+    """Say under the set-up form's online part why no invites were made (or clear it)."""
+    app.effects.text.append([f"#new-{game_id} [data-role=online-error]", sentence])
+    if sentence:
+        app.go(f"#new-{game_id}")
+
+
+def guest_new(app: TheApp, fragment: str) -> None:
+    """An invite opened: `#join=<code>` (WebRTC) or `#join=bc.<room>` (another tab)."""
+    code, stun, game = parse_invite(fragment)
+    if app.online is None or app.online.session.is_host:
+        saved = saved_game(app)
+        if saved is not None and not saved[0].is_host:
+            replace_controller(app, OnlineController(app, saved[0]), saved[1])
+        else:
+            replace_controller(
+                app, OnlineController(app, OnlineSession.guest(now(), _fresh_key(app)))
+            )
+    app.online.answer(code, stun, game)
+    app.go("#online")
