@@ -15,13 +15,13 @@ serve: runtime
 test: venv runtime
 	$(VPY) -m ruff check .
 	$(VPY) -m mypy
-	$(VPY) -m pytest -n 2 --dist loadgroup tests
+	$(VPY) -m pytest -n 2 tests
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e
 
 ## unit: everything pure under CPython, and the main thread's modules under MicroPython (the
 ## npm runtime is installed first: tests/shell runs the real MicroPython under Node)
 unit: venv runtime
-	$(VPY) -m pytest -n 2 --dist loadgroup tests
+	$(VPY) -m pytest -n 2 tests
 
 e2e: venv runtime
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e

@@ -13,6 +13,8 @@ import pytest
 from scripts import build, offline, site
 from scripts.serve import MIME_TYPES, header_rules, headers_for
 
+pytestmark = pytest.mark.build_output  # one such test at a time, on either core (conftest.py)
+
 ROOT = build.ROOT
 PUBLISHED = ["/" + name for name in site.published_files()]
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scripts import build, site
+
+pytestmark = pytest.mark.build_output  # one such test at a time, on either core (conftest.py)
 
 ROOT = build.ROOT
 MANIFEST = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))

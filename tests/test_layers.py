@@ -6,7 +6,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import parlour
+
+pytestmark = pytest.mark.build_output  # one such test at a time, on either core (conftest.py)
 
 PACKAGE = Path(parlour.__file__).parent
 BROWSER_MODULES = {"pyscript", "js", "pyodide"}

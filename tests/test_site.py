@@ -16,6 +16,8 @@ import pytest
 from scripts import build, site, stdlib
 from scripts.serve import MIME_TYPES, headers_for, make_server
 
+pytestmark = pytest.mark.build_output  # one such test at a time, on either core (conftest.py)
+
 ROOT = build.ROOT
 
 

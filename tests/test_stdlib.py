@@ -15,6 +15,8 @@ import pytest
 
 from scripts import build, offline, site, stdlib
 
+pytestmark = pytest.mark.build_output  # one such test at a time, on either core (conftest.py)
+
 ROOT = build.ROOT
 RUNTIME = ROOT / "assets" / "build" / "runtime.json"
 

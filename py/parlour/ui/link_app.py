@@ -12,21 +12,28 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, ClassVar
+from typing import Any
 
 from parlour.errors import ParlourError
 from parlour.fair.encoding import Json, parse_json
-from parlour.fair.signing import DeviceKey, Signed, Signer
+from parlour.fair.signing import Signer
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.device import Outcome
-from parlour.match.by_link.timing import duration
-from parlour.match.match import Submitted
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form
+from parlour.ui.link_saves import is_part, kept_parts, save_checks, save_keys
+from parlour.ui.link_screen import (
+    claim_tree,
+    elsewhere_tree,
+    join_form,
+    nothing_tree,
+    send_tree,
+    trust,
+    your_games,
+)
+from parlour.ui.link_seats import LinkSeats, LinkView, Pending
 from parlour.ui.online_app import OWNER, TheApp, _deck_choices, _guest_choices, this_tab
-from parlour.ui.online_screen import GAME_NAMES, copy_box
-from parlour.ui.play import PlaySession
-from parlour.ui.qr import qr_svg
+from parlour.ui.online_screen import GAME_NAMES
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
 
@@ -49,76 +56,6 @@ def now() -> float:
     (a time per move counts across devices and days), so never the page's monotonic clock,
     which starts again at each load."""
     return time.time()
-
-
-class Pending:
-    """One record of a game waiting for the page's signature, as py/webcrypto.py signs: it sets
-    `signature`, which this gives to the game (kept only if it holds). The page's checks answer
-    only for signatures checked before the call, so the one just made with this device's own
-    key is noted as made here (`made`), for `LinkGames.verifier`."""
-
-    def __init__(self, play: LinkPlay, which: str, data: bytes, made: set[Any]) -> None:
-        self.play, self.which, self.data, self.made = play, which, data, made
-
-    @property
-    def signature(self) -> bytes | None:
-        return None
-
-    @signature.setter
-    def signature(self, value: bytes | None) -> None:
-        if value is not None:
-            signer = self.play.signer
-            self.made.add((signer.algorithm, signer.public_key, self.data, bytes(value)))
-            self.play.signed(self.which, value)
-
-
-class LinkSeats:
-    """What the play screen asks of the device it plays for (as of an online session): moves
-    go to the game by link, whose log takes them at once or once the others' are in."""
-
-    is_host = True  # no host: nothing is relayed (play.py's `_relayed`)
-    verdicts: ClassVar[dict[int, Any]] = {}
-    links: ClassVar[dict[str, Any]] = {}
-
-    def __init__(self, games: LinkGames, play: LinkPlay) -> None:
-        self.games, self.play = games, play
-
-    @property
-    def openings(self) -> dict[int, Any]:
-        return self.play.openings
-
-    @property
-    def audit_result(self) -> Any:
-        return self.play.audit_result
-
-    def replay_signatures(self) -> None:
-        return None
-
-    def table_code(self) -> str | None:
-        return self.play.table_code()
-
-    def act(self, seat: int, choice: Any) -> Submitted:
-        match = self.play.match
-        before = len(match.entries) if match is not None else 0
-        out = self.play.act(seat, choice, now())
-        self.games.outcome(self.play, out)
-        if not out.ok:
-            return Submitted(reason=out.sentence)
-        match = self.play.match
-        entries = match.entries if match is not None else []
-        if len(entries) > before and entries[before].seat == seat:
-            return Submitted(entry=entries[before])
-        return Submitted(sent=True)
-
-
-class LinkView(PlaySession):
-    """The board of a game by link: the device's seats; its bots move in the game itself."""
-
-    def bot_due(self) -> bool:
-        return False
-
-    def bot_thinking(self) -> int | None:
-        return None
 
 
 class LinkGames:
@@ -188,7 +125,7 @@ class LinkGames:
             if is_part(text):
                 return saved + self._part_checks(text)
             if saved:
-                keys = _save_keys(self.app.storage.get(SAVE + (found or "")))
+                keys = save_keys(self.app.storage.get(SAVE + (found or "")))
                 return saved + packing.signature_checks(packing.packet_of(text), keys)
             return packing.invite_checks([text])
         if op == "click" and request.get("region") == "bylink":
@@ -208,7 +145,7 @@ class LinkGames:
         if packet is None:
             return []
         game = self._mine(packet.match_id)
-        keys = game.keys if game else _save_keys(self.app.storage.get(SAVE + packet.match_id))
+        keys = game.keys if game else save_keys(self.app.storage.get(SAVE + packet.match_id))
         return packing.signature_checks(packet, keys)
 
     def saved_checks(self, local: dict[str, Any]) -> list[packing.Check]:
@@ -224,7 +161,7 @@ class LinkGames:
             except ParlourError:
                 continue  # read as damaged, and set aside, by `load_all`
             if not (isinstance(data, dict) and isinstance(data.get("summary"), dict)):
-                checks += _save_checks(data)
+                checks += save_checks(data)
         return checks
 
     def load_checks(self, match_id: str | None) -> list[packing.Check]:
@@ -233,7 +170,7 @@ class LinkGames:
             return []
         raw = self.app.storage.get(SAVE + match_id)
         try:
-            return _save_checks(parse_json(raw, "A saved game by link")) if raw else []
+            return save_checks(parse_json(raw, "A saved game by link")) if raw else []
         except ParlourError:
             return []
 
@@ -354,6 +291,10 @@ class LinkGames:
         """The site's address for links: never an embed's (?embed=1): a link opens the full
         site."""
         return self.app.href.partition("#")[0].partition("?")[0]
+
+    def clock(self) -> float:
+        """The time of day (`now`, which the tests move on)."""
+        return now()
 
     def outcome(self, play: LinkPlay, out: Outcome) -> None:
         """After taking a link or acting: the sentence, the links to send, the save."""
@@ -518,7 +459,9 @@ class LinkGames:
         self.draw_home()
 
     def draw_home(self) -> None:
-        self.app.effects.draw(HOME_ROOT, your_games(list(self._rows().values()), self.removing))
+        self.app.effects.draw(
+            HOME_ROOT, your_games(list(self._rows().values()), now(), self.removing)
+        )
 
     def home_click(self, data: dict[str, Any]) -> None:
         """ "Your games by link": remove a finished game from this browser, once confirmed."""
@@ -596,338 +539,4 @@ class LinkGames:
         return join_form(opened, packet.records, self.join_error, decks)
 
 
-def kept_parts(raw: str | None) -> dict[str, dict[int, str]]:
-    """The parts kept in storage (none from damaged text: they are only a convenience)."""
-    try:
-        data = parse_json(raw, "Parts of a link") if raw else {}
-    except ParlourError:
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    parts: dict[str, dict[int, str]] = {}
-    for tag, items in data.items():
-        if isinstance(items, dict):
-            found = {int(i): t for i, t in items.items() if i.isdigit() and isinstance(t, str)}
-            parts[str(tag)] = {i: t for i, t in found.items() if is_part(t)}
-    return parts
-
-
-def is_part(text: str) -> bool:
-    """Whether a link is one part of a link split in several."""
-    try:
-        return isinstance(packing.read_fragment(text), packing.Part)
-    except ParlourError:
-        return False
-
-
 # -- trees ------------------------------------------------------------------------------------
-
-
-def send_tree(links: list[str]) -> Node:
-    """ "Send this link": Copy, Share (where the browser has it), a QR code, and what to do."""
-    many = len(links) > 1
-    items = []
-    for i, link in enumerate(links):
-        label = f"Link part {i + 1} of {len(links)}" if many else "The link to send"
-        items.append(
-            h(
-                "div",
-                {"class": "bylink-link"},
-                qr_or_word(link, f"QR code of link part {i + 1} of {len(links)}") if many else None,
-                copy_box(link, label, f"bylink-link-{i}"),
-                h(
-                    "button",
-                    {"class": "button small", "data-share": link, "type": "button", "hidden": True},
-                    "Share",
-                ),
-            )
-        )
-    done = h(
-        "button",
-        {"class": "button small", "data-cmd": "bylink-sent", "type": "button"},
-        "Done: I sent it",
-    )
-    return h(
-        "div",
-        {"class": "bylink-send", "data-role": "bylink-send"},
-        h("h3", None, "Send these links" if many else "Send this link"),
-        h(
-            "p",
-            None,
-            "Send it to your group chat (or to each player): each player opens it on their "
-            "own device, and the game goes on there.",
-            " Send every part: they can arrive in any order." if many else None,
-        ),
-        h(
-            "div",
-            {"class": "bylink-share"},
-            qr_or_word(links[0]) if not many else None,
-            h("div", None, *items, done),
-        ),
-    )
-
-
-def claim_tree(play: LinkPlay, at: float) -> Node | None:
-    """Time per move: how long the seat the game waits on has left (for its move, its seed
-    reveal at the start, or its seals at the end), and once it is up (and that seat is not
-    ours) the button that claims the game."""
-    if not play.limit:
-        return None
-    left = play.time_left(at)
-    if left is None:
-        said = f"Time per move: {duration(play.limit)}, counted from the first move."
-        return None if play.match is not None else h("p", {"class": "hint"}, said)
-    seat, seconds, what = left
-    who = play.name(seat)
-    if seat in play.local:
-        said = (
-            f"Time per move: {duration(play.limit)}. {who} has {duration(max(seconds, 0))} left "
-            f"for this {what}; after that any other player may claim the game."
-        )
-    elif seconds > 0:
-        said = (
-            f"Time per move: {duration(play.limit)}. If {who}'s {what} has not come within "
-            f"{duration(seconds)}, you can claim the game."
-        )
-    else:
-        said = f"{who}'s time for their {what} is up: you can claim the game ({who} forfeits)."
-    return h(
-        "div",
-        {"class": "bylink-time", "data-role": "bylink-time"},
-        h("p", {"class": "hint"}, said),
-        h(
-            "button",
-            {"class": "button small", "data-cmd": "bylink-claim", "type": "button"},
-            "Claim the game",
-        )
-        if seconds <= 0 and seat not in play.local
-        else None,
-    )
-
-
-def qr_or_word(link: str, label: str = "QR code of the link") -> Node:
-    """The link's QR code (level L, up to version 40: a whole link or part for a chat), or a
-    word when it is too long for one (Copy and Share carry it)."""
-    try:
-        return qr_svg(link, label, "L")
-    except ValueError:
-        return h("p", {"class": "hint"}, "This link is too long for a QR code: copy or share it.")
-
-
-def join_form(
-    opened: Signed, records: tuple[Signed, ...], error: str, decks: list[tuple[str, str]]
-) -> Node:
-    """A free seat and your name (and in ESPEERS your deck), for a device that opens an
-    invite."""
-    body = opened.body
-    names = [str(n) for n in body.get("n", [])] if isinstance(body.get("n"), list) else []
-    held = body.get("h") if isinstance(body.get("h"), list) else []
-    taken = set(held or []) | {r.body.get("s") for r in records if r.kind == "join"}
-    free = [s for s in range(len(names)) if s not in taken]
-    game = GAME_NAMES.get(str(body.get("g")), str(body.get("g")))
-    bots = [names[int(s)] for s in body.get("b", {}) if str(s).isdigit() and int(s) < len(names)]
-    seats = [h("option", {"value": str(s)}, names[s]) for s in free]
-    return h(
-        "div",
-        {"class": "bylink bylink-join", "data-role": "bylink-join"},
-        h("h2", {"tabindex": "-1"}, f"Join a game of {game} by link"),
-        h("p", None, f"Players: {', '.join(names)}."),
-        h(
-            "p",
-            {"class": "hint"},
-            "Each turn is a link: after you join, and after each of your moves, this page gives "
-            "you one to send to the group chat.",
-        ),
-        h("p", {"class": "hint"}, f"{', '.join(bots)} play on the creator's device.")
-        if bots
-        else None,
-        h(
-            "label",
-            {"class": "field"},
-            h("span", None, "Your seat"),
-            h("select", {"data-field": "bylink-seat"}, *seats),
-        )
-        if free
-        else h("p", {"class": "error"}, "Every seat is taken in that game."),
-        h(
-            "label",
-            {"class": "field"},
-            h("span", None, "Your name"),
-            h("input", {"data-field": "bylink-name", "maxlength": "24", "autocomplete": "off"}),
-        ),
-        h(
-            "label",
-            {"class": "field deck-choice"},
-            h("span", None, "Your deck (nobody else sees it)"),
-            h(
-                "select",
-                {"data-field": "espeers-deck"},
-                *(h("option", {"value": v}, label) for v, label in decks),
-            ),
-        )
-        if decks
-        else None,
-        h("p", {"class": "error", "role": "alert", "data-role": "bylink-error"}, error),
-        h(
-            "div",
-            {"class": "actions"},
-            h(
-                "button",
-                {"class": "button primary", "data-cmd": "bylink-join", "type": "button"},
-                "Join the game",
-            )
-            if free
-            else None,
-        ),
-    )
-
-
-def trust(play: LinkPlay) -> Node | None:
-    code = play.table_code()
-    if code is None:
-        return None
-    return h(
-        "p",
-        {"class": "table-code", "data-role": "table-code"},
-        "Table code ",
-        h("strong", {"class": "code", "data-code": code}, code),
-        ": compare it with the other players once, in your chat.",
-    )
-
-
-def nothing_tree(said: str) -> Node:
-    """No game shown: what the last link opened said (a part kept), or that there is none."""
-    return h(
-        "div",
-        {"class": "bylink"},
-        h("h2", {"tabindex": "-1"}, "Play by link"),
-        h("p", {"data-role": "bylink-said"}, said or "No game by link is open here."),
-        h("a", {"class": "button", "href": "#home"}, "All games"),
-    )
-
-
-def your_games(lines: list[dict[str, Json]], removing: str | None = None) -> Node:
-    """ "Your games" on the home screen: each game by link kept here, whose turn, the last
-    link; a finished one can be removed (`removing`: the one that asks "are you sure")."""
-    if not lines:
-        return h("div", {"class": "link-games", "hidden": True})
-    rows = []
-    for line in sorted(lines, key=lambda row: -float(str(row["last_link_at"]))):
-        match_id = str(line["match"])
-        game = GAME_NAMES.get(str(line["game"]), str(line["game"]))
-        players = ", ".join(str(n) for n in line["players"] or [])  # type: ignore[union-attr]
-        turn = "Your turn." if line["my_turn"] else str(line["waiting"])
-        at = float(str(line["last_link_at"]))
-        rows.append(
-            h(
-                "li",
-                {"data-match": match_id},
-                h("a", {"href": f"#bylink={match_id}"}, f"{game}: {players}"),
-                h(
-                    "span",
-                    {"class": "turn mine" if line["my_turn"] else "turn"},
-                    f"{turn} Last link {last_link_words(at)}.",
-                ),
-                removal(match_id, removing == match_id) if line.get("over") else None,
-            )
-        )
-    return h(
-        "section",
-        {"class": "link-games", "aria-labelledby": "link-games-title"},
-        h("h2", {"id": "link-games-title"}, "Your games by link"),
-        h("ul", {"data-role": "link-games"}, *rows),
-    )
-
-
-def removal(match_id: str, asking: bool) -> Node:
-    """A finished game's "Remove", and once pressed, the question before it goes."""
-    if not asking:
-        return h(
-            "button",
-            {"class": "button small", "data-cmd": "bylink-remove", "data-match": match_id,
-             "type": "button"},
-            "Remove",
-        )  # fmt: skip
-    return h(
-        "span",
-        {"class": "confirm", "role": "group", "data-role": "bylink-remove-confirm"},
-        "Remove this finished game from this browser? Its moves and check go too. ",
-        h(
-            "button",
-            {
-                "class": "button small",
-                "data-cmd": "bylink-remove-yes",
-                "data-match": match_id,
-                "type": "button",
-            },
-            "Remove it",
-        ),
-        h(
-            "button",
-            {"class": "button small", "data-cmd": "bylink-remove-no", "type": "button"},
-            "Keep it",
-        ),
-    )
-
-
-def elsewhere_tree() -> Node:
-    """A tab whose game another tab of this browser took over: it lets go (two tabs signing
-    one game would fork this device's own records) until the player takes it back."""
-    return h(
-        "div",
-        {"class": "bylink", "data-role": "elsewhere"},
-        h("h2", {"tabindex": "-1"}, "This game is open in another tab"),
-        h(
-            "p",
-            {"class": "lede"},
-            "The same game by link was opened in another tab or window of this browser, and it "
-            "goes on there. This tab has let go of it, so the two never sign two different "
-            "next moves.",
-        ),
-        h(
-            "button",
-            {"class": "button primary", "data-cmd": "bylink-take-over", "type": "button"},
-            "Play it here instead",
-        ),
-    )
-
-
-def _save_checks(data: Json) -> list[packing.Check]:
-    """Every signature in a saved game by link (none for a damaged save, which reading it
-    back then sets aside)."""
-    records = _saved_records(data)
-    if not records or not isinstance(data, dict):
-        return []
-    packet = packing.Packet(str(data.get("match")), tuple(records[:-1]), records[-1])
-    return packing.signature_checks(packet, {})
-
-
-def _save_keys(raw: str | None) -> dict[str, DeviceKey]:
-    """The devices' keys a saved game holds (their first records): to check a link for it
-    before the game is read back."""
-    try:
-        records = _saved_records(parse_json(raw, "A saved game by link")) if raw else []
-        return {r.device: DeviceKey.from_json(r.body.get("k")) for r in records if r.seq == 1}
-    except ParlourError:
-        return {}
-
-
-def _saved_records(data: Json) -> list[Signed]:
-    """A save's signed records (none when they cannot be read)."""
-    items = data.get("records") if isinstance(data, dict) else None
-    try:
-        return [Signed.from_json(r) for r in items] if isinstance(items, list) else []
-    except ParlourError:
-        return []
-
-
-def last_link_words(at: float) -> str:
-    """When the last link came, in words ("5 min ago")."""
-    ago = max(0, int(now() - at))
-    if ago < 60:
-        return "just now"
-    if ago < 3600:
-        return f"{ago // 60} min ago"
-    if ago < 86400:
-        return f"{ago // 3600} h ago"
-    return f"{ago // 86400} days ago"

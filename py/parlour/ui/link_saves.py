@@ -1,0 +1,63 @@
+"""What play by link keeps in browser storage, read back (pure): each game's save, its key pair
+and records, and the parts of split links kept until every part has come (link_app.py writes
+them)."""
+
+from __future__ import annotations
+
+from parlour.errors import ParlourError
+from parlour.fair.encoding import Json, parse_json
+from parlour.fair.signing import DeviceKey, Signed
+from parlour.match.by_link import packing
+
+
+def kept_parts(raw: str | None) -> dict[str, dict[int, str]]:
+    """The parts kept in storage (none from damaged text: they are only a convenience)."""
+    try:
+        data = parse_json(raw, "Parts of a link") if raw else {}
+    except ParlourError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    parts: dict[str, dict[int, str]] = {}
+    for tag, items in data.items():
+        if isinstance(items, dict):
+            found = {int(i): t for i, t in items.items() if i.isdigit() and isinstance(t, str)}
+            parts[str(tag)] = {i: t for i, t in found.items() if is_part(t)}
+    return parts
+
+
+def is_part(text: str) -> bool:
+    """Whether a link is one part of a link split in several."""
+    try:
+        return isinstance(packing.read_fragment(text), packing.Part)
+    except ParlourError:
+        return False
+
+
+def save_checks(data: Json) -> list[packing.Check]:
+    """Every signature in a saved game by link (none for a damaged save, which reading it
+    back then sets aside)."""
+    records = saved_records(data)
+    if not records or not isinstance(data, dict):
+        return []
+    packet = packing.Packet(str(data.get("match")), tuple(records[:-1]), records[-1])
+    return packing.signature_checks(packet, {})
+
+
+def save_keys(raw: str | None) -> dict[str, DeviceKey]:
+    """The devices' keys a saved game holds (their first records): to check a link for it
+    before the game is read back."""
+    try:
+        records = saved_records(parse_json(raw, "A saved game by link")) if raw else []
+        return {r.device: DeviceKey.from_json(r.body.get("k")) for r in records if r.seq == 1}
+    except ParlourError:
+        return {}
+
+
+def saved_records(data: Json) -> list[Signed]:
+    """A save's signed records (none when they cannot be read)."""
+    items = data.get("records") if isinstance(data, dict) else None
+    try:
+        return [Signed.from_json(r) for r in items] if isinstance(items, list) else []
+    except ParlourError:
+        return []

@@ -1,0 +1,295 @@
+"""Play by link's screen pieces (pure): the links to send with their QR codes, the claim line,
+the join form, the trust line, "Your games by link" with removal, and the other-tab notice.
+The worker's side of play by link (link_app.py) decides what to show; these draw it."""
+
+from __future__ import annotations
+
+from parlour.fair.encoding import Json
+from parlour.fair.signing import Signed
+from parlour.match.by_link import LinkPlay
+from parlour.match.by_link.timing import duration
+from parlour.ui.online_screen import GAME_NAMES, copy_box
+from parlour.ui.qr import qr_svg
+from parlour.ui.tree import Node, h
+
+
+def send_tree(links: list[str]) -> Node:
+    """ "Send this link": Copy, Share (where the browser has it), a QR code, and what to do."""
+    many = len(links) > 1
+    items = []
+    for i, link in enumerate(links):
+        label = f"Link part {i + 1} of {len(links)}" if many else "The link to send"
+        items.append(
+            h(
+                "div",
+                {"class": "bylink-link"},
+                qr_or_word(link, f"QR code of link part {i + 1} of {len(links)}") if many else None,
+                copy_box(link, label, f"bylink-link-{i}"),
+                h(
+                    "button",
+                    {"class": "button small", "data-share": link, "type": "button", "hidden": True},
+                    "Share",
+                ),
+            )
+        )
+    done = h(
+        "button",
+        {"class": "button small", "data-cmd": "bylink-sent", "type": "button"},
+        "Done: I sent it",
+    )
+    return h(
+        "div",
+        {"class": "bylink-send", "data-role": "bylink-send"},
+        h("h3", None, "Send these links" if many else "Send this link"),
+        h(
+            "p",
+            None,
+            "Send it to your group chat (or to each player): each player opens it on their "
+            "own device, and the game goes on there.",
+            " Send every part: they can arrive in any order." if many else None,
+        ),
+        h(
+            "div",
+            {"class": "bylink-share"},
+            qr_or_word(links[0]) if not many else None,
+            h("div", None, *items, done),
+        ),
+    )
+
+
+def claim_tree(play: LinkPlay, at: float) -> Node | None:
+    """Time per move: how long the seat the game waits on has left (for its move, its seed
+    reveal at the start, or its seals at the end), and once it is up (and that seat is not
+    ours) the button that claims the game."""
+    if not play.limit:
+        return None
+    left = play.time_left(at)
+    if left is None:
+        said = f"Time per move: {duration(play.limit)}, counted from the first move."
+        return None if play.match is not None else h("p", {"class": "hint"}, said)
+    seat, seconds, what = left
+    who = play.name(seat)
+    if seat in play.local:
+        said = (
+            f"Time per move: {duration(play.limit)}. {who} has {duration(max(seconds, 0))} left "
+            f"for this {what}; after that any other player may claim the game."
+        )
+    elif seconds > 0:
+        said = (
+            f"Time per move: {duration(play.limit)}. If {who}'s {what} has not come within "
+            f"{duration(seconds)}, you can claim the game."
+        )
+    else:
+        said = f"{who}'s time for their {what} is up: you can claim the game ({who} forfeits)."
+    return h(
+        "div",
+        {"class": "bylink-time", "data-role": "bylink-time"},
+        h("p", {"class": "hint"}, said),
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-claim", "type": "button"},
+            "Claim the game",
+        )
+        if seconds <= 0 and seat not in play.local
+        else None,
+    )
+
+
+def qr_or_word(link: str, label: str = "QR code of the link") -> Node:
+    """The link's QR code (level L, up to version 40: a whole link or part for a chat), or a
+    word when it is too long for one (Copy and Share carry it)."""
+    try:
+        return qr_svg(link, label, "L")
+    except ValueError:
+        return h("p", {"class": "hint"}, "This link is too long for a QR code: copy or share it.")
+
+
+def join_form(
+    opened: Signed, records: tuple[Signed, ...], error: str, decks: list[tuple[str, str]]
+) -> Node:
+    """A free seat and your name (and in ESPEERS your deck), for a device that opens an
+    invite."""
+    body = opened.body
+    names = [str(n) for n in body.get("n", [])] if isinstance(body.get("n"), list) else []
+    held = body.get("h") if isinstance(body.get("h"), list) else []
+    taken = set(held or []) | {r.body.get("s") for r in records if r.kind == "join"}
+    free = [s for s in range(len(names)) if s not in taken]
+    game = GAME_NAMES.get(str(body.get("g")), str(body.get("g")))
+    bots = [names[int(s)] for s in body.get("b", {}) if str(s).isdigit() and int(s) < len(names)]
+    seats = [h("option", {"value": str(s)}, names[s]) for s in free]
+    return h(
+        "div",
+        {"class": "bylink bylink-join", "data-role": "bylink-join"},
+        h("h2", {"tabindex": "-1"}, f"Join a game of {game} by link"),
+        h("p", None, f"Players: {', '.join(names)}."),
+        h(
+            "p",
+            {"class": "hint"},
+            "Each turn is a link: after you join, and after each of your moves, this page gives "
+            "you one to send to the group chat.",
+        ),
+        h("p", {"class": "hint"}, f"{', '.join(bots)} play on the creator's device.")
+        if bots
+        else None,
+        h(
+            "label",
+            {"class": "field"},
+            h("span", None, "Your seat"),
+            h("select", {"data-field": "bylink-seat"}, *seats),
+        )
+        if free
+        else h("p", {"class": "error"}, "Every seat is taken in that game."),
+        h(
+            "label",
+            {"class": "field"},
+            h("span", None, "Your name"),
+            h("input", {"data-field": "bylink-name", "maxlength": "24", "autocomplete": "off"}),
+        ),
+        h(
+            "label",
+            {"class": "field deck-choice"},
+            h("span", None, "Your deck (nobody else sees it)"),
+            h(
+                "select",
+                {"data-field": "espeers-deck"},
+                *(h("option", {"value": v}, label) for v, label in decks),
+            ),
+        )
+        if decks
+        else None,
+        h("p", {"class": "error", "role": "alert", "data-role": "bylink-error"}, error),
+        h(
+            "div",
+            {"class": "actions"},
+            h(
+                "button",
+                {"class": "button primary", "data-cmd": "bylink-join", "type": "button"},
+                "Join the game",
+            )
+            if free
+            else None,
+        ),
+    )
+
+
+def trust(play: LinkPlay) -> Node | None:
+    code = play.table_code()
+    if code is None:
+        return None
+    return h(
+        "p",
+        {"class": "table-code", "data-role": "table-code"},
+        "Table code ",
+        h("strong", {"class": "code", "data-code": code}, code),
+        ": compare it with the other players once, in your chat.",
+    )
+
+
+def nothing_tree(said: str) -> Node:
+    """No game shown: what the last link opened said (a part kept), or that there is none."""
+    return h(
+        "div",
+        {"class": "bylink"},
+        h("h2", {"tabindex": "-1"}, "Play by link"),
+        h("p", {"data-role": "bylink-said"}, said or "No game by link is open here."),
+        h("a", {"class": "button", "href": "#home"}, "All games"),
+    )
+
+
+def your_games(lines: list[dict[str, Json]], now: float, removing: str | None = None) -> Node:
+    """ "Your games" on the home screen: each game by link kept here, whose turn, the last
+    link (`now`: the time of day); a finished one can be removed (`removing`: the one that
+    asks "are you sure")."""
+    if not lines:
+        return h("div", {"class": "link-games", "hidden": True})
+    rows = []
+    for line in sorted(lines, key=lambda row: -float(str(row["last_link_at"]))):
+        match_id = str(line["match"])
+        game = GAME_NAMES.get(str(line["game"]), str(line["game"]))
+        players = ", ".join(str(n) for n in line["players"] or [])  # type: ignore[union-attr]
+        turn = "Your turn." if line["my_turn"] else str(line["waiting"])
+        at = float(str(line["last_link_at"]))
+        rows.append(
+            h(
+                "li",
+                {"data-match": match_id},
+                h("a", {"href": f"#bylink={match_id}"}, f"{game}: {players}"),
+                h(
+                    "span",
+                    {"class": "turn mine" if line["my_turn"] else "turn"},
+                    f"{turn} Last link {last_link_words(at, now)}.",
+                ),
+                removal(match_id, removing == match_id) if line.get("over") else None,
+            )
+        )
+    return h(
+        "section",
+        {"class": "link-games", "aria-labelledby": "link-games-title"},
+        h("h2", {"id": "link-games-title"}, "Your games by link"),
+        h("ul", {"data-role": "link-games"}, *rows),
+    )
+
+
+def removal(match_id: str, asking: bool) -> Node:
+    """A finished game's "Remove", and once pressed, the question before it goes."""
+    if not asking:
+        return h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-remove", "data-match": match_id,
+             "type": "button"},
+            "Remove",
+        )  # fmt: skip
+    return h(
+        "span",
+        {"class": "confirm", "role": "group", "data-role": "bylink-remove-confirm"},
+        "Remove this finished game from this browser? Its moves and check go too. ",
+        h(
+            "button",
+            {
+                "class": "button small",
+                "data-cmd": "bylink-remove-yes",
+                "data-match": match_id,
+                "type": "button",
+            },
+            "Remove it",
+        ),
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-remove-no", "type": "button"},
+            "Keep it",
+        ),
+    )
+
+
+def elsewhere_tree() -> Node:
+    """A tab whose game another tab of this browser took over: it lets go (two tabs signing
+    one game would fork this device's own records) until the player takes it back."""
+    return h(
+        "div",
+        {"class": "bylink", "data-role": "elsewhere"},
+        h("h2", {"tabindex": "-1"}, "This game is open in another tab"),
+        h(
+            "p",
+            {"class": "lede"},
+            "The same game by link was opened in another tab or window of this browser, and it "
+            "goes on there. This tab has let go of it, so the two never sign two different "
+            "next moves.",
+        ),
+        h(
+            "button",
+            {"class": "button primary", "data-cmd": "bylink-take-over", "type": "button"},
+            "Play it here instead",
+        ),
+    )
+
+
+def last_link_words(at: float, now: float) -> str:
+    """When the last link came, in words ("5 min ago")."""
+    ago = max(0, int(now - at))
+    if ago < 60:
+        return "just now"
+    if ago < 3600:
+        return f"{ago // 60} min ago"
+    if ago < 86400:
+        return f"{ago // 3600} h ago"
+    return f"{ago // 86400} days ago"
