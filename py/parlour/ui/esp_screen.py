@@ -6,6 +6,7 @@ asks the engine for the sentence when a click is refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ from parlour.ui.esp_board import (
 from parlour.ui.esp_told import board_sentences, set_count_tree
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.play_session import Session
-from parlour.ui.seat import Seat
+from parlour.ui.seat import Seat, run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree
 from parlour.ui.zener_art import symbol_icon
@@ -428,29 +429,35 @@ class EspScreen:
     # -- clicks --------------------------------------------------------------------------
 
     def handle(self, session: Seat, event: dict) -> None:
-        cmd = event.get("cmd")
-        sel: EspSelection = session.selection
-        if cmd in ("zoom-in", "zoom-out"):
-            step = 1 if cmd == "zoom-in" else -1
-            self.zoom = min(max(self.zoom + step, 0), len(ZOOMS) - 1)
-        elif cmd == "tray":
-            sel.tray = Symbol.parse(event.get("symbol"))
-        elif cmd == "face":
-            sel.face = "down" if event.get("face") == "down" else "up"
-        elif cmd == "flip":
-            flip = self._flip(session)
-            if flip is None:
-                session.message = "Choose one of your symbol-down tiles to flip."
-            else:
-                session.act(flip)
-        elif cmd == "pass":
-            session.act(Pass())
-        elif cmd == "answer-draw":
-            session.act(AnswerDraw(event.get("accept") == "yes"))
-        elif event.get("cell") is not None:
-            cell = parse_key(event.get("cell"))
-            if cell is not None:
-                self._cell(session, cell)
+        run_command(COMMANDS, self, session, event)
+
+    def _zoom(self, _session: Seat, event: dict) -> None:
+        step = 1 if event.get("cmd") == "zoom-in" else -1
+        self.zoom = min(max(self.zoom + step, 0), len(ZOOMS) - 1)
+
+    def _choose_tray(self, session: Seat, event: dict) -> None:
+        session.selection.tray = Symbol.parse(event.get("symbol"))
+
+    def _choose_face(self, session: Seat, event: dict) -> None:
+        session.selection.face = "down" if event.get("face") == "down" else "up"
+
+    def _flip_tile(self, session: Seat, _event: dict) -> None:
+        flip = self._flip(session)
+        if flip is None:
+            session.message = "Choose one of your symbol-down tiles to flip."
+        else:
+            session.act(flip)
+
+    def _pass(self, session: Seat, _event: dict) -> None:
+        session.act(Pass())
+
+    def _answer_draw(self, session: Seat, event: dict) -> None:
+        session.act(AnswerDraw(event.get("accept") == "yes"))
+
+    def _click_cell(self, session: Seat, event: dict) -> None:
+        cell = parse_key(event.get("cell"))
+        if cell is not None:
+            self._cell(session, cell)
 
     def _cell(self, session: Seat, cell: Cell) -> None:
         state: EspState = session.table.state
@@ -486,3 +493,16 @@ class EspScreen:
             session.focus_to = "[data-cmd=flip]"  # the next step of a flip, for the keyboard
         elif tile.up and not self._targets(session):
             session.message = "That tile has no tile beside it to jump over."
+
+
+# ESP's clicks: each command the screen draws (`data-cmd`), and a board cell's click ("cell").
+COMMANDS: dict[str, Callable[[EspScreen, Seat, dict], None]] = {
+    "zoom-in": EspScreen._zoom,
+    "zoom-out": EspScreen._zoom,
+    "tray": EspScreen._choose_tray,
+    "face": EspScreen._choose_face,
+    "flip": EspScreen._flip_tile,
+    "pass": EspScreen._pass,
+    "answer-draw": EspScreen._answer_draw,
+    "cell": EspScreen._click_cell,
+}

@@ -12,6 +12,7 @@ only lays them out.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +71,7 @@ from parlour.ui.espeers_table import (
     stack_sentence,
 )
 from parlour.ui.help import help_tip, with_help
+from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, you_of
 
@@ -463,38 +465,52 @@ class EspeersScreen:
     def handle(self, session: Seat, event: dict[str, Any]) -> None:
         if session.viewer is None:
             return  # nobody's seat is on screen: nothing to click
-        cmd = event.get("cmd")
+        run_command(COMMANDS, self, session, event)
+
+    def _seat_view(self, session: Seat) -> SeatView:
+        return as_seat_view(session.table.view(session.viewer))
+
+    def _choose_card(self, session: Seat, event: dict) -> None:
         sel: EspeersSelection = session.selection
-        view = as_seat_view(session.table.view(session.viewer))
-        card = selected_card(session, view)
         slot = _int(event.get("slot"))
-        if cmd == "card":
-            sel.slot = None if slot == sel.slot else slot
-        elif cmd == "discard-pick" and slot is not None:
-            if slot in sel.discard:
-                sel.discard.remove(slot)
-            else:
-                sel.discard.append(slot)
-        elif cmd in ("play", "cycle", "barrier"):
-            self._card_command(session, cmd, card)
-        elif cmd == "pass":
-            session.act(Pass())
-        elif cmd == stops.THEIR_TURN:
-            notes = session.notes_of(session.viewer)
-            notes[stops.THEIR_TURN] = not notes.get(stops.THEIR_TURN)
-            session.run_stops()
-        elif cmd == "attack":
-            self._attack(session)
-        elif cmd in ("keep", "mulligan"):
-            session.act(Mulligan(cmd == "keep"))
-        elif cmd == "predict":
-            session.act(Predict(event.get("symbol")))
-        elif cmd == "predict-none":
-            session.act(Predict(None))
-        elif cmd == "assign":
-            self._assign_command(session, view, _int(event.get("amount")))
-        elif cmd == "discard":
-            self._discard_command(session, view)
+        sel.slot = None if slot == sel.slot else slot
+
+    def _pick_discard(self, session: Seat, event: dict) -> None:
+        sel: EspeersSelection = session.selection
+        slot = _int(event.get("slot"))
+        if slot is None:
+            return
+        if slot in sel.discard:
+            sel.discard.remove(slot)
+        else:
+            sel.discard.append(slot)
+
+    def _with_card(self, session: Seat, event: dict) -> None:
+        card = selected_card(session, self._seat_view(session))
+        self._card_command(session, event["cmd"], card)
+
+    def _pass(self, session: Seat, _event: dict) -> None:
+        session.act(Pass())
+
+    def _toggle_their_turn(self, session: Seat, _event: dict) -> None:
+        notes = session.notes_of(session.viewer)
+        notes[stops.THEIR_TURN] = not notes.get(stops.THEIR_TURN)
+        session.run_stops()
+
+    def _keep_or_mulligan(self, session: Seat, event: dict) -> None:
+        session.act(Mulligan(event["cmd"] == "keep"))
+
+    def _predict(self, session: Seat, event: dict) -> None:
+        session.act(Predict(event.get("symbol")))
+
+    def _predict_none(self, session: Seat, _event: dict) -> None:
+        session.act(Predict(None))
+
+    def _assign(self, session: Seat, event: dict) -> None:
+        self._assign_command(session, self._seat_view(session), _int(event.get("amount")))
+
+    def _discard(self, session: Seat, _event: dict) -> None:
+        self._discard_command(session, self._seat_view(session))
 
     def _card_command(self, session: Seat, cmd: str, card: str | None) -> None:
         if card is None:
@@ -515,7 +531,7 @@ class EspeersScreen:
                 return
             session.act(PlaceBarrier(card))
 
-    def _attack(self, session: Seat) -> None:
+    def _attack(self, session: Seat, _event: dict) -> None:
         attack = next((a for a in legal_of(session) if isinstance(a, BarrierAttack)), None)
         if attack is None:
             problem = session.game.attack_problem(session.table.state, session.viewer)
@@ -549,3 +565,22 @@ class EspeersScreen:
 
 def _int(text: object) -> int | None:
     return whole(text)  # the one integer parser: "²" or "٣" is not a number here
+
+
+# ESPEERS's clicks: each command the screen draws (`data-cmd`).
+COMMANDS: dict[str, Callable[[EspeersScreen, Seat, dict], None]] = {
+    "card": EspeersScreen._choose_card,
+    "discard-pick": EspeersScreen._pick_discard,
+    "play": EspeersScreen._with_card,
+    "cycle": EspeersScreen._with_card,
+    "barrier": EspeersScreen._with_card,
+    "pass": EspeersScreen._pass,
+    stops.THEIR_TURN: EspeersScreen._toggle_their_turn,
+    "attack": EspeersScreen._attack,
+    "keep": EspeersScreen._keep_or_mulligan,
+    "mulligan": EspeersScreen._keep_or_mulligan,
+    "predict": EspeersScreen._predict,
+    "predict-none": EspeersScreen._predict_none,
+    "assign": EspeersScreen._assign,
+    "discard": EspeersScreen._discard,
+}

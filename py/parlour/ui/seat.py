@@ -8,8 +8,9 @@ session (play_session.py) and the replay's spectator (replay_screen.py) both ans
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from parlour.fair.store import PrivateStore
 from parlour.ui.tree import Node
@@ -78,3 +79,28 @@ class LastMove:
     seat: int
     action: Any
     before: Any
+
+
+# What a click no command of the screen's table answers is told (and nothing changes).
+NOT_A_COMMAND = "That is not something you can do in this game."
+
+Screen = TypeVar("Screen")
+
+
+def run_command(
+    commands: Mapping[str, Callable[[Screen, Seat, dict], None]],
+    screen: Screen,
+    session: Seat,
+    event: dict,
+) -> None:
+    """A click on a game's screen, as the command of its name in the screen's table (a board
+    cell's click, which carries no command, is "cell"): one table, so a new command is one
+    entry. A name the table lacks is refused with a sentence and changes nothing; a key press
+    the screen does not read is not a click, so it passes in silence (keys reach every screen)."""
+    cmd = event.get("cmd")
+    name = cmd if isinstance(cmd, str) else "cell" if event.get("cell") is not None else ""
+    command = commands.get(name)
+    if command is not None:
+        command(screen, session, event)
+    elif name != "key":
+        session.message = NOT_A_COMMAND

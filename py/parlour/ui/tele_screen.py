@@ -8,6 +8,7 @@ the table are the Announcement and, automatically, "the game is lost".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.base import capital, named
@@ -35,7 +36,7 @@ from parlour.games.telepathic.state import CONDITIONS_LABEL, TeleState
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import with_help
-from parlour.ui.seat import LastMove
+from parlour.ui.seat import LastMove, run_command
 from parlour.ui.tele_controls import TeleSelection, in_a_line, my_cards, turn_controls, waiting_for
 from parlour.ui.tree import Node, h, s
 from parlour.ui.widgets import last_move_of, you_of
@@ -445,34 +446,49 @@ class TeleScreen:
     # -- clicks ---------------------------------------------------------------------------
 
     def handle(self, session: Seat, event: dict) -> None:
-        cmd = event.get("cmd")
+        run_command(COMMANDS, self, session, event)
+
+    def _pick_card(self, session: Seat, event: dict) -> None:
         sel: TeleSelection = session.selection
-        if cmd == "pick-card":
-            sel.slot = whole(event.get("slot"))
-        elif cmd == "hand":
-            if sel.slot is None:
-                session.message = "Choose one of the face-up action cards first."
-            else:
-                session.act(HandCard(sel.slot))
-        elif cmd == "pick-set":
-            sel.set_index = whole(event.get("set"))
-        elif cmd == "perform":
-            if sel.set_index is None:
-                session.message = "Choose one of the four sets first."
-            else:
-                session.act(Perform(sel.set_index))
-        elif cmd == "announce-open":
-            sel.announcing, sel.claims = True, {}
-        elif cmd == "announce-close":
-            sel.announcing, sel.claims = False, None
-        elif cmd == "claim":
-            seat = whole(event.get("seat"))
-            if seat is not None:
-                sel.claims = {**(sel.claims or {}), seat: event.get("name", "")}
-        elif cmd in ("announce", "answer"):
-            self._submit_announcement(session, cmd)
-        elif cmd == "continue":
-            session.act(Continue())
+        sel.slot = whole(event.get("slot"))
+
+    def _hand(self, session: Seat, _event: dict) -> None:
+        sel: TeleSelection = session.selection
+        if sel.slot is None:
+            session.message = "Choose one of the face-up action cards first."
+        else:
+            session.act(HandCard(sel.slot))
+
+    def _pick_set(self, session: Seat, event: dict) -> None:
+        sel: TeleSelection = session.selection
+        sel.set_index = whole(event.get("set"))
+
+    def _perform(self, session: Seat, _event: dict) -> None:
+        sel: TeleSelection = session.selection
+        if sel.set_index is None:
+            session.message = "Choose one of the four sets first."
+        else:
+            session.act(Perform(sel.set_index))
+
+    def _announce_open(self, session: Seat, _event: dict) -> None:
+        sel: TeleSelection = session.selection
+        sel.announcing, sel.claims = True, {}
+
+    def _announce_close(self, session: Seat, _event: dict) -> None:
+        sel: TeleSelection = session.selection
+        sel.announcing, sel.claims = False, None
+
+    def _claim(self, session: Seat, event: dict) -> None:
+        sel: TeleSelection = session.selection
+        seat = whole(event.get("seat"))
+        if seat is not None:
+            sel.claims = {**(sel.claims or {}), seat: event.get("name", "")}
+
+    def _announce(self, session: Seat, event: dict) -> None:
+        self._submit_announcement(session, event["cmd"])
+
+    def _continue(self, session: Seat, _event: dict) -> None:
+        session.act(Continue())
 
     def _submit_announcement(self, session: Seat, cmd: str) -> None:
         state: TeleState = session.table.state
@@ -506,3 +522,18 @@ def card_face(card_id: str) -> list[Node]:
         if card.sets != "quadrants"
         else None,
     ]
+
+
+# Telepathic's clicks: each command the screen draws (`data-cmd`).
+COMMANDS: dict[str, Callable[[TeleScreen, Seat, dict], None]] = {
+    "pick-card": TeleScreen._pick_card,
+    "hand": TeleScreen._hand,
+    "pick-set": TeleScreen._pick_set,
+    "perform": TeleScreen._perform,
+    "announce-open": TeleScreen._announce_open,
+    "announce-close": TeleScreen._announce_close,
+    "claim": TeleScreen._claim,
+    "announce": TeleScreen._announce,
+    "answer": TeleScreen._announce,
+    "continue": TeleScreen._continue,
+}
