@@ -88,13 +88,13 @@ class EspScreen:
     # -- the board -----------------------------------------------------------------------
 
     def _legal(self, session: Seat) -> list:
-        return session.table.legal(session.viewer) if session.viewer is not None else []
+        return session.legal()
 
     def _targets(self, session: Seat) -> dict[Cell, Any]:
         """Cells a click would act on now, with the action it would be."""
         sel: EspSelection = session.selection
-        state: EspState = session.table.state
-        game: ESP = session.game
+        state: EspState = session.match.state
+        game: ESP = session.match.game
         targets: dict[Cell, Any] = {}
         for action in self._legal(session):
             if isinstance(action, Place) and sel.tray is not None:
@@ -145,7 +145,7 @@ class EspScreen:
 
     def _mark_last(self, session: Seat, marks: BoardMarks) -> None:
         """The last move on the board: the tile placed, flipped or jumped, and a jump's start."""
-        last = last_move_of(session)
+        last = last_move_of(session.match, self)
         if last is None:
             return
         before: EspState = last.before
@@ -155,7 +155,7 @@ class EspScreen:
         elif isinstance(action, Flip):
             marks.last, marks.last_words = action.cell, f"{who}'s last move flipped this tile"
         elif isinstance(action, Move) and action.cell in before.board:
-            game: ESP = session.game
+            game: ESP = session.match.game
             marks.last = game.landing(before, action.cell, action.direction)
             marks.last_from = action.cell
             where = cell_name(action.cell)
@@ -220,8 +220,8 @@ class EspScreen:
     def final_details(self, session: Seat) -> Node | None:
         """What the numbers of a won game are: whose tiles the set holds, and why that wins
         (the final board itself shows every hidden tile, opened, and rings the set)."""
-        state: EspState = session.table.state
-        entries = session.table.match.entries
+        state: EspState = session.match.state
+        entries = session.match.entries
         if not state.sets or not entries:
             return None
         return set_count_tree(state, entries[-1].seat)
@@ -233,13 +233,11 @@ class EspScreen:
 
     def final_reveal(self, session: Seat) -> dict[Cell, str]:
         """At the end every seat opens its hidden tiles: show them on the final board (and on
-        a replay's, at any move, once "show everything" is on)."""
-        if not session.shows_everything():
-            return {}
+        a replay's, at any move, once "show everything" is on): `opened` gives none before."""
         revealed = {}
-        state: EspState = session.table.state
+        state: EspState = session.match.state
         for cell, tile in state.board.items():
-            store = session.store_of(tile.owner)
+            store = session.opened(tile.owner)
             label = tile_label(tile.index)
             if not tile.up and store is not None and label in store:
                 revealed[cell] = store.value(label)
@@ -460,8 +458,8 @@ class EspScreen:
             self._cell(session, cell)
 
     def _cell(self, session: Seat, cell: Cell) -> None:
-        state: EspState = session.table.state
-        game: ESP = session.game
+        state: EspState = session.match.state
+        game: ESP = session.match.game
         sel: EspSelection = session.selection
         target = self._targets(session).get(cell)
         if target is not None:

@@ -90,7 +90,7 @@ def helped(cmd: str, label: str, primary: bool = False) -> Node:
 
 
 def legal_of(session: Seat) -> list[Action]:
-    return session.table.legal(session.viewer) if session.viewer is not None else []
+    return session.legal()
 
 
 def selected_card(session: Seat, view: PublicView) -> str | None:
@@ -133,8 +133,8 @@ def why_not(session: Seat, view: SeatView, card: str, legal: list[Action]) -> st
     if not holds_opportunity(session, view):
         return words.ACT_ONLY_WITH_OPPORTUNITY
     if Play(card) not in legal:
-        game = session.game
-        return game.play_problem(session.table.state, session.viewer, card) or ""
+        game = session.match.game
+        return game.play_problem(session.match.state, session.viewer, card) or ""
     return ""
 
 

@@ -73,7 +73,7 @@ from parlour.ui.espeers_table import (
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
-from parlour.ui.widgets import last_move_of, you_of
+from parlour.ui.widgets import last_move_of
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -138,7 +138,7 @@ class EspeersScreen:
     def board(self, session: Seat, view: PublicView) -> Node:
         me = view["me"] if is_seat_view(view) else None
         bottom = me["seat"] if me else 0
-        mark = last_mark(last_move_of(session), view)
+        mark = last_mark(last_move_of(session.match, self), view)
         return h(
             "div",
             {"class": "duel" + (" seated" if me else ""), "data-role": "duel"},
@@ -274,7 +274,7 @@ class EspeersScreen:
                     h(
                         "span",
                         {"class": "stack-owner"},
-                        capital(whose(names, item["owner"], you_of(session))),
+                        capital(whose(names, item["owner"], session.you())),
                         h("span", {"class": "visually-hidden"}, f" {card_label(item['card'])}"),
                         h("span", {"class": "countered-word"}, " countered")  # its own line
                         if item["countered"]
@@ -334,12 +334,12 @@ class EspeersScreen:
         helped = with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
         return h("div", {"class": "stops-row"}, helped)
 
-    def auto_pass(self, session: Seat, state: EspeersState, seat: int) -> Pass | None:
+    def auto_pass(
+        self, state: EspeersState, seat: int, legal: list[Action], notes: dict
+    ) -> Pass | None:
         """The pass the page plays for the person at `seat` (see `games/espeers/stops.py`),
-        from that seat's own legal actions and its own option."""
-        legal = session.game.legal_actions(state, seat, session.table.stores.get(seat))
-        their_turn = bool(session.notes_of(seat).get(stops.THEIR_TURN))
-        return stops.auto_pass(state, seat, legal, their_turn)
+        from that seat's own legal actions and its own option (in its notes)."""
+        return stops.auto_pass(state, seat, legal, bool(notes.get(stops.THEIR_TURN)))
 
     def turn_words(self, view: PublicView, seat: int) -> str:
         """The chip of a person alone at the table: "Your turn" in their own turn only; in the
@@ -351,7 +351,7 @@ class EspeersScreen:
         viewer = session.viewer
         if viewer is None or not any(isinstance(a, Pass) for a in legal_of(session)):
             return None
-        state: EspeersState = session.table.state
+        state: EspeersState = session.match.state
         button = h(
             "button",
             {"class": "button primary pass", "data-cmd": "pass", "type": "button"},
@@ -426,13 +426,12 @@ class EspeersScreen:
 
     def final_details(self, session: Seat) -> Node | None:
         """Both decks and hands, opened: the cards nobody saw during the game."""
-        table = session.table
-        state: EspeersState = table.state
-        decks = declared_decks(table.match.config.variant)
+        state: EspeersState = session.match.state
+        decks = declared_decks(session.match.config.variant)
         rows = []
         for seat in (0, 1):
-            store = session.store_of(seat)
-            hand = session.game.hand_of(state, seat, store) if store else []
+            store = session.opened(seat)
+            hand = session.match.game.hand_of(state, seat, store) if store else []
             opened = store.value(DECK_LABEL) if store is not None and DECK_LABEL in store else None
             rows.append(
                 h(
@@ -468,7 +467,7 @@ class EspeersScreen:
         run_command(COMMANDS, self, session, event)
 
     def _seat_view(self, session: Seat) -> SeatView:
-        return as_seat_view(session.table.view(session.viewer))
+        return as_seat_view(session.view())
 
     def _choose_card(self, session: Seat, event: dict) -> None:
         sel: EspeersSelection = session.selection
@@ -517,7 +516,7 @@ class EspeersScreen:
             session.message = "Choose a card from your hand first."
             return
         if cmd == "play":
-            problem = session.game.play_problem(session.table.state, session.viewer, card)
+            problem = session.match.game.play_problem(session.match.state, session.viewer, card)
             if problem:
                 session.message = problem
                 return
@@ -525,7 +524,7 @@ class EspeersScreen:
         elif cmd == "cycle":
             session.act(Cycle(card))
         else:
-            problem = session.game.barrier_problem(session.table.state, session.viewer)
+            problem = session.match.game.barrier_problem(session.match.state, session.viewer)
             if problem:
                 session.message = problem
                 return
@@ -534,7 +533,7 @@ class EspeersScreen:
     def _attack(self, session: Seat, _event: dict) -> None:
         attack = next((a for a in legal_of(session) if isinstance(a, BarrierAttack)), None)
         if attack is None:
-            problem = session.game.attack_problem(session.table.state, session.viewer)
+            problem = session.match.game.attack_problem(session.match.state, session.viewer)
             session.message = problem or "Your barrier cannot attack now."
             return
         session.act(attack)

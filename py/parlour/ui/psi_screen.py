@@ -141,7 +141,7 @@ class PsiScreen:
 
     def _last_guess(self, session: Seat, view: PsiPublicView) -> PsiRecord | None:
         """The play sheet's record of the newest move, when it is the answer to a guess."""
-        last = last_move_of(session)
+        last = last_move_of(session.match, self)
         if last is None or not isinstance(last.action, Answer):
             return None
         return next((r for r in view["history"] if r["step"] == last.seq), None)
@@ -354,11 +354,11 @@ class PsiScreen:
 
     def final_details(self, session: Seat) -> Node | None:
         """Every cypher opened, the last cypher's bonus, and the ranking."""
-        state: PsiState = session.table.state
+        state: PsiState = session.match.state
         rows = []
         order = sorted(range(state.seats), key=lambda s: -state.status[s])
         for seat in order:
-            store = session.store_of(seat)
+            store = session.opened(seat)
             cypher = store.value(CYPHER_LABEL) if store and CYPHER_LABEL in store else "unknown"
             bonus = f"+{state.bonus[1]}" if state.bonus and state.bonus[0] == seat else ""
             rows.append(
@@ -399,7 +399,7 @@ class PsiScreen:
 
     def _type(self, session: Seat, digit: str) -> None:
         sel: PsiSelection = session.selection
-        if len(sel.digits) < session.table.state.length:
+        if len(sel.digits) < session.match.state.length:
             sel.digits += digit
 
     def _key(self, session: Seat, event: dict) -> None:
@@ -408,7 +408,7 @@ class PsiScreen:
         if key.isascii() and key.isdigit() and len(key) == 1:
             self._type(session, key)
         elif key in ("Backspace", "Enter"):
-            setting_up = session.table.state.setting_up
+            setting_up = session.match.state.setting_up
             cmd = "erase" if key == "Backspace" else "seal-cypher" if setting_up else "guess"
             self.handle(session, {"cmd": cmd})
 
@@ -428,7 +428,7 @@ class PsiScreen:
 
     def _seal_cypher(self, session: Seat, _event: dict) -> None:
         digits = session.selection.digits
-        problem = session.game.digits_problem(session.table.state, digits, "cypher")
+        problem = session.match.game.digits_problem(session.match.state, digits, "cypher")
         if problem:
             session.message = problem
         else:
@@ -436,8 +436,8 @@ class PsiScreen:
 
     def _guess(self, session: Seat, _event: dict) -> None:
         sel: PsiSelection = session.selection
-        state: PsiState = session.table.state
-        problem = session.game.guess_problem(state, session.viewer, sel.target, sel.digits)
+        state: PsiState = session.match.state
+        problem = session.match.game.guess_problem(state, session.viewer, sel.target, sel.digits)
         if problem:
             session.message = problem
         else:
@@ -445,14 +445,14 @@ class PsiScreen:
 
     def _choose_notes_target(self, session: Seat, target: int | None) -> None:
         viewer = session.viewer
-        state: PsiState = session.table.state
+        state: PsiState = session.match.state
         if viewer is None or target is None or target == viewer or not 0 <= target < state.seats:
             return
         session.notes_of(viewer)[NOTES_TARGET] = target
 
     def _cycle_note(self, session: Seat, key: str) -> None:
         viewer = session.viewer
-        state: PsiState = session.table.state
+        state: PsiState = session.match.state
         if viewer is None or state.setting_up:
             return
         target = notes_target(

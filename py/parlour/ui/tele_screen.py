@@ -39,7 +39,7 @@ from parlour.ui.help import with_help
 from parlour.ui.seat import LastMove, run_command
 from parlour.ui.tele_controls import TeleSelection, in_a_line, my_cards, turn_controls, waiting_for
 from parlour.ui.tree import Node, h, s
-from parlour.ui.widgets import last_move_of, you_of
+from parlour.ui.widgets import last_move_of
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -83,7 +83,7 @@ def set_frame(kind: str, index: int) -> tuple[int, int, int, int]:
     return min(cols), min(rows), max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
 
 
-def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
+def turn_perform(match: Any, last: LastMove | None) -> LastMove | None:
     """The newest Perform, which the board marks: the last move itself, or the one before what
     may follow it (a "play on", a lost game declared, an Announcement and its answer and
     reveals, and the next card handed over), so the set stays marked while the next card is
@@ -93,7 +93,6 @@ def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
         return last
     if not isinstance(last.action, (Continue, DeclareLost, Announce, Respond, Reveal, HandCard)):
         return None
-    match = session.table.match
     for entry in reversed(match.entries[: last.seq - 1]):
         action = match.game.parse_action(entry.action)
         if isinstance(action, Perform):
@@ -217,15 +216,15 @@ class TeleScreen:
     def _acted_on(self, session: Seat, view: TelePublicView) -> tuple[str, int, str] | None:
         """The set the newest turn's card acted on, as (the card's sets, which, the sentence
         under the grid), or None (no card has acted yet, or a new turn has begun)."""
-        last = last_move_of(session)
-        perform = turn_perform(session, last)
+        last = last_move_of(session.match, self)
+        perform = turn_perform(session.match, last)
         if perform is None:
             return None
         before = perform.before
         card = CARDS_BY_ID[before.row[before.handed]]
         index = perform.action.set_index
         target = set_names(card.sets)[index]
-        who = "you" if perform.seat == you_of(session) else before.name(perform.seat)
+        who = "you" if perform.seat == session.you() else before.name(perform.seat)
         words = f"Dashed frame: {target}, where {who} applied {card.name}."
         if last is not None and isinstance(last.action, HandCard):
             # the card handed now, named beside the set it answers
@@ -340,7 +339,7 @@ class TeleScreen:
         choosing = view["phase"] == "hand" and session.viewer == view["active"]
         choosing = choosing and not view["must_announce"] and not sel.announcing
         names = [seat["name"] for seat in view["seats"]]
-        performer, you = view["performer"], you_of(session)
+        performer, you = view["performer"], session.you()
         live = [slot for slot, card_id in enumerate(view["row"]) if card_id is not None]
         stop = sel.slot if sel.slot in live else (live[0] if live else None)
         cards = []
@@ -413,7 +412,7 @@ class TeleScreen:
     # -- the controls ---------------------------------------------------------------------
 
     def controls(self, session: Seat, view: TeleSeatView) -> Node | None:
-        if session.table.match.result() is not None:  # online, a device keeps its seat's view
+        if session.match.result() is not None:  # online, a device keeps its seat's view
             return h("div", {"class": "tele-controls"}, my_cards(view))
         # What to do now comes first: on a phone the side panel sits below the grid.
         turn = turn_controls(session, view) or waiting_for(session, view)
@@ -423,10 +422,10 @@ class TeleScreen:
 
     def final_details(self, session: Seat) -> Node | None:
         """Everyone's condition cards, opened at the end."""
-        state: TeleState = session.table.state
+        state: TeleState = session.match.state
         rows = []
         for seat in range(state.seats):
-            store = session.store_of(seat)
+            store = session.opened(seat)
             cards = state.revealed.get(seat)
             if cards is None and store is not None and CONDITIONS_LABEL in store:
                 cards = store.value(CONDITIONS_LABEL)
@@ -449,26 +448,27 @@ class TeleScreen:
         run_command(COMMANDS, self, session, event)
 
     def _pick_card(self, session: Seat, event: dict) -> None:
-        sel: TeleSelection = session.selection
-        sel.slot = whole(event.get("slot"))
-
-    def _hand(self, session: Seat, _event: dict) -> None:
-        sel: TeleSelection = session.selection
-        if sel.slot is None:
-            session.message = "Choose one of the face-up action cards first."
-        else:
-            session.act(HandCard(sel.slot))
+        session.selection.slot = whole(event.get("slot"))
 
     def _pick_set(self, session: Seat, event: dict) -> None:
-        sel: TeleSelection = session.selection
-        sel.set_index = whole(event.get("set"))
+        session.selection.set_index = whole(event.get("set"))
+
+    def _hand(self, session: Seat, _event: dict) -> None:
+        missing = "Choose one of the face-up action cards first."
+        self._act_on(session, session.selection.slot, HandCard, missing)
 
     def _perform(self, session: Seat, _event: dict) -> None:
-        sel: TeleSelection = session.selection
-        if sel.set_index is None:
-            session.message = "Choose one of the four sets first."
+        missing = "Choose one of the four sets first."
+        self._act_on(session, session.selection.set_index, Perform, missing)
+
+    def _act_on(
+        self, session: Seat, chosen: int | None, action: Callable[[int], Any], missing: str
+    ) -> None:
+        """Hand the chosen card, or perform the chosen set; nothing chosen yet: say what to do."""
+        if chosen is None:
+            session.message = missing
         else:
-            session.act(Perform(sel.set_index))
+            session.act(action(chosen))
 
     def _announce_open(self, session: Seat, _event: dict) -> None:
         sel: TeleSelection = session.selection
@@ -491,7 +491,7 @@ class TeleScreen:
         session.act(Continue())
 
     def _submit_announcement(self, session: Seat, cmd: str) -> None:
-        state: TeleState = session.table.state
+        state: TeleState = session.match.state
         sel: TeleSelection = session.selection
         claims = sel.claims or {}
         if cmd == "answer":
@@ -501,7 +501,7 @@ class TeleScreen:
                 return
             session.act(Respond(name))
             return
-        targets = session.game.announcement_shape(state, session.viewer)
+        targets = session.match.game.announcement_shape(state, session.viewer)
         if any(t not in claims for t in targets):
             session.message = "Name a win condition for each partner first."
             return
