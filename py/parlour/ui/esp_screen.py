@@ -426,8 +426,8 @@ class EspScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict) -> None:
-        run_command(COMMANDS, self, session, event)
+    def handle(self, session: Seat, event: dict) -> str | None:
+        return run_command(COMMANDS, self, session, event)
 
     def _zoom(self, _session: Seat, event: dict) -> None:
         step = 1 if event.get("cmd") == "zoom-in" else -1
@@ -439,12 +439,12 @@ class EspScreen:
     def _choose_face(self, session: Seat, event: dict) -> None:
         session.selection.face = "down" if event.get("face") == "down" else "up"
 
-    def _flip_tile(self, session: Seat, _event: dict) -> None:
+    def _flip_tile(self, session: Seat, _event: dict) -> str | None:
         flip = self._flip(session)
         if flip is None:
-            session.message = "Choose one of your symbol-down tiles to flip."
-        else:
-            session.act(flip)
+            return "Choose one of your symbol-down tiles to flip."
+        session.act(flip)
+        return None
 
     def _pass(self, session: Seat, _event: dict) -> None:
         session.act(Pass())
@@ -452,49 +452,43 @@ class EspScreen:
     def _answer_draw(self, session: Seat, event: dict) -> None:
         session.act(AnswerDraw(event.get("accept") == "yes"))
 
-    def _click_cell(self, session: Seat, event: dict) -> None:
+    def _click_cell(self, session: Seat, event: dict) -> str | None:
         cell = parse_key(event.get("cell"))
-        if cell is not None:
-            self._cell(session, cell)
+        return self._cell(session, cell) if cell is not None else None
 
-    def _cell(self, session: Seat, cell: Cell) -> None:
+    def _cell(self, session: Seat, cell: Cell) -> str | None:
+        """A cell clicked: the move it makes now, else a tile chosen, else why neither."""
         state: EspState = session.match.state
         game: ESP = session.match.game
         sel: EspSelection = session.selection
         target = self._targets(session).get(cell)
         if target is not None:
             session.act(target)
-            return
+            return None
         if state.placing:
             if sel.tray is None:
-                session.message = "Choose a tile from your tray first, then a cell."
-            else:
-                problem = game.placement_problem(state, cell)
-                session.message = problem or "That is not a legal placement."
-            return
+                return "Choose a tile from your tray first, then a cell."
+            return game.placement_problem(state, cell) or "That is not a legal placement."
         tile = state.board.get(cell)
         if tile is None:
-            session.message = (
-                "That cell cannot be reached from the chosen tile."
-                if sel.cell
-                else "Choose one of your tiles first."
-            )
-            return
+            if sel.cell:
+                return "That cell cannot be reached from the chosen tile."
+            return "Choose one of your tiles first."
         if tile.owner != session.viewer:
-            session.message = f"That is {state.name(tile.owner)}'s tile."
-            return
+            return f"That is {state.name(tile.owner)}'s tile."
         sel.cell = cell
         problem = game.pin_problem(state, cell)
         if problem:
-            session.message = problem
-        elif self._flip(session) is not None:
+            return problem
+        if self._flip(session) is not None:
             session.focus_to = "[data-cmd=flip]"  # the next step of a flip, for the keyboard
         elif tile.up and not self._targets(session):
-            session.message = "That tile has no tile beside it to jump over."
+            return "That tile has no tile beside it to jump over."
+        return None
 
 
 # ESP's clicks: each command the screen draws (`data-cmd`), and a board cell's click ("cell").
-COMMANDS: dict[str, Callable[[EspScreen, Seat, dict], None]] = {
+COMMANDS: dict[str, Callable[[EspScreen, Seat, dict], str | None]] = {
     "zoom-in": EspScreen._zoom,
     "zoom-out": EspScreen._zoom,
     "tray": EspScreen._choose_tray,

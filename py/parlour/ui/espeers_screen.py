@@ -461,10 +461,10 @@ class EspeersScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict[str, Any]) -> None:
+    def handle(self, session: Seat, event: dict[str, Any]) -> str | None:
         if session.viewer is None:
-            return  # nobody's seat is on screen: nothing to click
-        run_command(COMMANDS, self, session, event)
+            return None  # nobody's seat is on screen: nothing to click
+        return run_command(COMMANDS, self, session, event)
 
     def _seat_view(self, session: Seat) -> SeatView:
         return as_seat_view(session.view())
@@ -484,9 +484,9 @@ class EspeersScreen:
         else:
             sel.discard.append(slot)
 
-    def _with_card(self, session: Seat, event: dict) -> None:
+    def _with_card(self, session: Seat, event: dict) -> str | None:
         card = selected_card(session, self._seat_view(session))
-        self._card_command(session, event["cmd"], card)
+        return self._card_command(session, event["cmd"], card)
 
     def _pass(self, session: Seat, _event: dict) -> None:
         session.act(Pass())
@@ -505,58 +505,55 @@ class EspeersScreen:
     def _predict_none(self, session: Seat, _event: dict) -> None:
         session.act(Predict(None))
 
-    def _assign(self, session: Seat, event: dict) -> None:
-        self._assign_command(session, self._seat_view(session), _int(event.get("amount")))
+    def _assign(self, session: Seat, event: dict) -> str | None:
+        return self._assign_command(session, self._seat_view(session), _int(event.get("amount")))
 
-    def _discard(self, session: Seat, _event: dict) -> None:
-        self._discard_command(session, self._seat_view(session))
+    def _discard(self, session: Seat, _event: dict) -> str | None:
+        return self._discard_command(session, self._seat_view(session))
 
-    def _card_command(self, session: Seat, cmd: str, card: str | None) -> None:
+    def _card_command(self, session: Seat, cmd: str, card: str | None) -> str | None:
         if card is None:
-            session.message = "Choose a card from your hand first."
-            return
+            return "Choose a card from your hand first."
         if cmd == "play":
             problem = session.match.game.play_problem(session.match.state, session.viewer, card)
             if problem:
-                session.message = problem
-                return
+                return problem
             session.act(Play(card))
         elif cmd == "cycle":
             session.act(Cycle(card))
         else:
             problem = session.match.game.barrier_problem(session.match.state, session.viewer)
             if problem:
-                session.message = problem
-                return
+                return problem
             session.act(PlaceBarrier(card))
+        return None
 
-    def _attack(self, session: Seat, _event: dict) -> None:
+    def _attack(self, session: Seat, _event: dict) -> str | None:
         attack = next((a for a in legal_of(session) if isinstance(a, BarrierAttack)), None)
         if attack is None:
             problem = session.match.game.attack_problem(session.match.state, session.viewer)
-            session.message = problem or "Your barrier cannot attack now."
-            return
+            return problem or "Your barrier cannot attack now."
         session.act(attack)
+        return None
 
-    def _assign_command(self, session: Seat, view: SeatView, from_pool: int | None) -> None:
+    def _assign_command(self, session: Seat, view: SeatView, from_pool: int | None) -> str | None:
         pending = view["pending"]
         if pending is None or pending["kind"] != "assign" or from_pool is None:
-            session.message = "There is no damage to take now."
-            return
+            return "There is no damage to take now."
         session.act(AssignDamage(from_pool, pending["amount"] - from_pool))
+        return None
 
-    def _discard_command(self, session: Seat, view: SeatView) -> None:
+    def _discard_command(self, session: Seat, view: SeatView) -> str | None:
         pending = view["pending"]
         if pending is None or not is_discarding(session, view):
-            session.message = "There is nothing to discard now."
-            return
+            return "There is nothing to discard now."
         hand = view["me"]["hand"]
         chosen = [hand[i] for i in sorted(set(session.selection.discard)) if 0 <= i < len(hand)]
         need = pending["amount"]
         if len(chosen) != need:
-            session.message = f"Choose exactly {need} card{'s' if need > 1 else ''} to discard."
-            return
+            return f"Choose exactly {need} card{'s' if need > 1 else ''} to discard."
         session.act(Discard(tuple(sorted(chosen))))
+        return None
 
 
 # -- small pieces ------------------------------------------------------------------------------
@@ -567,7 +564,7 @@ def _int(text: object) -> int | None:
 
 
 # ESPEERS's clicks: each command the screen draws (`data-cmd`).
-COMMANDS: dict[str, Callable[[EspeersScreen, Seat, dict], None]] = {
+COMMANDS: dict[str, Callable[[EspeersScreen, Seat, dict], str | None]] = {
     "card": EspeersScreen._choose_card,
     "discard-pick": EspeersScreen._pick_discard,
     "play": EspeersScreen._with_card,

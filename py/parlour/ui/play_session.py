@@ -289,7 +289,7 @@ class Session:
             if not needs_a_seat or self.viewer is not None:
                 run(self, event)
         elif self.viewer is not None:
-            self.screen.handle(self, event)
+            self._screens(event)
 
     def _take_device(self, _event: dict) -> None:
         self.viewer = self.to_act()
@@ -309,9 +309,12 @@ class Session:
     def _toggle_log(self, _event: dict) -> None:
         self.log_open = not self.log_open
 
-    def _look(self, event: dict) -> None:
-        """A way of looking (ESP's board zoom): the game's screen's, even at the end."""
-        self.screen.handle(self, event)
+    def _screens(self, event: dict) -> None:
+        """A command of the game's screen: it moves, or its sentence is the message. (A way of
+        looking, ESP's board zoom, reaches it even at the end.)"""
+        refusal = self.screen.handle(self, event)
+        if refusal:
+            self.message = refusal
 
     def _describe_board(self, _event: dict) -> None:
         if self.viewer is None and not self._over():
@@ -585,8 +588,8 @@ COMMANDS: dict[str, tuple[Callable[[Session, dict], None], bool]] = {
     "show-result": (Session._show_result, False),
     "share": (Session._share, False),
     "toggle-log": (Session._toggle_log, False),
-    "zoom-in": (Session._look, False),
-    "zoom-out": (Session._look, False),
+    "zoom-in": (Session._screens, False),
+    "zoom-out": (Session._screens, False),
     "describe-board": (Session._describe_board, False),
     "undo": (lambda session, _event: session.ask_undo(), True),
     "allow-undo": (Session._answer_undo, True),

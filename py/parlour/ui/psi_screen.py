@@ -391,8 +391,8 @@ class PsiScreen:
 
     # -- clicks and keys -----------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict) -> None:
-        run_command(COMMANDS, self, session, event)
+    def handle(self, session: Seat, event: dict) -> str | None:
+        return run_command(COMMANDS, self, session, event)
 
     def _digit(self, session: Seat, event: dict) -> None:
         self._type(session, event.get("digit", "")[:1])
@@ -402,7 +402,7 @@ class PsiScreen:
         if len(sel.digits) < session.match.state.length:
             sel.digits += digit
 
-    def _key(self, session: Seat, event: dict) -> None:
+    def _key(self, session: Seat, event: dict) -> str | None:
         """The keyboard's digits, Backspace and Enter, as the keypad's buttons."""
         key = event.get("key", "")
         if key.isascii() and key.isdigit() and len(key) == 1:
@@ -410,7 +410,8 @@ class PsiScreen:
         elif key in ("Backspace", "Enter"):
             setting_up = session.match.state.setting_up
             cmd = "erase" if key == "Backspace" else "seal-cypher" if setting_up else "guess"
-            self.handle(session, {"cmd": cmd})
+            return self.handle(session, {"cmd": cmd})
+        return None
 
     def _erase(self, session: Seat, _event: dict) -> None:
         session.selection.digits = session.selection.digits[:-1]
@@ -426,22 +427,22 @@ class PsiScreen:
     def _note(self, session: Seat, event: dict) -> None:
         self._cycle_note(session, event.get("note", ""))
 
-    def _seal_cypher(self, session: Seat, _event: dict) -> None:
+    def _seal_cypher(self, session: Seat, _event: dict) -> str | None:
         digits = session.selection.digits
         problem = session.match.game.digits_problem(session.match.state, digits, "cypher")
         if problem:
-            session.message = problem
-        else:
-            session.act(ChooseCypher(digits))
+            return problem  # type: ignore[no-any-return]
+        session.act(ChooseCypher(digits))
+        return None
 
-    def _guess(self, session: Seat, _event: dict) -> None:
+    def _guess(self, session: Seat, _event: dict) -> str | None:
         sel: PsiSelection = session.selection
         state: PsiState = session.match.state
         problem = session.match.game.guess_problem(state, session.viewer, sel.target, sel.digits)
         if problem:
-            session.message = problem
-        else:
-            session.act(Guess(sel.target, sel.digits))
+            return problem  # type: ignore[no-any-return]
+        session.act(Guess(sel.target, sel.digits))
+        return None
 
     def _choose_notes_target(self, session: Seat, target: int | None) -> None:
         viewer = session.viewer
@@ -476,7 +477,7 @@ class PsiScreen:
 
 
 # Psi Squad's clicks and keys: each command the screen draws (`data-cmd`), and a key press.
-COMMANDS: dict[str, Callable[[PsiScreen, Seat, dict], None]] = {
+COMMANDS: dict[str, Callable[[PsiScreen, Seat, dict], str | None]] = {
     "digit": PsiScreen._digit,
     "key": PsiScreen._key,
     "erase": PsiScreen._erase,

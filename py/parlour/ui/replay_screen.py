@@ -45,7 +45,6 @@ class Spectator:
         self.replay = replay
         self.table = Table(replay.now(), {})
         self.selection = screen.new_selection()
-        self.message = ""
 
     @property
     def match(self) -> Any:

@@ -2,7 +2,7 @@
 
 A game's screen (esp_screen.py and the others) draws its board and controls and turns a click
 into a move through its table of commands (`run_command`); it sees the play session only
-through `Seat`: the seat shown, its selection and message, the match as a read-only `Record`,
+through `Seat`: the seat shown, its selection, the match as a read-only `Record`,
 that seat's view and legal moves, the secrets opened at the end, and the commands it may give
 (`act`, `run_stops`). Never the table (every local seat's store, a move past the session). The
 session (play_session.py) and the replay's spectator (replay_screen.py) both answer it.
@@ -41,13 +41,12 @@ class Record(Protocol):
 
 class Seat(Protocol):
     """The play session as a game's screen sees it, and all it sees: the seat on screen, its
-    selection and message, the record, that seat's own view and moves, and the one command
+    selection, the record, that seat's own view and moves, and the one command
     (`act`). Secrets reach a screen only through `view` (the shown seat's own) and `opened`
     (every seat's, once the game may show them)."""
 
     viewer: int | None
     selection: Any
-    message: str
     focus_to: str | None
 
     @property
@@ -97,7 +96,9 @@ class GameScreen(Protocol):
 
     def seat_line(self, view: dict, seat: int) -> str: ...
 
-    def handle(self, session: Seat, event: dict) -> None: ...
+    def handle(self, session: Seat, event: dict) -> str | None:
+        """A click or key on the screen (`run_command`): None, or why it does nothing."""
+        ...
 
     def describe(self, before: Any, seat: int, action: Any) -> str: ...
 
@@ -126,19 +127,19 @@ Screen = TypeVar("Screen")
 
 
 def run_command(
-    commands: Mapping[str, Callable[[Screen, Seat, dict], None]],
+    commands: Mapping[str, Callable[[Screen, Seat, dict], str | None]],
     screen: Screen,
     session: Seat,
     event: dict,
-) -> None:
+) -> str | None:
     """A click on a game's screen, as the command of its name in the screen's table (a board
     cell's click, which carries no command, is "cell"): one table, so a new command is one
-    entry. A name the table lacks is refused with a sentence and changes nothing; a key press
-    the screen does not read is not a click, so it passes in silence (keys reach every screen)."""
+    entry. A command moves (`Seat.act`) or answers with the sentence that says why not. A name
+    the table lacks is refused with a sentence and changes nothing; a key press the screen does
+    not read is not a click, so it passes in silence (keys reach every screen)."""
     cmd = event.get("cmd")
     name = cmd if isinstance(cmd, str) else "cell" if event.get("cell") is not None else ""
     command = commands.get(name)
     if command is not None:
-        command(screen, session, event)
-    elif name != "key":
-        session.message = NOT_A_COMMAND
+        return command(screen, session, event)
+    return None if name == "key" else NOT_A_COMMAND

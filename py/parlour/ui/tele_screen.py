@@ -444,8 +444,8 @@ class TeleScreen:
 
     # -- clicks ---------------------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict) -> None:
-        run_command(COMMANDS, self, session, event)
+    def handle(self, session: Seat, event: dict) -> str | None:
+        return run_command(COMMANDS, self, session, event)
 
     def _pick_card(self, session: Seat, event: dict) -> None:
         session.selection.slot = whole(event.get("slot"))
@@ -453,22 +453,22 @@ class TeleScreen:
     def _pick_set(self, session: Seat, event: dict) -> None:
         session.selection.set_index = whole(event.get("set"))
 
-    def _hand(self, session: Seat, _event: dict) -> None:
+    def _hand(self, session: Seat, _event: dict) -> str | None:
         missing = "Choose one of the face-up action cards first."
-        self._act_on(session, session.selection.slot, HandCard, missing)
+        return self._act_on(session, session.selection.slot, HandCard, missing)
 
-    def _perform(self, session: Seat, _event: dict) -> None:
+    def _perform(self, session: Seat, _event: dict) -> str | None:
         missing = "Choose one of the four sets first."
-        self._act_on(session, session.selection.set_index, Perform, missing)
+        return self._act_on(session, session.selection.set_index, Perform, missing)
 
     def _act_on(
         self, session: Seat, chosen: int | None, action: Callable[[int], Any], missing: str
-    ) -> None:
+    ) -> str | None:
         """Hand the chosen card, or perform the chosen set; nothing chosen yet: say what to do."""
         if chosen is None:
-            session.message = missing
-        else:
-            session.act(action(chosen))
+            return missing
+        session.act(action(chosen))
+        return None
 
     def _announce_open(self, session: Seat, _event: dict) -> None:
         sel: TeleSelection = session.selection
@@ -484,28 +484,27 @@ class TeleScreen:
         if seat is not None:
             sel.claims = {**(sel.claims or {}), seat: event.get("name", "")}
 
-    def _announce(self, session: Seat, event: dict) -> None:
-        self._submit_announcement(session, event["cmd"])
+    def _announce(self, session: Seat, event: dict) -> str | None:
+        return self._submit_announcement(session, event["cmd"])
 
     def _continue(self, session: Seat, _event: dict) -> None:
         session.act(Continue())
 
-    def _submit_announcement(self, session: Seat, cmd: str) -> None:
+    def _submit_announcement(self, session: Seat, cmd: str) -> str | None:
         state: TeleState = session.match.state
         sel: TeleSelection = session.selection
         claims = sel.claims or {}
         if cmd == "answer":
             name = claims.get(state.announcer)
             if name is None:
-                session.message = "Choose a win condition to answer with."
-                return
+                return "Choose a win condition to answer with."
             session.act(Respond(name))
-            return
+            return None
         targets = session.match.game.announcement_shape(state, session.viewer)
         if any(t not in claims for t in targets):
-            session.message = "Name a win condition for each partner first."
-            return
+            return "Name a win condition for each partner first."
         session.act(Announce(tuple((t, claims[t]) for t in targets)))
+        return None
 
 
 def card_face(card_id: str) -> list[Node]:
@@ -525,7 +524,7 @@ def card_face(card_id: str) -> list[Node]:
 
 
 # Telepathic's clicks: each command the screen draws (`data-cmd`).
-COMMANDS: dict[str, Callable[[TeleScreen, Seat, dict], None]] = {
+COMMANDS: dict[str, Callable[[TeleScreen, Seat, dict], str | None]] = {
     "pick-card": TeleScreen._pick_card,
     "hand": TeleScreen._hand,
     "pick-set": TeleScreen._pick_set,
