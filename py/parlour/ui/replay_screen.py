@@ -3,7 +3,7 @@
 The board, the players panel, the log and the verdict are the play screen's own pieces
 (`GameScreen.board`, `seats_tree`, `log_tree`, `audit_tree`): the viewer draws them for a
 `Spectator`, a session that holds no seat. So at every position it shows the public view, as a
-person watching the table would; the openings reach a screen (through `store_of`) only once
+person watching the table would; the openings reach a screen (through `opened`) only once
 "show everything" is on. Around them: the step controls, the switch, the link and the file.
 """
 
