@@ -53,7 +53,6 @@ from parlour.ui.espeers_controls import (
     discard_bar,
     in_play,
     is_discarding,
-    legal_of,
     mulligan_tree,
     predict_tree,
     selected_card,
@@ -349,7 +348,7 @@ class EspeersScreen:
 
     def _pass_button(self, session: Seat, view: PublicView) -> Node | None:
         viewer = session.viewer
-        if viewer is None or not any(isinstance(a, Pass) for a in legal_of(session)):
+        if viewer is None or not any(isinstance(a, Pass) for a in session.legal()):
             return None
         state: EspeersState = session.match.state
         button = h(
@@ -409,7 +408,7 @@ class EspeersScreen:
     # -- the prompts beside the table ----------------------------------------------------
 
     def controls(self, session: Seat, view: SeatView) -> Node | None:
-        legal = legal_of(session)
+        legal = session.legal()
         if not legal:
             return None
         first = legal[0]
@@ -529,7 +528,7 @@ class EspeersScreen:
         return None
 
     def _attack(self, session: Seat, _event: dict) -> str | None:
-        attack = next((a for a in legal_of(session) if isinstance(a, BarrierAttack)), None)
+        attack = next((a for a in session.legal() if isinstance(a, BarrierAttack)), None)
         if attack is None:
             problem = session.match.game.attack_problem(session.match.state, session.viewer)
             return problem or "Your barrier cannot attack now."

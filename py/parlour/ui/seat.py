@@ -41,9 +41,9 @@ class Record(Protocol):
 
 class Seat(Protocol):
     """The play session as a game's screen sees it, and all it sees: the seat on screen, its
-    selection, the record, that seat's own view and moves, and the one command
-    (`act`). Secrets reach a screen only through `view` (the shown seat's own) and `opened`
-    (every seat's, once the game may show them)."""
+    selection, the record, that seat's own view and moves, and its commands (`act`, and
+    `run_stops` once a stops option changed). Secrets reach a screen only through `view` (the
+    shown seat's own) and `opened` (every seat's, once the game may show them)."""
 
     viewer: int | None
     selection: Any
