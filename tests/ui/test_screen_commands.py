@@ -18,10 +18,10 @@ from parlour.match.table import Table
 from parlour.ui import play_session
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import screen_for
-from parlour.ui.seat import NOT_A_COMMAND
+from parlour.ui.seat import NOT_A_COMMAND, Seat
 from parlour.ui.tree import Node, to_html
 from tests.test_conformance import SETUPS
-from tests.ui.test_tree_html import screens_of_a_game
+from tests.ui.test_tree_html import _choice, screens_of_a_game
 
 MODULES = {
     "esp": "parlour.ui.esp_screen",
@@ -123,3 +123,67 @@ def test_a_key_press_a_screen_does_not_read_passes_in_silence(game_id: str):
     selection = copy.deepcopy(session.selection)
     session.handle({"cmd": "key", "key": "x"})
     assert session.message == "" and session.selection == selection
+
+
+class SeatOnly:
+    """A session as a `Seat` and nothing more: a screen that reaches past `Seat` fails here."""
+
+    def __init__(self, session: PlaySession) -> None:
+        object.__setattr__(self, "_session", session)
+
+    def __getattr__(self, name: str):
+        assert name in SEAT_MEMBERS, f"a screen reached for session.{name}, which Seat lacks"
+        return getattr(self._session, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        assert name in SEAT_MEMBERS, f"a screen wrote session.{name}, which Seat lacks"
+        setattr(self._session, name, value)
+
+
+SEAT_MEMBERS = {name for name in vars(Seat) if not name.startswith("_")} | set(Seat.__annotations__)
+
+
+def clicks_of(tree: Node, commands: dict) -> list[dict]:
+    """Each control of `tree` whose command is the screen's, as the page reads a click."""
+    found = []
+    for node in tree.find_all():
+        data = {k[5:]: v for k, v in node.attrs.items() if k.startswith("data-") and v is not None}
+        if data.get("cmd") in commands or ("cell" in data and "cmd" not in data):
+            found.append(data)
+    return found
+
+
+def seat_only_game(game_id: str, names, variant, seed: bytes) -> int:
+    """A pass-and-play game to its end, its screen drawing and taking clicks through
+    `SeatOnly`: at each move the board and the controls are drawn, a few of the controls drawn
+    are clicked (a click may move), then the journey moves. How many clicks it made."""
+    config = MatchConfig(game_id, f"m-seat-{game_id}", names, variant)
+    table = Table.new(GAMES[game_id], config, Rng(seed).read(32), range(len(names)))
+    session = PlaySession(table, screen_for(game_id))
+    screen, rng, clicked = session.screen, Rng(seed), 0
+    commands = screen_module(game_id).COMMANDS
+    for _ in range(600):
+        if table.match.result() is not None:
+            break
+        session.handle({"cmd": "take-device"})
+        view = session.view()
+        drawn = [screen.board(SeatOnly(session), view), screen.controls(SeatOnly(session), view)]
+        clicks = [c for tree in drawn if tree is not None for c in clicks_of(tree, commands)]
+        for click in clicks[:: max(1, len(clicks) // 3)]:
+            session.message = screen.handle(SeatOnly(session), click) or session.message
+            clicked += 1
+        seat = session.viewer
+        if seat is not None and table.match.result() is None:
+            session.act(_choice(game_id, table, seat, rng))
+    assert table.match.result() is not None, game_id
+    view = session.view()
+    screen.board(SeatOnly(session), view)
+    screen.final_details(SeatOnly(session))
+    return clicked
+
+
+def test_a_screen_sees_the_session_only_through_seat():
+    """Issue 30: a screen draws and takes clicks through Seat's members and no other."""
+    assert len(SEAT_MEMBERS) <= 12, sorted(SEAT_MEMBERS)
+    for game_id, names, variant in SETUPS:
+        assert seat_only_game(game_id, names, variant, f"{game_id}-seat".encode()) > 10
