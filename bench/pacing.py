@@ -34,7 +34,7 @@ MAX_STEPS = 2000  # a bound: no game here comes near it
 class NoStops(EspeersScreen):
     """The screen as it was before the stops: every Opportunity is asked."""
 
-    def auto_pass(self, session: PlaySession, state: EspeersState, seat: int) -> Pass | None:
+    def auto_pass(self, state: EspeersState, seat: int, legal: list, notes: dict) -> Pass | None:
         return None
 
 

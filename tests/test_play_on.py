@@ -185,7 +185,9 @@ def test_the_log_names_who_really_made_the_original_moves():
     assert PERSON not in " ".join(lines) and "(bot)" not in " ".join(lines)
     since = session.since_your_turn()
     assert since and all("(original game)" in line for line in since)
-    assert last_move_of(session).before.name(0) == f"{names[0]} (original game)"
+    assert (
+        last_move_of(session.match, session.screen).before.name(0) == f"{names[0]} (original game)"
+    )
     person = min(ESP.to_move(new.state))
     rng = Rng(b"on")
     while new.match.step < UP_FIRST + 2:

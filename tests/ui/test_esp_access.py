@@ -208,13 +208,11 @@ def test_a_move_without_a_cell_marks_nothing_and_a_replay_marks_from_its_match()
     t.act(0, Place((0, 0), Symbol.STAR))
     t.act(1, Place((1, 0), Symbol.WAVES, hidden=True))
     spectator = SimpleNamespace(
-        table=t,
+        match=t.match,
         selection=EspScreen().new_selection(),
         viewer=None,
-        game=ESP,
-        shows_everything=lambda: False,
-        store_of=lambda seat: None,
-        screen=EspScreen(),
+        legal=lambda: [],
+        opened=lambda seat: None,
     )
     screen = EspScreen()
     tree = screen.board(spectator, ESP.public_view(t.state))  # type: ignore[arg-type]

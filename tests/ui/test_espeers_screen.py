@@ -666,7 +666,7 @@ def test_a_pass_marks_the_player_who_passed_and_nothing_is_marked_before_any_mov
 
 
 def test_a_spectator_s_table_marks_the_last_move_too():
-    """The replay viewer's session has no last_move: the screen finds it in the match."""
+    """The replay viewer's seat: the screen finds the last move in the match it reads."""
     s = session(B_FEEDBACK)
     play(s, "telekinetic-slam")
 
@@ -674,9 +674,14 @@ def test_a_spectator_s_table_marks_the_last_move_too():
         viewer = None
 
         def __init__(self, table):
-            self.table = table
-            self.screen = EspeersScreen()
-            self.selection = self.screen.new_selection()
+            self.match = table.match
+            self.selection = EspeersScreen().new_selection()
+
+        def you(self):
+            return None
+
+        def legal(self):
+            return []
 
     screen = EspeersScreen()
     view = s.table.game.public_view(s.table.state)

@@ -154,20 +154,27 @@ def test_telepathic_keeps_the_frame_while_the_partner_hands_you_a_card_and_names
     assert not s.render().find_all(data_role="last-set"), "a preview shows the grid to come"
 
 
-def test_a_replay_spectator_has_no_last_move_and_the_board_still_draws():
-    class Spectator:  # what the replay viewer hands a screen: no last_move at all
+def test_a_replay_spectator_marks_the_last_set_from_the_match_it_reads():
+    class Spectator:  # what the replay viewer hands a screen: the match, no seat
         viewer = None
 
         def __init__(self, s: PlaySession) -> None:
-            self.table, self.selection = s.table, TeleScreen().new_selection()
+            self.match, self.selection = s.table.match, TeleScreen().new_selection()
+
+        def you(self) -> None:
+            return None
 
     s = tele_session()
+    view = TELE.public_view(s.table.state)
+    tree = TeleScreen().board(Spectator(s), view)  # type: ignore[arg-type]
+    assert not tree.find_all(data_role="last-set")  # no move yet
+    assert len(tree.find_all(role="img")) == 16
     slot, index = safe_move(s)
     hand(s, slot)
     perform(s, index)
     view = TELE.public_view(s.table.state)
     tree = TeleScreen().board(Spectator(s), view)  # type: ignore[arg-type]
-    assert not tree.find_all(data_role="last-set")
+    assert tree.find_all(data_role="last-set")
     assert len(tree.find_all(role="img")) == 16
 
 

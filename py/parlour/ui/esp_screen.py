@@ -6,6 +6,7 @@ asks the engine for the sentence when a click is refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ from parlour.ui.esp_board import (
 from parlour.ui.esp_told import board_sentences, set_count_tree
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.play_session import Session
-from parlour.ui.seat import Seat
+from parlour.ui.seat import Seat, run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree
 from parlour.ui.zener_art import symbol_icon
@@ -87,13 +88,13 @@ class EspScreen:
     # -- the board -----------------------------------------------------------------------
 
     def _legal(self, session: Seat) -> list:
-        return session.table.legal(session.viewer) if session.viewer is not None else []
+        return session.legal()
 
     def _targets(self, session: Seat) -> dict[Cell, Any]:
         """Cells a click would act on now, with the action it would be."""
         sel: EspSelection = session.selection
-        state: EspState = session.table.state
-        game: ESP = session.game
+        state: EspState = session.match.state
+        game: ESP = session.match.game
         targets: dict[Cell, Any] = {}
         for action in self._legal(session):
             if isinstance(action, Place) and sel.tray is not None:
@@ -144,7 +145,7 @@ class EspScreen:
 
     def _mark_last(self, session: Seat, marks: BoardMarks) -> None:
         """The last move on the board: the tile placed, flipped or jumped, and a jump's start."""
-        last = last_move_of(session)
+        last = last_move_of(session.match, self)
         if last is None:
             return
         before: EspState = last.before
@@ -154,7 +155,7 @@ class EspScreen:
         elif isinstance(action, Flip):
             marks.last, marks.last_words = action.cell, f"{who}'s last move flipped this tile"
         elif isinstance(action, Move) and action.cell in before.board:
-            game: ESP = session.game
+            game: ESP = session.match.game
             marks.last = game.landing(before, action.cell, action.direction)
             marks.last_from = action.cell
             where = cell_name(action.cell)
@@ -219,8 +220,8 @@ class EspScreen:
     def final_details(self, session: Seat) -> Node | None:
         """What the numbers of a won game are: whose tiles the set holds, and why that wins
         (the final board itself shows every hidden tile, opened, and rings the set)."""
-        state: EspState = session.table.state
-        entries = session.table.match.entries
+        state: EspState = session.match.state
+        entries = session.match.entries
         if not state.sets or not entries:
             return None
         return set_count_tree(state, entries[-1].seat)
@@ -232,13 +233,11 @@ class EspScreen:
 
     def final_reveal(self, session: Seat) -> dict[Cell, str]:
         """At the end every seat opens its hidden tiles: show them on the final board (and on
-        a replay's, at any move, once "show everything" is on)."""
-        if not session.shows_everything():
-            return {}
+        a replay's, at any move, once "show everything" is on): `opened` gives none before."""
         revealed = {}
-        state: EspState = session.table.state
+        state: EspState = session.match.state
         for cell, tile in state.board.items():
-            store = session.store_of(tile.owner)
+            store = session.opened(tile.owner)
             label = tile_label(tile.index)
             if not tile.up and store is not None and label in store:
                 revealed[cell] = store.value(label)
@@ -427,62 +426,75 @@ class EspScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict) -> None:
-        cmd = event.get("cmd")
-        sel: EspSelection = session.selection
-        if cmd in ("zoom-in", "zoom-out"):
-            step = 1 if cmd == "zoom-in" else -1
-            self.zoom = min(max(self.zoom + step, 0), len(ZOOMS) - 1)
-        elif cmd == "tray":
-            sel.tray = Symbol.parse(event.get("symbol"))
-        elif cmd == "face":
-            sel.face = "down" if event.get("face") == "down" else "up"
-        elif cmd == "flip":
-            flip = self._flip(session)
-            if flip is None:
-                session.message = "Choose one of your symbol-down tiles to flip."
-            else:
-                session.act(flip)
-        elif cmd == "pass":
-            session.act(Pass())
-        elif cmd == "answer-draw":
-            session.act(AnswerDraw(event.get("accept") == "yes"))
-        elif event.get("cell") is not None:
-            cell = parse_key(event.get("cell"))
-            if cell is not None:
-                self._cell(session, cell)
+    def handle(self, session: Seat, event: dict) -> str | None:
+        return run_command(COMMANDS, self, session, event)
 
-    def _cell(self, session: Seat, cell: Cell) -> None:
-        state: EspState = session.table.state
-        game: ESP = session.game
+    def _zoom(self, _session: Seat, event: dict) -> None:
+        step = 1 if event.get("cmd") == "zoom-in" else -1
+        self.zoom = min(max(self.zoom + step, 0), len(ZOOMS) - 1)
+
+    def _choose_tray(self, session: Seat, event: dict) -> None:
+        session.selection.tray = Symbol.parse(event.get("symbol"))
+
+    def _choose_face(self, session: Seat, event: dict) -> None:
+        session.selection.face = "down" if event.get("face") == "down" else "up"
+
+    def _flip_tile(self, session: Seat, _event: dict) -> str | None:
+        flip = self._flip(session)
+        if flip is None:
+            return "Choose one of your symbol-down tiles to flip."
+        session.act(flip)
+        return None
+
+    def _pass(self, session: Seat, _event: dict) -> None:
+        session.act(Pass())
+
+    def _answer_draw(self, session: Seat, event: dict) -> None:
+        session.act(AnswerDraw(event.get("accept") == "yes"))
+
+    def _click_cell(self, session: Seat, event: dict) -> str | None:
+        cell = parse_key(event.get("cell"))
+        return self._cell(session, cell) if cell is not None else None
+
+    def _cell(self, session: Seat, cell: Cell) -> str | None:
+        """A cell clicked: the move it makes now, else a tile chosen, else why neither."""
+        state: EspState = session.match.state
+        game: ESP = session.match.game
         sel: EspSelection = session.selection
         target = self._targets(session).get(cell)
         if target is not None:
             session.act(target)
-            return
+            return None
         if state.placing:
             if sel.tray is None:
-                session.message = "Choose a tile from your tray first, then a cell."
-            else:
-                problem = game.placement_problem(state, cell)
-                session.message = problem or "That is not a legal placement."
-            return
+                return "Choose a tile from your tray first, then a cell."
+            return game.placement_problem(state, cell) or "That is not a legal placement."
         tile = state.board.get(cell)
         if tile is None:
-            session.message = (
-                "That cell cannot be reached from the chosen tile."
-                if sel.cell
-                else "Choose one of your tiles first."
-            )
-            return
+            if sel.cell:
+                return "That cell cannot be reached from the chosen tile."
+            return "Choose one of your tiles first."
         if tile.owner != session.viewer:
-            session.message = f"That is {state.name(tile.owner)}'s tile."
-            return
+            return f"That is {state.name(tile.owner)}'s tile."
         sel.cell = cell
         problem = game.pin_problem(state, cell)
         if problem:
-            session.message = problem
-        elif self._flip(session) is not None:
+            return problem
+        if self._flip(session) is not None:
             session.focus_to = "[data-cmd=flip]"  # the next step of a flip, for the keyboard
         elif tile.up and not self._targets(session):
-            session.message = "That tile has no tile beside it to jump over."
+            return "That tile has no tile beside it to jump over."
+        return None
+
+
+# ESP's clicks: each command the screen draws (`data-cmd`), and a board cell's click ("cell").
+COMMANDS: dict[str, Callable[[EspScreen, Seat, dict], str | None]] = {
+    "zoom-in": EspScreen._zoom,
+    "zoom-out": EspScreen._zoom,
+    "tray": EspScreen._choose_tray,
+    "face": EspScreen._choose_face,
+    "flip": EspScreen._flip_tile,
+    "pass": EspScreen._pass,
+    "answer-draw": EspScreen._answer_draw,
+    "cell": EspScreen._click_cell,
+}

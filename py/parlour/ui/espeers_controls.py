@@ -89,10 +89,6 @@ def helped(cmd: str, label: str, primary: bool = False) -> Node:
     return with_help(button(cmd, label, primary), f"espeers-{cmd}", label, HELP[cmd])
 
 
-def legal_of(session: Seat) -> list[Action]:
-    return session.table.legal(session.viewer) if session.viewer is not None else []
-
-
 def selected_card(session: Seat, view: PublicView) -> str | None:
     slot = session.selection.slot
     hand = view["me"]["hand"] if is_seat_view(view) else []
@@ -102,7 +98,7 @@ def selected_card(session: Seat, view: PublicView) -> str | None:
 def card_actions(session: Seat, view: SeatView) -> Node:
     card = selected_card(session, view)
     if card is None:
-        legal = legal_of(session)
+        legal = session.legal()
         if any(isinstance(a, PlaceBarrier) for a in legal):
             hint = "Choose a card to play, cycle or lay as a barrier."
         elif holds_opportunity(session, view):
@@ -110,7 +106,7 @@ def card_actions(session: Seat, view: SeatView) -> Node:
         else:
             hint = "Choose a card to read it."
         return h("p", {"class": "hint card-actions"}, hint)
-    legal = legal_of(session)
+    legal = session.legal()
     info = CARDS[card]
     buttons = []
     if Play(card) in legal:
@@ -133,13 +129,13 @@ def why_not(session: Seat, view: SeatView, card: str, legal: list[Action]) -> st
     if not holds_opportunity(session, view):
         return words.ACT_ONLY_WITH_OPPORTUNITY
     if Play(card) not in legal:
-        game = session.game
-        return game.play_problem(session.table.state, session.viewer, card) or ""
+        game = session.match.game
+        return game.play_problem(session.match.state, session.viewer, card) or ""
     return ""
 
 
 def holds_opportunity(session: Seat, view: PublicView) -> bool:
-    return any(isinstance(a, (Pass, Cycle)) for a in legal_of(session))
+    return any(isinstance(a, (Pass, Cycle)) for a in session.legal())
 
 
 def is_discarding(session: Seat, view: PublicView) -> bool:
@@ -245,7 +241,7 @@ def barrier_row(session: Seat, view: SeatView) -> Node | None:
     me = view["me"]["seat"]
     if view["players"][me]["barrier"] is None:
         return None
-    legal = legal_of(session)
+    legal = session.legal()
     if not any(isinstance(a, BarrierAttack) for a in legal):
         return None
     return h("div", {"class": "barrier-row"}, helped("attack", words.BARRIER_ATTACK))

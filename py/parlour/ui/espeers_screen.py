@@ -12,6 +12,7 @@ only lays them out.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +53,6 @@ from parlour.ui.espeers_controls import (
     discard_bar,
     in_play,
     is_discarding,
-    legal_of,
     mulligan_tree,
     predict_tree,
     selected_card,
@@ -70,8 +70,9 @@ from parlour.ui.espeers_table import (
     stack_sentence,
 )
 from parlour.ui.help import help_tip, with_help
+from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
-from parlour.ui.widgets import last_move_of, you_of
+from parlour.ui.widgets import last_move_of
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -136,7 +137,7 @@ class EspeersScreen:
     def board(self, session: Seat, view: PublicView) -> Node:
         me = view["me"] if is_seat_view(view) else None
         bottom = me["seat"] if me else 0
-        mark = last_mark(last_move_of(session), view)
+        mark = last_mark(last_move_of(session.match, self), view)
         return h(
             "div",
             {"class": "duel" + (" seated" if me else ""), "data-role": "duel"},
@@ -272,7 +273,7 @@ class EspeersScreen:
                     h(
                         "span",
                         {"class": "stack-owner"},
-                        capital(whose(names, item["owner"], you_of(session))),
+                        capital(whose(names, item["owner"], session.you())),
                         h("span", {"class": "visually-hidden"}, f" {card_label(item['card'])}"),
                         h("span", {"class": "countered-word"}, " countered")  # its own line
                         if item["countered"]
@@ -332,12 +333,12 @@ class EspeersScreen:
         helped = with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
         return h("div", {"class": "stops-row"}, helped)
 
-    def auto_pass(self, session: Seat, state: EspeersState, seat: int) -> Pass | None:
+    def auto_pass(
+        self, state: EspeersState, seat: int, legal: list[Action], notes: dict
+    ) -> Pass | None:
         """The pass the page plays for the person at `seat` (see `games/espeers/stops.py`),
-        from that seat's own legal actions and its own option."""
-        legal = session.game.legal_actions(state, seat, session.table.stores.get(seat))
-        their_turn = bool(session.notes_of(seat).get(stops.THEIR_TURN))
-        return stops.auto_pass(state, seat, legal, their_turn)
+        from that seat's own legal actions and its own option (in its notes)."""
+        return stops.auto_pass(state, seat, legal, bool(notes.get(stops.THEIR_TURN)))
 
     def turn_words(self, view: PublicView, seat: int) -> str:
         """The chip of a person alone at the table: "Your turn" in their own turn only; in the
@@ -347,9 +348,9 @@ class EspeersScreen:
 
     def _pass_button(self, session: Seat, view: PublicView) -> Node | None:
         viewer = session.viewer
-        if viewer is None or not any(isinstance(a, Pass) for a in legal_of(session)):
+        if viewer is None or not any(isinstance(a, Pass) for a in session.legal()):
             return None
-        state: EspeersState = session.table.state
+        state: EspeersState = session.match.state
         button = h(
             "button",
             {"class": "button primary pass", "data-cmd": "pass", "type": "button"},
@@ -407,7 +408,7 @@ class EspeersScreen:
     # -- the prompts beside the table ----------------------------------------------------
 
     def controls(self, session: Seat, view: SeatView) -> Node | None:
-        legal = legal_of(session)
+        legal = session.legal()
         if not legal:
             return None
         first = legal[0]
@@ -424,13 +425,12 @@ class EspeersScreen:
 
     def final_details(self, session: Seat) -> Node | None:
         """Both decks and hands, opened: the cards nobody saw during the game."""
-        table = session.table
-        state: EspeersState = table.state
-        decks = declared_decks(table.match.config.variant)
+        state: EspeersState = session.match.state
+        decks = declared_decks(session.match.config.variant)
         rows = []
         for seat in (0, 1):
-            store = session.store_of(seat)
-            hand = session.game.hand_of(state, seat, store) if store else []
+            store = session.opened(seat)
+            hand = session.match.game.hand_of(state, seat, store) if store else []
             opened = store.value(DECK_LABEL) if store is not None and DECK_LABEL in store else None
             rows.append(
                 h(
@@ -460,88 +460,99 @@ class EspeersScreen:
 
     # -- clicks --------------------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict[str, Any]) -> None:
+    def handle(self, session: Seat, event: dict[str, Any]) -> str | None:
         if session.viewer is None:
-            return  # nobody's seat is on screen: nothing to click
-        cmd = event.get("cmd")
-        sel: EspeersSelection = session.selection
-        view = as_seat_view(session.table.view(session.viewer))
-        card = selected_card(session, view)
-        slot = _int(event.get("slot"))
-        if cmd == "card":
-            sel.slot = None if slot == sel.slot else slot
-        elif cmd == "discard-pick" and slot is not None:
-            if slot in sel.discard:
-                sel.discard.remove(slot)
-            else:
-                sel.discard.append(slot)
-        elif cmd in ("play", "cycle", "barrier"):
-            self._card_command(session, cmd, card)
-        elif cmd == "pass":
-            session.act(Pass())
-        elif cmd == stops.THEIR_TURN:
-            notes = session.notes_of(session.viewer)
-            notes[stops.THEIR_TURN] = not notes.get(stops.THEIR_TURN)
-            session.run_stops()
-        elif cmd == "attack":
-            self._attack(session)
-        elif cmd in ("keep", "mulligan"):
-            session.act(Mulligan(cmd == "keep"))
-        elif cmd == "predict":
-            session.act(Predict(event.get("symbol")))
-        elif cmd == "predict-none":
-            session.act(Predict(None))
-        elif cmd == "assign":
-            self._assign_command(session, view, _int(event.get("amount")))
-        elif cmd == "discard":
-            self._discard_command(session, view)
+            return None  # nobody's seat is on screen: nothing to click
+        return run_command(COMMANDS, self, session, event)
 
-    def _card_command(self, session: Seat, cmd: str, card: str | None) -> None:
-        if card is None:
-            session.message = "Choose a card from your hand first."
+    def _seat_view(self, session: Seat) -> SeatView:
+        return as_seat_view(session.view())
+
+    def _choose_card(self, session: Seat, event: dict) -> None:
+        sel: EspeersSelection = session.selection
+        slot = _int(event.get("slot"))
+        sel.slot = None if slot == sel.slot else slot
+
+    def _pick_discard(self, session: Seat, event: dict) -> None:
+        sel: EspeersSelection = session.selection
+        slot = _int(event.get("slot"))
+        if slot is None:
             return
+        if slot in sel.discard:
+            sel.discard.remove(slot)
+        else:
+            sel.discard.append(slot)
+
+    def _with_card(self, session: Seat, event: dict) -> str | None:
+        card = selected_card(session, self._seat_view(session))
+        return self._card_command(session, event["cmd"], card)
+
+    def _pass(self, session: Seat, _event: dict) -> None:
+        session.act(Pass())
+
+    def _toggle_their_turn(self, session: Seat, _event: dict) -> None:
+        notes = session.notes_of(session.viewer)
+        notes[stops.THEIR_TURN] = not notes.get(stops.THEIR_TURN)
+        session.run_stops()
+
+    def _keep_or_mulligan(self, session: Seat, event: dict) -> None:
+        session.act(Mulligan(event["cmd"] == "keep"))
+
+    def _predict(self, session: Seat, event: dict) -> None:
+        session.act(Predict(event.get("symbol")))
+
+    def _predict_none(self, session: Seat, _event: dict) -> None:
+        session.act(Predict(None))
+
+    def _assign(self, session: Seat, event: dict) -> str | None:
+        return self._assign_command(session, self._seat_view(session), _int(event.get("amount")))
+
+    def _discard(self, session: Seat, _event: dict) -> str | None:
+        return self._discard_command(session, self._seat_view(session))
+
+    def _card_command(self, session: Seat, cmd: str, card: str | None) -> str | None:
+        if card is None:
+            return "Choose a card from your hand first."
         if cmd == "play":
-            problem = session.game.play_problem(session.table.state, session.viewer, card)
+            problem = session.match.game.play_problem(session.match.state, session.viewer, card)
             if problem:
-                session.message = problem
-                return
+                return problem
             session.act(Play(card))
         elif cmd == "cycle":
             session.act(Cycle(card))
         else:
-            problem = session.game.barrier_problem(session.table.state, session.viewer)
+            problem = session.match.game.barrier_problem(session.match.state, session.viewer)
             if problem:
-                session.message = problem
-                return
+                return problem
             session.act(PlaceBarrier(card))
+        return None
 
-    def _attack(self, session: Seat) -> None:
-        attack = next((a for a in legal_of(session) if isinstance(a, BarrierAttack)), None)
+    def _attack(self, session: Seat, _event: dict) -> str | None:
+        attack = next((a for a in session.legal() if isinstance(a, BarrierAttack)), None)
         if attack is None:
-            problem = session.game.attack_problem(session.table.state, session.viewer)
-            session.message = problem or "Your barrier cannot attack now."
-            return
+            problem = session.match.game.attack_problem(session.match.state, session.viewer)
+            return problem or "Your barrier cannot attack now."
         session.act(attack)
+        return None
 
-    def _assign_command(self, session: Seat, view: SeatView, from_pool: int | None) -> None:
+    def _assign_command(self, session: Seat, view: SeatView, from_pool: int | None) -> str | None:
         pending = view["pending"]
         if pending is None or pending["kind"] != "assign" or from_pool is None:
-            session.message = "There is no damage to take now."
-            return
+            return "There is no damage to take now."
         session.act(AssignDamage(from_pool, pending["amount"] - from_pool))
+        return None
 
-    def _discard_command(self, session: Seat, view: SeatView) -> None:
+    def _discard_command(self, session: Seat, view: SeatView) -> str | None:
         pending = view["pending"]
         if pending is None or not is_discarding(session, view):
-            session.message = "There is nothing to discard now."
-            return
+            return "There is nothing to discard now."
         hand = view["me"]["hand"]
         chosen = [hand[i] for i in sorted(set(session.selection.discard)) if 0 <= i < len(hand)]
         need = pending["amount"]
         if len(chosen) != need:
-            session.message = f"Choose exactly {need} card{'s' if need > 1 else ''} to discard."
-            return
+            return f"Choose exactly {need} card{'s' if need > 1 else ''} to discard."
         session.act(Discard(tuple(sorted(chosen))))
+        return None
 
 
 # -- small pieces ------------------------------------------------------------------------------
@@ -549,3 +560,22 @@ class EspeersScreen:
 
 def _int(text: object) -> int | None:
     return whole(text)  # the one integer parser: "²" or "٣" is not a number here
+
+
+# ESPEERS's clicks: each command the screen draws (`data-cmd`).
+COMMANDS: dict[str, Callable[[EspeersScreen, Seat, dict], str | None]] = {
+    "card": EspeersScreen._choose_card,
+    "discard-pick": EspeersScreen._pick_discard,
+    "play": EspeersScreen._with_card,
+    "cycle": EspeersScreen._with_card,
+    "barrier": EspeersScreen._with_card,
+    "pass": EspeersScreen._pass,
+    stops.THEIR_TURN: EspeersScreen._toggle_their_turn,
+    "attack": EspeersScreen._attack,
+    "keep": EspeersScreen._keep_or_mulligan,
+    "mulligan": EspeersScreen._keep_or_mulligan,
+    "predict": EspeersScreen._predict,
+    "predict-none": EspeersScreen._predict_none,
+    "assign": EspeersScreen._assign,
+    "discard": EspeersScreen._discard,
+}

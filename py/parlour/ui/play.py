@@ -85,13 +85,7 @@ class PlaySession(Session):
                 None if mover is None else self.names[mover],
             )
         else:
-            viewer = self.viewer
-            view = (
-                game.seat_view(self.table.state, viewer, self.table.stores.get(viewer))
-                if viewer is not None
-                else game.public_view(self.table.state)
-            )
-            main = self._table_tree(view)
+            main = self._table_tree(self.view())
         banner = self.banner() if self.banner else online_bar(self.online) if self.online else None
         children: list[Any] = [banner, main]
         return h("div", {"class": f"play play-{game.id}", "data-viewer": self.viewer}, *children)

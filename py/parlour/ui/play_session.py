@@ -18,7 +18,7 @@ from parlour.fair.store import PrivateStore
 from parlour.games import turns
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
-from parlour.match.match import Submitted
+from parlour.match.match import Match, Submitted
 from parlour.match.replay import ReplayRecord, file_text
 from parlour.match.table import Table
 from parlour.ui.seat import GameScreen
@@ -92,6 +92,22 @@ class Session:
     @property
     def names(self) -> tuple[str, ...]:
         return self.table.match.config.seats
+
+    @property
+    def match(self) -> Match:
+        """The game's record, as a screen reads it (`Seat.match`)."""
+        return self.table.match
+
+    def view(self) -> Any:
+        """What the seat on screen sees; the public view while none is (a hand-off, the end)."""
+        viewer, state = self.viewer, self.table.state
+        if viewer is None:
+            return self.game.public_view(state)
+        return self.game.seat_view(state, viewer, self.table.stores.get(viewer))
+
+    def legal(self) -> list:
+        """The moves the seat on screen may take now; none while no seat is shown."""
+        return self.table.legal(self.viewer) if self.viewer is not None else []
 
     def notes_of(self, seat: int) -> dict:
         return self.notes.setdefault(seat, {})
@@ -170,19 +186,17 @@ class Session:
         self._next_view()
         return True
 
-    def store_of(self, seat: int) -> PrivateStore | None:
-        """A seat's secrets as this device knows them: its own store, or, online once the game
-        is over, the openings the other devices published for the audit."""
+    def opened(self, seat: int) -> PrivateStore | None:
+        """A seat's secrets for a screen to draw (the final board, the end's details): none
+        before the game is over, when every seat opens its secrets; then its store here, or,
+        online, the openings the other devices published for the audit."""
+        if self.table.match.result() is None:
+            return None
         store = self.table.stores.get(seat)
         if store is not None or self.online is None or seat not in self.online.openings:
             return store
         opened = {o.label: o for o in self.online.openings[seat]}
         return PrivateStore(Context(self.table.match.config.match_id, seat), opened)
-
-    def shows_everything(self) -> bool:
-        """Whether a screen may draw every hidden value `store_of` gives it (on the final
-        board): once the game is over, when every seat has opened its secrets."""
-        return self.table.match.result() is not None
 
     def end_openings(self) -> dict[int, list[Opening] | None]:
         """What the seats opened at the end, as this device has it: every seat's store in
@@ -275,7 +289,7 @@ class Session:
             if not needs_a_seat or self.viewer is not None:
                 run(self, event)
         elif self.viewer is not None:
-            self.screen.handle(self, event)
+            self._screens(event)
 
     def _take_device(self, _event: dict) -> None:
         self.viewer = self.to_act()
@@ -295,9 +309,12 @@ class Session:
     def _toggle_log(self, _event: dict) -> None:
         self.log_open = not self.log_open
 
-    def _look(self, event: dict) -> None:
-        """A way of looking (ESP's board zoom): the game's screen's, even at the end."""
-        self.screen.handle(self, event)
+    def _screens(self, event: dict) -> None:
+        """A command of the game's screen: it moves, or its sentence is the message. (A way of
+        looking, ESP's board zoom, reaches it even at the end.)"""
+        refusal = self.screen.handle(self, event)
+        if refusal:
+            self.message = refusal
 
     def _describe_board(self, _event: dict) -> None:
         if self.viewer is None and not self._over():
@@ -358,7 +375,12 @@ class Session:
             return None
         if seat not in self.game.to_move(state):
             return None
-        return stops(self, state, seat)
+        return stops(
+            state,
+            seat,
+            self.game.legal_actions(state, seat, self.table.stores.get(seat)),
+            self.notes_of(seat),
+        )
 
     def alone_with_bots(self) -> bool:
         """One person plays this device's game against its bots (no one else, not online)."""
@@ -497,12 +519,7 @@ class Session:
 
     def board_sentences(self) -> list[str]:
         """The position as the seat shown sees it, in sentences ("Describe the board")."""
-        viewer = self.viewer
-        view = (
-            self.game.seat_view(self.table.state, viewer, self.table.stores.get(viewer))
-            if viewer is not None
-            else self.game.public_view(self.table.state)
-        )
+        viewer, view = self.viewer, self.view()
         describe = getattr(self.screen, "describe_board", None)
         sentences = describe(view, viewer) if describe is not None else None
         return list(sentences or []) or [self.screen.status(view, viewer or 0)]
@@ -571,8 +588,8 @@ COMMANDS: dict[str, tuple[Callable[[Session, dict], None], bool]] = {
     "show-result": (Session._show_result, False),
     "share": (Session._share, False),
     "toggle-log": (Session._toggle_log, False),
-    "zoom-in": (Session._look, False),
-    "zoom-out": (Session._look, False),
+    "zoom-in": (Session._screens, False),
+    "zoom-out": (Session._screens, False),
     "describe-board": (Session._describe_board, False),
     "undo": (lambda session, _event: session.ask_undo(), True),
     "allow-undo": (Session._answer_undo, True),

@@ -12,7 +12,7 @@ grid is on screen: chosen with the notes panel's own buttons, any time, and kept
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,18 +22,14 @@ from parlour.games.psi_squad.state import CYPHER_LABEL, PsiState
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
+from parlour.ui.psi_notes import NOTE_CYCLE, NOTES_TARGET, notes_target, notes_tree
 from parlour.ui.psi_tables import history_table, signed, status_table, target_history
+from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
-
-# A note cycles: blank -> ruled out -> possible -> certain -> blank.
-NOTE_CYCLE = ("", "out", "maybe", "sure")
-NOTE_SIGN = {"": "", "out": "✕", "maybe": "?", "sure": "✓"}
-NOTE_WORD = {"": "no note", "out": "ruled out", "maybe": "possible", "sure": "certain"}
-NOTES_TARGET = "target"  # in a seat's notes: the seat whose cypher its notes grid is about
 
 
 @dataclass
@@ -145,7 +141,7 @@ class PsiScreen:
 
     def _last_guess(self, session: Seat, view: PsiPublicView) -> PsiRecord | None:
         """The play sheet's record of the newest move, when it is the answer to a guess."""
-        last = last_move_of(session)
+        last = last_move_of(session.match, self)
         if last is None or not isinstance(last.action, Answer):
             return None
         return next((r for r in view["history"] if r["step"] == last.seq), None)
@@ -173,7 +169,13 @@ class PsiScreen:
             turn = None  # the end (online, a device keeps showing its seat's view)
         # the notes are there on and off turn: deducing goes on while others guess
         return h(
-            "div", {"class": "psi-controls"}, self._own_cypher(me), turn, self._notes(session, view)
+            "div",
+            {"class": "psi-controls"},
+            self._own_cypher(me),
+            turn,
+            notes_tree(session.notes_of(session.viewer), view, session.viewer)
+            if session.viewer is not None
+            else None,
         )
 
     def _own_cypher(self, me: PsiMe) -> Node:
@@ -348,144 +350,15 @@ class PsiScreen:
             ),
         )
 
-    def notes_target(
-        self, session: Seat, view_seats: Sequence[Mapping[str, object]], me: int
-    ) -> int | None:
-        """Whose cypher the viewer's notes grid is about: the seat chosen in the notes panel
-        (kept in the viewer's notes, so it survives moves and reloads), else the first other
-        seat still unguessed, else the first other seat."""
-        others = [s for s in range(len(view_seats)) if s != me]
-        chosen = session.notes_of(me).get(NOTES_TARGET)
-        if isinstance(chosen, int) and not isinstance(chosen, bool) and chosen in others:
-            return chosen
-        open_ = [s for s in others if not view_seats[s]["guessed"]]
-        return (open_ or others or [None])[0]
-
-    def _notes(self, session: Seat, view: PsiPublicView) -> Node | None:
-        viewer = session.viewer
-        if viewer is None:
-            return None
-        target = self.notes_target(session, view["seats"], viewer)
-        if target is None:
-            return None
-        grid = session.notes_of(viewer).get(str(target), {})
-        if not isinstance(grid, dict):
-            grid = {}
-        name = view["seats"][target]["name"]
-        chooser = h(
-            "div",
-            {"class": "notes-for-row"},
-            h(
-                "p",
-                {"class": "hint"},
-                "Notes on:",
-                help_tip(
-                    "psi-notes-for",
-                    "the notes' players",
-                    "Shows your notes on another player's cypher; each cypher keeps its own notes.",
-                ),
-            ),
-            h(
-                "div",
-                {
-                    "class": "choice notes-for",
-                    "role": "group",
-                    "aria-label": "Notes on whose cypher",
-                    "data-roving": "notes-for",
-                },
-                *(
-                    h(
-                        "button",
-                        {
-                            "class": "button small",
-                            "data-cmd": "notes-target",
-                            "data-seat": str(s),
-                            "data-name": info["name"],
-                            "aria-pressed": "true" if s == target else "false",
-                            "tabindex": "0" if s == target else "-1",
-                            "type": "button",
-                        },
-                        info["name"],
-                    )
-                    for s, info in enumerate(view["seats"])
-                    if s != viewer
-                ),
-            ),
-        )
-        head = h(
-            "tr", None, h("th", None, ""), *(h("th", {"scope": "col"}, str(d)) for d in range(10))
-        )
-        rows = []
-        for pos in range(view["length"]):
-            cells = []
-            for d in range(10):
-                mark = grid.get(f"{pos}:{d}", "")
-                mark = mark if mark in NOTE_SIGN else ""
-                cells.append(
-                    h(
-                        "td",
-                        None,
-                        h(
-                            "button",
-                            {
-                                "class": f"note {mark}".strip(),
-                                "data-cmd": "note",
-                                "data-note": f"{pos}:{d}",
-                                "data-name": f"{pos}:{d}",
-                                "type": "button",
-                                "aria-label": f"position {pos + 1}, digit {d}: {NOTE_WORD[mark]}",
-                            },
-                            NOTE_SIGN[mark],
-                        ),
-                    )
-                )
-            rows.append(h("tr", None, h("th", {"scope": "row"}, f"#{pos + 1}"), *cells))
-        return h(
-            "section",
-            {
-                "class": "controls notes",
-                "data-role": "notes",
-                "data-target": str(target),
-                "aria-label": f"Your notes on {name}'s cypher",
-            },
-            h(
-                "h3",
-                None,
-                f"Notes on {name}'s cypher",
-                help_tip(
-                    "psi-notes",
-                    "the notes",
-                    "A square per position and digit: each press cycles ruled out, possible, "
-                    "certain, blank; only you see your notes.",
-                ),
-            ),
-            chooser,
-            h(
-                "div",
-                {"class": "notes-wrap"},
-                h(
-                    "table",
-                    {"class": "notes-grid"},
-                    h("thead", None, head),
-                    h("tbody", None, *rows),
-                ),
-            ),
-            h(
-                "p",
-                {"class": "hint"},
-                "Tap a square: ✕ ruled out, ? possible, ✓ certain. Only you see these notes.",
-            ),
-        )
-
     # -- the end -------------------------------------------------------------------------
 
     def final_details(self, session: Seat) -> Node | None:
         """Every cypher opened, the last cypher's bonus, and the ranking."""
-        state: PsiState = session.table.state
+        state: PsiState = session.match.state
         rows = []
         order = sorted(range(state.seats), key=lambda s: -state.status[s])
         for seat in order:
-            store = session.store_of(seat)
+            store = session.opened(seat)
             cypher = store.value(CYPHER_LABEL) if store and CYPHER_LABEL in store else "unknown"
             bonus = f"+{state.bonus[1]}" if state.bonus and state.bonus[0] == seat else ""
             rows.append(
@@ -518,57 +391,74 @@ class PsiScreen:
 
     # -- clicks and keys -----------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict) -> None:
-        cmd = event.get("cmd")
+    def handle(self, session: Seat, event: dict) -> str | None:
+        return run_command(COMMANDS, self, session, event)
+
+    def _digit(self, session: Seat, event: dict) -> None:
+        self._type(session, event.get("digit", "")[:1])
+
+    def _type(self, session: Seat, digit: str) -> None:
         sel: PsiSelection = session.selection
-        state: PsiState = session.table.state
-        n = state.length
-        if cmd == "digit" and len(sel.digits) < n:
-            sel.digits += event.get("digit", "")[:1]
-        elif cmd == "key":
-            key = event.get("key", "")
-            if key.isascii() and key.isdigit() and len(key) == 1 and len(sel.digits) < n:
-                sel.digits += key
-            elif key == "Backspace":
-                sel.digits = sel.digits[:-1]
-            elif key == "Enter":
-                self.handle(session, {"cmd": "seal-cypher" if state.setting_up else "guess"})
-        elif cmd == "erase":
-            sel.digits = sel.digits[:-1]
-        elif cmd == "target":
-            sel.target = whole(event.get("seat", ""))
-            # the notes follow the cypher being guessed (they can be switched back any time)
-            self._choose_notes_target(session, sel.target)
-        elif cmd == "notes-target":
-            self._choose_notes_target(session, whole(event.get("seat", "")))
-        elif cmd == "note":
-            self._cycle_note(session, event.get("note", ""))
-        elif cmd == "seal-cypher":
-            problem = session.game.digits_problem(state, sel.digits, "cypher")
-            if problem:
-                session.message = problem
-            else:
-                session.act(ChooseCypher(sel.digits))
-        elif cmd == "guess":
-            problem = session.game.guess_problem(state, session.viewer, sel.target, sel.digits)
-            if problem:
-                session.message = problem
-            else:
-                session.act(Guess(sel.target, sel.digits))
+        if len(sel.digits) < session.match.state.length:
+            sel.digits += digit
+
+    def _key(self, session: Seat, event: dict) -> str | None:
+        """The keyboard's digits, Backspace and Enter, as the keypad's buttons."""
+        key = event.get("key", "")
+        if key.isascii() and key.isdigit() and len(key) == 1:
+            self._type(session, key)
+        elif key in ("Backspace", "Enter"):
+            setting_up = session.match.state.setting_up
+            cmd = "erase" if key == "Backspace" else "seal-cypher" if setting_up else "guess"
+            return self.handle(session, {"cmd": cmd})
+        return None
+
+    def _erase(self, session: Seat, _event: dict) -> None:
+        session.selection.digits = session.selection.digits[:-1]
+
+    def _target(self, session: Seat, event: dict) -> None:
+        session.selection.target = whole(event.get("seat", ""))
+        # the notes follow the cypher being guessed (they can be switched back any time)
+        self._choose_notes_target(session, session.selection.target)
+
+    def _notes_target(self, session: Seat, event: dict) -> None:
+        self._choose_notes_target(session, whole(event.get("seat", "")))
+
+    def _note(self, session: Seat, event: dict) -> None:
+        self._cycle_note(session, event.get("note", ""))
+
+    def _seal_cypher(self, session: Seat, _event: dict) -> str | None:
+        digits = session.selection.digits
+        problem = session.match.game.digits_problem(session.match.state, digits, "cypher")
+        if problem:
+            return problem  # type: ignore[no-any-return]
+        session.act(ChooseCypher(digits))
+        return None
+
+    def _guess(self, session: Seat, _event: dict) -> str | None:
+        sel: PsiSelection = session.selection
+        state: PsiState = session.match.state
+        problem = session.match.game.guess_problem(state, session.viewer, sel.target, sel.digits)
+        if problem:
+            return problem  # type: ignore[no-any-return]
+        session.act(Guess(sel.target, sel.digits))
+        return None
 
     def _choose_notes_target(self, session: Seat, target: int | None) -> None:
         viewer = session.viewer
-        state: PsiState = session.table.state
+        state: PsiState = session.match.state
         if viewer is None or target is None or target == viewer or not 0 <= target < state.seats:
             return
         session.notes_of(viewer)[NOTES_TARGET] = target
 
     def _cycle_note(self, session: Seat, key: str) -> None:
         viewer = session.viewer
-        state: PsiState = session.table.state
+        state: PsiState = session.match.state
         if viewer is None or state.setting_up:
             return
-        target = self.notes_target(session, [{"guessed": g} for g in state.guessed], viewer)
+        target = notes_target(
+            session.notes_of(viewer), [{"guessed": g} for g in state.guessed], viewer
+        )
         pos, _, digit = (whole(part) for part in key.partition(":"))
         if target is None or pos is None or digit is None or pos >= state.length or digit > 9:
             return
@@ -584,3 +474,16 @@ class PsiScreen:
             grid[key] = nxt
         else:
             grid.pop(key, None)
+
+
+# Psi Squad's clicks and keys: each command the screen draws (`data-cmd`), and a key press.
+COMMANDS: dict[str, Callable[[PsiScreen, Seat, dict], str | None]] = {
+    "digit": PsiScreen._digit,
+    "key": PsiScreen._key,
+    "erase": PsiScreen._erase,
+    "target": PsiScreen._target,
+    "notes-target": PsiScreen._notes_target,
+    "note": PsiScreen._note,
+    "seal-cypher": PsiScreen._seal_cypher,
+    "guess": PsiScreen._guess,
+}

@@ -3,7 +3,7 @@
 The board, the players panel, the log and the verdict are the play screen's own pieces
 (`GameScreen.board`, `seats_tree`, `log_tree`, `audit_tree`): the viewer draws them for a
 `Spectator`, a session that holds no seat. So at every position it shows the public view, as a
-person watching the table would; the openings reach a screen (through `store_of`) only once
+person watching the table would; the openings reach a screen (through `opened`) only once
 "show everything" is on. Around them: the step controls, the switch, the link and the file.
 """
 
@@ -35,37 +35,48 @@ VERDICT_SCOPE = (
 
 
 class Spectator:
-    """What a game's screen reads of a play session, for a replay: no seat on screen, nothing
-    to click, and no secret unless the replay shows everything."""
+    """A `Seat` for a replay: no seat on screen, nothing to click, and no secret unless the
+    replay shows everything."""
 
     viewer = None
+    focus_to = None
 
     def __init__(self, replay: Replay, screen: GameScreen) -> None:
         self.replay = replay
-        self.screen = screen
         self.table = Table(replay.now(), {})
         self.selection = screen.new_selection()
-        self.message = ""
 
     @property
-    def game(self) -> Any:
-        return self.table.game
+    def match(self) -> Any:
+        return self.table.match
 
     @property
     def names(self) -> tuple[str, ...]:
         return self.table.match.config.seats
 
-    def store_of(self, seat: int) -> Any:
-        return self.replay.store_of(seat)
+    def view(self) -> Any:
+        return self.table.game.public_view(self.table.state)
 
-    def shows_everything(self) -> bool:
-        return self.replay.everything
+    def legal(self) -> list:
+        return []
+
+    def act(self, choice: Any) -> bool:
+        return False
+
+    def opened(self, seat: int) -> Any:
+        return self.replay.store_of(seat) if self.replay.everything else None
 
     def notes_of(self, seat: int) -> dict:
         return {}
 
-    def act(self, choice: Any) -> bool:
+    def you(self) -> int | None:
+        return None  # nobody at a replay's table is addressed as "you"
+
+    def alone_with_bots(self) -> bool:
         return False
+
+    def run_stops(self) -> None:
+        return None
 
 
 def said_of(screen: GameScreen, replay_match: Any) -> list[str]:
@@ -105,7 +116,7 @@ def replay_tree(replay: Replay, screen: GameScreen, said: list[str], link: str) 
                 "div",
                 {"class": "board-wrap"},
                 h("p", {"class": "turn replay-status", "data-role": "status"}, status),
-                screen.board(spectator, view),  # type: ignore[arg-type]
+                screen.board(spectator, view),
             ),
             h(
                 "aside",
@@ -351,7 +362,7 @@ def _hidden(replay: Replay, spectator: Spectator, screen: GameScreen) -> Node:
     """The "show everything" switch and, while it is on, what the game had hidden."""
     refusal = replay.everything_refusal()
     on = replay.everything
-    details = screen.final_details(spectator) if on else None  # type: ignore[arg-type]
+    details = screen.final_details(spectator) if on else None
     return h(
         "section",
         {"class": "replay-hidden", "aria-label": "Hidden values"},

@@ -70,7 +70,7 @@ def waiting_for(session: Seat, view: TelePublicView) -> Node | None:
             "reveal": "to open their condition cards",
         }.get(phase, "to act")
     panel = waiting_tree(names, waiting, doing)
-    if session.game.announcement_shape(session.table.state, session.viewer):
+    if session.match.game.announcement_shape(session.match.state, session.viewer):
         panel.children.append(announce_button())
     return panel
 
@@ -130,7 +130,7 @@ def turn_controls(session: Seat, view: TelePublicView) -> Node | None:
                     ),
                 )
             )
-        if session.game.announcement_shape(session.table.state, viewer):
+        if session.match.game.announcement_shape(session.match.state, viewer):
             parts.append(announce_button())
         return h("section", {"class": "controls"}, h("h3", None, "Your turn"), *parts)
     if phase == "perform" and viewer == view["performer"]:
@@ -214,7 +214,7 @@ def turn_controls(session: Seat, view: TelePublicView) -> Node | None:
 
 
 def announcement(session: Seat, view: TelePublicView) -> Node:
-    state: TeleState = session.table.state
+    state: TeleState = session.match.state
     viewer = session.viewer
     sel: TeleSelection = session.selection
     names = [seat["name"] for seat in view["seats"]]
@@ -229,7 +229,7 @@ def announcement(session: Seat, view: TelePublicView) -> Node:
         ]
         submit = "answer"
     else:
-        targets = session.game.announcement_shape(state, viewer)
+        targets = session.match.game.announcement_shape(state, viewer)
         intro = [
             h(
                 "p",

@@ -8,6 +8,7 @@ the table are the Announcement and, automatically, "the game is lost".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.base import capital, named
@@ -35,10 +36,10 @@ from parlour.games.telepathic.state import CONDITIONS_LABEL, TeleState
 from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import with_help
-from parlour.ui.seat import LastMove
+from parlour.ui.seat import LastMove, run_command
 from parlour.ui.tele_controls import TeleSelection, in_a_line, my_cards, turn_controls, waiting_for
 from parlour.ui.tree import Node, h, s
-from parlour.ui.widgets import last_move_of, you_of
+from parlour.ui.widgets import last_move_of
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -82,7 +83,7 @@ def set_frame(kind: str, index: int) -> tuple[int, int, int, int]:
     return min(cols), min(rows), max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
 
 
-def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
+def turn_perform(match: Any, last: LastMove | None) -> LastMove | None:
     """The newest Perform, which the board marks: the last move itself, or the one before what
     may follow it (a "play on", a lost game declared, an Announcement and its answer and
     reveals, and the next card handed over), so the set stays marked while the next card is
@@ -92,7 +93,6 @@ def turn_perform(session: Any, last: LastMove | None) -> LastMove | None:
         return last
     if not isinstance(last.action, (Continue, DeclareLost, Announce, Respond, Reveal, HandCard)):
         return None
-    match = session.table.match
     for entry in reversed(match.entries[: last.seq - 1]):
         action = match.game.parse_action(entry.action)
         if isinstance(action, Perform):
@@ -216,15 +216,15 @@ class TeleScreen:
     def _acted_on(self, session: Seat, view: TelePublicView) -> tuple[str, int, str] | None:
         """The set the newest turn's card acted on, as (the card's sets, which, the sentence
         under the grid), or None (no card has acted yet, or a new turn has begun)."""
-        last = last_move_of(session)
-        perform = turn_perform(session, last)
+        last = last_move_of(session.match, self)
+        perform = turn_perform(session.match, last)
         if perform is None:
             return None
         before = perform.before
         card = CARDS_BY_ID[before.row[before.handed]]
         index = perform.action.set_index
         target = set_names(card.sets)[index]
-        who = "you" if perform.seat == you_of(session) else before.name(perform.seat)
+        who = "you" if perform.seat == session.you() else before.name(perform.seat)
         words = f"Dashed frame: {target}, where {who} applied {card.name}."
         if last is not None and isinstance(last.action, HandCard):
             # the card handed now, named beside the set it answers
@@ -339,7 +339,7 @@ class TeleScreen:
         choosing = view["phase"] == "hand" and session.viewer == view["active"]
         choosing = choosing and not view["must_announce"] and not sel.announcing
         names = [seat["name"] for seat in view["seats"]]
-        performer, you = view["performer"], you_of(session)
+        performer, you = view["performer"], session.you()
         live = [slot for slot, card_id in enumerate(view["row"]) if card_id is not None]
         stop = sel.slot if sel.slot in live else (live[0] if live else None)
         cards = []
@@ -412,7 +412,7 @@ class TeleScreen:
     # -- the controls ---------------------------------------------------------------------
 
     def controls(self, session: Seat, view: TeleSeatView) -> Node | None:
-        if session.table.match.result() is not None:  # online, a device keeps its seat's view
+        if session.match.result() is not None:  # online, a device keeps its seat's view
             return h("div", {"class": "tele-controls"}, my_cards(view))
         # What to do now comes first: on a phone the side panel sits below the grid.
         turn = turn_controls(session, view) or waiting_for(session, view)
@@ -422,10 +422,10 @@ class TeleScreen:
 
     def final_details(self, session: Seat) -> Node | None:
         """Everyone's condition cards, opened at the end."""
-        state: TeleState = session.table.state
+        state: TeleState = session.match.state
         rows = []
         for seat in range(state.seats):
-            store = session.store_of(seat)
+            store = session.opened(seat)
             cards = state.revealed.get(seat)
             if cards is None and store is not None and CONDITIONS_LABEL in store:
                 cards = store.value(CONDITIONS_LABEL)
@@ -444,52 +444,67 @@ class TeleScreen:
 
     # -- clicks ---------------------------------------------------------------------------
 
-    def handle(self, session: Seat, event: dict) -> None:
-        cmd = event.get("cmd")
-        sel: TeleSelection = session.selection
-        if cmd == "pick-card":
-            sel.slot = whole(event.get("slot"))
-        elif cmd == "hand":
-            if sel.slot is None:
-                session.message = "Choose one of the face-up action cards first."
-            else:
-                session.act(HandCard(sel.slot))
-        elif cmd == "pick-set":
-            sel.set_index = whole(event.get("set"))
-        elif cmd == "perform":
-            if sel.set_index is None:
-                session.message = "Choose one of the four sets first."
-            else:
-                session.act(Perform(sel.set_index))
-        elif cmd == "announce-open":
-            sel.announcing, sel.claims = True, {}
-        elif cmd == "announce-close":
-            sel.announcing, sel.claims = False, None
-        elif cmd == "claim":
-            seat = whole(event.get("seat"))
-            if seat is not None:
-                sel.claims = {**(sel.claims or {}), seat: event.get("name", "")}
-        elif cmd in ("announce", "answer"):
-            self._submit_announcement(session, cmd)
-        elif cmd == "continue":
-            session.act(Continue())
+    def handle(self, session: Seat, event: dict) -> str | None:
+        return run_command(COMMANDS, self, session, event)
 
-    def _submit_announcement(self, session: Seat, cmd: str) -> None:
-        state: TeleState = session.table.state
+    def _pick_card(self, session: Seat, event: dict) -> None:
+        session.selection.slot = whole(event.get("slot"))
+
+    def _pick_set(self, session: Seat, event: dict) -> None:
+        session.selection.set_index = whole(event.get("set"))
+
+    def _hand(self, session: Seat, _event: dict) -> str | None:
+        missing = "Choose one of the face-up action cards first."
+        return self._act_on(session, session.selection.slot, HandCard, missing)
+
+    def _perform(self, session: Seat, _event: dict) -> str | None:
+        missing = "Choose one of the four sets first."
+        return self._act_on(session, session.selection.set_index, Perform, missing)
+
+    def _act_on(
+        self, session: Seat, chosen: int | None, action: Callable[[int], Any], missing: str
+    ) -> str | None:
+        """Hand the chosen card, or perform the chosen set; nothing chosen yet: say what to do."""
+        if chosen is None:
+            return missing
+        session.act(action(chosen))
+        return None
+
+    def _announce_open(self, session: Seat, _event: dict) -> None:
+        sel: TeleSelection = session.selection
+        sel.announcing, sel.claims = True, {}
+
+    def _announce_close(self, session: Seat, _event: dict) -> None:
+        sel: TeleSelection = session.selection
+        sel.announcing, sel.claims = False, None
+
+    def _claim(self, session: Seat, event: dict) -> None:
+        sel: TeleSelection = session.selection
+        seat = whole(event.get("seat"))
+        if seat is not None:
+            sel.claims = {**(sel.claims or {}), seat: event.get("name", "")}
+
+    def _announce(self, session: Seat, event: dict) -> str | None:
+        return self._submit_announcement(session, event["cmd"])
+
+    def _continue(self, session: Seat, _event: dict) -> None:
+        session.act(Continue())
+
+    def _submit_announcement(self, session: Seat, cmd: str) -> str | None:
+        state: TeleState = session.match.state
         sel: TeleSelection = session.selection
         claims = sel.claims or {}
         if cmd == "answer":
             name = claims.get(state.announcer)
             if name is None:
-                session.message = "Choose a win condition to answer with."
-                return
+                return "Choose a win condition to answer with."
             session.act(Respond(name))
-            return
-        targets = session.game.announcement_shape(state, session.viewer)
+            return None
+        targets = session.match.game.announcement_shape(state, session.viewer)
         if any(t not in claims for t in targets):
-            session.message = "Name a win condition for each partner first."
-            return
+            return "Name a win condition for each partner first."
         session.act(Announce(tuple((t, claims[t]) for t in targets)))
+        return None
 
 
 def card_face(card_id: str) -> list[Node]:
@@ -506,3 +521,18 @@ def card_face(card_id: str) -> list[Node]:
         if card.sets != "quadrants"
         else None,
     ]
+
+
+# Telepathic's clicks: each command the screen draws (`data-cmd`).
+COMMANDS: dict[str, Callable[[TeleScreen, Seat, dict], str | None]] = {
+    "pick-card": TeleScreen._pick_card,
+    "hand": TeleScreen._hand,
+    "pick-set": TeleScreen._pick_set,
+    "perform": TeleScreen._perform,
+    "announce-open": TeleScreen._announce_open,
+    "announce-close": TeleScreen._announce_close,
+    "claim": TeleScreen._claim,
+    "announce": TeleScreen._announce,
+    "answer": TeleScreen._announce,
+    "continue": TeleScreen._continue,
+}

@@ -27,23 +27,13 @@ def newest_told(match: Any, screen: GameScreen) -> LastMove | None:
     return None
 
 
-def you_of(session: Any) -> int | None:
-    """The seat a screen addresses as "you" (`PlaySession.you`); None for a replay's
-    spectator, which has no person at the table."""
-    you = getattr(session, "you", None)
-    return you() if callable(you) else None
-
-
-def last_move_of(session: Any) -> LastMove | None:
-    """The move a board marks: a play session's `last_move`; a replay's spectator (which has
-    none) the same, found in the match it shows. None when there is nothing to read."""
-    told = getattr(session, "last_move", None)
+def last_move_of(match: Any, screen: GameScreen) -> LastMove | None:
+    """The move a board marks: the newest entry of `match` that `screen` tells. None when
+    there is nothing to read."""
     try:
-        if callable(told):
-            return told()  # type: ignore[no-any-return]
-        return newest_told(session.table.match, session.screen)
+        return newest_told(match, screen)
     except (ParlourError, ValueError, TypeError, KeyError, AttributeError, IndexError):
-        return None  # a session with no match, or an entry its game does not read
+        return None  # an entry its game does not read
 
 
 def describe_entry(screen: GameScreen, match: Any, entry: Any) -> str:
