@@ -186,4 +186,11 @@ def test_a_screen_sees_the_session_only_through_seat():
     """Issue 30: a screen draws and takes clicks through Seat's members and no other."""
     assert len(SEAT_MEMBERS) <= 12, sorted(SEAT_MEMBERS)
     for game_id, names, variant in SETUPS:
-        assert seat_only_game(game_id, names, variant, f"{game_id}-seat".encode()) > 10
+        # a game's secrets are drawn afresh each run, and a Telepathic game can be lost in its
+        # first turns: games until more than ten clicks were made
+        clicks = 0
+        for index in range(6):
+            clicks += seat_only_game(game_id, names, variant, f"{game_id}-seat-{index}".encode())
+            if clicks > 10:
+                break
+        assert clicks > 10, game_id

@@ -160,10 +160,21 @@ NAMED = ("Kestrel", "Wim (bot)", "Quin (bot)")  # no name is a word of a sentenc
 
 @pytest.mark.parametrize(("game", "seats"), default_tables())
 def test_the_status_line_addresses_the_person_alone_as_you(game: str, seats: int):
-    """Issue 28: through a whole game (easy bots in every seat), every status sentence for the
+    """Issue 28: through whole games (easy bots in every seat), every status sentence for the
     person alone against bots (seat 0) is addressed to them ("you", "your", or the bare
     imperative "Choose where…") where the pass-and-play one names their seat, and never names
-    it; the bots' own sentences are unchanged."""
+    it; the bots' own sentences are unchanged. (A game's secrets are drawn afresh each run, and
+    a Telepathic game can be lost in its first turns: games are played until four sentences
+    have been addressed.)"""
+    addressed = 0
+    for index in range(6):
+        addressed += sentences_addressed_in_a_game(game, seats, index)
+        if addressed > 3:
+            break
+    assert addressed > 3
+
+
+def sentences_addressed_in_a_game(game: str, seats: int, index: int) -> int:
     from parlour.fair.rng import Rng
     from parlour.games import GAMES
     from parlour.match import bot_seats
@@ -171,8 +182,8 @@ def test_the_status_line_addresses_the_person_alone_as_you(game: str, seats: int
     from parlour.match.table import Table
     from parlour.ui.screens import screen_for
 
-    config = MatchConfig(game, f"m-solo-words-{game}", NAMED[:seats])
-    rng = Rng(game.encode())
+    config = MatchConfig(game, f"m-solo-words-{game}-{index}", NAMED[:seats])
+    rng = Rng(b"%s-%d" % (game.encode(), index))
     table = Table.new(GAMES[game], config, rng.read(32), range(seats))
     screen = screen_for(game)
     addressed = 0
@@ -192,7 +203,7 @@ def test_the_status_line_addresses_the_person_alone_as_you(game: str, seats: int
         if action is None:
             action = bot_seats.decide(table, seat, "easy", rng.read(32)).choice
         assert table.act(seat, action).ok
-    assert addressed > 3
+    return addressed
 
 
 def test_esp_s_heading_says_your_turn_place_a_tile_once():
