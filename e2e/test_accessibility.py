@@ -30,7 +30,12 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 VIEWS = (("light", DESKTOP), ("dark", DESKTOP), ("light", PHONE), ("dark", PHONE))
 # Let the page lay itself out again after the viewport or the colour scheme changed.
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# (Or a second, whichever comes first: a headless page that has stopped drawing frames must not
+# hold the run; the check that follows then reads the page as it is.)
+TWO_FRAMES = """() => new Promise(r => {
+  requestAnimationFrame(() => requestAnimationFrame(r));
+  setTimeout(r, 1000);
+})"""
 STATIC_SCREENS = (
     "home",
     "rules-esp",
