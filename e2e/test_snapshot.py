@@ -166,7 +166,8 @@ def test_a_return_visit_restores_the_snapshot_and_a_damaged_one_is_deleted(
         console.wait_for(NO_SNAPSHOT, mark)
         console.wait_for(COLD, mark)
         assert page.evaluate(STORED_KEY, site.url) is None
-        one_move(page, site.url, "telepathic", 2, new=False)  # the game open when reloaded
+        last, seats, _ = GAMES[-1]  # the game open when reloaded: the last one played above
+        one_move(page, site.url, last, seats, new=False)
         assert watch.foreign_requests() == []
         assert watch.unexpected_problems() == [], watch.unexpected_problems()
     finally:
