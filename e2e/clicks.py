@@ -8,7 +8,7 @@ state it was chosen in.
 from __future__ import annotations
 
 from parlour.games import GAMES
-from parlour.games.esp.actions import Flip, Move, Place
+from parlour.games.esp.actions import Flip, Move, Pass, Place
 from parlour.games.espeers.actions import (
     AssignDamage,
     BarrierAttack,
@@ -39,6 +39,8 @@ def esp(page, root: str, state, choice) -> None:
         landing = GAMES["esp"].landing(state, choice.cell, choice.direction)
         page.click(f"{root} {cell(choice.cell)}")
         page.click(f"{root} {cell(landing)}.target")
+    elif isinstance(choice, Pass):  # no legal move: the rules' pass (rare in a random game)
+        page.click(f"{root} [data-cmd=pass]")
     else:
         raise AssertionError(f"no clicks for {choice}")
 
