@@ -204,7 +204,7 @@ def warm_imports(root: Path = ROOT) -> list[str]:
     names = [
         ".".join(p.relative_to(py).with_suffix("").parts).removesuffix(".__init__")
         for p in site.app_sources(root)
-        if p.suffix == ".py" and p.parent != py
+        if p.suffix == ".py" and p.relative_to(py).parts[0] != site.WORKER_GLUE
     ]
     return sorted(names)
 

@@ -27,6 +27,11 @@ DEVELOPER_ONLY = (
 )
 
 
+# The engine worker's browser glue (WebCrypto and IndexedDB), beside the pure package: a folder
+# of its own, as the main thread's glue is py/shell/.
+WORKER_GLUE = "worker_glue"
+
+
 def app_sources(root: Path = ROOT) -> list[Path]:
     """Every file of the parlour package that the browser needs, and the worker's glue."""
     py = root / "py"
@@ -38,8 +43,8 @@ def app_sources(root: Path = ROOT) -> list[Path]:
             and p.suffix in {".py", ".json"}
             and p.relative_to(py).as_posix() not in DEVELOPER_ONLY
         ]
-        # the worker's one piece of browser glue, signing keys (a deploy, dist/, has none)
-        + [glue for glue in (py / "webcrypto.py",) if glue.is_file()]
+        # the worker's browser glue, signing keys (a deploy, dist/, has none)
+        + [glue for glue in (py / WORKER_GLUE).glob("*.py") if glue.is_file()]
     )
 
 

@@ -105,22 +105,31 @@ MAIN_THREAD_IMPORTS = {"shell", "json", "asyncio", "js", "jsffi"}
 
 def test_the_worker_entry_point_touches_no_dom():
     """py/worker.py only exports the app's one function; it imports no browser module itself
-    (its signing keys come from py/webcrypto.py)."""
+    (its signing keys come from py/worker_glue/webcrypto.py)."""
     names = _imports(ENTRY_POINTS["worker"])
     assert not {n.split(".")[0] for n in names} & BROWSER_MODULES
     assert "parlour.ui.app" in names
 
 
-def test_the_worker_s_one_piece_of_browser_glue_is_webcrypto_and_the_page_gets_it():
-    """Signed play needs WebCrypto and IndexedDB in the worker: py/webcrypto.py, outside the
-    package (which stays pure), is the worker's only module that touches the browser, and the
-    app's zip carries it."""
+WORKER_GLUE = PACKAGE.parent / "worker_glue"
+
+
+def test_the_worker_s_browser_glue_is_in_its_folder_and_the_page_gets_it():
+    """Signed play needs WebCrypto and IndexedDB in the worker: py/worker_glue/, outside the
+    package (which stays pure), holds the worker's only modules that touch the browser, as
+    py/shell/ holds the main thread's; the app's zip carries them."""
     from scripts.site import app_sources
 
-    glue = PACKAGE.parent / "webcrypto.py"
-    assert "webcrypto" in _imports(ENTRY_POINTS["worker"])
+    glue = WORKER_GLUE / "webcrypto.py"
+    assert "worker_glue.webcrypto" in _imports(ENTRY_POINTS["worker"])
     assert {"js", "pyodide.ffi"} <= _imports(glue)
-    assert glue in app_sources()
+    assert set(WORKER_GLUE.glob("*.py")) <= set(app_sources())
+    browser_glue = {
+        path.relative_to(PACKAGE.parent).parts[0]
+        for path in PACKAGE.parent.rglob("*.py")
+        if {name.split(".")[0] for name in _imports(path)} & BROWSER_MODULES
+    }
+    assert "worker_glue" in browser_glue <= {"shell", "worker_glue", "main.py"}
 
 
 def test_the_shell_is_what_the_page_loads():

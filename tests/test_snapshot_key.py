@@ -30,7 +30,9 @@ def fake_site(root: Path) -> Path:
     for name in ("parlour/__init__.py", "parlour/games/__init__.py", "parlour/games/esp.py"):
         (root / "py" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "py" / name).write_text("")
-    (root / "py" / "webcrypto.py").write_text("import js\n")
+    (root / "py" / "worker_glue").mkdir()
+    (root / "py" / "worker_glue" / "__init__.py").write_text("")
+    (root / "py" / "worker_glue" / "webcrypto.py").write_text("import js\n")
     return root
 
 
@@ -77,7 +79,7 @@ def test_the_build_writes_the_key_and_the_imports_of_this_site():
         if name.endswith(".py") and name.startswith("parlour/")
     }
     assert set(runtime["snapshot"]["imports"]) == modules
-    assert "webcrypto" not in runtime["snapshot"]["imports"]
+    assert not [name for name in runtime["snapshot"]["imports"] if "webcrypto" in name]
 
 
 # Every way the package could draw randomness at import: a snapshot would freeze the draw, and

@@ -103,7 +103,8 @@ def test_online_play_never_imports_the_app():
 
 
 class Keyring:
-    """The app's keyring as the page's works (py/webcrypto.py), with `cryptography`'s keys."""
+    """The app's keyring as the page's works (py/worker_glue/webcrypto.py), with `cryptography`'s
+    keys."""
 
     def __init__(self, kept=None, refuses: bool = False) -> None:
         self.kept_cryptos = dict(kept or {})

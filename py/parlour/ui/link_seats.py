@@ -13,10 +13,10 @@ from parlour.ui.play import PlaySession
 
 
 class Pending:
-    """One record of a game waiting for the page's signature, as py/webcrypto.py signs: it sets
-    `signature`, which this gives to the game (kept only if it holds). The page's checks answer
-    only for signatures checked before the call, so the one just made with this device's own
-    key is noted as made here (`made`), for `LinkGames.verifier`."""
+    """One record of a game waiting for the page's signature, as worker_glue/webcrypto.py signs:
+    it sets `signature`, which this gives to the game (kept only if it holds). The page's checks
+    answer only for signatures checked before the call, so the one just made with this device's
+    own key is noted as made here (`made`), for `LinkGames.verifier`."""
 
     def __init__(self, play: LinkPlay, which: str, data: bytes, made: set[Any]) -> None:
         self.play, self.which, self.data, self.made = play, which, data, made
