@@ -16,8 +16,10 @@ in live play (fair-play.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import ParamSpec
 
 from parlour.bots.base import LEVELS
 from parlour.errors import MalformedInput, ParlourError, ProtocolError
@@ -39,6 +41,7 @@ from parlour.match.match import declared
 from parlour.match.table import new_match_id
 from parlour.numbers import whole
 
+P = ParamSpec("P")
 FORMAT = "psi-parlour/by-link"
 FORMAT_VERSION = 1
 
@@ -56,6 +59,22 @@ class Outcome:
     signing: bool = False  # links wait for signatures: `to_sign`, `signed`, then `links`
 
 
+def _refusal_as_outcome(
+    make: Callable[P, tuple[LinkPlay, Outcome]],
+) -> Callable[P, tuple[LinkPlay | None, Outcome]]:
+    """A maker that raises a refusal gives None and its sentence instead, so a bad set-up from
+    the page is told, never thrown."""
+
+    @functools.wraps(make)
+    def made(*args: P.args, **kwargs: P.kwargs) -> tuple[LinkPlay | None, Outcome]:
+        try:
+            return make(*args, **kwargs)
+        except ParlourError as error:
+            return None, Outcome(error.sentence, ok=False)
+
+    return made
+
+
 class LinkPlay(Starting, Timing, OutOfTurn):
     """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
     `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
@@ -63,6 +82,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
     # -- making ----------------------------------------------------------------------------
 
     @classmethod
+    @_refusal_as_outcome
     def create(
         cls,
         game_id: str,
@@ -76,42 +96,10 @@ class LinkPlay(Starting, Timing, OutOfTurn):
         bots: Mapping[int, str] | None = None,
         hours_per_move: float = 0,
         private: Mapping[int, Mapping[str, Json]] | None = None,
-    ) -> tuple[LinkPlay | None, Outcome]:
+    ) -> tuple[LinkPlay, Outcome]:
         """The creator's device: the set-up, its seats (its own and any bots'), and the invite
         link to send to the group (with the first commitments in it); or None and the reason a
         set-up cannot be played."""
-        try:
-            return cls._create(
-                game_id,
-                names,
-                variant,
-                seats,
-                signer,
-                verify,
-                now,
-                base,
-                bots,
-                hours_per_move,
-                private,
-            )
-        except ParlourError as error:
-            return None, Outcome(error.sentence, ok=False)
-
-    @classmethod
-    def _create(
-        cls,
-        game_id: str,
-        names: list[str],
-        variant: dict[str, Json],
-        seats: tuple[int, ...],
-        signer: Signer,
-        verify: Verify,
-        now: float,
-        base: str,
-        bots: Mapping[int, str] | None,
-        hours_per_move: float,
-        private: Mapping[int, Mapping[str, Json]] | None,
-    ) -> tuple[LinkPlay, Outcome]:
         game = GAMES.get(game_id)
         if game is None:
             raise MalformedInput("There is no such game.")
