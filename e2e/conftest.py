@@ -7,10 +7,12 @@ logged a console error or warning that the test did not declare as expected.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import pytest
 
+from e2e import engine_seed
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer, chromium_launch_args
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
@@ -29,8 +31,54 @@ def site():
     if os.environ.get("PARLOUR_SITE"):
         yield DeployedSite(os.environ["PARLOUR_SITE"])
         return
-    with SiteServer() as server:
+    with SiteServer(also_serve=(engine_seed.FOLDER + "/",)) as server:
         yield server
+
+
+class SeedingBrowser:
+    """The session's browser, whose new contexts hold this build's engine snapshot, as a
+    returning player's device does (e2e/engine_seed.py); during a test marked `first_visit`,
+    or when no snapshot could be made, they hold nothing, as a new device's."""
+
+    def __init__(self, browser, seed: engine_seed.EngineSeed | None) -> None:
+        self.browser = browser
+        self.seed = seed
+        self.first_visit = False
+
+    def new_context(self, **kwargs):
+        context = self.browser.new_context(**kwargs)
+        if self.seed is not None and not self.first_visit:
+            self.seed.seed(context)
+        return context
+
+    def __getattr__(self, name: str):
+        return getattr(self.browser, name)
+
+
+@pytest.fixture(scope="session")
+def browser(browser, site):
+    """pytest-playwright's browser, seeding its contexts (a deployed site is not seeded: the
+    seed's folder is served by the suite's own server)."""
+    seed = None
+    if isinstance(site, SiteServer):
+        try:
+            seed = engine_seed.EngineSeed.made_in(browser, site.url)
+        except Exception as error:  # every page then starts cold: slower, and as correct
+            warnings.warn(f"no engine snapshot to seed the tests with: {error}", stacklevel=1)
+    yield SeedingBrowser(browser, seed)
+    engine_seed.EngineSeed.clear()
+
+
+@pytest.fixture(autouse=True)
+def _first_visit(request):
+    """A test marked `first_visit` sees the site as a device that never visited it."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    seeding = request.getfixturevalue("browser")
+    seeding.first_visit = request.node.get_closest_marker("first_visit") is not None
+    yield
+    seeding.first_visit = False
 
 
 @pytest.fixture(scope="session")

@@ -120,6 +120,7 @@ def test_esp_on_a_phone(browser, site, screenshots, scheme):
     context.close()
 
 
+@pytest.mark.first_visit
 def test_starting_before_python_is_ready_waits_with_progress_then_starts(page, site, watch):
     held = hold_back_python(page)
     page.goto(site.url)

@@ -12,6 +12,7 @@ from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 GAMES = {"esp": "ESP", "espeers": "ESPEERS", "telepathic": "Telepathic", "psi-squad": "Psi Squad"}
 
 
+@pytest.mark.first_visit
 def test_home_is_ready_with_no_foreign_request_and_a_clean_console(app, watch):
     assert app.locator("h1").inner_text() == "Four games of the mind"
     assert app.get_by_text("Engines ready").is_visible()
@@ -20,6 +21,7 @@ def test_home_is_ready_with_no_foreign_request_and_a_clean_console(app, watch):
     assert any(u.endswith("pyodide.asm.wasm") for u in watch.requests)
 
 
+@pytest.mark.first_visit
 def test_home_is_usable_before_python_is_ready(page, site, watch):
     """Hold the wasm back: the home screen and rules must work meanwhile, then Python arrives."""
     held = hold_back_python(page)
@@ -64,6 +66,7 @@ def _broken_app_zip() -> bytes:
     return buffer.getvalue()
 
 
+@pytest.mark.first_visit
 def test_a_python_error_at_start_up_is_shown_on_the_page(page, site, watch):
     watch.allowed_problems.append("crystal ball is cracked")
     watch.allowed_problems.append("PythonError")

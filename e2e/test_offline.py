@@ -20,6 +20,8 @@ from parlour.games.options import default_tables
 from parlour.match import bot_seats
 from scripts import build, offline
 
+pytestmark = pytest.mark.first_visit  # servers of its own, and a first visit before going offline
+
 OFFLINE_READY = "html[data-offline='ready']"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 GAMES = [(game, seats, None) for game, seats in default_tables()]  # every game of the catalog

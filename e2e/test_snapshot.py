@@ -12,11 +12,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, chromium_launch_args
 from e2e.players import SoloPage
 from parlour.games.options import default_tables
 from parlour.match import bot_seats
+
+pytestmark = pytest.mark.first_visit  # the snapshot's own life, from a device without one
 
 ROOT = Path(__file__).parent.parent
 GAMES = [(game, seats, None) for game, seats in default_tables()]  # every game of the catalog

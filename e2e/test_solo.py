@@ -83,6 +83,7 @@ class CountingHandler(ParlourHandler):
         return super().send_head()
 
 
+@pytest.mark.first_visit
 def test_the_loading_screen_counts_the_runtime_s_bytes_then_says_the_next_visit_is_quick(
     browser,
 ):

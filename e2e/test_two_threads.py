@@ -26,6 +26,8 @@ from playwright.sync_api import expect
 
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 
+pytestmark = pytest.mark.first_visit  # the engines warming up on a first visit
+
 ANSWERED_MS = 100
 PROBE = """
 window.__answers = [];
