@@ -16,7 +16,8 @@ lifecycle) are marked `first_visit` and get a context with nothing in it (e2e/co
 from __future__ import annotations
 
 import base64
-import shutil
+import contextlib
+import os
 import time
 from pathlib import Path
 
@@ -26,7 +27,8 @@ from e2e.harness import READY, READY_TIMEOUT_MS
 # during the browser tests only: the blank page that seeds a context, and the snapshot's bytes.
 FOLDER = ".e2e-engine-seed"
 FOLDER_PATH = Path(__file__).resolve().parent.parent / FOLDER
-SEED_PAGE, SEED_BYTES = "seed.html", "engine.snapshot"
+# (named by the run, so two runs in one checkout keep their own)
+SEED_PAGE, SEED_BYTES = f"seed-{os.getpid()}.html", f"engine-{os.getpid()}.snapshot"
 DB, KEYS, BYTES = "psi-parlour-engine", "keys", "bytes"  # assets/engine-loader.mjs
 CHUNK = 4_000_000  # bytes read out of the browser per call
 
@@ -118,4 +120,8 @@ class EngineSeed:
 
     @staticmethod
     def clear() -> None:
-        shutil.rmtree(FOLDER_PATH, ignore_errors=True)
+        """Remove this run's files (and the folder, when no other run's are left)."""
+        for name in (SEED_PAGE, SEED_BYTES):
+            (FOLDER_PATH / name).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            FOLDER_PATH.rmdir()
