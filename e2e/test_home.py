@@ -21,6 +21,25 @@ def test_home_is_ready_with_no_foreign_request_and_a_clean_console(app, watch):
     assert any(u.endswith("pyodide.asm.wasm") for u in watch.requests)
 
 
+def test_a_return_visit_starts_the_engines_from_the_snapshot_and_keeps_it(page, site, watch):
+    """The other browser tests run as return visits (e2e/engine_seed.py): a page of one
+    restores the snapshot its context was given, keeps it, and is as clean as a first visit.
+    (If the seeding broke, every test would silently start cold, and the suite take minutes
+    more.)"""
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text))
+    page.goto(site.url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    assert page.get_by_text("Engines ready").is_visible()
+    engine = [s for s in said if s.startswith("parlour-engine: ")]
+    assert any(s.startswith("parlour-engine: restored from the snapshot") for s in engine), engine
+    for _ in range(300):  # the snapshot's maker runs once the page is idle
+        if any(s.startswith("parlour-engine: snapshot ") for s in said):
+            break
+        page.wait_for_timeout(200)
+    assert "parlour-engine: snapshot kept" in said, [s for s in said if "parlour-engine" in s]
+
+
 @pytest.mark.first_visit
 def test_home_is_usable_before_python_is_ready(page, site, watch):
     """Hold the wasm back: the home screen and rules must work meanwhile, then Python arrives."""
