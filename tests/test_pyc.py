@@ -33,6 +33,8 @@ def test_the_package_ships_compiled_every_module_and_no_source():
     assert set(zipped) == {name + "c" for name in sources}
     assert {data[4:8] for data in zipped.values()} == {UNCHECKED_HASH}
     assert len(_one_python(zipped)) == 1
+    with zipfile.ZipFile(build.APP_ZIP) as z:  # the host compresses the whole zip
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_STORED}
 
 
 def test_the_trimmed_standard_library_ships_compiled_by_the_same_python():
