@@ -101,7 +101,10 @@ def main() -> int:
                 args.only == "snapshot" and args.throttled_loads > 0
             ):
                 slowed = (p.chromium.launch(**throttle.launch), throttle)
-                print(calibrate(browser, slowed[0], throttle, site.url + "bench/bare.html"))
+                print(
+                    calibrate(browser, slowed[0], throttle, site.url + "bench/bare.html"),
+                    flush=True,
+                )
             run_browser_parts(args, browser, slowed, site.url)
             if slowed is not None:
                 slowed[0].close()
