@@ -68,36 +68,16 @@ export async function startEngine() {
 // awaits this promise for the worker's exported functions.
 window.parlourEngine = startEngine();
 window.parlourEngine.catch(showFault);
-window.parlourEngine
-  .then(whenOffline)
-  .then(whenAnswering)
-  .then(() => whenIdle(keepSnapshot))
-  .catch(() => {});
+window.parlourEngine.then(whenOffline).then(() => whenIdle(keepSnapshot)).catch(() => {});
 // the loading screens' numbers, for the page's own engine only; never in the engine's way
 nextTask().then(watchDownload).catch(() => {});
 
-// The engine snapshot (assets/engine-loader.mjs): once the engines answer the page and it is
+// The engine snapshot (assets/engine-loader.mjs): once the engines are ready and the page is
 // idle, a worker of its own makes this device's snapshot, for the next visit to start from, or
 // finds it already kept. Nothing of it runs on this thread but starting and ending that worker.
 const SNAPSHOT_MAKER = "./assets/snapshot-worker.mjs";
 const whenIdle = (then) =>
   "requestIdleCallback" in window ? requestIdleCallback(then, { timeout: 5000 }) : setTimeout(then, 1000);
-
-// The engines answer the page (main.py marks data-engine once the worker answered its first
-// call): the maker's start (a module worker, Pyodide's loader, IndexedDB) never competes with
-// that first call, which a return visit's engines-ready waits on (on a slow CPU, it did).
-function whenAnswering() {
-  const root = document.documentElement;
-  if (root.dataset.engine === "ready") return Promise.resolve();
-  return new Promise((resolve) => {
-    const watch = new MutationObserver(() => {
-      if (root.dataset.engine !== "ready") return;
-      watch.disconnect();
-      resolve();
-    });
-    watch.observe(root, { attributes: true, attributeFilter: ["data-engine"] });
-  });
-}
 
 // The maker loads Pyodide a second time: it waits until the service worker answers this page
 // (a first visit: once its install took the engine's download), so that load comes from the
