@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 from datetime import date
@@ -23,7 +24,10 @@ from bench import (
     think,
 )
 from bench.baseline import baseline_checkout
+from bench.throttle import calibrate, whole_browser
 from e2e.harness import SiteServer, chromium_launch_args
+
+RATE = 4  # the throttled rows' CPU slowdown: a phone's profile
 
 # The bare PyScript page and the click page, served beside the site, and the Pyodide they load
 # (the npm package as it is: the site publishes only the part of its standard library it uses).
@@ -67,6 +71,13 @@ def main() -> int:
         default=5,
         help="snapshot: rounds on a 4x-throttled CPU (0: none)",
     )
+    parser.add_argument(
+        "--throttle-cpus",
+        type=float,
+        default=float(os.cpu_count() or 1),
+        help="snapshot and solo: the throttled browser gets this many CPUs' worth of time / 4"
+        " (default: the machine's, a machine 4x slower; 1: each busy thread at most 4x slower)",
+    )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
     if args.only in (None, "engine"):
@@ -81,41 +92,60 @@ def main() -> int:
     if args.only in ("engine", "strength", "pacing"):
         return 0
     with SiteServer(also_serve=BENCH_PAGES) as site, sync_playwright() as p:
-        browser = p.chromium.launch(**chromium_launch_args())
-        print(f"Chromium {browser.version}")
-        if args.only in (None, "startup"):
-            for line in startup.run(browser, site.url, args.loads):
-                print(line)
-        if args.only in (None, "snapshot"):
-            for line in snapshot.run(
-                browser, site.url, max(5, args.loads // 2), args.throttled_loads
+        chromium = chromium_launch_args().get("executable_path") or p.chromium.executable_path
+        with whole_browser(RATE, chromium, args.throttle_cpus) as (free, throttle):
+            browser = p.chromium.launch(**free)
+            print(f"Chromium {browser.version}")
+            slowed = None
+            if args.only in (None, "solo") or (
+                args.only == "snapshot" and args.throttled_loads > 0
             ):
-                print(line, flush=True)
-        if args.only in (None, "offline"):
-            for line in offline.run(browser, site.url, max(3, args.loads // 2)):
-                print(line)
-        if args.only in (None, "online"):
-            if args.baseline:
-                with SiteServer(baseline_checkout(args.baseline), BENCH_PAGES) as old:
-                    lines = online.run(browser, site.url, old.url)
-            else:
-                lines = online.run(browser, site.url)
-            for line in lines:
-                print(line)
-        if args.only in (None, "longtasks"):
-            for line in longtasks.run(browser, site.url):
-                print(line)
-        if args.only in (None, "click"):
-            for line in click.run(browser, site.url):
-                print(line)
-        if args.only in (None, "solo"):
-            for line in solo.run(browser, site.url, max(5, args.loads // 2)):
-                print(line, flush=True)
-        if args.only in (None, "think"):
-            for line in think.run(browser, site.url):
-                print(line)
-        browser.close()
+                slowed = (p.chromium.launch(**throttle.launch), throttle)
+                print(
+                    calibrate(browser, slowed[0], throttle, site.url + "bench/bare.html"),
+                    flush=True,
+                )
+            run_browser_parts(args, browser, slowed, site.url)
+            if slowed is not None:
+                slowed[0].close()
+            browser.close()
     return 0
+
+
+def run_browser_parts(args, browser, slowed, url: str) -> None:
+    """The parts that measure pages, each printed as it comes; `slowed` is the throttled
+    browser and its Throttle (None when no part asked for one)."""
+    if args.only in (None, "startup"):
+        for line in startup.run(browser, url, args.loads):
+            print(line)
+    if args.only in (None, "snapshot"):
+        for line in snapshot.run(
+            browser, url, max(5, args.loads // 2), args.throttled_loads, slowed
+        ):
+            print(line, flush=True)
+    if args.only in (None, "offline"):
+        for line in offline.run(browser, url, max(3, args.loads // 2)):
+            print(line)
+    if args.only in (None, "online"):
+        if args.baseline:
+            with SiteServer(baseline_checkout(args.baseline), BENCH_PAGES) as old:
+                lines = online.run(browser, url, old.url)
+        else:
+            lines = online.run(browser, url)
+        for line in lines:
+            print(line)
+    if args.only in (None, "longtasks"):
+        for line in longtasks.run(browser, url):
+            print(line)
+    if args.only in (None, "click"):
+        for line in click.run(browser, url):
+            print(line)
+    if args.only in (None, "solo"):
+        for line in solo.run(browser, url, slowed, max(5, args.loads // 2)):
+            print(line, flush=True)
+    if args.only in (None, "think"):
+        for line in think.run(browser, url):
+            print(line)
 
 
 if __name__ == "__main__":

@@ -8,15 +8,13 @@ browser closes, and a new browser on the same profile makes the return visit. Bu
 visit's engines ready at most 0.2 x the bare page's first line, the first visit's at most 1.15 x;
 throttled, the return visit at most 3 s. The return visit's longest main-thread task (200 ms).
 
-Throttling: DevTools' Emulation.setCPUThrottlingRate on the page, and on every worker target
-attached (Target.setAutoAttach). Chromium 150 and 156 refuse it on a worker target ("only
-supported for pages"), so a calibration measures how much the page's throttling slows a plain
-busy worker: the report gives that factor, so the throttled figures say what they are.
+Throttling (bench/throttle.py): the whole browser under an OS CPU quota of a quarter of the
+machine, the bare page's browser too; where the machine has no writable cgroup, DevTools' throttle
+on the page (its main thread only: Chromium refuses it on workers), and the report says which.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 import statistics
 import tempfile
@@ -26,23 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.startup import PROBE, measure_load
+from bench.throttle import Throttle
 from e2e.harness import READY, READY_TIMEOUT_MS, chromium_launch_args
 
 RETURN_RATIO_BUDGET = 0.2
 FIRST_RATIO_BUDGET = 1.15
 THROTTLED_RETURN_BUDGET_S = 3.0
 LONG_TASK_BUDGET_MS = 200
-RATE = 4
 MADE = "parlour-engine: snapshot made"
 RESTORED = "parlour-engine: restored from the snapshot"
 FOUND = """() => ({ready: window.__readyAt, engine: window.__engineAt, long: window.__long})"""
-# A fixed busy loop in a plain worker: its time with and without throttling.
-BUSY_WORKER = """() => new Promise((resolve) => {
-  const src = "let t = performance.now(), x = 0; for (let i = 0; i < 2e8; i++) x += i % 7;" +
-    "postMessage(performance.now() - t)";
-  const w = new Worker(URL.createObjectURL(new Blob([src], {type: "text/javascript"})));
-  w.onmessage = (e) => { w.terminate(); resolve(e.data); };
-})"""
 
 
 @dataclass
@@ -53,54 +44,20 @@ class Visit:
     restored: bool
 
 
-def throttle(context, page, rate: int) -> list[str]:
-    """Throttle the page's CPU and try every worker's; return the workers' answers."""
-    cdp = context.new_cdp_session(page)
-    answers: list[str] = []
-
-    def attached(event) -> None:
-        try:
-            start_throttled(event["sessionId"])
-        except Exception:  # the worker ended before it was throttled (the maker, when "kept")
-            answers.append("gone")
-
-    def start_throttled(session: str) -> None:
-        for number, (method, params) in enumerate(
-            (
-                ("Emulation.setCPUThrottlingRate", {"rate": rate}),
-                ("Runtime.runIfWaitingForDebugger", {}),
-            )
-        ):
-            message = {"id": 900 + number, "method": method, "params": params}
-            cdp.send(
-                "Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps(message)}
-            )
-
-    def answered(event) -> None:
-        reply = json.loads(event["message"])
-        if reply.get("id") == 900:
-            answers.append(reply.get("error", {}).get("message", "throttled"))
-
-    cdp.on("Target.attachedToTarget", attached)
-    cdp.on("Target.receivedMessageFromTarget", answered)
-    cdp.send(
-        "Target.setAutoAttach",
-        {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False},
-    )
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-    return answers
-
-
-def visit(browser_type, profile: Path, url: str, rate: int, wait_for_snapshot: bool) -> Visit:
-    """One visit in a browser of its own on `profile`; the first waits for the snapshot."""
-    context = browser_type.launch_persistent_context(profile, **chromium_launch_args())
+def visit(
+    browser_type, profile: Path, url: str, throttle: Throttle | None, wait_for_snapshot: bool
+) -> Visit:
+    """One visit in a browser of its own on `profile` (under the throttle's quota, if any); the
+    first waits for the snapshot."""
+    launch = chromium_launch_args() if throttle is None else throttle.launch
+    context = browser_type.launch_persistent_context(profile, **launch)
     try:
         context.add_init_script(PROBE)
         page = context.pages[0] if context.pages else context.new_page()
         lines: list[str] = []
         page.on("console", lambda message: lines.append(message.text))
-        if rate > 1:
-            throttle(context, page, rate)
+        if throttle is not None:
+            throttle.slow_page(context, page)
         page.goto(url)
         page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS * 3)
         page.wait_for_timeout(100)
@@ -117,14 +74,15 @@ def visit(browser_type, profile: Path, url: str, rate: int, wait_for_snapshot: b
     return Visit(found["ready"], found["engine"], max(tasks, default=0.0), restored)
 
 
-def bare_visit(browser, url: str, rate: int) -> float:
-    if rate == 1:
+def bare_visit(browser, url: str, throttle: Throttle | None) -> float:
+    """The bare page's first line, in `browser` (the throttled one for throttled rounds)."""
+    if throttle is None:
         return measure_load(browser, url).ready_ms
     context = browser.new_context()
     try:
         context.add_init_script(PROBE)
         page = context.new_page()
-        throttle(context, page, rate)
+        throttle.slow_page(context, page)
         page.goto(url)
         page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS * 3)
         return float(page.evaluate("() => window.__readyAt"))
@@ -132,35 +90,20 @@ def bare_visit(browser, url: str, rate: int) -> float:
         context.close()
 
 
-def worker_slowdown(browser, base_url: str, rate: int) -> float:
-    """How much the page's CPU throttling slows a busy worker (median of three each way)."""
-    times: dict[int, list[float]] = {1: [], rate: []}
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.goto(base_url + "bench/bare.html")
-        cdp = context.new_cdp_session(page)
-        for _ in range(3):
-            for r in (1, rate):
-                cdp.send("Emulation.setCPUThrottlingRate", {"rate": r})
-                times[r].append(page.evaluate(BUSY_WORKER))
-    finally:
-        context.close()
-    return statistics.median(times[rate]) / statistics.median(times[1])
-
-
 def rounds(
-    browser, base_url: str, loads: int, rate: int
+    browser, base_url: str, loads: int, throttle: Throttle | None
 ) -> tuple[list[float], list[Visit], list[Visit]]:
+    """`loads` rounds of the bare page, a first visit and a return visit in a fresh profile;
+    `browser` is the one the bare page runs in (throttled along with the visits, if any)."""
     bare: list[float] = []
     first: list[Visit] = []
     back: list[Visit] = []
     for _ in range(loads):
-        bare.append(bare_visit(browser, base_url + "bench/bare.html", rate))
+        bare.append(bare_visit(browser, base_url + "bench/bare.html", throttle))
         profile = Path(tempfile.mkdtemp(prefix="parlour-bench-profile-"))
         try:
-            first.append(visit(browser.browser_type, profile, base_url, rate, True))
-            back.append(visit(browser.browser_type, profile, base_url, rate, False))
+            first.append(visit(browser.browser_type, profile, base_url, throttle, True))
+            back.append(visit(browser.browser_type, profile, base_url, throttle, False))
         finally:
             shutil.rmtree(profile, ignore_errors=True)
     return bare, first, back
@@ -212,14 +155,20 @@ def report(rate: int, bare: list[float], first: list[Visit], back: list[Visit]) 
     return lines
 
 
-def run(browser, base_url: str, loads: int, throttled_loads: int) -> Iterator[str]:
-    """The report's lines, each section as soon as its rounds are done."""
+def run(
+    browser,
+    base_url: str,
+    loads: int,
+    throttled_loads: int,
+    slowed: tuple[object, Throttle] | None,
+) -> Iterator[str]:
+    """The report's lines, each section as soon as its rounds are done; `slowed` is the
+    throttled browser and its Throttle, for the throttled rounds."""
     measure_load(browser, base_url)  # warm the server and the OS file cache, not the browser's
-    yield from report(1, *rounds(browser, base_url, loads, 1))
-    if throttled_loads > 0:
-        slowdown = worker_slowdown(browser, base_url, RATE)
-        yield from report(RATE, *rounds(browser, base_url, throttled_loads, RATE))
-        yield (
-            f"  (the page's {RATE}x throttling slowed a busy worker {slowdown:3.1f}x: Chromium"
-            " refuses the rate on a worker target)"
+    yield from report(1, *rounds(browser, base_url, loads, None))
+    if throttled_loads > 0 and slowed is not None:
+        slowed_browser, throttle = slowed
+        yield from report(
+            throttle.rate, *rounds(slowed_browser, base_url, throttled_loads, throttle)
         )
+        yield f"  ({throttle.describe()})"

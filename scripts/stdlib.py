@@ -49,12 +49,13 @@ def full_stdlib(root: Path = ROOT) -> Path:
 
 
 def module_files(names: Iterable[str]) -> dict[str, str]:
-    """Module name -> the zip entry holding it (a module file or a package's __init__.py)."""
+    """Module name -> the zip entry holding it (a module file or a package's __init__.py, or
+    their compiled .pyc, as the trimmed zip holds them)."""
     found: dict[str, str] = {}
     for name in names:
-        if not name.endswith(".py"):
+        if not name.endswith((".py", ".pyc")):
             continue
-        module = name.removesuffix(".py").replace("/", ".")
+        module = name.removesuffix("c").removesuffix(".py").replace("/", ".")
         found[module.removesuffix(".__init__")] = name
     return found
 
@@ -227,7 +228,7 @@ def write_trimmed(root: Path = ROOT) -> Path:
     out = root / TRIMMED.relative_to(ROOT)
     with zipfile.ZipFile(full_stdlib(root)) as full:
         modules = needed_modules(full, package_imports(root) | measured_start())
-        buffer = _stored_zip(full, trimmed_entries(full, modules))
+        buffer = _stored_zip(full, trimmed_entries(full, modules), root)
     out.parent.mkdir(parents=True, exist_ok=True)
     if not out.is_file() or out.read_bytes() != buffer:
         out.write_bytes(buffer)
@@ -247,14 +248,19 @@ def is_stale(root: Path = ROOT) -> bool:
     return any(p.is_file() and p.stat().st_mtime > written for p in sources)
 
 
-def _stored_zip(full: zipfile.ZipFile, entries: list[str]) -> bytes:
+def _stored_zip(full: zipfile.ZipFile, entries: list[str], root: Path = ROOT) -> bytes:
+    """The zip of `entries`: each module compiled (scripts/pyc.py), from its shipped source."""
+    from scripts import pyc
+
+    sources = {n: shipped(full.read(n).decode("utf-8")) for n in entries if n.endswith(".py")}
+    code = pyc.compiled(sources, ZIP_IN_ENGINE + "/", root)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as zf:
         for name in entries:
-            info = zipfile.ZipInfo(name, FIXED_TIME)
+            info = zipfile.ZipInfo(name + "c" if name in code else name, FIXED_TIME)
             info.external_attr = (0o40755 << 16 | 0x10) if name.endswith("/") else 0o644 << 16
-            data = b"" if name.endswith("/") else full.read(name)
-            zf.writestr(info, shipped(data.decode("utf-8")) if name.endswith(".py") else data)
+            data = b"" if name.endswith("/") else code.get(name) or full.read(name)
+            zf.writestr(info, data)
     return buffer.getvalue()
 
 

@@ -68,7 +68,7 @@ def test_app_zip_is_reproducible_and_holds_the_package(tmp_path):
     import zipfile
 
     names = zipfile.ZipFile(build.APP_ZIP).namelist()
-    assert "parlour/__init__.py" in names and "parlour/ui/app.py" in names
+    assert "parlour/__init__.pyc" in names and "parlour/ui/app.pyc" in names  # scripts/pyc.py
     assert not any("__pycache__" in n for n in names)
 
 

@@ -1,0 +1,28 @@
+// The engine's Python compiles the site's modules (scripts/pyc.py): run by the build under Node
+// with the pinned Pyodide, the one the browser gets, so the bytecode and its magic number are
+// that Python's. Reads {"pyodide": folder, "files": {name: [filename, source]}} as JSON on stdin
+// and writes {name: base64 .pyc} on stdout. Column positions are left out (PYTHONNODEBUGRANGES:
+// a third of the bytes; tracebacks keep their lines).
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const request = JSON.parse(readFileSync(0, "utf-8"));
+const { loadPyodide } = await import(pathToFileURL(`${request.pyodide}/pyodide.mjs`).href);
+const pyodide = await loadPyodide({ env: { PYTHONNODEBUGRANGES: "1" } });
+pyodide.globals.set("files", JSON.stringify(request.files));
+const out = pyodide.runPython(`
+import base64, importlib.util, json, marshal
+
+def pyc(filename, source):
+    """An unchecked hash-based .pyc (PEP 552): valid with or without its source beside it."""
+    data = source.encode("utf-8")
+    code = compile(data, filename, "exec", dont_inherit=True)
+    head = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little")
+    return head + importlib.util.source_hash(data) + marshal.dumps(code)
+
+json.dumps({
+    name: base64.b64encode(pyc(filename, source)).decode()
+    for name, (filename, source) in sorted(json.loads(files).items())
+})
+`);
+process.stdout.write(out);
