@@ -70,7 +70,7 @@ def compress(sdp: str, kind: int) -> str:
     for line in sdp.splitlines():
         match = _CANDIDATE.match(line)
         address = _address(match.group("address")) if match else None
-        if address is None or seen == MAX_CANDIDATES:
+        if match is None or address is None or seen == MAX_CANDIDATES:
             continue
         form, packed = address
         type_index = CANDIDATE_TYPES.index(match.group("type"))
@@ -139,7 +139,9 @@ def expand(code: str, expected: int) -> str:
     return _sdp(kind, ufrag, pwd, fingerprint, candidates)
 
 
-def _sdp(kind: int, ufrag: str, pwd: str, fingerprint: bytes, candidates: list) -> str:
+def _sdp(
+    kind: int, ufrag: str, pwd: str, fingerprint: bytes, candidates: list[tuple[str, str, int]]
+) -> str:
     lines = [
         "v=0",
         "o=- 4611731400430051336 2 IN IP4 127.0.0.1",

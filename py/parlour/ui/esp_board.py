@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from parlour.games.esp.hexgrid import DIRECTION_NAMES, DIRECTIONS, Cell, neighbours
 from parlour.games.esp.options import SEAT_COLOURS
@@ -229,7 +230,8 @@ def board_tree(
     """The whole board for `view` (a seat view, or the public view when `viewer` is None), at
     `zoom` CSS px per unit (None: fitted to its frame); `auto`: fitted all the same on a wide
     screen (the CSS decides, the worker knows no screen)."""
-    hidden = view.get("me", {}).get("hidden", {}) if viewer is not None else {}
+    me = cast("Mapping[str, Any]", view.get("me", {}))  # a seat view's own part
+    hidden = me.get("hidden", {}) if viewer is not None else {}
     names = [seat["name"] for seat in view["seats"]]
     tiles = view["tiles"]
     occupied = {(t["cell"][0], t["cell"][1]) for t in tiles}

@@ -5,9 +5,11 @@ board"). Used by esp_screen.py."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any, cast
 
 from parlour.games.esp.hexgrid import Cell
-from parlour.games.esp.rules import EspState
+from parlour.games.esp.state import EspState
 from parlour.games.esp.views import EspPublicView
 from parlour.ui.esp_board import cell_name
 from parlour.ui.tree import Node, h
@@ -92,7 +94,8 @@ def _distance(cell: Cell) -> int:
 def board_sentences(view: EspPublicView, viewer: int | None) -> list[str]:
     """The position in sentences (see `EspScreen.describe_board`)."""
     seats = view["seats"]
-    hidden = view.get("me", {}).get("hidden", {}) if viewer is not None else {}
+    me = cast("Mapping[str, Any]", view.get("me", {}))  # a seat view's own part
+    hidden = me.get("hidden", {}) if viewer is not None else {}
     placed = sum(10 - seat["unplaced"] for seat in seats)
     if view["stage"] == "placement":
         sentences = [f"Placement stage: {placed} of {10 * len(seats)} tiles placed."]

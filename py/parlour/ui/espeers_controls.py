@@ -17,6 +17,7 @@ from parlour.games.espeers.actions import (
     Play,
 )
 from parlour.games.espeers.cards import CARDS
+from parlour.games.espeers.state import ATTACK_DAMAGE, BARRIER_PSI
 from parlour.games.espeers.views import (
     PublicView,
     SeatView,
@@ -43,12 +44,10 @@ HELP = {
         "nothing and you keep Opportunity."
     ),
     "barrier": (
-        f"Lays the card face down with {words.BARRIER_PSI} PSI from your Pool on it: it absorbs "
+        f"Lays the card face down with {BARRIER_PSI} PSI from your Pool on it: it absorbs "
         "damage to you, and your opponent may guess its symbol to discard it."
     ),
-    "attack": (
-        f"Discards your barrier, face up, to deal {words.ATTACK_DAMAGE} damage to your opponent."
-    ),
+    "attack": (f"Discards your barrier, face up, to deal {ATTACK_DAMAGE} damage to your opponent."),
     "pass": (
         "Gives Opportunity to the other player: two passes in a row resolve the top card of the "
         "stack, and a pass on an empty stack ends the phase or the turn."

@@ -246,9 +246,10 @@ def discard_pile(cards: list[str], mark: Mark | None = None) -> Node:
     too fine to read on a phone), and every card in it, newest first, behind "All"."""
     top = card_face(cards[-1], "small") if cards else None
     pile = pile_of("Discard", len(cards), top)
-    if mark is not None:
+    tag = mark_tag(mark)
+    if tag is not None:
         pile.attrs["class"] += " last-move"
-        pile.children.insert(0, mark_tag(mark))
+        pile.children.insert(0, tag)
     if not cards:
         return pile
     pile.children.append(h("span", {"class": "top-name"}, CARDS[cards[-1]].name))

@@ -33,7 +33,8 @@ from parlour.ui.link_screen import (
     your_games,
 )
 from parlour.ui.link_seats import LinkSeats, LinkView, Pending
-from parlour.ui.online_app import OWNER, TheApp, _deck_choices, _guest_choices, this_tab
+from parlour.ui.online_app import TheApp, _deck_choices, _guest_choices
+from parlour.ui.online_saves import OWNER, this_tab
 from parlour.ui.online_screen import GAME_NAMES
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
@@ -118,16 +119,20 @@ class LinkGames:
                 return self.load_checks(text.partition("=")[2] or self._shown())
             if not text.startswith("#pl="):
                 return []
-            found = packing.match_of(text)
+            try:
+                packet = packing.packet_of(text)
+            except ParlourError:
+                packet = None
+            found = packet.match_id if packet is not None else None
             play = self._mine(found or "")
             if play is not None:
                 return play.checks(text)
             saved = self.load_checks(found)
             if is_part(text):
                 return saved + self._part_checks(text)
-            if saved:
+            if saved and packet is not None:
                 keys = save_keys(self.app.storage.get(SAVE + (found or "")))
-                return saved + packing.signature_checks(packing.packet_of(text), keys)
+                return saved + packing.signature_checks(packet, keys)
             return packing.invite_checks([text])
         if op == "click" and request.get("region") == "bylink":
             if request.get("data", {}).get("cmd") == "bylink-take-over":

@@ -206,7 +206,7 @@ def your_games(lines: list[dict[str, Json]], now: float, removing: str | None = 
     for line in sorted(lines, key=lambda row: -float(str(row["last_link_at"]))):
         match_id = str(line["match"])
         game = GAME_NAMES.get(str(line["game"]), str(line["game"]))
-        players = ", ".join(str(n) for n in line["players"] or [])  # type: ignore[union-attr]
+        players = ", ".join(str(n) for n in line["players"] or [])
         turn = "Your turn." if line["my_turn"] else str(line["waiting"])
         at = float(str(line["last_link_at"]))
         rows.append(

@@ -85,7 +85,7 @@ def guest_join(
         parts.append(h("p", {"role": "status"}, "Making your answer code…"))
     else:
         first = int(deck_first)
-        if deck_first:
+        if deck_first and decks:
             parts += [h("h4", None, "1. Choose your deck"), _deck_choice(decks, deck, sure=True)]
         parts += [
             h("h4", None, f"{1 + first}. Send this answer code back to the host"),
@@ -137,7 +137,16 @@ def _deck_choice(decks: list[tuple[str, str]], chosen: str, sure: bool) -> Node:
 
 def _join_words(session: OnlineSession | None, status: str) -> str:
     back = session is not None and session.table is not None
-    if back and session.links["host"].state != "connected" and status in ("waiting", "connecting"):
+    if (
+        back
+        and session is not None
+        and session.links["host"].state != "connected"
+        and status
+        in (
+            "waiting",
+            "connecting",
+        )
+    ):
         return "Reconnecting: your game is saved here and carries on once the host connects."
     if session is None or session.links["host"].state != "connected":
         return {

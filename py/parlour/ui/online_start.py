@@ -93,5 +93,6 @@ def guest_new(app: TheApp, fragment: str) -> None:
             replace_controller(
                 app, OnlineController(app, OnlineSession.guest(now(), _fresh_key(app)))
             )
+    assert app.online is not None  # replace_controller set it
     app.online.answer(code, stun, game)
     app.go("#online")

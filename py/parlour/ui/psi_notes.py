@@ -20,7 +20,9 @@ NOTE_WORD = {"": "no note", "out": "ruled out", "maybe": "possible", "sure": "ce
 NOTES_TARGET = "target"  # in a seat's notes: the seat whose cypher its notes grid is about
 
 
-def notes_target(notes: dict, view_seats: Sequence[Mapping[str, object]], me: int) -> int | None:
+def notes_target(
+    notes: Mapping[str, object], view_seats: Sequence[Mapping[str, object]], me: int
+) -> int | None:
     """Whose cypher the viewer's notes grid is about: the seat chosen in the notes panel
     (kept in the viewer's notes, so it survives moves and reloads), else the first other
     seat still unguessed, else the first other seat."""
@@ -29,10 +31,10 @@ def notes_target(notes: dict, view_seats: Sequence[Mapping[str, object]], me: in
     if isinstance(chosen, int) and not isinstance(chosen, bool) and chosen in others:
         return chosen
     open_ = [s for s in others if not view_seats[s]["guessed"]]
-    return (open_ or others or [None])[0]
+    return (open_ or others)[0] if open_ or others else None
 
 
-def notes_tree(notes: dict, view: PsiPublicView, viewer: int) -> Node | None:
+def notes_tree(notes: Mapping[str, object], view: PsiPublicView, viewer: int) -> Node | None:
     """The viewer's deduction grid on one other seat's cypher, and the buttons that choose
     whose: drawn from the viewer's own notes, shown in that seat's view only."""
     target = notes_target(notes, view["seats"], viewer)

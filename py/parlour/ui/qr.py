@@ -10,6 +10,8 @@ penalty. The tests compare every module with the `segno` library.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from parlour.ui.tree import Node, s
 
 # version -> level -> (EC codewords per block, [(blocks, data codewords per block), ...])
@@ -98,7 +100,7 @@ ALIGNMENT: dict[int, tuple[int, ...]] = {
     40: (6, 30, 58, 86, 114, 142, 170),
 }
 LEVEL_BITS = {"L": 0b01, "M": 0b00}
-MASKS = (
+MASKS: tuple[Callable[[int, int], bool], ...] = (
     lambda r, c: (r + c) % 2 == 0,
     lambda r, c: r % 2 == 0,
     lambda r, c: c % 3 == 0,

@@ -64,7 +64,7 @@ class ReplayHost(Host, Protocol):
 
     keyring: Keyring | None
 
-    def start_table(self, table: Table) -> None: ...
+    def start_table(self, table: Table[Any, Any]) -> None: ...
 
 
 class Replays:
@@ -166,7 +166,7 @@ class Replays:
         self.step(watching.replay, str(cmd), data, fields or {})
         self.draw()
 
-    def step(self, replay: Replay, cmd: str, data: dict[str, Any], fields: dict) -> None:
+    def step(self, replay: Replay, cmd: str, data: dict[str, Any], fields: dict[str, Any]) -> None:
         moves = {"first": replay.first, "previous": replay.previous, "next": replay.next}
         moves["last"] = replay.end
         if cmd in moves:

@@ -44,7 +44,7 @@ def read_saved(storage: Storage, game_id: str) -> object:
     return storage.read(STORAGE.format(game=game_id), saved_what(game_id))
 
 
-def saved_table(storage: Storage, game_id: str) -> tuple[Table, dict[int, Any]] | None:
+def saved_table(storage: Storage, game_id: str) -> tuple[Table[Any, Any], dict[int, Any]] | None:
     """The saved game's table and its seats' notes; None if there is none. A save that cannot
     be read back is set aside (the storage note says so)."""
     from parlour.match.table import Table
@@ -63,7 +63,7 @@ def saved_table(storage: Storage, game_id: str) -> tuple[Table, dict[int, Any]] 
     return table, notes
 
 
-def saved_summary(saved: object) -> dict | None:
+def saved_summary(saved: object) -> dict[str, Any] | None:
     """Who plays a saved game and how far it went, read without replaying it; None if there is
     no game in progress worth asking about (none, finished, or unreadable)."""
     if not isinstance(saved, dict):
@@ -84,7 +84,7 @@ def saved_summary(saved: object) -> dict | None:
     return {"names": names, "moves": moves if isinstance(moves, int) else 0}
 
 
-def replace_game_tree(game_id: str, game_name: str, summary: dict) -> Node:
+def replace_game_tree(game_id: str, game_name: str, summary: dict[str, Any]) -> Node:
     """Starting a new game would replace the one saved on this device: ask first."""
     names = summary["names"]
     who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]

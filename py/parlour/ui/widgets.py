@@ -61,7 +61,7 @@ def told_before(match: Any, seq: int) -> Any:
 
 def seats_tree(
     screen: GameScreen,
-    view: dict,
+    view: dict[str, Any],
     names: tuple[str, ...],
     acting: int | None,
     viewer: int | None,
