@@ -23,6 +23,15 @@ def move_clock(page, seconds: int) -> None:
         )
 
 
+def below(page, upper: str, lower: str, width: int = 360) -> None:
+    """`lower` starts under `upper`'s end, with a gap (nothing overlaps or touches), at
+    `width`."""
+    page.set_viewport_size({"width": width, "height": 740})
+    top = page.locator(upper).bounding_box()
+    under = page.locator(lower).bounding_box()
+    assert top and under and under["y"] >= top["y"] + top["height"] + 4, (top, under)
+
+
 def test_a_claim_when_time_is_up_then_the_finished_game_in_your_games_and_its_removal(
     browser, site, screenshots
 ):
@@ -52,6 +61,7 @@ def test_a_claim_when_time_is_up_then_the_finished_game_in_your_games_and_its_re
     claim.wait_for(timeout=STEP_MS)
     log = axe.AxeLog(page, "by link")
     shots(page, screenshots, "claim", None, log, prefix="look")
+    below(page, f"{ROOT} [data-cmd=bylink-claim]", f"{ROOT} [data-cmd=bylink-send]")
     claim.click()
     page.locator(f"{ROOT} [data-role=result]").wait_for(timeout=STEP_MS)
     shots(page, screenshots, "claimed", None, log, prefix="look")
@@ -62,6 +72,8 @@ def test_a_claim_when_time_is_up_then_the_finished_game_in_your_games_and_its_re
     remove.click()
     page.locator(".link-games [data-role=bylink-remove-confirm]").wait_for(timeout=STEP_MS)
     shots(page, screenshots, "remove-confirm", ".link-games", log, prefix="look")
+    for width in (360, 1280):
+        below(page, ".link-games .turn", ".link-games [data-role=bylink-remove-confirm]", width)
     log.assert_clean()
     chat.close(watches)
 
@@ -82,6 +94,8 @@ def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site,
     inputs.first.wait_for(timeout=STEP_MS)
     ada.wait_signed()
     assert inputs.count() > 1
+    first, second = (page.locator(f"{ROOT} .bylink-link").nth(i).bounding_box() for i in (0, 1))
+    assert first and second and second["x"] > first["x"] + first["width"]  # side by side
     log = axe.AxeLog(page, "by link")
     shots(page, screenshots, "parts", None, log, prefix="look")
     log.assert_clean()
