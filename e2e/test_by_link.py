@@ -34,7 +34,9 @@ class Reader:
         return None
 
 
-def shots(page, screenshots, name: str, element: str | None = None, log=None) -> None:
+def shots(
+    page, screenshots, name: str, element: str | None = None, log=None, prefix: str = "bylink"
+) -> None:
     """The screen at 360x740 and 1280x800, light and dark, photographed and checked with axe
     (`log`); the page's own size and scheme after."""
     size = page.viewport_size
@@ -44,7 +46,7 @@ def shots(page, screenshots, name: str, element: str | None = None, log=None) ->
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             target = page.locator(element) if element else page
-            target.screenshot(path=screenshots / f"bylink-{name}-{width}-{scheme}.png")
+            target.screenshot(path=screenshots / f"{prefix}-{name}-{width}-{scheme}.png")
             if log is not None:
                 log.check(f"{name} [{scheme} {width}]", element or ROOT)
     page.set_viewport_size(size)

@@ -19,6 +19,8 @@ from parlour.match.by_link import LinkPlay
 from parlour.match.online.device import Crypto
 from parlour.ui import link_app
 from parlour.ui.app import App
+from parlour.ui.link_screen import removal, send_tree
+from parlour.ui.tree import to_html
 from tests.signers import Ed25519Signer, P256Signer
 from tests.signers import verify as real_verify
 from tests.ui.test_bot_seats import form
@@ -605,3 +607,30 @@ def test_parts_of_a_split_link_are_kept_across_a_reload_and_each_part_has_its_qr
     join = drawn(route(bo_again, invite[-1]))
     assert "Join a game of Psi Squad by link" in join
     assert link_app.PARTS not in bo_again.storage.values["local"]  # whole: nothing kept
+
+
+def test_the_bar_says_what_a_link_brought_without_repeating_the_waiting_line_under_it():
+    ada, _, sent = joined()
+    page = drawn(route(ada, sent[0]))
+    said = re.findall(r'data-role="bylink-said">([^<]*)<', page)
+    waiting = re.findall(r'data-role="bylink-waiting">([^<]*)<', page)
+    assert said == ["Took 3 new entries."] and waiting == ["P1 to move (move 1)."], page
+
+
+def test_a_link_in_parts_numbers_each_part_where_one_sees_it_and_asks_for_every_part():
+    page = to_html(send_tree(["https://psi.example/#pl=1.1-3.x", "b", "c"]))
+    shown = re.findall(r'<p class="bylink-part"[^>]*>([^<]*)<', page)
+    assert shown == ["Link part 1 of 3", "Link part 2 of 3", "Link part 3 of 3"]
+    assert 'class="bylink-share bylink-parts"' in page and "Send every part" in page
+    assert "Send it to" not in page
+    whole = to_html(send_tree(["https://psi.example/#pl=1.x"]))
+    assert "bylink-part" not in whole and "Send it to your group chat" in whole
+
+
+def test_the_question_before_a_removal_is_a_block_in_the_list_not_a_dialog_box():
+    """The site's `.confirm` is a centred dialog box with wide margins: inline in a row of Your
+    games it overlapped the line above it."""
+    asked = to_html(removal("m1", True))
+    assert asked.startswith('<div class="bylink-confirm" role="group"')
+    assert "<p>Remove this finished game from this browser?" in asked
+    assert 'class="confirm"' not in asked

@@ -499,7 +499,8 @@ class LinkGames:
         (`titled`: the screen's heading too, before the board has its own)."""
         links = play.links() if play.match_id in self.sending else []
         game = GAME_NAMES.get(play.game.id, play.game.id) if play.game is not None else ""
-        said = self.sentence
+        waiting = play.waiting()
+        said = self.sentence.removesuffix(waiting).rstrip()  # the waiting line below says it
         if links and said.startswith("Send this"):
             said = ""  # the panel below says it
         return h(
@@ -509,7 +510,7 @@ class LinkGames:
             if titled
             else None,
             h("p", {"class": "bylink-said", "data-role": "bylink-said"}, said) if said else None,
-            h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, play.waiting()),
+            h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, waiting),
             claim_tree(play, now()),
             send_tree(links)
             if links

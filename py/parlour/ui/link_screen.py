@@ -23,6 +23,7 @@ def send_tree(links: list[str]) -> Node:
             h(
                 "div",
                 {"class": "bylink-link"},
+                h("p", {"class": "bylink-part", "aria-hidden": "true"}, label) if many else None,
                 qr_or_word(link, f"QR code of link part {i + 1} of {len(links)}") if many else None,
                 copy_box(link, label, f"bylink-link-{i}"),
                 h(
@@ -44,13 +45,15 @@ def send_tree(links: list[str]) -> Node:
         h(
             "p",
             None,
-            "Send it to your group chat (or to each player): each player opens it on their "
+            "Send every part to your group chat (or to each player), in any order: each player "
+            "opens them all on their own device, and the game goes on there."
+            if many
+            else "Send it to your group chat (or to each player): each player opens it on their "
             "own device, and the game goes on there.",
-            " Send every part: they can arrive in any order." if many else None,
         ),
         h(
             "div",
-            {"class": "bylink-share"},
+            {"class": "bylink-share bylink-parts" if many else "bylink-share"},
             qr_or_word(links[0]) if not many else None,
             h("div", None, *items, done),
         ),
@@ -240,23 +243,27 @@ def removal(match_id: str, asking: bool) -> Node:
             "Remove",
         )  # fmt: skip
     return h(
-        "span",
-        {"class": "confirm", "role": "group", "data-role": "bylink-remove-confirm"},
-        "Remove this finished game from this browser? Its moves and check go too. ",
+        "div",
+        {"class": "bylink-confirm", "role": "group", "data-role": "bylink-remove-confirm"},
+        h("p", None, "Remove this finished game from this browser? Its moves and check go too."),
         h(
-            "button",
-            {
-                "class": "button small",
-                "data-cmd": "bylink-remove-yes",
-                "data-match": match_id,
-                "type": "button",
-            },
-            "Remove it",
-        ),
-        h(
-            "button",
-            {"class": "button small", "data-cmd": "bylink-remove-no", "type": "button"},
-            "Keep it",
+            "div",
+            {"class": "actions"},
+            h(
+                "button",
+                {
+                    "class": "button small",
+                    "data-cmd": "bylink-remove-yes",
+                    "data-match": match_id,
+                    "type": "button",
+                },
+                "Remove it",
+            ),
+            h(
+                "button",
+                {"class": "button small", "data-cmd": "bylink-remove-no", "type": "button"},
+                "Keep it",
+            ),
         ),
     )
 

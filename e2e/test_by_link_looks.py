@@ -1,0 +1,105 @@
+"""Three screens of play by link seen as a player sees them, at 360x740 and 1280x800, light and
+dark (e2e/screenshots/look-*.png), and checked with axe: "Claim the game" once a time per move
+is up, "Your games by link" with a finished game's Remove and the question it asks, and the
+panel of a link split into parts, each with its QR code."""
+
+from __future__ import annotations
+
+from e2e import axe
+from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
+from e2e.test_by_link import ROOT, STEP_MS, Chat, Device, shots
+
+HOUR = 3600
+
+
+def move_clock(page, seconds: int) -> None:
+    """Move the clock the game reads (Pyodide's `time.time()` in the worker: its `Date.now`)
+    on by `seconds`, as hours passing would."""
+    assert page.workers
+    for worker in page.workers:
+        worker.evaluate(
+            "s => { const real = Date.now; Date.now = () => real.call(Date) + s * 1000; }",
+            seconds,
+        )
+
+
+def below(page, upper: str, lower: str, width: int = 360) -> None:
+    """`lower` starts under `upper`'s end, with a gap (nothing overlaps or touches), at
+    `width`."""
+    page.set_viewport_size({"width": width, "height": 740})
+    top = page.locator(upper).bounding_box()
+    under = page.locator(lower).bounding_box()
+    assert top and under and under["y"] >= top["y"] + top["height"] + 4, (top, under)
+
+
+def test_a_claim_when_time_is_up_then_the_finished_game_in_your_games_and_its_removal(
+    browser, site, screenshots
+):
+    watches: list[PageWatch] = []
+    chat = Chat(
+        [
+            Device(browser, site, watches, 1280, 800, "light"),
+            Device(browser, site, watches, 360, 740, "dark"),
+        ]
+    )
+
+    def form(page) -> None:
+        page.check("input[name='esp-seats'][value='2']")
+        page.fill("#new-esp [data-seat-name='0']", "Ada")
+        page.eval_on_selector("#new-esp [data-link-limit]", "e => { e.value = '1'; }")
+
+    chat.join(1, chat.create("esp", form), "Bo")
+    chat.deliver()
+    plays = [d.saved() for d in chat.devices]
+    mover = next(i for i, p in enumerate(plays) if p.summary()["my_turn"])
+    claimant = chat.devices[1 - mover]
+    page = claimant.page
+    match_id = plays[0].match_id
+    move_clock(page, 2 * HOUR)
+    page.evaluate("m => { location.hash = '#home'; location.hash = '#bylink=' + m; }", match_id)
+    claim = page.locator(f"{ROOT} [data-cmd=bylink-claim]")
+    claim.wait_for(timeout=STEP_MS)
+    log = axe.AxeLog(page, "by link")
+    shots(page, screenshots, "claim", None, log, prefix="look")
+    below(page, f"{ROOT} [data-cmd=bylink-claim]", f"{ROOT} [data-cmd=bylink-send]")
+    claim.click()
+    page.locator(f"{ROOT} [data-role=result]").wait_for(timeout=STEP_MS)
+    shots(page, screenshots, "claimed", None, log, prefix="look")
+    page.evaluate("() => { location.hash = '#home'; }")
+    remove = page.locator(".link-games [data-cmd=bylink-remove]")
+    remove.wait_for(timeout=STEP_MS)
+    shots(page, screenshots, "your-games", ".link-games", log, prefix="look")
+    remove.click()
+    page.locator(".link-games [data-role=bylink-remove-confirm]").wait_for(timeout=STEP_MS)
+    shots(page, screenshots, "remove-confirm", ".link-games", log, prefix="look")
+    for width in (360, 1280):
+        below(page, ".link-games .turn", ".link-games [data-role=bylink-remove-confirm]", width)
+    log.assert_clean()
+    chat.close(watches)
+
+
+def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site, screenshots):
+    watches: list[PageWatch] = []
+    ada = Device(browser, site, watches, 1280, 800, "light")
+    page = ada.page
+    page.goto(site.url + "#new-telepathic")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.check("input[name='telepathic-arrangement'][value='teams']")
+    page.fill("#new-telepathic [data-seat-name='0']", "Ada")
+    for seat in (1, 2):
+        page.select_option(f"#new-telepathic [data-seat-kind='{seat}']", "easy")
+    page.click("#new-telepathic .link-setup summary")
+    page.click("#new-telepathic a[href='#link-telepathic']")
+    inputs = page.locator(f"{ROOT} [data-role=bylink-send] input")
+    inputs.first.wait_for(timeout=STEP_MS)
+    ada.wait_signed()
+    assert inputs.count() > 1
+    first, second = (page.locator(f"{ROOT} .bylink-link").nth(i).bounding_box() for i in (0, 1))
+    assert first and second and second["x"] > first["x"] + first["width"]  # side by side
+    log = axe.AxeLog(page, "by link")
+    shots(page, screenshots, "parts", None, log, prefix="look")
+    log.assert_clean()
+    ada.context.close()
+    for watch in watches:
+        assert watch.foreign_requests() == []
+        assert watch.unexpected_problems() == []
