@@ -68,7 +68,7 @@ RTCDataChannel.prototype.send = function (data) {
   return send.call(this, data);
 };
 """
-# In every worker of a page: the WebCrypto calls py/worker_glue/webcrypto.py timed (`parlour-sign`,
+# In every worker of a page: the WebCrypto calls py/ui/webcrypto.py timed (`parlour-sign`,
 # `parlour-verify`), in ms; `clear` forgets those made so far.
 WORKER_TIMES = """(clear) => {
   const got = {};

@@ -2,7 +2,7 @@
 
 The page's main thread awaits `call(request JSON)` and applies the effects it returns. If the
 package cannot even be imported, every call says so, and the page shows why it cannot start.
-Signed play (worker_glue/webcrypto.py) checks and makes signatures with WebCrypto, which answers
+Signed play (py/ui/webcrypto.py) checks and makes signatures with WebCrypto, which answers
 later, so `call` is asynchronous, and calls run one at a time, in the order they came. A worker
 where the glue cannot even be imported still plays: pass-and-play and bots as always, online
 unsigned (version 1, as a browser without WebCrypto does: docs/online.md).
@@ -24,8 +24,8 @@ except Exception:
     FAULT = traceback.format_exc()
 
 try:
-    from worker_glue.webcrypto import Keyring
-    from worker_glue.webcrypto import call as signed_call
+    from ui.webcrypto import Keyring
+    from ui.webcrypto import call as signed_call
 
     keyring = Keyring()
 except Exception:

@@ -27,9 +27,9 @@ DEVELOPER_ONLY = (
 )
 
 
-# The engine worker's browser glue (WebCrypto and IndexedDB), beside the pure package: a folder
-# of its own, as the main thread's glue is py/shell/.
-WORKER_GLUE = "worker_glue"
+# The ui layer's browser glue in the engine worker (WebCrypto and IndexedDB), beside the pure
+# package (py/parlour/ui/ is the layer's pure part), as the main thread's glue is py/shell/.
+WORKER_GLUE = "ui"
 
 
 def app_sources(root: Path = ROOT) -> list[Path]:

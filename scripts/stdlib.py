@@ -6,7 +6,7 @@ The build writes a zip of the modules that can be imported, and the worker's Pyo
 instead (`stdLibURL`, assets/engine-loader.mjs). What can be imported is found two ways:
 
 - by reading the code: every import of the package (py/parlour as the browser gets it,
-  py/worker.py, py/worker_glue/) at any depth (an import inside a function counts), then what
+  py/worker.py, py/ui/) at any depth (an import inside a function counts), then what
   each standard-library module reached imports when it is imported (its module level and class
   bodies; not its functions, which would pull in unittest, pdb and multiprocessing: 6.4 MB, nor
   the branches for a script or for Windows), until nothing new is reached;

@@ -105,23 +105,23 @@ MAIN_THREAD_IMPORTS = {"shell", "json", "asyncio", "js", "jsffi"}
 
 def test_the_worker_entry_point_touches_no_dom():
     """py/worker.py only exports the app's one function; it imports no browser module itself
-    (its signing keys come from py/worker_glue/webcrypto.py)."""
+    (its signing keys come from py/ui/webcrypto.py)."""
     names = _imports(ENTRY_POINTS["worker"])
     assert not {n.split(".")[0] for n in names} & BROWSER_MODULES
     assert "parlour.ui.app" in names
 
 
-WORKER_GLUE = PACKAGE.parent / "worker_glue"
+WORKER_GLUE = PACKAGE.parent / "ui"
 
 
 def test_the_worker_s_browser_glue_is_in_its_folder_and_the_page_gets_it():
-    """Signed play needs WebCrypto and IndexedDB in the worker: py/worker_glue/, outside the
+    """Signed play needs WebCrypto and IndexedDB in the worker: py/ui/, outside the
     package (which stays pure), holds the worker's only modules that touch the browser, as
     py/shell/ holds the main thread's; the app's zip carries them."""
     from scripts.site import app_sources
 
     glue = WORKER_GLUE / "webcrypto.py"
-    assert "worker_glue.webcrypto" in _imports(ENTRY_POINTS["worker"])
+    assert "ui.webcrypto" in _imports(ENTRY_POINTS["worker"])
     assert {"js", "pyodide.ffi"} <= _imports(glue)
     assert set(WORKER_GLUE.glob("*.py")) <= set(app_sources())
     browser_glue = {
@@ -129,7 +129,7 @@ def test_the_worker_s_browser_glue_is_in_its_folder_and_the_page_gets_it():
         for path in PACKAGE.parent.rglob("*.py")
         if {name.split(".")[0] for name in _imports(path)} & BROWSER_MODULES
     }
-    assert "worker_glue" in browser_glue <= {"shell", "worker_glue", "main.py"}
+    assert "ui" in browser_glue <= {"shell", "ui", "main.py"}
 
 
 def test_the_shell_is_what_the_page_loads():

@@ -18,7 +18,7 @@ def test_every_module_of_the_package_and_the_shell_is_named_in_the_layout():
     named = set(re.findall(r"[a-z_]+\.py", layout()))
     modules = [
         p
-        for folder in ("py/parlour", "py/shell", "py/worker_glue", "scripts")
+        for folder in ("py/parlour", "py/shell", "py/ui", "scripts")
         for p in (ROOT / folder).rglob("*.py")
         if p.name != "__init__.py"
     ]

@@ -132,7 +132,7 @@ def test_server_rewrites_the_standard_library_when_the_package_changes(server):
 
 def test_another_checkout_is_served_as_its_own_build_made_it(tmp_path: Path):
     """The bench's earlier code (bench/baseline.py) is built by its own scripts.build; served
-    here, this checkout's list of sources (worker_glue/webcrypto.py, which it may lack) is not
+    here, this checkout's list of sources (py/ui/webcrypto.py, which it may lack) is not
     applied to it: its zip is sent as it is, not rebuilt, and the request does not fail."""
     import threading
 
@@ -155,7 +155,7 @@ def test_another_checkout_is_served_as_its_own_build_made_it(tmp_path: Path):
 
 
 def test_a_deploy_with_no_sources_is_kept_up_to_date_without_a_fault(tmp_path: Path):
-    """A deploy (dist/) holds no package sources and no worker_glue/webcrypto.py: asking whether its
+    """A deploy (dist/) holds no package sources and no py/ui/webcrypto.py: asking whether its
     zip is stale must not fail on a source it lacks, so the server can still rewrite its
     service worker after a file changes (e2e/test_offline.py's second deploy needs it)."""
     (tmp_path / "assets" / "build").mkdir(parents=True)

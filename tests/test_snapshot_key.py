@@ -28,9 +28,9 @@ def fake_site(root: Path) -> Path:
     for name in ("parlour/__init__.py", "parlour/games/__init__.py", "parlour/games/esp.py"):
         (root / "py" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "py" / name).write_text("")
-    (root / "py" / "worker_glue").mkdir()
-    (root / "py" / "worker_glue" / "__init__.py").write_text("")
-    (root / "py" / "worker_glue" / "webcrypto.py").write_text("import js\n")
+    (root / "py" / "ui").mkdir()
+    (root / "py" / "ui" / "__init__.py").write_text("")
+    (root / "py" / "ui" / "webcrypto.py").write_text("import js\n")
     return root
 
 

@@ -1,5 +1,5 @@
 """The worker's browser glue never stops the app: a worker without IndexedDB or WebCrypto (an old
-browser, storage refused, a context without them) still imports worker_glue/webcrypto.py and plays
+browser, storage refused, a context without them) still imports py/ui/webcrypto.py and plays
 unsigned, and a worker that cannot import it at all still plays pass-and-play and bots."""
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ def bare_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     ffi = _fake_module("pyodide.ffi", create_proxy=lambda f: f, to_js=lambda v, **_: v)
     monkeypatch.setitem(sys.modules, "pyodide", _fake_module("pyodide", ffi=ffi))
     monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
-    monkeypatch.delitem(sys.modules, "worker_glue.webcrypto", raising=False)
+    monkeypatch.delitem(sys.modules, "ui.webcrypto", raising=False)
     monkeypatch.delitem(sys.modules, "worker", raising=False)
 
 
 def test_a_worker_without_indexeddb_or_webcrypto_imports_the_keyring_and_plays_unsigned(
     bare_worker: None,
 ) -> None:
-    webcrypto = importlib.import_module("worker_glue.webcrypto")
+    webcrypto = importlib.import_module("ui.webcrypto")
     keyring = webcrypto.Keyring()
     asyncio.run(keyring.start())
     assert keyring.db is None and keyring.fresh() is None  # unsigned: version 1
@@ -46,7 +46,7 @@ def test_a_worker_without_indexeddb_or_webcrypto_imports_the_keyring_and_plays_u
 def test_a_worker_that_cannot_import_its_keyring_still_plays(
     bare_worker: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "worker_glue.webcrypto", None)  # importing it fails
+    monkeypatch.setitem(sys.modules, "ui.webcrypto", None)  # importing it fails
     worker = importlib.import_module("worker")
     assert worker.FAULT is None and worker.keyring is None
     out = json.loads(asyncio.run(worker.call(json.dumps({"op": "start", "local": {}}))))

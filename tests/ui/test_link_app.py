@@ -32,7 +32,7 @@ SITE = "https://psi.example/"
 
 
 def call(app: App, request: dict) -> dict:
-    """One request as the worker makes it (worker_glue/webcrypto.py's `call`): the signatures it
+    """One request as the worker makes it (py/ui/webcrypto.py's `call`): the signatures it
     carries checked first (a page keyring's `verify` answers only those), the app's call, then
     what waits signed and the app's pass after signing."""
     text = json.dumps(request)
@@ -65,7 +65,7 @@ class LaterSigner:
 
 
 class PageKeyring(Keyring):
-    """The page's keyring (worker_glue/webcrypto.py) in CPython: keys that sign later, and a check
+    """The page's keyring (py/ui/webcrypto.py) in CPython: keys that sign later, and a check
     of signatures that answers only what was checked before the call."""
 
     def __init__(self, kept=None) -> None:

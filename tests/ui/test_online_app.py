@@ -103,7 +103,7 @@ def test_online_play_never_imports_the_app():
 
 
 class Keyring:
-    """The app's keyring as the page's works (py/worker_glue/webcrypto.py), with `cryptography`'s
+    """The app's keyring as the page's works (py/ui/webcrypto.py), with `cryptography`'s
     keys."""
 
     def __init__(self, kept=None, refuses: bool = False) -> None:

@@ -2,7 +2,7 @@
 joining, the board, "Send this link", and "Your games" kept per match in browser storage.
 
 The protocol is `parlour.match.by_link` (docs/links.md); this module carries text between it
-and the page. Keys are the page's (WebCrypto, worker_glue/webcrypto.py): a record waits for its
+and the page. Keys are the page's (WebCrypto, py/ui/webcrypto.py): a record waits for its
 signature (`pending`), the page signs it, and `after_signing` shows the links that then exist.
 Checking the others' signatures is asked for before the call (`checks`). The app (app.py)
 imports this module on first use and hands it itself; what it uses of the app is online_app's

@@ -13,7 +13,7 @@ from parlour.ui.play import PlaySession
 
 
 class Pending:
-    """One record of a game waiting for the page's signature, as worker_glue/webcrypto.py signs:
+    """One record of a game waiting for the page's signature, as py/ui/webcrypto.py signs:
     it sets `signature`, which this gives to the game (kept only if it holds). The page's checks
     answer only for signatures checked before the call, so the one just made with this device's
     own key is noted as made here (`made`), for `LinkGames.verifier`."""
