@@ -163,6 +163,20 @@ def test_a_lost_seat_with_a_fresh_invite_out_is_reconnecting_in_the_bar_and_its_
     assert card.find_all(data_state="reconnecting") and "takes them back" in card.text()
 
 
+def test_a_failed_invite_says_why_and_offers_a_new_one_instead_of_making_forever():
+    session = lobby_session()
+    offer = Invite(1, "failed", error="This browser could not make an invite (is WebRTC off?).")
+    answer = Invite(
+        2, "failed", "https://x.example/#join=A", error="The connection could not be made."
+    )
+    tree = host_lobby(session, {1: offer, 2: answer})
+    for seat, error in ((1, offer.error), (2, answer.error)):
+        (card,) = [n for n in tree.find_all(data_seat=str(seat)) if n.tag == "article"]
+        assert error in card.text() and "Making the invite" not in card.text()
+        (button,) = card.find_all(data_cmd="new-invite")
+        assert str(button.attrs["data-seat"]) == str(seat) and "Make a new invite" in button.text()
+
+
 def test_i_have_an_invite_asks_for_it_without_an_error_and_a_bad_one_says_why():
     ask = guest_join(None, "", "paste", "")
     assert ask.find_all(data_field="invite") and ask.find_all(data_cmd="use-invite")

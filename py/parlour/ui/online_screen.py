@@ -135,27 +135,17 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     body: list[Node | None] = []
     if status == "connected":
         body.append(h("p", None, f"{name} is here."))
-    elif status == "lost":
-        body.append(
-            h(
-                "p",
-                None,
-                f"{name}'s device stopped answering. Their game is saved on their device: make a "
-                "new invite and send it again, and they continue where they were.",
+    elif status in ("lost", "failed"):
+        if status == "lost":
+            body.append(
+                h(
+                    "p",
+                    None,
+                    f"{name}'s device stopped answering. Their game is saved on their device: "
+                    "make a new invite and send it again, and they continue where they were.",
+                )
             )
-        )
-        body.append(
-            h(
-                "button",
-                {
-                    "class": "button primary",
-                    "data-cmd": "new-invite",
-                    "data-seat": seat,
-                    "type": "button",
-                },
-                "Make a new invite",
-            )
-        )
+        body.append(_new_invite_button(seat))  # a failed invite's sentence is its error below
     elif invite.link:
         if status == "reconnecting":
             body.append(
@@ -225,6 +215,14 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
         {"class": f"invite-card {status}", "data-seat": seat, "aria-label": f"Invite for {name}"},
         h("header", None, h("h3", None, name), chip(status)),
         *body,
+    )
+
+
+def _new_invite_button(seat: int) -> Node:
+    return h(
+        "button",
+        {"class": "button primary", "data-cmd": "new-invite", "data-seat": seat, "type": "button"},
+        "Make a new invite",
     )
 
 
