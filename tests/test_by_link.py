@@ -16,6 +16,8 @@ from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
 from parlour.fair.signing import Signed
 from parlour.match.by_link import LinkPlay, packing
+from parlour.match.by_link.device import DEEDS
+from parlour.match.by_link.records import SHAPES
 from tests.by_link_group import BASE, Group
 from tests.signers import Ed25519Signer, verify
 
@@ -987,3 +989,9 @@ def test_openings_withheld_at_the_end_are_named_and_a_claim_ends_the_check_unver
     assert out.ok, out.sentence
     assert isinstance(ada.audit_result, Unverified) and ada.audit_result.seats == (1,)
     assert ada.waiting().startswith("The game is over and checked: Bo did not open")
+
+
+def test_every_kind_of_record_but_the_head_has_players_words_for_a_link_s_news():
+    """A link that brings no move says what the others did ("Bo joined."): a new kind of record
+    needs its words, or the news would be silent about it."""
+    assert set(DEEDS) == set(SHAPES) - {"open", "head"}

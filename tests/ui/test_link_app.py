@@ -614,7 +614,8 @@ def test_the_bar_says_what_a_link_brought_without_repeating_the_waiting_line_und
     page = drawn(route(ada, sent[0]))
     said = re.findall(r'data-role="bylink-said">([^<]*)<', page)
     waiting = re.findall(r'data-role="bylink-waiting">([^<]*)<', page)
-    assert said == ["Took 3 new entries."] and waiting == ["P1 to move (move 1)."], page
+    assert said == ["Bo joined and added their share to the shuffle."], page
+    assert waiting == ["P1 to move (move 1)."], page
 
 
 def test_a_link_in_parts_numbers_each_part_where_one_sees_it_and_asks_for_every_part():

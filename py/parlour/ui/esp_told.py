@@ -13,10 +13,7 @@ from parlour.games.esp.state import EspState
 from parlour.games.esp.views import EspPublicView
 from parlour.ui.esp_board import cell_name
 from parlour.ui.tree import Node, h
-
-
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+from parlour.words import and_list
 
 
 def _tiles(n: int) -> str:
@@ -34,14 +31,14 @@ def set_count_tree(state: EspState, mover: int) -> Node:
     ]
     if len(state.sets) == 1:
         holds = (
-            f"The set holds {_and(shares)}."
+            f"The set holds {and_list(shares)}."
             if len(ordered) > 1
             else f"The set's 5 tiles are all {state.name(ordered[0][0])}'s."
         )
     else:
         holds = (
             f"The {len(state.sets)} sets hold {_tiles(len(union))} between them (a tile in two "
-            f"sets counts once): {_and(shares)}."
+            f"sets counts once): {and_list(shares)}."
         )
     best = ordered[0][1]
     leaders = [s for s, n in ordered if n == best]
@@ -51,13 +48,13 @@ def set_count_tree(state: EspState, mover: int) -> Node:
     elif len(leaders) == 1:
         why = f"The most tiles in the set win: {state.name(leaders[0])} has {best}."
     elif mover in leaders:
-        tied = _and([state.name(s) for s in leaders])
+        tied = and_list([state.name(s) for s in leaders])
         why = (
             f"{tied} tie with {best} each, and a tie goes to the player who completed the set: "
             f"{mover_name}."
         )
     else:
-        tied = _and([state.name(s) for s in leaders])
+        tied = and_list([state.name(s) for s in leaders])
         why = (
             f"{tied} tie with {best} each; {mover_name} completed the set with fewer, so they "
             "share the win."

@@ -40,9 +40,22 @@ from parlour.match.config import MatchConfig, clean_name
 from parlour.match.match import declared
 from parlour.match.table import new_match_id
 from parlour.numbers import whole
+from parlour.words import and_list
 
 P = ParamSpec("P")
 FORMAT = "psi-parlour/by-link"
+# What a record that is not a move says a player did, in the players' words (a link's news).
+DEEDS = {
+    "join": "joined",
+    "commit": "sealed their share of the shuffle",
+    "lock": "took their turn at the shared deal",
+    "unlock": "took their turn at the shared deal",
+    "reveal": "showed their share of the shuffle",
+    "act": "sealed a move that waits for an earlier one",
+    "claim": "claimed the game on time",
+    "openings": "showed their secrets for the final check",
+}
+SHUFFLED = "added their share to the shuffle"
 FORMAT_VERSION = 1
 
 
@@ -376,7 +389,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             self._run()
         if self.stopped and not stopped:
             return Outcome(self.stopped, ok=False)
-        return Outcome(self._news(step_before, len(fresh)), since=step_before)
+        return Outcome(self._news(step_before, fresh), since=step_before)
 
     def _check_packet(self, records: list[Signed], head: Signed | None) -> tuple[list[Signed], str]:
         """The records new to this device, each checked; a fork is kept as proof (and the
@@ -458,15 +471,38 @@ class LinkPlay(Starting, Timing, OutOfTurn):
                 "refused."
             )
 
-    def _news(self, step_before: int, count: int) -> str:
+    def _news(self, step_before: int, fresh: list[Signed]) -> str:
         """A sentence on what a link brought, and what this device waits for now."""
         step = self.match.step if self.match is not None else 0
         moves = step - step_before
         if moves:
-            told = f"{moves} new move{'s' if moves != 1 else ''}"
+            told = f"Took {moves} new move{'s' if moves != 1 else ''}. {self._claimed()}"
         else:
-            told = f"{count} new entr{'ies' if count != 1 else 'y'}"
-        return f"Took {told}. {self._claimed() if moves else ''}{self.waiting()}"
+            told = self._deeds(fresh)
+        return f"{told}{self.waiting()}"
+
+    def _deeds(self, fresh: list[Signed]) -> str:
+        """What the others did that is not a move, in the players' words ("Bo joined and
+        sealed their share of the shuffle."), each device once per kind of deed."""
+        said: dict[str, list[str]] = {}
+        for record in fresh:
+            deed = DEEDS.get(record.kind)
+            seat = seat_of(record.kind, record.body)
+            if deed is None:
+                continue
+            who = "You" if seat in self.local else self.name(seat) if seat is not None else ""
+            who = who or next(
+                (self.name(s) for s in sorted(self.held.get(record.device, ()))), "A player"
+            )
+            deeds = said.setdefault(who, [])
+            if deed not in deeds:
+                deeds.append(deed)
+            if DEEDS["commit"] in deeds and DEEDS["reveal"] in deeds:  # sealed and shown at once
+                deeds[deeds.index(DEEDS["commit"])] = SHUFFLED
+                deeds.remove(DEEDS["reveal"])
+        if not said:
+            return ""  # the clock's tick, or only a device's word on what it holds
+        return " ".join(f"{who} {and_list(deeds)}." for who, deeds in said.items()) + " "
 
     def _claimed(self) -> str:
         """What a claim of time did, once it ended the game ("Ada claimed the game: ...")."""
@@ -720,7 +756,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
         self.now = max(self.now, now)
         before, step = self._mine(), self.match.step if self.match is not None else 0
         self._run()
-        return self._after(self._news(step, 0), before)
+        return self._after(self._news(step, []), before)
 
     def claim(self, now: float) -> Outcome:
         """Claim the game when the seat it waits on is past the time per move: for a move, for
