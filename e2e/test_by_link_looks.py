@@ -96,6 +96,12 @@ def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site,
     assert inputs.count() > 1
     first, second = (page.locator(f"{ROOT} .bylink-link").nth(i).bounding_box() for i in (0, 1))
     assert first and second and second["x"] > first["x"] + first["width"]  # side by side
+    # each part's code big enough to read off the screen: at least 2.8 px a module (the viewBox
+    # is the modules and the quiet zone; at 16rem it was 1.7 px)
+    codes = page.locator(f"{ROOT} .bylink-parts .qr")
+    for i in range(codes.count()):
+        modules = float(codes.nth(i).get_attribute("viewBox").split()[2])
+        assert codes.nth(i).bounding_box()["width"] / modules >= 2.8, i
     log = axe.AxeLog(page, "by link")
     shots(page, screenshots, "parts", None, log, prefix="look")
     log.assert_clean()
