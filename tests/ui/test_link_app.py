@@ -421,6 +421,9 @@ def test_a_time_per_move_set_in_the_form_lets_another_player_claim_the_game(monk
     clock.at += 3600
     page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
     assert "Bo's time for their move is up: you can claim the game (Bo forfeits)." in page
+    line = '<p class="bylink-claim-line">Bo&#x27;s time'  # said plainly, not as a muted hint
+    assert line in page or line.replace("&#x27;", "'") in page, page
+    assert 'class="button primary" data-cmd="bylink-claim"' in page
     claimed = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-claim"}}))
     assert "You claimed the game: Bo ran out of time for their move." in claimed
     assert play.match.result() is not None

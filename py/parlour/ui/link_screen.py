@@ -84,16 +84,17 @@ def claim_tree(play: LinkPlay, at: float) -> Node | None:
         )
     else:
         said = f"{who}'s time for their {what} is up: you can claim the game ({who} forfeits)."
+    claimable = seconds <= 0 and seat not in play.local  # the one thing left to do: say it so
     return h(
         "div",
-        {"class": "bylink-time", "data-role": "bylink-time"},
-        h("p", {"class": "hint"}, said),
+        {"class": "bylink-time" + (" claimable" if claimable else ""), "data-role": "bylink-time"},
+        h("p", {"class": "bylink-claim-line" if claimable else "hint"}, said),
         h(
             "button",
-            {"class": "button small", "data-cmd": "bylink-claim", "type": "button"},
+            {"class": "button primary", "data-cmd": "bylink-claim", "type": "button"},
             "Claim the game",
         )
-        if seconds <= 0 and seat not in play.local
+        if claimable
         else None,
     )
 
