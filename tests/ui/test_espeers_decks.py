@@ -137,7 +137,9 @@ def test_the_summary_shows_the_count_the_cost_curve_and_the_mix():
     }
     label = f"Cost curve: {', '.join(f'{n} at {c}' for c, n in by_cost.items() if n)}"
     assert f'aria-label="{label}"' in to_html(cost_curve(ONSLAUGHT))
-    assert mix_words(ONSLAUGHT).startswith("20 PK, 10 Impulse · cycling:")
+    assert mix_words(ONSLAUGHT) == (
+        "19 PK, 11 Impulse · cycling: 5 draw 1, 5 draw 2, 3 nothing, 6 regain 1, 11 regain 2."
+    )
     assert mix_words({}) == "Add cards from the pool: + and − beside each card."
 
 
