@@ -133,6 +133,9 @@ def test_the_result_says_you():
     assert outcome_title(both, names, you=1) == "You and Light win!"
     assert outcome_title(lost, names, you=0) == "Dark (bot) wins!"
     assert outcome_title(won, names) == "Light wins!"
+    three = Outcome(Termination.SHARED_WIN, frozenset({0, 1, 2}), "")  # Psi Squad's team
+    assert outcome_title(three, ("Ada", "Bo", "Cy"), you=2) == "You, Ada and Bo win!"
+    assert outcome_title(three, ("Ada", "Bo", "Cy")) == "Ada, Bo and Cy win!"
 
 
 def test_a_finished_game_is_marked_so_that_it_is_not_offered_to_resume():

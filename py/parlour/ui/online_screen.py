@@ -14,6 +14,7 @@ from parlour.games.catalog import names
 from parlour.ui.outcome import outcome_title
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
+from parlour.words import and_list
 
 if TYPE_CHECKING:  # the online engine is imported only by online games, not by every game
     from parlour.match.online import OnlineSession
@@ -82,12 +83,12 @@ def lobby_line(session: OnlineSession) -> str:
     ]
     if not waiting:
         return "Waiting for the host…"
-    return "Waiting for " + " and ".join(waiting) + " to join."
+    return "Waiting for " + and_list(waiting) + " to join."
 
 
 def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
     game = GAME_NAMES.get(session.config.game, session.config.game)
-    mine = " and ".join(session.name(s) for s in session.local)
+    mine = and_list([session.name(s) for s in session.local])
     cards = [_invite_card(session, invites[seat]) for seat in sorted(invites)]
     return h(
         "section",
@@ -286,7 +287,7 @@ def bar_notice(session: OnlineSession) -> str:
 def _host_names(session: OnlineSession) -> str:
     """On a guest: the names of the seats the host's device plays ("" before the welcome)."""
     link = session.links.get("host")  # a guest's one link (match.online.HOST)
-    return " and ".join(session.name(s) for s in link.seats) if link is not None else ""
+    return and_list([session.name(s) for s in sorted(link.seats)]) if link is not None else ""
 
 
 def _host_lost(session: OnlineSession) -> Node | None:
@@ -313,7 +314,7 @@ def held_by_the_host(session: OnlineSession) -> str:
     if session.is_host or link is None or not link.seats or session.config is None:
         return ""
     names = [session.name(s) for s in sorted(link.seats)]  # a bot's name says "(bot)"
-    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    said = and_list(names)
     their = "that seat's" if len(names) == 1 else "those seats'"
     return (
         f"The host's device plays {said}: whoever holds it can see {their} secrets "

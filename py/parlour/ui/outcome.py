@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parlour.games.base import Outcome, Termination
+from parlour.words import and_list
 
 
 def outcome_title(outcome: Outcome, names: tuple[str, ...], you: int | None = None) -> str:
@@ -12,7 +13,7 @@ def outcome_title(outcome: Outcome, names: tuple[str, ...], you: int | None = No
     if winners:
         said = ["You" if s == you else names[s] for s in winners]
         said.sort(key=lambda name: name != "You")
-        title = " and ".join(said)
+        title = and_list(said)
         return title + (" win!" if len(winners) > 1 or said[0] == "You" else " wins!")
     if outcome.termination is Termination.DRAW:
         return "A draw"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.errors import ParlourError
 from parlour.ui.page import Storage
 from parlour.ui.tree import Node, h
+from parlour.words import and_list
 
 if TYPE_CHECKING:
     from parlour.match.table import Table
@@ -87,7 +88,7 @@ def saved_summary(saved: object) -> dict[str, Any] | None:
 def replace_game_tree(game_id: str, game_name: str, summary: dict[str, Any]) -> Node:
     """Starting a new game would replace the one saved on this device: ask first."""
     names = summary["names"]
-    who = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    who = and_list(names)
     moves = summary["moves"]
     so_far = f"{moves} move{'s' if moves != 1 else ''} in" if moves else "not started yet"
     return h(

@@ -12,6 +12,7 @@ from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import waiting_tree
+from parlour.words import and_list
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -234,7 +235,7 @@ def announcement(session: Seat, view: TelePublicView) -> Node:
             h(
                 "p",
                 None,
-                "Name the win condition of " + " and ".join(names[t] for t in targets) + ".",
+                "Name the win condition of " + and_list([names[t] for t in targets]) + ".",
             )
         ]
         submit = "announce"

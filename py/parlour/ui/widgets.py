@@ -12,6 +12,7 @@ from parlour.match.audit import Cheat, Unverified, Verified
 from parlour.match.match import declared, forfeited_seat, timed_out_seat
 from parlour.ui.seat import GameScreen, LastMove
 from parlour.ui.tree import Node, h
+from parlour.words import and_list
 
 # The log panel's rows: the newest moves, more than the longest real game tells (a forged replay
 # may hold thousands: drawing them all froze the page, issue 25).
@@ -87,7 +88,7 @@ def seats_tree(
 
 def waiting_tree(view_names: list[str], seats: list[int], doing: str) -> Node:
     """While other seats act (online, where each device shows its own seat throughout)."""
-    who = " and ".join(view_names[s] for s in seats) or "the others"
+    who = and_list([view_names[s] for s in seats]) or "the others"
     return h(
         "section",
         {"class": "controls waiting", "data-role": "waiting"},

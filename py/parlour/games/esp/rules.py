@@ -49,6 +49,7 @@ from parlour.games.esp.state import (
 )
 from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView
 from parlour.games.zener import SYMBOLS, Symbol
+from parlour.words import and_list
 
 # -- the game --------------------------------------------------------------------------------
 
@@ -469,7 +470,7 @@ def tally(state: EspState, sets: Sequence[Sequence[Cell]], mover: int) -> Outcom
         tie = " (ties go to the mover)" if len(leaders) > 1 else ""
         reason = f"{state.name(mover)} completes {many}: {score}{tie}."
         return Outcome(Termination.WIN, frozenset({mover}), reason)
-    names = " and ".join(state.name(s) for s in sorted(leaders))
+    names = and_list([state.name(s) for s in sorted(leaders)])
     reason = f"{state.name(mover)} completes {many}: {score}. {names} "
     if len(leaders) == 1:
         return Outcome(Termination.WIN, leaders, reason + "wins.")

@@ -25,6 +25,7 @@ from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.match import Match
 from parlour.match.table import Table, deal_stores, dealt_commitments
 from parlour.match.wire import DealLock, DealUnlock
+from parlour.words import and_list
 
 
 class Starting(Timing):
@@ -217,6 +218,6 @@ class Starting(Timing):
             return self.forfeit.reason
         missing = [s for s in range(len(self.names)) if s not in self.reveals]
         if self.reveals:  # every commitment is in, and the others have revealed theirs
-            owed = " and ".join(self.name(s) + "'s" for s in missing)
+            owed = and_list([self.name(s) + "'s" for s in missing])
             return f"Waiting for {owed} seed reveal."
         return f"Waiting for {', '.join(self.name(s) for s in missing)} to reveal the seed."

@@ -15,6 +15,7 @@ from parlour.games.base import Outcome, Termination
 from parlour.match.online.device import HOST, SLACK, Link
 from parlour.match.online.seed import SeedDraw
 from parlour.match.wire import SeedForfeit as SeedForfeitBody
+from parlour.words import and_list
 
 
 class SeedForfeit(SeedDraw):
@@ -42,7 +43,7 @@ class SeedForfeit(SeedDraw):
         winners = set(range(len(config.seats))) - set(seats)
         for seat in seats:
             winners &= game.forfeit_winners(setup, seat)
-        who = " and ".join(self.name(s) for s in seats)
+        who = and_list([self.name(s) for s in seats])
         verb = "forfeits" if len(seats) == 1 else "forfeit"
         return Outcome(
             Termination.FORFEIT,
