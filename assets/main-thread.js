@@ -262,6 +262,46 @@ window.parlourStorage = {
   },
 };
 
+// WebRTC's and BroadcastChannel's calls that throw rather than reject, for shell/links.py (a
+// throw ends main.py, above): WebRTC switched off in the browser or by an extension, a frame
+// denied it, a channel closing under a send. Each answers null or false instead.
+window.parlourLinks = {
+  // a peer connection, or null where the browser refuses one
+  connection(config) {
+    try {
+      return new RTCPeerConnection(JSON.parse(config));
+    } catch {
+      return null;
+    }
+  },
+  // the host's data channel on `pc`, or null
+  channel(pc, label) {
+    try {
+      return pc.createDataChannel(label, { ordered: true });
+    } catch {
+      return null;
+    }
+  },
+  // a BroadcastChannel between this browser's tabs, or null
+  broadcast(name) {
+    try {
+      return new BroadcastChannel(name);
+    } catch {
+      return null;
+    }
+  },
+  // true when `text` went out on `channel` (a data channel or a BroadcastChannel)
+  send(channel, text) {
+    try {
+      if (channel instanceof BroadcastChannel) channel.postMessage(text);
+      else channel.send(text);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
+
 async function writeModules(micropython, files) {
   const sources = await Promise.all(Object.keys(files).map(text));
   Object.values(files).forEach((path, index) => {

@@ -22,6 +22,16 @@ CHANNEL = "psi-parlour"
 PREFIX = "psi-parlour:"
 
 
+class Refused(Exception):
+    """The browser would not make a link (window.parlourLinks answered null: a JS throw would
+    end main.py, as MicroPython cannot catch one)."""
+
+
+def send(channel, text):
+    """`text` out on a data channel or BroadcastChannel; False where the browser threw."""
+    return env.window.parlourLinks.send(channel, text)
+
+
 def token():
     return str(env.window.crypto.randomUUID())
 
@@ -31,8 +41,9 @@ class RtcLink:
         self.id = link_id
         self.emit = emit
         servers = [{"urls": "stun:" + url.replace("stun:", "", 1)} for url in stun if url]
-        config = env.window.JSON.parse(json.dumps({"iceServers": servers}))
-        self.pc = env.window.RTCPeerConnection.new(config)
+        self.pc = env.window.parlourLinks.connection(json.dumps({"iceServers": servers}))
+        if self.pc is None:
+            raise Refused("the browser refused a peer connection (is WebRTC off?)")
         self.channel = None
         self.closed = False
         self.pc.onconnectionstatechange = env.proxy(self._on_state)
@@ -64,8 +75,10 @@ class RtcLink:
 
     async def offer(self):
         """The host's side: a channel, an offer, the candidates gathered: its SDP."""
-        options = env.window.JSON.parse('{"ordered": true}')
-        self._bind(self.pc.createDataChannel(CHANNEL, options))
+        channel = env.window.parlourLinks.channel(self.pc, CHANNEL)
+        if channel is None:
+            raise Refused("the browser refused a data channel")
+        self._bind(channel)
         await self.pc.setLocalDescription(await self.pc.createOffer())
         await self._gathered()
         self._tell("offered", sdp=str(self.pc.localDescription.sdp))
@@ -86,8 +99,9 @@ class RtcLink:
         self._tell("answered", sdp=str(self.pc.localDescription.sdp))
 
     def send(self, text):
-        if self.channel is not None and str(self.channel.readyState) == "open":
-            self.channel.send(text)
+        channel = self.channel
+        if channel is not None and str(channel.readyState) == "open" and not send(channel, text):
+            self._lost()  # the channel closed under the send: the link is gone
 
     def close(self):
         """Close for good; the handlers go first (a late close event must not reach us)."""
@@ -109,14 +123,16 @@ class TabLink:
         self.hosting = hosting
         self.me = token()
         self.other = None
-        self.channel = env.window.BroadcastChannel.new(PREFIX + room)
+        self.channel = env.window.parlourLinks.broadcast(PREFIX + room)
+        if self.channel is None:
+            raise Refused("the browser refused a channel between its tabs")
         self.channel.onmessage = env.proxy(self._on_message)
         if not hosting:
             self._post("hello")
 
     def _post(self, kind, text=""):
         message = {"kind": kind, "from": self.me, "to": self.other, "text": text}
-        self.channel.postMessage(json.dumps(message))
+        send(self.channel, json.dumps(message))
 
     def _on_message(self, event):
         try:
@@ -166,11 +182,19 @@ class Links:
                 link.close()
             return
         if do == "tab":
-            self.links[link_id] = TabLink(
-                link_id, self.emit, operation["room"], operation["hosting"]
-            )
+            link = self._tab(link_id, operation)
+            if link is not None:
+                self.links[link_id] = link
             return
         env.spawn(self._rtc(do, link_id, operation))
+
+    def _tab(self, link_id, operation):
+        """A tab link, or None where tabs cannot meet here (a channel refused, or no
+        randomUUID outside a secure context): WebRTC, the other way in, goes on as it is."""
+        try:
+            return TabLink(link_id, self.emit, operation["room"], operation["hosting"])
+        except Exception:
+            return None
 
     async def _rtc(self, do, link_id, operation):
         stage = {"rtc-offer": "offer", "rtc-answer": "answer", "rtc-accept": "accept"}.get(do)

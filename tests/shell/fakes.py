@@ -351,6 +351,26 @@ class BroadcastChannel:
         BroadcastChannel.bus.channels.remove(self)
 
 
+class LinkFunctions:
+    """window.parlourLinks of assets/main-thread.js: null where the browser refuses a link
+    (`refuse` set: WebRTC off, a frame denied BroadcastChannel), never a throw."""
+
+    def __init__(self):
+        self.refuse = False
+
+    def connection(self, config):
+        return None  # no fake WebRTC: only the refusal is tested here (e2e has the real one)
+
+    def broadcast(self, name):
+        return None if self.refuse else BroadcastChannel.new(name)
+
+    def send(self, channel, text):
+        if channel.closed:
+            return False
+        channel.postMessage(text)
+        return True
+
+
 class Crypto:
     def __init__(self):
         self.n = 0
@@ -426,6 +446,7 @@ class Window:
         self.JSON = FakeJSON
         BroadcastChannel.bus = Bus()
         self.BroadcastChannel = BroadcastChannel
+        self.parlourLinks = LinkFunctions()
 
     def scrollTo(self, x, y):
         """Where the page was scrolled to, in order (a screen opens at its top)."""

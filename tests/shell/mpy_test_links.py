@@ -30,3 +30,23 @@ def test_two_tabs_meet_talk_and_part():
     window.BroadcastChannel.bus.deliver()
     assert host_events[-1] == {"event": "closed", "link": "H1"}
     guest.send("G1", "gone")  # a closed link sends nothing, and does not fail
+
+
+async def test_a_link_the_browser_refuses_is_said_and_never_ends_the_page():
+    """WebRTC off, or a frame denied BroadcastChannel: window.parlourLinks answers null (a JS
+    throw would end main.py), the worker hears "failed" for WebRTC, and tabs simply never meet."""
+    import asyncio
+
+    document = Document(Element("body"))
+    window = Window(document)
+    install(document, window)
+    window.parlourLinks.refuse = True
+    events = []
+    links = Links(events.append)
+    links.run({"do": "tab", "link": "T1", "room": "r1", "hosting": True})
+    assert "T1" not in links.links and events == []
+    links.send("T1", "nobody hears this")  # and nothing fails
+    links.run({"do": "rtc-offer", "link": "R1", "stun": []})
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert events == [{"event": "failed", "link": "R1", "stage": "offer"}]

@@ -175,6 +175,8 @@ def test_a_failed_invite_says_why_and_offers_a_new_one_instead_of_making_forever
         assert error in card.text() and "Making the invite" not in card.text()
         (button,) = card.find_all(data_cmd="new-invite")
         assert str(button.attrs["data-seat"]) == str(seat) and "Make a new invite" in button.text()
+        text = card.text()  # why first, then what to do about it
+        assert text.index(error) < text.index("Make a new invite")
 
 
 def test_i_have_an_invite_asks_for_it_without_an_error_and_a_bad_one_says_why():

@@ -134,6 +134,7 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     seat, name = invite.seat, session.name(invite.seat)
     status = invite_status(session, invite)
     body: list[Node | None] = []
+    error = h("p", {"class": "error", "role": "alert"}, invite.error) if invite.error else None
     if status == "connected":
         body.append(h("p", None, f"{name} is here."))
     elif status in ("lost", "failed"):
@@ -146,7 +147,10 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
                     "make a new invite and send it again, and they continue where they were.",
                 )
             )
-        body.append(_new_invite_button(seat))  # a failed invite's sentence is its error below
+        else:
+            body.append(error)  # why it failed, then what to do about it
+            error = None
+        body.append(_new_invite_button(seat))
     elif invite.link:
         if status == "reconnecting":
             body.append(
@@ -209,8 +213,7 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
         ]
     else:
         body.append(h("p", {"class": "hint"}, "Making the invite…"))
-    if invite.error:
-        body.append(h("p", {"class": "error", "role": "alert"}, invite.error))
+    body.append(error)
     return h(
         "article",
         {"class": f"invite-card {status}", "data-seat": seat, "aria-label": f"Invite for {name}"},
