@@ -42,6 +42,21 @@ def test_the_quoted_table_is_the_tool_s_merge_of_the_kept_run(path):
 
 @pytest.mark.parametrize("path", RUNS, ids=[p.stem for p in RUNS])
 def test_the_kept_run_played_the_starter_decks_as_they_are(path):
+    """Cards and copies: moving one copy from card to card (as issue 28's candidates did) makes
+    the kept runs stale, not only a new card. Each piece records the lists it played
+    (`balance`'s "lists"; the sw3cr runs were written before that field and were given it
+    afterwards: the decks in cards.json at the commit that added them)."""
     for run in pieces(path):
+        assert run["lists"] == {d: STARTER_DECKS[d]["cards"] for d in run["decks"]}, path.name
         for deck, figures in run["cards"].items():
             assert set(figures) == set(STARTER_DECKS[deck]["cards"]), (path.name, deck)
+
+
+def test_runs_of_other_lists_do_not_merge():
+    run = pieces(RUNS[0])[0]
+    other = json.loads(json.dumps(run))
+    deck = run["decks"][0]
+    card = next(iter(other["lists"][deck]))
+    other["lists"][deck][card] -= 1
+    with pytest.raises(ValueError, match="deck lists"):
+        merged([run, other])

@@ -54,6 +54,8 @@ class Balance(TypedDict):
     seed: int
     seeds: list[int]  # the runs merged into this one (`merged`), by their seeds
     decks: list[str]  # the pairing; the same deck twice for a mirror
+    lists: dict[str, dict[str, int]]  # each deck's cards and copies as played (a change of
+    # count, not only of cards, makes a run stale: tests/bots/test_espeers_balance_figures.py)
     wins: dict[str, int]  # by deck (a mirror has one entry)
     first_player_wins: int
     hung: int
@@ -82,6 +84,7 @@ def balance(level: str, games: int, seed: int, decks: Sequence[str] = DECKS) -> 
         "seed": seed,
         "seeds": [seed],
         "decks": pairing,
+        "lists": {deck: dict(STARTER_DECKS[deck]["cards"]) for deck in pairing},
         "wins": dict.fromkeys(pairing, 0),
         "first_player_wins": 0,
         "hung": 0,
@@ -130,6 +133,8 @@ def merged(results: Sequence[Balance]) -> Balance:
     for r in results:
         if (r["level"], r["decks"]) != (first["level"], first["decks"]):
             raise ValueError("only runs of one level and one pairing merge")
+        if r.get("lists") != first.get("lists"):
+            raise ValueError("only runs of the same deck lists merge")
         for deck, won in r["wins"].items():
             total["wins"][deck] += won
         for turn, n in r["turns"].items():
