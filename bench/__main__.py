@@ -57,7 +57,8 @@ def main() -> int:
     parser.add_argument(
         "--baseline",
         default=None,
-        help="a git revision of earlier code to compare online moves with, interleaved",
+        help="a git revision of earlier code to compare with, interleaved (online moves;"
+        " with --only snapshot, the return visit)",
     )
     parser.add_argument(
         "--games",
@@ -118,7 +119,11 @@ def run_browser_parts(args, browser, slowed, url: str) -> None:
     if args.only in (None, "startup"):
         for line in startup.run(browser, url, args.loads):
             print(line)
-    if args.only in (None, "snapshot"):
+    if args.only == "snapshot" and args.baseline:
+        with SiteServer(baseline_checkout(args.baseline), BENCH_PAGES) as old:
+            for line in snapshot.compared(browser, url, old.url, max(5, args.loads // 2)):
+                print(line, flush=True)
+    elif args.only in (None, "snapshot"):
         for line in snapshot.run(
             browser, url, max(5, args.loads // 2), args.throttled_loads, slowed
         ):

@@ -172,3 +172,38 @@ def run(
             throttle.rate, *rounds(slowed_browser, base_url, throttled_loads, throttle)
         )
         yield f"  ({throttle.describe()})"
+
+
+def compared(browser, base_url: str, old_url: str, loads: int) -> Iterator[str]:
+    """The return visit against earlier code (`--only snapshot --baseline REV`), interleaved:
+    each round the bare page, then each version's first visit (the snapshot made) and return
+    visit in a fresh profile of its own, the versions' order turned each round. Ratios against
+    the round's bare page."""
+    measure_load(browser, base_url)  # warm the server and the OS file cache
+    bare: list[float] = []
+    back: dict[str, list[Visit]] = {"before": [], "now": []}
+    yield f"return visit against earlier code ({loads} rounds, interleaved)"
+    for n in range(loads):
+        bare.append(bare_visit(browser, base_url + "bench/bare.html", None))
+        order = [("now", base_url), ("before", old_url)]
+        for name, url in order if n % 2 == 0 else order[::-1]:
+            profile = Path(tempfile.mkdtemp(prefix="parlour-bench-profile-"))
+            try:
+                visit(browser.browser_type, profile, url, None, True)
+                back[name].append(visit(browser.browser_type, profile, url, None, False))
+            finally:
+                shutil.rmtree(profile, ignore_errors=True)
+        parts = [
+            f"{name} {v.engine_ms:5.0f} ms ({v.engine_ms / bare[-1]:4.2f}x,"
+            f" data-ready {v.ready_ms:4.0f} ms{'' if v.restored else ', COLD'})"
+            for name, v in ((k, back[k][-1]) for k in ("before", "now"))
+        ]
+        yield f"  round {n + 1}: bare {bare[-1]:5.0f} ms | " + " | ".join(parts)
+    b = statistics.median(bare)
+    for name in ("before", "now"):
+        r = statistics.median(v.engine_ms for v in back[name])
+        ratios = sorted(v.engine_ms / x for v, x in zip(back[name], bare, strict=True))
+        yield (
+            f"  {name}: return visit engines, median {r:5.0f} ms, ratio {r / b:4.2f}"
+            f" (per round {ratios[0]:4.2f}-{ratios[-1]:4.2f}; budget {RETURN_RATIO_BUDGET})"
+        )

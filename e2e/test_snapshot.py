@@ -81,6 +81,23 @@ REFUSE_IDB = """{
 """
 
 
+# The first read of the snapshot's bytes fails as Chromium reports a passing failure to read a
+# large value (seen once in a full browser run); the requests after it are the browser's own.
+FAIL_FIRST_READ = """{
+  const get = IDBObjectStore.prototype.get;
+  let failed = false;
+  IDBObjectStore.prototype.get = function (...args) {
+    if (this.name !== "bytes" || failed) return get.apply(this, args);
+    failed = true;
+    const error = new DOMException("Failed to read large IndexedDB value", "UnknownError");
+    const request = { error, result: undefined };
+    setTimeout(() => request.onerror && request.onerror(), 0);
+    return request;
+  };
+}
+"""
+
+
 def refuse_storage(route) -> None:
     response = route.fetch()
     route.fulfill(response=response, body=REFUSE_IDB + response.text())
