@@ -117,16 +117,11 @@ async function loadEngine(options) {
   const settings = { ...options, ...runtimeOptions() };
   let db = null;
   try {
-    const opened = openStore();
-    // the snapshot's bytes are asked for at once, beside the key (most visits restore); on a
-    // key that does not match they are dropped, and the snapshot deleted below
-    const bytes = opened.then(readBytes);
-    bytes.catch(() => {}); // (met in `restore` when it is used; a cold start ignores it)
-    const [db_, { key }] = await Promise.all([opened, expected()]);
+    const [db_, { key }] = await Promise.all([openStore(), expected()]);
     db = db_;
     const stored = await read(db, KEYS);
     if (stored === key) {
-      const pyodide = await restore(settings, bytes);
+      const pyodide = await restore(settings, readBytes(db));
       logged(`restored from the snapshot in ${Math.round(performance.now() - start)} ms`);
       return pyodide;
     }
@@ -141,16 +136,12 @@ async function loadEngine(options) {
   return pyodide;
 }
 
-/** Restore, then give back what a snapshot froze: Python's random state was the maker's.
- * Pyodide is given the snapshot as a promise: its wasm download and module import start at
- * once, while IndexedDB reads the snapshot's bytes (about 38 MB), not after. */
+/** Restore, then give back what a snapshot froze: Python's random state was the maker's. */
 async function restore(settings, bytes) {
-  const snapshot = bytes.then((stored) => {
-    if (!(stored instanceof ArrayBuffer) || stored.byteLength < 8) {
-      throw new Error("the stored snapshot is not one");
-    }
-    return stored;
-  });
+  const snapshot = await bytes;
+  if (!(snapshot instanceof ArrayBuffer) || snapshot.byteLength < 8) {
+    throw new Error("the stored snapshot is not one");
+  }
   const pyodide = await pyodideLoad({
     ...settings,
     _loadSnapshot: snapshot,
@@ -167,12 +158,10 @@ async function restore(settings, bytes) {
 // heap that grew past it fails with "offset is out of bounds". The package's imports grow it to
 // about 36 MiB, so the module is grown to the snapshot's heap before the restore, through
 // Pyodide's `createPyodideModule` option (the same constructor, from pyodide.asm.mjs).
-function sizedFor(snapshotRead) {
-  const asm = import(`${INDEX_URL}pyodide.asm.mjs`); // at once, beside the snapshot's read
-  asm.catch(() => {}); // (a failed import is met below, where it is awaited)
+function sizedFor(snapshot) {
+  const heap = snapshot.byteLength - new Uint32Array(snapshot, 0, 2)[1]; // after the header
   return async (settings) => {
-    const [snapshot, { default: create }] = await Promise.all([snapshotRead, asm]);
-    const heap = snapshot.byteLength - new Uint32Array(snapshot, 0, 2)[1]; // after the header
+    const create = (await import(`${INDEX_URL}pyodide.asm.mjs`)).default;
     const module = await create(settings);
     if (module.HEAP8.length < heap && !module.growMemory(heap)) {
       throw new Error("no memory for the snapshot");
