@@ -293,7 +293,8 @@ window.parlourLinks = {
   // true when `text` went out on `channel` (a data channel or a BroadcastChannel)
   send(channel, text) {
     try {
-      if (channel instanceof BroadcastChannel) channel.postMessage(text);
+      const tabs = typeof BroadcastChannel === "function" && channel instanceof BroadcastChannel;
+      if (tabs) channel.postMessage(text);
       else channel.send(text);
       return true;
     } catch {

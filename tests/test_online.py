@@ -369,9 +369,12 @@ def test_a_guest_that_reloads_rejoins_and_loses_nothing():
 
 
 def test_the_host_that_reloads_takes_everyone_back():
-    net = start("espeers", ("Ada", "Bo"))
-    play(net, seed=b"host-reload", steps=30, to_the_end=False)
-    assert not over(net)
+    for _ in range(20):  # a deal (secrets drawn afresh) may let random play end in 30 steps
+        net = start("espeers", ("Ada", "Bo"))
+        play(net, seed=b"host-reload", steps=30, to_the_end=False)
+        if not over(net):
+            break
+    assert not over(net), "the reload must come mid-game"
     saved = json.dumps(net.host.to_json())
     host = OnlineSession.from_json(json.loads(saved), net.now)
     assert host.links[seat_peer(1)].state == "lost" and host.match.head() == net.host.match.head()

@@ -101,7 +101,10 @@ class RtcLink:
     def send(self, text):
         channel = self.channel
         if channel is not None and str(channel.readyState) == "open" and not send(channel, text):
-            self._lost()  # the channel closed under the send: the link is gone
+            # an open channel refused the text (too large, or its queue full): what was said
+            # is lost, so the link is too; closed at both ends, not left half open
+            self._lost()
+            self.close()
 
     def close(self):
         """Close for good; the handlers go first (a late close event must not reach us)."""
@@ -190,10 +193,13 @@ class Links:
 
     def _tab(self, link_id, operation):
         """A tab link, or None where tabs cannot meet here (a channel refused, or no
-        randomUUID outside a secure context): WebRTC, the other way in, goes on as it is."""
+        randomUUID outside a secure context). The host's WebRTC invite, the other way in, goes
+        on as it is; a guest who opened a tab invite has no other, and is told it failed."""
         try:
             return TabLink(link_id, self.emit, operation["room"], operation["hosting"])
         except Exception:
+            if not operation["hosting"]:
+                self.emit({"event": "failed", "link": link_id, "stage": "tab"})
             return None
 
     async def _rtc(self, do, link_id, operation):

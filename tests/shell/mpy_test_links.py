@@ -34,7 +34,9 @@ def test_two_tabs_meet_talk_and_part():
 
 async def test_a_link_the_browser_refuses_is_said_and_never_ends_the_page():
     """WebRTC off, or a frame denied BroadcastChannel: window.parlourLinks answers null (a JS
-    throw would end main.py), the worker hears "failed" for WebRTC, and tabs simply never meet."""
+    throw would end main.py: that half is e2e/test_online.py's, with a real browser), the
+    worker hears "failed" for WebRTC and for a guest's tab link, and a host's tab link is
+    skipped (its WebRTC invite goes on)."""
     import asyncio
 
     document = Document(Element("body"))
@@ -50,3 +52,6 @@ async def test_a_link_the_browser_refuses_is_said_and_never_ends_the_page():
     for _ in range(5):
         await asyncio.sleep(0)
     assert events == [{"event": "failed", "link": "R1", "stage": "offer"}]
+    links.run({"do": "tab", "link": "G1", "room": "r2", "hosting": False})
+    assert "G1" not in links.links
+    assert events[-1] == {"event": "failed", "link": "G1", "stage": "tab"}

@@ -11,6 +11,7 @@ from parlour.match.by_link.timing import duration
 from parlour.ui.online_screen import GAME_NAMES, copy_box
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
+from parlour.words import and_list
 
 
 def send_tree(links: list[str]) -> Node:
@@ -125,14 +126,14 @@ def join_form(
         "div",
         {"class": "bylink bylink-join", "data-role": "bylink-join"},
         h("h2", {"tabindex": "-1"}, f"Join a game of {game} by link"),
-        h("p", None, f"Players: {', '.join(names)}."),
+        h("p", None, f"Players: {and_list(list(names))}."),
         h(
             "p",
             {"class": "hint"},
             "Each turn is a link: after you join, and after each of your moves, this page gives "
             "you one to send to the group chat.",
         ),
-        h("p", {"class": "hint"}, f"{', '.join(bots)} play on the creator's device.")
+        h("p", {"class": "hint"}, f"{and_list(list(bots))} play on the creator's device.")
         if bots
         else None,
         h(

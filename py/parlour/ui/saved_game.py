@@ -103,7 +103,8 @@ def replace_game_tree(game_id: str, game_name: str, summary: dict[str, Any]) -> 
         h(
             "p",
             None,
-            f"Your game with {who} ({so_far}) is saved on this device. Starting a new game "
+            f"Your game{f' with {who}' if who else ''} ({so_far}) is saved on this device. "
+            "Starting a new game "
             "will lose it: this device keeps one game of each kind.",
         ),
         h(

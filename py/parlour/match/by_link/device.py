@@ -803,7 +803,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             if self.audit_result is not None:
                 return f"The game is over and checked: {self.audit_result.reason}"
             missing = [self.name(s) for s in range(len(self.names)) if s not in self.openings]
-            return f"The game is over: waiting for {', '.join(missing)} to open their seals."
+            return f"The game is over: waiting for {and_list(missing)} to open their seals."
         due = sorted(match.game.to_move(match.state))
         if due[0] in self.local:
             return f"{self.name(due[0])} to move (move {match.step + 1})."

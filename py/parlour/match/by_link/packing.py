@@ -27,6 +27,7 @@ from parlour.errors import MalformedInput, ParlourError
 from parlour.fair.encoding import Json, canonical_json, check_text, parse_json
 from parlour.fair.signing import SIGNATURE_BYTES, DeviceKey, Signed
 from parlour.numbers import whole
+from parlour.words import and_list
 
 LINK_VERSION = 1
 PREFIX = "pl="
@@ -239,7 +240,7 @@ def read_invite(texts: list[str]) -> Packet:
     if missing or not parts:
         raise MalformedInput(
             f"That invite comes in {count or 'several'} links: open part(s) "
-            f"{', '.join(missing)} too."
+            f"{and_list(missing)} too."
         )
     return unpack(join_parts(parts, tag))
 

@@ -207,17 +207,17 @@ class Starting(Timing):
     def _waiting_to_start(self) -> str:
         free = [self.name(s) for s in range(len(self.names)) if self.device_of(s) is None]
         if free:
-            return f"Waiting for {', '.join(free)} to join."
+            return f"Waiting for {and_list(free)} to join."
         if self.dealing is not None and not self.dealing.complete():
             seats = self.dealing.waiting_for()
-            return f"Waiting for {', '.join(self.name(s) for s in seats)} to deal the cards."
+            return f"Waiting for {and_list([self.name(s) for s in seats])} to deal the cards."
         missing = [s for s in range(len(self.names)) if s not in self.commits]
         if missing:
-            return f"Waiting for {', '.join(self.name(s) for s in missing)} to commit."
+            return f"Waiting for {and_list([self.name(s) for s in missing])} to commit."
         if self.forfeit is not None:
             return self.forfeit.reason
         missing = [s for s in range(len(self.names)) if s not in self.reveals]
         if self.reveals:  # every commitment is in, and the others have revealed theirs
             owed = and_list([self.name(s) + "'s" for s in missing])
             return f"Waiting for {owed} seed reveal."
-        return f"Waiting for {', '.join(self.name(s) for s in missing)} to reveal the seed."
+        return f"Waiting for {and_list([self.name(s) for s in missing])} to reveal the seed."

@@ -24,6 +24,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.dealing import Dealing, new_locks
 from parlour.match.match import Match
 from parlour.match.table import AnyTable
+from parlour.words import and_list
 
 WAIT, DONE = "wait", "done"  # what a handler says of a record: not yet, or taken (or void)
 SLACK = 300  # seconds a record's time may be ahead of this device's clock (clocks differ)
@@ -123,7 +124,7 @@ class LinkState:
     def _device_name(self, device: str, held: Mapping[str, tuple[int, ...]]) -> str:
         seats = held.get(device, ())
         people = [self.name(s) for s in seats if str(s) not in self.bots]
-        return f"{' and '.join(people) or device}'s device"
+        return f"{and_list(people) or device}'s device"
 
     def _took(self, record: Signed) -> None:
         """A log entry from `record`; the next step falls due at its time, but never before

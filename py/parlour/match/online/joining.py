@@ -25,6 +25,7 @@ from parlour.match.online.moves import Moves
 from parlour.match.online.seed_forfeit import SeedForfeit
 from parlour.match.online.verdicts import Verdicts
 from parlour.match.wire import MAX_ENTRIES, Hello, Resume, Welcome
+from parlour.words import and_list
 
 
 class Joining(SeedForfeit, Moves, Verdicts, Links):
@@ -133,7 +134,7 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         lost = [self._who(link) for link in self.links.values() if link.state != "connected"]
         if lost:
             raise IllegalAction(
-                f"Everyone must be connected to play again: waiting for {', '.join(lost)}."
+                f"Everyone must be connected to play again: waiting for {and_list(lost)}."
             )
         game = self._the_game()
         config = replace(self._the_config(), match_id=match_id, dealt={}, shared={})

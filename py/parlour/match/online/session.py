@@ -21,6 +21,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.online.device import DEFAULT_REVEAL_LIMIT, HOST, Crypto, Link, seat_peer
 from parlour.match.online.saves import Saves
 from parlour.match.wire import Message, decode
+from parlour.words import and_list
 
 # A message's handler: its link, and its body, as the TypedDict of its type in match/wire.py
 # (`decode` checked it against that type's shape before the handler sees it).
@@ -248,7 +249,7 @@ class OnlineSession(Saves):
                 missing = joint.missing_commitments()
             else:
                 missing = self.dealing.waiting_for() if self.dealing is not None else []
-            names = ", ".join(self.name(s) for s in missing)
+            names = and_list([self.name(s) for s in missing])
             self.aborted = f"{names} did not take part in drawing the seed in time."
             self._notice(f"{self.aborted} The game cannot start.")
         elif phase is Phase.PLAY and self.table is not None and now - self.changed_at > limit:

@@ -18,6 +18,7 @@ from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.online.device import HOST, Device, Link
 from parlour.match.signed_replay import Signatures, of_proofs
 from parlour.match.wire import ACK, Openings, Verdict
+from parlour.words import and_list
 
 
 class Verdicts(Device):
@@ -108,9 +109,10 @@ class Verdicts(Device):
         # another device audits at the latest when the time allowed for the openings is up,
         # so its word may come that long after ours: wait twice the time allowed
         if self.now - self.audited_at > 2 * self.limits["reveal"]:
-            names = ", ".join(self.device_name(d) for d in missing)
+            names = and_list([self.device_name(d) for d in missing])
             if self.is_host:
-                why = f"{names} did not send its signed final position"
+                its = "its" if len(missing) == 1 else "their"
+                why = f"{names} did not send {its} signed final position"
             else:
                 why = f"The host did not pass on the signed final position of {names}"
             self._settle(
