@@ -7,8 +7,8 @@ import zipfile
 
 import pytest
 
-from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, hold_back_python
-from e2e.test_snapshot import COLD, FAIL_FIRST_READ, NO_SNAPSHOT, RESTORED, Console, one_move
+from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
+from e2e.test_snapshot import COLD, FAIL_FIRST_READ, NO_SNAPSHOT, RESTORED, loader_after, one_move
 
 GAMES = {"esp": "ESP", "espeers": "ESPEERS", "telepathic": "Telepathic", "psi-squad": "Psi Squad"}
 
@@ -128,26 +128,9 @@ def test_a_passing_failure_to_read_the_snapshot_is_tried_again_not_a_cold_start(
     """Chromium's UnknownError on reading a large value is a passing one (low memory): the
     loader reads again a moment later and restores, rather than start cold and make the
     snapshot again."""
-    context = browser.new_context(service_workers="block")  # seeded: a return visit
-    try:
-        loader = site.url + "assets/engine-loader.mjs"
-        context.route(
-            loader,
-            lambda route: route.fulfill(
-                response=(r := route.fetch()), body=FAIL_FIRST_READ + r.text()
-            ),
-        )
-        page = context.new_page()
-        watch = PageWatch(site.url)
-        watch.allowed_problems.append("Service Worker registration blocked by Playwright")
-        watch.attach(page)
-        console = Console(page)
-        page.goto(site.url)
-        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    with loader_after(browser, site, FAIL_FIRST_READ) as (page, watch, console):  # seeded
         assert "UnknownError" in console.wait_for("parlour-engine: reading the snapshot again")
         console.wait_for(RESTORED)
         assert not any(line.startswith((COLD, NO_SNAPSHOT)) for line in console.lines)
         one_move(page, site.url, "telepathic", 2)
         assert watch.unexpected_problems() == [], watch.unexpected_problems()
-    finally:
-        context.close()

@@ -9,7 +9,9 @@ The engine's worker and the snapshot's maker say what they did on the console at
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -98,9 +100,29 @@ FAIL_FIRST_READ = """{
 """
 
 
-def refuse_storage(route) -> None:
-    response = route.fetch()
-    route.fulfill(response=response, body=REFUSE_IDB + response.text())
+@contextlib.contextmanager
+def loader_after(browser, site, prefix: str) -> Iterator[tuple[object, PageWatch, Console]]:
+    """The site opened with `prefix` run before the engine loader in the workers (to refuse
+    or fail its storage), in a context of the session's browser (a return visit's, unless the
+    test is a first visit's): its page, watch and console. No service worker, so the route
+    answers the workers' requests for the loader."""
+    context = browser.new_context(service_workers="block")
+    try:
+        loader = site.url + "assets/engine-loader.mjs"
+        context.route(
+            loader,
+            lambda route: route.fulfill(response=(r := route.fetch()), body=prefix + r.text()),
+        )
+        page = context.new_page()
+        watch = PageWatch(site.url)
+        watch.allowed_problems.append("Service Worker registration blocked by Playwright")
+        watch.attach(page)
+        console = Console(page)
+        page.goto(site.url)
+        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        yield page, watch, console
+    finally:
+        context.close()
 
 
 class Console:
@@ -200,22 +222,9 @@ def test_a_return_visit_restores_the_snapshot_and_a_damaged_one_is_deleted(
 
 
 def test_refused_storage_starts_cold_silently(browser, site):
-    # no service worker, so the route below answers the workers' requests for the loader
-    context = browser.new_context(service_workers="block")
-    try:
-        loader = site.url + "assets/engine-loader.mjs"
-        context.route(loader, refuse_storage)
-        page = context.new_page()
-        watch = PageWatch(site.url)
-        watch.allowed_problems.append("Service Worker registration blocked by Playwright")
-        watch.attach(page)
-        console = Console(page)
-        page.goto(site.url)
-        page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    with loader_after(browser, site, REFUSE_IDB) as (page, watch, console):
         assert "SecurityError" in console.wait_for(NO_SNAPSHOT)
         console.wait_for(COLD)
         assert "SecurityError" in console.wait_for("parlour-engine: snapshot not made")
         one_move(page, site.url, "telepathic", 2)
         assert watch.unexpected_problems() == [], watch.unexpected_problems()
-    finally:
-        context.close()
