@@ -261,3 +261,25 @@ def test_the_game_opens_at_the_page_s_top_once():
     later = call(app, {"op": "tick"})
     again = call(app, {"op": "route", "hash": "#online"})
     assert "top" not in later and "top" not in again
+
+
+@pytest.mark.parametrize(
+    ("invite", "do", "said"),
+    [("join=bc.r00m", "tab", "to other tabs."), ("join=", "rtc-answer", "is WebRTC turned off?")],
+)
+def test_a_guest_whose_browser_refuses_the_link_is_told_why(invite, do, said):
+    """The page's link for the invite could not be made (WebRTC off, or no channel between
+    tabs): the join screen says so, not "connecting" for ever."""
+    from parlour.net.sdp import OFFER, compress
+    from tests.test_sdp import SAMPLES
+
+    app = App()
+    call(app, {"op": "start", "local": {}, "session": {}})
+    if do == "rtc-answer":  # a browser's real offer, as an invite's code
+        invite += compress(SAMPLES[0]["offer"], OFFER)
+    out = call(app, {"op": "route", "hash": "#" + invite, "href": "http://x.example/"})
+    (link,) = [op for op in out["links"] if op["do"] == do]
+    stage = "tab" if do == "tab" else "answer"
+    call(app, {"op": "link", "event": "failed", "link": link["link"], "stage": stage})
+    assert app.online is not None and app.online.join["status"] == "failed"
+    assert said in app.online.join["error"]

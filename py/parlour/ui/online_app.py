@@ -354,8 +354,10 @@ class OnlineController:
         self.draw()
 
     def failed(self, candidate: Candidate, stage: str) -> None:
-        if candidate.peer == HOST:
-            self.join.update(error="This invite could not be opened.", status="failed")
+        if candidate.peer == HOST:  # the guest's answer, or its tab link, refused
+            error = "This invite could not be opened: this browser refused to connect"
+            why = " to other tabs." if stage == "tab" else " (is WebRTC turned off?)."
+            self.join.update(error=error + why, status="failed")
         else:
             invite = self.invites.get(int(candidate.peer.removeprefix("seat-")))
             if invite is None:
