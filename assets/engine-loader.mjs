@@ -62,12 +62,12 @@ function openStore() {
 
 const read = (db, store) => done(db.transaction(store).objectStore(store).get(SITE));
 
-// The snapshot's bytes, asked for once more, a moment later, after a transient failure:
-// Chromium keeps a large value as a blob of its own, and reports a read of it that failed for a
-// passing cause (short of memory for blobs) as an UnknownError, one that cannot succeed (the
-// file gone) as NotReadableError. A second try saves a cold start and a snapshot made again
-// (seen once in a full browser run, where each test's context holds a copy:
-// "UnknownError: Failed to read large IndexedDB value").
+// The snapshot's bytes, asked for once more, a moment later, after an UnknownError: Chromium
+// keeps a large value as a blob of its own, and says UnknownError for a read that failed for a
+// passing cause (short of memory), NotReadableError for a file gone (MDN). A second try saves a
+// cold start and a snapshot made again when the cause passed. Chromium 150 also says
+// UnknownError, for good, for a private window's value whose writer has gone (e2e/engine_seed.py
+// found it); then the second read fails too, and the engines start cold as before.
 const readBytes = async (db) => {
   try {
     return await read(db, BYTES);

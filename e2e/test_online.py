@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 from collections import Counter
 
@@ -269,7 +270,8 @@ class OnlineGame:
         seats = self.seats_of(device)
         if title in ("A draw", "Nobody wins"):
             return title
-        said = title.removesuffix("!").removesuffix(" wins").removesuffix(" win").split(" and ")
+        names = title.removesuffix("!").removesuffix(" wins").removesuffix(" win")
+        said = re.split(r", | and ", names)  # "Ada, Bo and You" (words.and_list)
         if "You" in said:
             assert len(seats) == 1, (title, seats)
             said = [self.names[seats[0]] if name == "You" else name for name in said]

@@ -18,6 +18,7 @@ from parlour.games.psi_squad.rules import max_status
 from parlour.games.psi_squad.state import score
 from parlour.match import bot_seats
 from parlour.match.table import Table
+from parlour.words import and_list
 
 ROOT = "#play-psi-squad"
 
@@ -130,7 +131,7 @@ def check_result(psi: PsiPage) -> None:
     best = max(final)
     winners = [psi.names[s] for s in range(len(final)) if final[s] == best]
     title = dialog.locator("h2").inner_text()
-    assert title == " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
+    assert title == and_list(winners) + (" win!" if len(winners) > 1 else " wins!")
     rows = {}
     for row in dialog.locator("[data-role=final] tbody tr").all():
         rows[row.locator("th").inner_text()] = row.locator("td").all_inner_texts()

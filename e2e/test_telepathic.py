@@ -232,7 +232,7 @@ def test_director_mode_to_a_win(page, site, watch):
     assert tele.take_device_if_asked() == 0
     tele.announce({1: tele.cards[1]["win"], 2: tele.cards[2]["win"]})
     title, _ = tele.result()
-    assert title == "Dee and Cal and Sam win!"
+    assert title == "Dee, Cal and Sam win!"
 
 
 def test_four_players_on_opposed_teams(page, site, watch):
