@@ -343,3 +343,16 @@ def test_the_past_is_a_match_of_its_own():
     earlier = replay.now()
     assert earlier.step == replay.step and earlier.state == table.match.state_at(replay.step)
     assert replay.match.step == len(record.moves)  # the whole match is unchanged
+
+
+@pytest.mark.parametrize("setup", range(len(SETUPS)), ids=[s[0] for s in SETUPS])
+def test_every_opening_value_of_a_real_record_replaced_by_a_list_is_refused(setup):
+    """What the fuzzing above found once in ESPEERS (an opening's value `[]` where a card's id
+    belongs raised "unhashable type" in the rules): every opening value of a finished game, in
+    the log and in the openings, replaced by a list or an object, opens or is refused."""
+    document = finished(setup)[1].to_json()
+    values = [p for p in _paths(document) if p and p[-1] == "value"]
+    assert values, "the record holds openings"
+    for path in values:
+        for bad in ([], {}):
+            opens_or_refuses(pack(_put(document, path, bad)))

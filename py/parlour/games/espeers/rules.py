@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeGuard
 
 from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
 from parlour.fair.commit import Context, Opening, check_opening, commitment_of
@@ -76,6 +76,12 @@ from parlour.games.espeers.state import (
 )
 from parlour.games.espeers.words import KIND_WHEN, PENDING_SENTENCES
 from parlour.games.zener import Symbol
+
+
+def _is_card(value: object) -> TypeGuard[str]:
+    """A card's id: an opening's value comes from another device, and may be any JSON (a list
+    there is no key of CARDS: `in` would raise, not refuse)."""
+    return isinstance(value, str) and value in CARDS
 
 
 def _set(state: EspeersState, seat: int, **changes: Any) -> EspeersState:
@@ -558,7 +564,7 @@ class Espeers(Game[EspeersState, Action]):
         me = state.players[seat]
         barrier = me.barrier
         assert barrier is not None
-        if opening.label != barrier.label or opening.value not in CARDS:
+        if opening.label != barrier.label or not _is_card(opening.value):
             raise CommitmentMismatch(f"{state.name(seat)} showed the wrong card.", seat)
         check_opening(
             Context(state.setup.match_id, seat),
@@ -614,7 +620,8 @@ class Espeers(Game[EspeersState, Action]):
             return state
         if action.opening is None:
             raise IllegalAction("A right prediction is proven by showing the barrier card.")
-        if CARDS.get(action.opening.value) is None or CARDS[action.opening.value].symbol != guess:
+        value = action.opening.value
+        if not _is_card(value) or CARDS[value].symbol != guess:
             raise CommitmentMismatch(f"{state.name(seat)}'s barrier card is not a {guess}.", seat)
         return self._show_barrier(state, seat, action.opening)
 

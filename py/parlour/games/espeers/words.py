@@ -140,8 +140,9 @@ def cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
-def card_name(card: str) -> str:
-    return CARDS[card].name if card in CARDS else card
+def card_name(card: object) -> str:
+    """A card's name; anything else (an opening's value is any JSON) as it is."""
+    return CARDS[card].name if isinstance(card, str) and card in CARDS else str(card)
 
 
 def listed(names: list[str]) -> str:
