@@ -169,7 +169,7 @@ def build_app_zip(root: Path = ROOT) -> Path:
         for path in site.app_sources(root)
     }
     sources = {name: site.browser_source(text) for name, text in entries.items() if is_py(name)}
-    code = pyc.compiled(sources, APP_ZIP_IN_ENGINE, root)
+    code = pyc.compiled(sources, APP_ZIP_IN_ENGINE, root, pyc.UNANNOTATED)
     tmp = zip_path.with_suffix(".tmp")
     # stored, as the standard library's: the host compresses the whole zip, which shrinks
     # compiled code better than deflating each entry (0.58 MB gzipped against 0.71)

@@ -9,8 +9,11 @@ Node (scripts/pyc.mjs), so the bytecode is the browser's. Each .pyc is PEP 552's
 hash-based kind, which zipimport loads with no source beside it; its code's file name is where
 the source would have been (`prefix` + name), so a traceback names the right file and line.
 
+The package's modules are compiled without their functions' annotations (scripts/unannotated.py:
+nothing reads them at run time); the standard library's as Python ships them.
+
 Compiling takes seconds (Node starts Pyodide), so results are kept by content: the cache holds a
-.pyc per (Pyodide version, file name, source), and a build compiles only what changed.
+.pyc per (Pyodide version, file name, source, recipe), and a build compiles only what changed.
 """
 
 from __future__ import annotations
@@ -34,18 +37,33 @@ def pyodide_folder(root: Path = ROOT) -> Path:
     return root / "node_modules" / "pyodide"
 
 
-def _key(version: str, filename: str, source: str) -> str:
-    return hashlib.sha256(f"{version}\0{filename}\0{source}".encode()).hexdigest()
+AS_WRITTEN = "as written"
+UNANNOTATED = "unannotated"  # the functions' annotations left out (scripts/unannotated.py)
 
 
-def compiled(sources: dict[str, str], prefix: str, root: Path = ROOT) -> dict[str, bytes]:
+def _key(version: str, filename: str, source: str, recipe: str) -> str:
+    text = f"{version}\0{filename}\0{source}"
+    if recipe != AS_WRITTEN:
+        text += f"\0{recipe}\0{RECIPES[recipe].read_text()}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+RECIPES = {UNANNOTATED: Path(__file__).with_name("unannotated.py")}
+
+
+def compiled(
+    sources: dict[str, str], prefix: str, root: Path = ROOT, recipe: str = AS_WRITTEN
+) -> dict[str, bytes]:
     """Zip entry name -> its .pyc, for each (entry name -> source) in `sources`; the code's file
-    name is `prefix` + the entry's name."""
+    name is `prefix` + the entry's name; `recipe` says whether the code keeps everything its
+    source says (AS_WRITTEN) or leaves the functions' annotations out (UNANNOTATED)."""
     folder = pyodide_folder(root)
     version = json.loads((folder / "package.json").read_text())["version"]
-    keys = {name: _key(version, prefix + name, text) for name, text in sources.items()}
+    keys = {name: _key(version, prefix + name, text, recipe) for name, text in sources.items()}
     CACHE.mkdir(parents=True, exist_ok=True)
-    todo = {n: [prefix + n, s] for n, s in sources.items() if not (CACHE / keys[n]).is_file()}
+    todo = {
+        n: [prefix + n, s, recipe] for n, s in sources.items() if not (CACHE / keys[n]).is_file()
+    }
     if todo:
         for name, data in _run_pyodide(folder, todo).items():
             (CACHE / keys[name]).write_bytes(data)
