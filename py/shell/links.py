@@ -193,13 +193,13 @@ class Links:
 
     def _tab(self, link_id, operation):
         """A tab link, or None where tabs cannot meet here (a channel refused, or no
-        randomUUID outside a secure context). The host's WebRTC invite, the other way in, goes
-        on as it is; a guest who opened a tab invite has no other, and is told it failed."""
+        randomUUID outside a secure context): the worker hears it failed. The host then offers
+        no tab invite, and its WebRTC invite, the other way in, goes on; a guest who opened a
+        tab invite has no other, and is told why."""
         try:
             return TabLink(link_id, self.emit, operation["room"], operation["hosting"])
         except Exception:
-            if not operation["hosting"]:
-                self.emit({"event": "failed", "link": link_id, "stage": "tab"})
+            self.emit({"event": "failed", "link": link_id, "stage": "tab"})
             return None
 
     async def _rtc(self, do, link_id, operation):

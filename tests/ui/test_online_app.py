@@ -283,3 +283,26 @@ def test_a_guest_whose_browser_refuses_the_link_is_told_why(invite, do, said):
     call(app, {"op": "link", "event": "failed", "link": link["link"], "stage": stage})
     assert app.online is not None and app.online.join["status"] == "failed"
     assert said in app.online.join["error"]
+
+
+def test_a_host_whose_browser_keeps_its_tabs_apart_sends_the_invite_link_alone():
+    """A frame denied BroadcastChannel (or a page outside a secure context): the host's tab link
+    could not be made, so its invite offers no "Open a tab invite" that could never connect, and
+    the invite link, the other way in, goes on."""
+    from tests.test_sdp import SAMPLES
+    from tests.ui.test_bot_seats import form
+
+    app = App()
+    call(app, {"op": "start", "local": {}, "session": {}})
+    host = {"tag": "input", "type": "checkbox", "checked": True, "data": {"here-seat": "0"}}
+    out = call(app, {"op": "route", "hash": "#host-esp", "form": [*form("esp", 2, {}), host]})
+    (tab,) = [op for op in out["links"] if op["do"] == "tab"]
+    (rtc,) = [op for op in out["links"] if op["do"] == "rtc-offer"]
+    offer = SAMPLES[0]["offer"]
+    call(app, {"op": "link", "event": "offered", "link": rtc["link"], "sdp": offer})
+    page = call(app, {"op": "route", "hash": "#online"})
+    assert "Open a tab invite" in json.dumps(page)
+    call(app, {"op": "link", "event": "failed", "link": tab["link"], "stage": "tab"})
+    page = json.dumps(call(app, {"op": "route", "hash": "#online"}))
+    assert "Open a tab invite" not in page and "Send this invite to" in page
+    assert "could not make an invite" not in page

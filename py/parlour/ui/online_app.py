@@ -362,7 +362,9 @@ class OnlineController:
             invite = self.invites.get(int(candidate.peer.removeprefix("seat-")))
             if invite is None:
                 return
-            if stage == "accept":
+            if stage == "tab":  # this browser keeps its tabs apart: the invite link goes on
+                invite.tab_link = ""
+            elif stage == "accept":
                 invite.error = (
                     "That answer does not fit this invite: make a new invite and try again."
                 )
