@@ -79,6 +79,13 @@ def main() -> int:
         help="snapshot and solo: the throttled browser gets this many CPUs' worth of time / 4"
         " (default: the machine's, a machine 4x slower; 1: each busy thread at most 4x slower)",
     )
+    parser.add_argument(
+        "--settle-ms",
+        type=int,
+        default=0,
+        help="snapshot: open each visit's page this long after its browser started (0: at once;"
+        " bench/snapshot.py, visit)",
+    )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
     if args.only in (None, "engine"):
@@ -121,11 +128,12 @@ def run_browser_parts(args, browser, slowed, url: str) -> None:
             print(line)
     if args.only == "snapshot" and args.baseline:
         with SiteServer(baseline_checkout(args.baseline), BENCH_PAGES) as old:
-            for line in snapshot.compared(browser, url, old.url, max(5, args.loads // 2)):
+            rounds = max(5, args.loads // 2)
+            for line in snapshot.compared(browser, url, old.url, rounds, args.settle_ms):
                 print(line, flush=True)
     elif args.only in (None, "snapshot"):
         for line in snapshot.run(
-            browser, url, max(5, args.loads // 2), args.throttled_loads, slowed
+            browser, url, max(5, args.loads // 2), args.throttled_loads, slowed, args.settle_ms
         ):
             print(line, flush=True)
     if args.only in (None, "offline"):

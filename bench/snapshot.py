@@ -45,10 +45,19 @@ class Visit:
 
 
 def visit(
-    browser_type, profile: Path, url: str, throttle: Throttle | None, wait_for_snapshot: bool
+    browser_type,
+    profile: Path,
+    url: str,
+    throttle: Throttle | None,
+    wait_for_snapshot: bool,
+    settle_ms: int = 0,
 ) -> Visit:
     """One visit in a browser of its own on `profile` (under the throttle's quota, if any); the
-    first waits for the snapshot."""
+    first waits for the snapshot. With `settle_ms`, the page is opened that long after the
+    browser started, as in a browser already running: a browser just started does its own work
+    in its first second (a trace of a return visit on this 2-core machine: its omnibox's WebUI
+    renderer took 480 ms of CPU while the page loaded), which the bare page, opened in a
+    browser already running, never meets."""
     launch = chromium_launch_args() if throttle is None else throttle.launch
     context = browser_type.launch_persistent_context(profile, **launch)
     try:
@@ -58,6 +67,8 @@ def visit(
         page.on("console", lambda message: lines.append(message.text))
         if throttle is not None:
             throttle.slow_page(context, page)
+        if settle_ms:
+            page.wait_for_timeout(settle_ms)
         page.goto(url)
         page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS * 3)
         page.wait_for_timeout(100)
@@ -91,7 +102,7 @@ def bare_visit(browser, url: str, throttle: Throttle | None) -> float:
 
 
 def rounds(
-    browser, base_url: str, loads: int, throttle: Throttle | None
+    browser, base_url: str, loads: int, throttle: Throttle | None, settle_ms: int = 0
 ) -> tuple[list[float], list[Visit], list[Visit]]:
     """`loads` rounds of the bare page, a first visit and a return visit in a fresh profile;
     `browser` is the one the bare page runs in (throttled along with the visits, if any)."""
@@ -102,8 +113,8 @@ def rounds(
         bare.append(bare_visit(browser, base_url + "bench/bare.html", throttle))
         profile = Path(tempfile.mkdtemp(prefix="parlour-bench-profile-"))
         try:
-            first.append(visit(browser.browser_type, profile, base_url, throttle, True))
-            back.append(visit(browser.browser_type, profile, base_url, throttle, False))
+            first.append(visit(browser.browser_type, profile, base_url, throttle, True, settle_ms))
+            back.append(visit(browser.browser_type, profile, base_url, throttle, False, settle_ms))
         finally:
             shutil.rmtree(profile, ignore_errors=True)
     return bare, first, back
@@ -113,11 +124,15 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "OVER"
 
 
-def report(rate: int, bare: list[float], first: list[Visit], back: list[Visit]) -> list[str]:
+def report(
+    rate: int, bare: list[float], first: list[Visit], back: list[Visit], settle_ms: int = 0
+) -> list[str]:
     b = statistics.median(bare)
     f = statistics.median(v.engine_ms for v in first)
     r = statistics.median(v.engine_ms for v in back)
     label = "" if rate == 1 else f", CPU throttled {rate}x"
+    if settle_ms:
+        label += f", each visit {settle_ms} ms after its browser started"
     lines = [f"engine snapshot ({len(bare)} rounds, a fresh profile each, interleaved{label})"]
     for n, (x, y, z) in enumerate(zip(bare, first, back, strict=True), 1):
         lines.append(
@@ -161,20 +176,20 @@ def run(
     loads: int,
     throttled_loads: int,
     slowed: tuple[object, Throttle] | None,
+    settle_ms: int = 0,
 ) -> Iterator[str]:
     """The report's lines, each section as soon as its rounds are done; `slowed` is the
     throttled browser and its Throttle, for the throttled rounds."""
     measure_load(browser, base_url)  # warm the server and the OS file cache, not the browser's
-    yield from report(1, *rounds(browser, base_url, loads, None))
+    yield from report(1, *rounds(browser, base_url, loads, None, settle_ms), settle_ms)
     if throttled_loads > 0 and slowed is not None:
         slowed_browser, throttle = slowed
-        yield from report(
-            throttle.rate, *rounds(slowed_browser, base_url, throttled_loads, throttle)
-        )
+        found = rounds(slowed_browser, base_url, throttled_loads, throttle, settle_ms)
+        yield from report(throttle.rate, *found, settle_ms)
         yield f"  ({throttle.describe()})"
 
 
-def compared(browser, base_url: str, old_url: str, loads: int) -> Iterator[str]:
+def compared(browser, base_url: str, old_url: str, loads: int, settle_ms: int = 0) -> Iterator[str]:
     """The return visit against earlier code (`--only snapshot --baseline REV`), interleaved:
     each round the bare page, then each version's first visit (the snapshot made) and return
     visit in a fresh profile of its own, the versions' order turned each round. Ratios against
@@ -182,15 +197,16 @@ def compared(browser, base_url: str, old_url: str, loads: int) -> Iterator[str]:
     measure_load(browser, base_url)  # warm the server and the OS file cache
     bare: list[float] = []
     back: dict[str, list[Visit]] = {"before": [], "now": []}
-    yield f"return visit against earlier code ({loads} rounds, interleaved)"
+    settled = f", each visit {settle_ms} ms after its browser started" if settle_ms else ""
+    yield f"return visit against earlier code ({loads} rounds, interleaved{settled})"
     for n in range(loads):
         bare.append(bare_visit(browser, base_url + "bench/bare.html", None))
         order = [("now", base_url), ("before", old_url)]
         for name, url in order if n % 2 == 0 else order[::-1]:
             profile = Path(tempfile.mkdtemp(prefix="parlour-bench-profile-"))
             try:
-                visit(browser.browser_type, profile, url, None, True)
-                back[name].append(visit(browser.browser_type, profile, url, None, False))
+                visit(browser.browser_type, profile, url, None, True, settle_ms)
+                back[name].append(visit(browser.browser_type, profile, url, None, False, settle_ms))
             finally:
                 shutil.rmtree(profile, ignore_errors=True)
         parts = [
