@@ -626,7 +626,8 @@ def test_an_invite_the_browser_cannot_make_says_why_and_a_new_one_can_be_made(
 ):
     """The host's browser refuses WebRTC: the seat's card says so, in place of "Making the
     invite…" for ever (and no page error: a JS throw used to go past MicroPython), with a
-    "Make a new invite" button, which works once WebRTC does."""
+    "Make a new invite" button, which works once WebRTC does. A guest whose browser refuses
+    WebRTC is told so when the invite opens."""
     context = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
     try:
         context.add_init_script(RTC_OFF)
@@ -646,13 +647,30 @@ def test_an_invite_the_browser_cannot_make_says_why_and_a_new_one_can_be_made(
             print("\n".join(watch.problems))
             raise
         assert "Making the invite" not in card.inner_text()
-        assert "could not" in card.inner_text()  # the failure, in words
+        assert "could not" in card.inner_text()  # the failure, in words, and what still works
+        assert "Playing by link needs no direct connection" in card.inner_text()
         card.screenshot(path=screenshots / f"online-phone-{scheme}-invite-failed.png")
         assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
         page.evaluate("window.__rtcOff = false")
         again.click()
         page.locator("[data-role=invite-1]").wait_for(timeout=STEP_TIMEOUT_MS)
         assert card.locator("[data-cmd=new-invite]").count() == 0
+        invite = page.locator("[data-role=invite-1]").input_value()
+        assert watch.unexpected_problems() == [], watch.unexpected_problems()
+    finally:
+        context.close()
+    context = browser.new_context(viewport={"width": 360, "height": 780}, color_scheme=scheme)
+    try:  # the guest's browser refuses WebRTC
+        context.add_init_script(RTC_OFF)
+        guest = context.new_page()
+        watch = PageWatch(site.url)
+        watch.attach(guest)
+        guest.goto(invite)
+        guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+        said = "this browser refused to connect (is WebRTC turned off?)"
+        join = guest.locator("[data-role=join]")
+        join.locator(".error", has_text=said).wait_for(timeout=STEP_TIMEOUT_MS)
+        join.screenshot(path=screenshots / f"online-phone-{scheme}-join-refused.png")
         assert watch.unexpected_problems() == [], watch.unexpected_problems()
     finally:
         context.close()

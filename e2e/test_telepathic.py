@@ -221,7 +221,7 @@ def test_a_standard_game_of_two_lost_with_the_proof(page, site, watch):
     assert any(f"({tele.cards[s]['lose']}: three in a line)" in text for s in met)
 
 
-def test_director_mode_to_a_win(page, site, watch):
+def test_director_mode_to_a_win(page, site, watch, screenshots):
     tele = TelePage(page, ("Dee", "Cal", "Sam"), "director")
     plan = _new_plan(tele, site.url, wins_of=[1, 2], loses_of=[1, 2])
     for slot, set_index in plan:
@@ -233,6 +233,7 @@ def test_director_mode_to_a_win(page, site, watch):
     tele.announce({1: tele.cards[1]["win"], 2: tele.cards[2]["win"]})
     title, _ = tele.result()
     assert title == "Dee, Cal and Sam win!"
+    page.locator("[data-role=result]").screenshot(path=screenshots / "telepathic-three-win.png")
 
 
 def test_four_players_on_opposed_teams(page, site, watch):

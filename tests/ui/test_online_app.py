@@ -265,7 +265,10 @@ def test_the_game_opens_at_the_page_s_top_once():
 
 @pytest.mark.parametrize(
     ("invite", "do", "said"),
-    [("join=bc.r00m", "tab", "to other tabs."), ("join=", "rtc-answer", "is WebRTC turned off?")],
+    [
+        ("join=bc.r00m", "tab", "to other tabs."),
+        ("join=", "rtc-answer", "(is WebRTC turned off?). Playing by link needs no direct"),
+    ],
 )
 def test_a_guest_whose_browser_refuses_the_link_is_told_why(invite, do, said):
     """The page's link for the invite could not be made (WebRTC off, or no channel between

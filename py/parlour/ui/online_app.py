@@ -53,6 +53,9 @@ from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
 
 ROOT = "#online .online-root"
 
+# what still works where the browser refuses a direct connection (WebRTC off)
+BY_LINK = "Playing by link needs no direct connection: choose it in a game's set-up."
+
 
 class Candidate:
     """One way a remote seat may connect (its WebRTC invite or its tab invite), a link on the
@@ -356,7 +359,7 @@ class OnlineController:
     def failed(self, candidate: Candidate, stage: str) -> None:
         if candidate.peer == HOST:  # the guest's answer, or its tab link, refused
             error = "This invite could not be opened: this browser refused to connect"
-            why = " to other tabs." if stage == "tab" else " (is WebRTC turned off?)."
+            why = " to other tabs." if stage == "tab" else f" (is WebRTC turned off?). {BY_LINK}"
             self.join.update(error=error + why, status="failed")
         else:
             invite = self.invites.get(int(candidate.peer.removeprefix("seat-")))
@@ -370,7 +373,9 @@ class OnlineController:
                 )
             else:
                 invite.status = "failed"
-                invite.error = "This browser could not make an invite (is WebRTC turned off?)."
+                invite.error = (
+                    f"This browser could not make an invite (is WebRTC turned off?). {BY_LINK}"
+                )
         self.draw()
 
     def accept(self, seat: int, code: str) -> None:
