@@ -13,12 +13,14 @@ The package's modules are compiled without their functions' annotations (scripts
 nothing reads them at run time); the standard library's as Python ships them.
 
 Compiling takes seconds (Node starts Pyodide), so results are kept by content: the cache holds a
-.pyc per (Pyodide version, file name, source, recipe), and a build compiles only what changed.
+.pyc per (Pyodide version, file name, source, recipe, and the Node script that compiles), and a
+build compiles only what changed.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import shutil
@@ -42,10 +44,16 @@ UNANNOTATED = "unannotated"  # the functions' annotations left out (scripts/unan
 
 
 def _key(version: str, filename: str, source: str, recipe: str) -> str:
-    text = f"{version}\0{filename}\0{source}"
+    text = f"{version}\0{filename}\0{source}\0{_compiler()}"
     if recipe != AS_WRITTEN:
         text += f"\0{recipe}\0{RECIPES[recipe].read_text()}"
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.cache
+def _compiler() -> str:
+    """The Node script that compiles (how a recipe is applied is its part of a .pyc's key)."""
+    return NODE_SCRIPT.read_text()
 
 
 RECIPES = {UNANNOTATED: Path(__file__).with_name("unannotated.py")}

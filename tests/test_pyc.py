@@ -99,6 +99,21 @@ def test_a_module_is_compiled_once_and_kept_by_its_content(tmp_path, monkeypatch
     assert runs[-1] == {"a.py": ["here.zip/a.py", "x = 1", pyc.UNANNOTATED]}
 
 
+def test_the_engines_python_leaves_the_annotations_out_of_the_code_it_compiles(
+    tmp_path, monkeypatch
+):
+    """Through the build's own compiler (Pyodide under Node, scripts/pyc.mjs): the names only an
+    annotation uses are in the code compiled as written, and not in the code compiled
+    unannotated."""
+    monkeypatch.setattr(pyc, "CACHE", tmp_path)
+    source = "def seat(name: Zyxwvut, *more: Qwertyu) -> Asdfghj:\n    return name\n"
+    kept = pyc.compiled({"m.py": source}, "here.zip/")["m.py"]
+    left = pyc.compiled({"m.py": source}, "here.zip/", recipe=pyc.UNANNOTATED)["m.py"]
+    names = (b"Zyxwvut", b"Qwertyu", b"Asdfghj")
+    assert all(n in kept for n in names)
+    assert not any(n in left for n in names) and b"seat" in left
+
+
 ANNOTATED = """\
 from __future__ import annotations
 import dataclasses

@@ -308,4 +308,5 @@ def test_a_host_whose_browser_keeps_its_tabs_apart_sends_the_invite_link_alone()
     call(app, {"op": "link", "event": "failed", "link": tab["link"], "stage": "tab"})
     page = json.dumps(call(app, {"op": "route", "hash": "#online"}))
     assert "Open a tab invite" not in page and "Send this invite to" in page
+    assert "another tab" not in page  # no question left without its answer
     assert "could not make an invite" not in page

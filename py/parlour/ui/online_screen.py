@@ -173,14 +173,8 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
                     h(
                         "p",
                         {"class": "hint"},
-                        "By message, mail or the QR code. Playing in another tab of this browser? ",
-                        h(
-                            "a",
-                            {"href": invite.tab_link, "target": "_blank", "rel": "noopener"},
-                            "Open a tab invite",
-                        )
-                        if invite.tab_link
-                        else None,
+                        "By message, mail or the QR code.",
+                        *_tab_invite(invite.tab_link),
                     ),
                 ),
             ),
@@ -494,3 +488,11 @@ def elsewhere_tree() -> Node:
             "Play it here instead",
         ),
     )
+
+
+def _tab_invite(link: str) -> list[Node | str]:
+    """The same-browser invite after the hint, where this browser lets its tabs meet."""
+    if not link:
+        return []
+    anchor = h("a", {"href": link, "target": "_blank", "rel": "noopener"}, "Open a tab invite")
+    return [" Playing in another tab of this browser? ", anchor]
