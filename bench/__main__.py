@@ -106,8 +106,8 @@ def main() -> int:
             print(f"Chromium {browser.version}")
             slowed = None
             if args.only in (None, "solo") or (
-                args.only == "snapshot" and args.throttled_loads > 0
-            ):
+                args.only == "snapshot" and args.throttled_loads > 0 and not args.baseline
+            ):  # (the return visit against earlier code has no throttled rounds)
                 slowed = (p.chromium.launch(**throttle.launch), throttle)
                 print(
                     calibrate(browser, slowed[0], throttle, site.url + "bench/bare.html"),
