@@ -1,11 +1,12 @@
 """The package's functions without their annotations, for the engine's compiled modules.
 
 Why: every annotated function of the package carried its signature's annotations into its
-compiled code (in Python 3.14, a code object of its own per function, `__annotate__`), 0.31 MB of
-the package's 1.96 MB of .pyc and 51 KB of its 0.57 MB gzipped: bytes a first visit downloads
-and memory every visit holds, for type hints that mypy reads from the sources and that nothing
-reads at run time. Annotations in a class body stay: dataclasses, NamedTuples and TypedDicts
-make their fields from them. Line numbers stay, so tracebacks still point at the right line.
+compiled code (as strings, under `from __future__ import annotations`; in Python 3.14 without
+it, as an `__annotate__` function of their own), 0.31 MB of the package's 1.96 MB of .pyc and
+51 KB of its 0.57 MB gzipped: bytes a first visit downloads and memory every visit holds, for
+type hints that mypy reads from the sources and that nothing reads at run time. Annotations in
+a class body stay: dataclasses, NamedTuples and TypedDicts make their fields from them. Line
+numbers stay, so tracebacks still point at the right line.
 
 The build's Node script (scripts/pyc.mjs) runs this very file in the engine's Python; the tests
 run it here.
