@@ -15,13 +15,14 @@ pyodide.globals.set("unannotated_py", readFileSync(new URL("./unannotated.py", i
 const out = pyodide.runPython(`
 import base64, importlib.util, json, marshal
 
-recipes = {}
-exec(unannotated_py, recipes)
+found = {}
+exec(unannotated_py, found)
+recipes = {"unannotated": found["unannotated"]}  # scripts/pyc.py's UNANNOTATED; else as written
 
 def pyc(filename, source, recipe):
     """An unchecked hash-based .pyc (PEP 552): valid with or without its source beside it."""
     data = source.encode("utf-8")
-    tree = recipes["unannotated"](source, filename) if recipe == "unannotated" else data
+    tree = recipes[recipe](source, filename) if recipe in recipes else data
     code = compile(tree, filename, "exec", dont_inherit=True)
     head = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little")
     return head + importlib.util.source_hash(data) + marshal.dumps(code)

@@ -44,16 +44,17 @@ UNANNOTATED = "unannotated"  # the functions' annotations left out (scripts/unan
 
 
 def _key(version: str, filename: str, source: str, recipe: str) -> str:
-    text = f"{version}\0{filename}\0{source}\0{_compiler()}"
-    if recipe != AS_WRITTEN:
-        text += f"\0{recipe}\0{RECIPES[recipe].read_text()}"
+    text = f"{version}\0{filename}\0{source}\0{_compiler(recipe)}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 @functools.cache
-def _compiler() -> str:
-    """The Node script that compiles (how a recipe is applied is its part of a .pyc's key)."""
-    return NODE_SCRIPT.read_text()
+def _compiler(recipe: str) -> str:
+    """What compiles with `recipe`, as text, read once a build: the Node script, and the
+    recipe's own file (part of each .pyc's key)."""
+    if recipe == AS_WRITTEN:
+        return NODE_SCRIPT.read_text()
+    return f"{NODE_SCRIPT.read_text()}\0{recipe}\0{RECIPES[recipe].read_text()}"
 
 
 RECIPES = {UNANNOTATED: Path(__file__).with_name("unannotated.py")}
