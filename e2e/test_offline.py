@@ -103,6 +103,46 @@ def test_the_installed_app_opens_to_the_home_screen_offline(browser_type, tmp_pa
         context.close()
 
 
+HEADER = "x-parlour-version"  # the version a file came from, as the service worker says
+VERSION = f"(url) => fetch(url).then((r) => r.headers.get('{HEADER}'))"
+# What this scope's one cache holds for a file: [how many caches, the version stamped on it].
+KEPT = """async ([site, path]) => {
+  const names = (await caches.keys()).filter((n) => n.startsWith(`psi-parlour ${site} `));
+  const kept = await (await caches.open(names[0])).match(new URL(path, site).href);
+  return [names.length, kept ? kept.headers.get('x-parlour-version') : 'not kept'];
+}"""
+# A copy kept unstamped, as a service worker before the stamping kept them all.
+KEPT_EARLIER = """async ([site, path, text]) => {
+  const [name] = (await caches.keys()).filter((n) => n.startsWith(`psi-parlour ${site} `));
+  await (await caches.open(name)).put(new URL(path, site).href, new Response(text));
+}"""
+TEXT_AND_VERSION = f"""(url) => fetch(url)
+  .then(async (r) => [await r.text(), r.headers.get('{HEADER}')])"""
+
+
+def test_each_file_is_kept_stamped_with_its_version_and_goes_out_as_kept(browser):
+    """The service worker stamps the site's files with their version once, as it keeps them,
+    and answers with the copy it keeps (a stream of its own in between cost CPU on every start);
+    the runtime's folder is kept as downloaded; a copy kept unstamped is stamped on the way."""
+    server = SiteServer().__enter__()
+    context = browser.new_context()
+    try:
+        page, watch = first_visit(context, server)
+        page.wait_for_function(CONTROLLED)
+        version = offline.version()
+        for path in ("index.html", "assets/build/python_stdlib.zip", "py/worker.py"):
+            assert page.evaluate(KEPT, [server.url, path]) == [1, version], path
+            assert page.evaluate(VERSION, f"./{path}") == version, path
+        pyodide = build.vendor_dirs()["pyodide"].relative_to(build.ROOT) / "pyodide.mjs"
+        assert page.evaluate(KEPT, [server.url, pyodide.as_posix()]) == [1, None]
+        page.evaluate(KEPT_EARLIER, [server.url, "py/worker.py", "# kept unstamped"])
+        assert page.evaluate(TEXT_AND_VERSION, "./py/worker.py") == ["# kept unstamped", version]
+        assert watch.unexpected_problems() == [], watch.unexpected_problems()
+    finally:
+        context.close()
+        server.__exit__(None, None, None)
+
+
 @pytest.fixture
 def deployed(tmp_path):
     """A deploy of its own (dist/, as Netlify publishes it), so the test can deploy again; and a
@@ -125,8 +165,6 @@ def deploy() -> int:
 __export__ = [*__export__, "deploy"]
 """
 TEXT = "(url) => fetch(url).then((r) => r.text())"
-HEADER = "x-parlour-version"  # the version a file came from, as the service worker says
-VERSION = f"(url) => fetch(url).then((r) => r.headers.get('{HEADER}'))"
 # The engine's answer to deploy(): 2 on version 2; version 1's engine has no such function.
 ENGINE_DEPLOY = """(name) => Promise.race([
   Promise.resolve(window[name]).then(
