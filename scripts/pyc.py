@@ -41,6 +41,7 @@ def pyodide_folder(root: Path = ROOT) -> Path:
 
 AS_WRITTEN = "as written"
 UNANNOTATED = "unannotated"  # the functions' annotations left out (scripts/unannotated.py)
+RECIPES = {UNANNOTATED: Path(__file__).with_name("unannotated.py")}  # each but AS_WRITTEN
 
 
 def _key(version: str, filename: str, source: str, recipe: str) -> str:
@@ -55,9 +56,6 @@ def _compiler(recipe: str) -> str:
     if recipe == AS_WRITTEN:
         return NODE_SCRIPT.read_text()
     return f"{NODE_SCRIPT.read_text()}\0{recipe}\0{RECIPES[recipe].read_text()}"
-
-
-RECIPES = {UNANNOTATED: Path(__file__).with_name("unannotated.py")}
 
 
 def compiled(

@@ -192,10 +192,14 @@ self.addEventListener("message", (event) => {
   if (event.data === "loaded") event.waitUntil(prune());
 });
 
+// The version a cache of this scope holds ("" for an unscoped cache of the first worker).
+const versionIn = (name) => (name.startsWith(OURS) ? name.slice(OURS.length) : "");
+
 // The same answer, saying which version it came from.
 function stamped(response, name) {
   const headers = new Headers(response.headers);
-  if (name.startsWith(OURS)) headers.set(HEADER, name.slice(OURS.length));
+  const version = versionIn(name);
+  if (version) headers.set(HEADER, version);
   const { status, statusText } = response;
   return new Response(response.body, { status, statusText, headers });
 }
@@ -215,8 +219,9 @@ async function answer(event, key, pinned) {
   // costs its CPU while the page starts (the 3.3 MB standard library). A cache kept by an
   // earlier service worker holds unstamped copies: those are stamped on the way.
   if (!cached) return fetch(event.request);
-  const kept = key.pathname.includes(IMMUTABLE) || !name.startsWith(OURS);
-  return kept || cached.headers.get(HEADER) === name.slice(OURS.length) ? cached : stamped(cached, name);
+  const version = versionIn(name);
+  const asKept = key.pathname.includes(IMMUTABLE) || cached.headers.get(HEADER) === version;
+  return asKept || !version ? cached : stamped(cached, name);
 }
 
 self.addEventListener("fetch", (event) => {
