@@ -10,7 +10,7 @@ import json
 import random
 from collections import Counter
 
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from parlour.games import GAMES
@@ -151,6 +151,7 @@ def test_random_legal_games_keep_every_invariant(seats, seed, hide_rate):
 
 @settings(max_examples=30, deadline=None)
 @given(seats=st.integers(2, 4), seed=st.integers(0, 2**32))
+@example(seats=3, seed=14340)  # no legal placement left after 24 of 30 tiles (it failed a run)
 def test_public_views_do_not_depend_on_hidden_symbols(seats, seed):
     """Place on the same cells twice, hiding different symbols: everything public (views and
     log, with commitments replaced by their order of appearance) is identical."""
@@ -163,7 +164,10 @@ def test_public_views_do_not_depend_on_hidden_symbols(seats, seed):
         trace = []
         for _ in range(TILES_PER_SEAT * seats):
             seat = min(esp.to_move(table.state))
-            cell = rng.choice(esp.placement_cells(table.state))
+            cells = esp.placement_cells(table.state)
+            if not cells:  # the board left no legal placement: the seat would pass (rulings)
+                break
+            cell = rng.choice(cells)
             remaining = esp.remaining_symbols(table.state, seat, table.stores[seat])
             symbol = remaining[0] if version == 0 else remaining[-1]
             assert table.act(seat, Place(cell, symbol, hidden=True)).ok
