@@ -16,6 +16,7 @@ import pytest
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.keys import tab_to
+from parlour.games import GAMES
 from parlour.games.espeers.actions import (
     AssignDamage,
     BarrierAttack,
@@ -29,7 +30,10 @@ from parlour.games.espeers.actions import (
 )
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS
 from parlour.match import bot_seats
+from parlour.match.config import MatchConfig
 from parlour.match.table import Table
+from parlour.ui.espeers_screen import EspeersScreen
+from parlour.ui.play import PlaySession
 
 ROOT = "#play-espeers"
 STORAGE = "psi-parlour:espeers:pass-and-play"
@@ -225,16 +229,42 @@ def test_keyboard_only_a_card_is_chosen_and_played(page, site, watch):
     assert last == {"type": action, "card": hand[1]}
 
 
+def waiting_seat_holding_a_pk_card() -> Table:
+    """Mo and Ned past their mulligans, the first player's Active phase passed: the other player
+    has the last Opportunity, with a PK card in hand. Made here in CPython, because a deal on
+    the page holds no PK card for that seat now and then (a flaky run once)."""
+    game = GAMES["espeers"]
+    for attempt in range(50):
+        config = MatchConfig("espeers", f"m-e2e-refused-{attempt}", ("Mo", "Ned"))
+        table = Table.new(game, config, attempt.to_bytes(32, "big"), range(2))
+        while table.state.phase in ("setup", "mulligan"):
+            seat = min(game.to_move(table.state))
+            legal = table.legal(seat)
+            assert table.act(seat, Mulligan(True) if Mulligan(True) in legal else legal[0]).ok
+        active = min(game.to_move(table.state))
+        assert table.act(active, Pass()).ok
+        (other,) = game.to_move(table.state)
+        hand = game.hand_of(table.state, other, table.stores[other])
+        if other != active and any(CARDS[card].kind == "PK" for card in hand):
+            return table
+    raise AssertionError("no deal of 50 left the waiting seat a PK card")
+
+
 def test_a_refused_click_reads_as_a_sentence(page, site, watch):
+    table = waiting_seat_holding_a_pk_card()
+    page.goto(site.url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    saved = json.dumps(PlaySession(table, EspeersScreen()).to_json())
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [STORAGE, saved])
+    page.reload()  # the worker reads the saved game when it starts
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.goto(site.url + "#play-espeers")
     duel = DuelPage(page, ("Mo", "Ned"))
-    duel.start(site.url)
-    duel.past_the_mulligans()
+    page.locator(f"{ROOT} [data-role=handoff]").wait_for()
     seat = duel.take_device_if_asked()
-    duel.click("pass")  # this seat's Active phase ends: the other player's last Opportunity
-    other = duel.take_device_if_asked()
-    assert other != seat
+    assert seat in table.game.to_move(table.state)
     pk = [c for c in duel.faces("[data-role=hand]") if CARDS[c].kind == "PK"]
-    assert pk, "both starter decks hold PK cards in every opening hand of this test"
+    assert pk, "the deal was chosen for its PK card"
     duel.choose_card(pk[0])
     hint = page.locator(f"{ROOT} [data-role=card-actions]").inner_text()
     assert "PK cards are played only in your own Active phase." in hint
