@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 from urllib.parse import urlsplit
 
-from e2e.settle import install
+from e2e import photos, settle
 from scripts.serve import make_server
 
-install()  # every test action waits for the page's answer (e2e/settle.py)
+settle.install()  # every test action waits for the page's answer (e2e/settle.py)
+photos.install()  # a screenshot the compositor leaves unanswered is taken again (e2e/photos.py)
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
