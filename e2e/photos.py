@@ -14,13 +14,14 @@ A screenshot a test gives its own timeout is left as it is.
 from __future__ import annotations
 
 import functools
+import warnings
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api._generated import Locator, Page
 
 FIRST_TRY_MS = 15_000
 WAKE_MS = 250
-wakes: list[str] = []  # one line per wake-up, for the test of this module and for a failure
+wakes: list[str] = []  # one line per wake-up, also given as a warning in the run's summary
 
 
 def wake(page: Page) -> None:
@@ -43,6 +44,7 @@ def _patient(shoot, page_of):
             return shoot(self, *args, timeout=FIRST_TRY_MS, **kwargs)
         except PlaywrightTimeout as error:
             wakes.append(f"{kwargs.get('path', 'a screenshot')}: {str(error).splitlines()[0]}")
+            warnings.warn(f"{wakes[-1]}; woken and taken again", stacklevel=2)
             wake(page_of(self))
             return shoot(self, *args, **kwargs)
 

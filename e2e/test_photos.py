@@ -3,6 +3,8 @@ compositor and the picture is taken again, for a page and for a locator alike.""
 
 from __future__ import annotations
 
+import pytest
+
 from e2e import photos
 from e2e.harness import UI_READY
 
@@ -14,8 +16,9 @@ def test_a_screenshot_whose_first_try_runs_out_is_taken_again(page, site, watch,
     page.wait_for_selector(UI_READY, state="attached")
     monkeypatch.setattr(photos, "FIRST_TRY_MS", 1)  # no screenshot is ever that quick
     monkeypatch.setattr(photos, "wakes", [])
-    whole = page.screenshot()
-    part = page.locator("header").first.screenshot()
+    with pytest.warns(UserWarning, match="woken and taken again"):
+        whole = page.screenshot()
+        part = page.locator("header").first.screenshot()
     assert whole.startswith(PNG) and part.startswith(PNG)
     assert len(photos.wakes) == 2, photos.wakes
     assert all("Timeout 1ms exceeded" in line for line in photos.wakes), photos.wakes
