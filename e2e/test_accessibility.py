@@ -15,14 +15,13 @@ damaged replay link, and the site embedded in a frame.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from e2e import axe, clicks
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.players import SoloPage
 from e2e.test_bots import GAMES
+from e2e.test_espeers import open_saved_game
 from e2e.test_online import ROOT as ONLINE
 from e2e.test_online import OnlineGame, psi_squad_player
 from e2e.test_replay import bot_game_code
@@ -32,8 +31,6 @@ from parlour.games.espeers.cards import CARDS
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.espeers_screen import EspeersScreen
-from parlour.ui.play import PlaySession
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
@@ -371,16 +368,7 @@ def test_a_countered_card_on_the_stack_keeps_its_contrast(page, site, watch, scr
     """Struck through, not faded: a countered card's chip (a phone's stack) and drawing read at
     4.5:1 in both schemes. Made deterministic here because the whole-game sweep meets a counter
     only on some deals."""
-    table = espeers_with_a_countered_card()
-    saved = json.dumps(PlaySession(table, EspeersScreen()).to_json())
-    page.goto(site.url)
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.evaluate(
-        "([k, v]) => localStorage.setItem(k, v)", ["psi-parlour:espeers:pass-and-play", saved]
-    )
-    page.reload()  # the worker reads the saved game when it starts
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.goto(site.url + "#play-espeers")
+    open_saved_game(page, site.url, espeers_with_a_countered_card())
     page.click("#play-espeers [data-cmd=take-device]")
     countered = page.locator("#play-espeers [data-role=stack] .stack-card.countered")
     countered.first.wait_for()

@@ -229,6 +229,17 @@ def test_keyboard_only_a_card_is_chosen_and_played(page, site, watch):
     assert last == {"type": action, "card": hand[1]}
 
 
+def open_saved_game(page, site_url: str, table: Table) -> None:
+    """Open `table` (a game made in CPython) on the page as the pass-and-play game it saved."""
+    page.goto(site_url)
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    saved = json.dumps(PlaySession(table, EspeersScreen()).to_json())
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [STORAGE, saved])
+    page.reload()  # the worker reads the saved game when it starts
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.goto(site_url + ROOT)
+
+
 def waiting_seat_holding_a_pk_card() -> Table:
     """Mo and Ned past their mulligans, the first player's Active phase passed: the other player
     has the last Opportunity, with a PK card in hand. Made here in CPython, because a deal on
@@ -252,13 +263,7 @@ def waiting_seat_holding_a_pk_card() -> Table:
 
 def test_a_refused_click_reads_as_a_sentence(page, site, watch):
     table = waiting_seat_holding_a_pk_card()
-    page.goto(site.url)
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    saved = json.dumps(PlaySession(table, EspeersScreen()).to_json())
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [STORAGE, saved])
-    page.reload()  # the worker reads the saved game when it starts
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.goto(site.url + "#play-espeers")
+    open_saved_game(page, site.url, table)
     duel = DuelPage(page, ("Mo", "Ned"))
     page.locator(f"{ROOT} [data-role=handoff]").wait_for()
     seat = duel.take_device_if_asked()
