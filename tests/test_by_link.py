@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
-from parlour.fair.signing import Signed
+from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link import LinkPlay, packing
+from parlour.match.by_link.admission import IGNORED
 from parlour.match.by_link.device import DEEDS
 from parlour.match.by_link.records import SHAPES
 from tests.by_link_group import BASE, Group
@@ -362,14 +363,107 @@ def test_a_long_step_splits_into_numbered_parts_taken_in_any_order():
     assert cy.take_link(links[0], 0).sentence.startswith("Part")  # a part again: harmless
 
 
-def test_a_second_join_for_a_taken_seat_is_refused():
+def test_a_second_join_for_a_taken_seat_is_ignored_and_never_travels_on():
     group = Group("esp", ("Ada", "Bo", "Cy"), {})
     intruder, out = LinkPlay.join(group.invite, 1, "Eve", Ed25519Signer(), verify, 0, BASE)
     assert intruder is not None  # from the invite alone, seat 2 looked free
     ada = group.devices[0]
     ada.take_link(group.devices[1].links()[0], 0)
-    refused = ada.take_link(out.links[0], 0)
-    assert not refused.ok and "join for seat 2, which another device holds" in refused.sentence
+    ignored = ada.take_link(out.links[0], 0)
+    assert ignored.ok and not ignored.fresh and ignored.sentence == IGNORED
+    assert ada.keys[ada.me] and "Eve" not in ada.names and not ada._halted()
+
+
+def stranger_link(play: LinkPlay, kind: str, body: dict, device: str) -> str:
+    """A link a stranger who saw `play`'s match id makes: records signed with a key of its
+    own, under `device`, and its own head."""
+    eve = Ed25519Signer()
+    first = Signed(device, 1, kind, body)
+    first.signature = eve.sign(first.payload(play.match_id))
+    later = Signed(device, 2, "claim", {"s": 0, "by": 1, "at": 0, "t": 0})
+    later.signature = eve.sign(later.payload(play.match_id))
+    head = Signed(device, 2, "head", {"have": {device: 2}, "n": 0, "h": "0" * 16})
+    head.signature = eve.sign(head.payload(play.match_id))
+    data = packing.pack(packing.Packet(play.match_id, (first, later), head))
+    return packing.links(BASE, data)[0]
+
+
+def _join_body(seat: int, name: str = "Eve") -> dict:
+    return {"s": seat, "n": name, "k": DeviceKey.of(Ed25519Signer()).to_json(), "t": 0}
+
+
+@pytest.mark.parametrize(
+    "seat, when",
+    [
+        (7, "start"),  # seat 8 of a 2-seat game: the review's attack
+        (7, "play"),
+        (2, "play"),  # seat 3 of a 3-seat game whose bot the creator plays
+        (1, "play"),  # a join after the seats are full
+    ],
+)
+def test_a_strangers_join_never_stops_the_game_nor_travels_on_nor_enters_a_save(seat, when):
+    """Anyone who sees a link knows the match id and can sign a join with a key of its own;
+    only the game's own devices may change or stop it (issue 37)."""
+    names, bots = (("Ada", "Bo", "Cy"), {2: "easy"}) if seat == 2 else (("Ada", "Bo"), None)
+    group = Group("esp", names, {}, bots)
+    if when == "play":
+        flush(group)
+        settled_moves(group, 2)
+    ada, bo = group.devices[:2]
+    head_before = dict(ada.heads)
+    body = _join_body(seat)
+    link = stranger_link(ada, "join", body, f"s{seat}")
+    out = ada.take_link(link, 0)
+    assert out.ok and out.sentence == IGNORED and not out.links
+    assert not ada._halted() and ada.heads == head_before
+    assert all(r.body.get("n") != "Eve" for r in ada.records.values())
+    assert "Eve" not in json.dumps(ada.to_json())
+    again = LinkPlay.from_json(ada.to_json(), ada.signer, verify, 0)
+    assert not again._halted()
+    flush(group)
+    for link in ada.links():  # Ada's next links carry nothing of Eve's to Bo
+        assert "Eve" not in json.dumps([r.body for r in packing.unpack(packing.read_fragment(link)).records])
+    settled_moves(group, 2)
+    assert all(d.match is not None and d.match.step >= 2 for d in group.devices)
+
+
+def test_a_strangers_second_set_up_is_ignored():
+    group = settled(moves=0)
+    ada, bo = group.devices
+    eve = Ed25519Signer()
+    other, _ = LinkPlay.create("esp", ["Eve", "Bo"], {}, (0,), eve, verify, 0, BASE)
+    body = dict(other.records[("s0", 1)].body)
+    record = Signed("s9", 1, "open", body)
+    record.signature = eve.sign(record.payload(ada.match_id))
+    head = bo._head()
+    data = packing.pack(packing.Packet(ada.match_id, (record,), head))
+    out = ada.take_link(packing.links(BASE, data)[0], 0)
+    assert out.ok and IGNORED in out.sentence and not ada._halted()
+
+
+def test_a_join_out_of_place_is_refused():
+    group = settled(moves=0)
+    ada, bo = group.devices
+    bo._append("join", dict(bo.records[("s1", 1)].body))  # a join as Bo's later entry
+    out = ada.take_link(bo.links()[0], 0)
+    assert not out.ok and "join that is not its first entry" in out.sentence
+
+
+def test_two_different_joins_from_one_device_are_kept_as_proof_and_stop_the_game():
+    """A join signed twice, differently, by the seat's own key: proven (not a stranger), kept
+    across a reload, and the game cannot go on two ways."""
+    group = settled(moves=2)
+    ada, bo = group.devices
+    twice = Signed(bo.me, 1, "join", dict(bo.records[(bo.me, 1)].body, n="Bob"))
+    twice.signature = bo.signer.sign(twice.payload(bo.match_id))
+    data = packing.pack(packing.Packet(bo.match_id, (twice,), bo._head()))
+    out = ada.take_link(packing.links(BASE, data)[0], 0)
+    assert not out.ok and "two different entries for its step 1" in out.sentence
+    assert "cheat" not in out.sentence and ada._halted() and len(ada.forks) == 1
+    ada.take_link(packing.links(BASE, data)[0], 0)  # the same proof again: kept once
+    assert len(ada.forks) == 1
+    again = LinkPlay.from_json(ada.to_json(), ada.signer, verify, 0)
+    assert again._halted() and len(again.forks) == 1
 
 
 def test_a_claims_fate_does_not_depend_on_a_devices_clock():
@@ -507,23 +601,6 @@ def test_a_page_that_checks_signatures_first_plays_from_its_answers_alone():
     assert not bo.take_link(link, 0).ok  # not checked yet: taken for forged, nothing changed
     answers.check_first(bo.checks(link))
     assert bo.take_link(link, 0).ok and bo.match.head() == ada.match.head()
-
-
-def test_a_second_set_up_or_a_join_out_of_place_is_refused():
-    group = settled(moves=0)
-    ada, bo = group.devices
-    eve = Ed25519Signer()
-    other, _ = LinkPlay.create("esp", ["Eve", "Bo"], {}, (0,), eve, verify, 0, BASE)
-    body = dict(other.records[("s0", 1)].body)
-    record = Signed("s9", 1, "open", body)
-    record.signature = eve.sign(record.payload(ada.match_id))
-    head = bo._head()
-    data = packing.pack(packing.Packet(ada.match_id, (record,), head))
-    out = ada.take_link(packing.links(BASE, data)[0], 0)
-    assert not out.ok and "second set-up" in out.sentence
-    bo._append("join", dict(bo.records[("s1", 1)].body))  # a join as Bo's later entry
-    out = ada.take_link(bo.links()[0], 0)
-    assert not out.ok and "join that is not its first entry" in out.sentence
 
 
 def test_a_seat_that_commits_twice_stops_the_game_naming_it():

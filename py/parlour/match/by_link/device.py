@@ -31,10 +31,11 @@ from parlour.games import GAMES
 from parlour.match.audit import Verified
 from parlour.match.bot_seats import bot_name, next_decision
 from parlour.match.by_link import packing
+from parlour.match.by_link.admission import IGNORED, Admission
 from parlour.match.by_link.out_of_turn import OutOfTurn
-from parlour.match.by_link.records import check_body, number_in, seat_of
+from parlour.match.by_link.records import number_in, seat_of
 from parlour.match.by_link.start import Starting
-from parlour.match.by_link.state import DONE, WAIT, seats_in
+from parlour.match.by_link.state import DONE, WAIT
 from parlour.match.by_link.timing import Timing, duration
 from parlour.match.config import MatchConfig, clean_name
 from parlour.match.match import declared
@@ -88,7 +89,7 @@ def _refusal_as_outcome(
     return made
 
 
-class LinkPlay(Starting, Timing, OutOfTurn):
+class LinkPlay(Admission, Starting, Timing, OutOfTurn):
     """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
     `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
 
@@ -321,8 +322,8 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             return Outcome(
                 f"That link is for another game ({packet.match_id[:20]}), not this one.", False
             )
-        taken = self._keep(list(packet.records), packet.head)
-        if taken.ok:
+        taken, heard = self._keep(list(packet.records), packet.head)
+        if taken.ok and heard:
             self._note_head(packet.head)
             differs = self._differs(packet.head)
             if differs:
@@ -332,19 +333,29 @@ class LinkPlay(Starting, Timing, OutOfTurn):
     def _differs(self, head: Signed) -> str:
         """The sender's log, by its signed head, differs from ours at a step we both have: one
         device was shown two different moves (a fork whose second record never reached us).
-        Our next link then carries everything, so the sender can see both and name who."""
+        Our next link then carries our log from that step, so the sender can see both and name
+        who."""
         match, n, hash_ = self.match, head.body["n"], head.body["h"]
         if match is None or head.device == self.me or not isinstance(n, int):
             return ""
         if not 0 < n <= match.step or match.entries[n - 1].hash[:16] == hash_:
             return ""
-        self.heads[head.device] = {}
+        self._resend_from(head.device, n)
         who = self._device_name(head.device, self.held)
         return (
             f"{who} holds a different move {n} from this device's: someone showed the two "
             "devices different moves. Send this device's next link to everyone: it carries "
-            "everything, so the devices can tell which is true."
+            "this device's moves from there, so the devices can tell which is true."
         )
+
+    def _resend_from(self, device: str, n: int) -> None:
+        """Our next links carry again, to `device`, the log from its entry `n` on (where its
+        log and ours part): enough to show both versions, never the whole game again (a false
+        head would otherwise make this device resend everything)."""
+        known = self.heads.setdefault(device, {})
+        for source, q in self.sources[n - 1 :]:
+            if q - 1 < known.get(source, 0):
+                known[source] = q - 1
 
     def _note_head(self, head: Signed) -> None:
         """What the sender holds (only ever more: an old link's head tells nothing new)."""
@@ -356,25 +367,31 @@ class LinkPlay(Starting, Timing, OutOfTurn):
                 if type(q) is int and q > known.get(str(device), 0):
                     known[str(device)] = q
 
-    def _keep(self, records: list[Signed], head: Signed | None) -> Outcome:
-        """Check records (and the head that came with them), then keep the new ones."""
+    def _keep(self, records: list[Signed], head: Signed | None) -> tuple[Outcome, bool]:
+        """Check records (and the head that came with them), then keep the new ones; a
+        stranger's records are dropped and said so, a proven fork kept and the link refused.
+        The flag: the head is the word of one of the game's devices (not a stranger's)."""
         try:
-            fresh, note = self._check_packet(records, head)
+            checked = self._check_packet(records, head)
         except ProtocolError as error:
-            return Outcome(error.sentence, ok=False)
+            return Outcome(error.sentence, ok=False), False
         except MalformedInput as error:
-            return Outcome(error.sentence, ok=False)
-        if note:
-            return Outcome(note, ok=False)
+            return Outcome(error.sentence, ok=False), False
+        if checked.fork is not None:
+            return Outcome(self._found_fork(checked.fork), ok=False), False
+        return self._kept(checked.fresh, checked.ignored), checked.head_ok
+
+    def _kept(self, fresh: list[Signed], ignored: int) -> Outcome:
+        """Keep checked records and derive the game again as far as they go."""
+        stranger = IGNORED + " " if ignored else ""
         for record in fresh:
             if record.seq == 1:
                 self._register(record)
             self.records[(record.device, record.seq)] = record
         if not fresh:
             step = self.match.step if self.match is not None else 0
-            return Outcome(
-                "You had everything in that link already: nothing changed.", since=step, fresh=False
-            )
+            said = stranger or "You had everything in that link already: nothing changed."
+            return Outcome(said.strip(), since=step, fresh=False)
         step_before = self.match.step if self.match is not None else 0
         stopped = self.stopped
         if (
@@ -389,87 +406,19 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             self._run()
         if self.stopped and not stopped:
             return Outcome(self.stopped, ok=False)
-        return Outcome(self._news(step_before, fresh), since=step_before)
+        return Outcome(stranger + self._news(step_before, fresh), since=step_before)
 
-    def _check_packet(self, records: list[Signed], head: Signed | None) -> tuple[list[Signed], str]:
-        """The records new to this device, each checked; a fork is kept as proof (and the
-        link refused with its sentence)."""
-        keys = dict(self.keys)
-        held = dict(self.held)
-        # First records name their device's key and seats; the set-up's first of all.
-        for record in sorted(records, key=lambda r: r.kind != "open"):
-            known = self.records.get((record.device, 1))
-            if record.seq == 1 and known is not None and not known.same_content(record):
-                check_body(record.kind, record.body)
-                self._check_join(record, held)
-            if record.seq == 1 and record.device not in keys and record.kind in ("open", "join"):
-                check_body(record.kind, record.body)
-                self._check_join(record, held)
-                key = DeviceKey.from_json(record.body["k"])
-                if not self._holds(record, key, head):
-                    raise ProtocolError(_forged(record.device))
-                keys[record.device] = key
-                held[record.device] = seats_in(record)
-        fresh: list[Signed] = []
-        for record in [*records, *([head] if head is not None else [])]:
-            found = keys.get(record.device)
-            if found is None:
-                raise ProtocolError(
-                    "That link carries entries of a device this game does not know yet: "
-                    "open the links before it first (the invite, then each player's join)."
-                )
-            check_body(record.kind, record.body)
-            if not self._holds(record, found, head):
-                raise ProtocolError(_forged(record.device))
-            if record.kind == "head":
-                continue
-            if (record.seq == 1) != (record.kind in ("open", "join")):
-                raise ProtocolError(
-                    "That link has a device's join that is not its first entry, or a first "
-                    "entry that is not a join: refused."
-                )
-            seat = seat_of(record.kind, record.body)
-            mine = held.get(record.device, ())
-            if seat is not None and seat not in mine:
-                holder = next((d for d, s in held.items() if seat in s), None)
-                where = "another device" if holder else "no device"
-                raise ProtocolError(
-                    f"That link carries an entry of {record.device} for seat {seat + 1}, which "
-                    f"{where} holds: refused."
-                )
-            known = self.records.get((record.device, record.seq))
-            if known is None:
-                fresh.append(record)
-            elif not known.same_content(record):
-                self.forks.append(Fork(record.device, known, record))
-                who = self._device_name(record.device, held)
-                return [], (
-                    f"{who} signed two different entries for its step {record.seq}: that "
-                    "device is cheating (or was copied). Both are kept as proof; this link is "
-                    "refused."
-                )
-        return fresh, ""
-
-    def _holds(self, record: Signed, key: DeviceKey, head: Signed | None) -> bool:
-        """A record's signature holds; or, read back from our own save (no head), it is one of
-        ours still waiting for the page's signature."""
-        if head is None and record.device == self.me and record.signature is None:
-            return True
-        return record.verified_by(key, self.match_id, self.verify)
-
-    def _check_join(self, record: Signed, held: Mapping[str, tuple[int, ...]]) -> None:
-        """A join takes a free seat, under the device name that seat gives; a game has one
-        set-up (one `open`)."""
-        if record.kind == "open":
-            if any(d != record.device for d in held):
-                raise ProtocolError("That link carries a second set-up for this game: refused.")
-            return
-        seat = number_in(record, "s")
-        if any(seat in seats for seats in held.values()) or record.device != f"s{seat}":
-            raise ProtocolError(
-                f"That link carries a join for seat {seat + 1}, which another device holds: "
-                "refused."
-            )
+    def _found_fork(self, fork: Fork) -> str:
+        """Keep a proven fork (once) and say what it proves, without calling a player who may
+        have lost a save a cheater."""
+        if not any(f.to_json() == fork.to_json() for f in self.forks):
+            self.forks.append(fork)
+        who = self._device_name(fork.device, self.held)
+        return (
+            f"{who} signed two different entries for its step {fork.first.seq}: both are kept "
+            "as proof and this link is refused. (A device that lost its saved game and played "
+            "on from an older copy does this too.)"
+        )
 
     def _news(self, step_before: int, fresh: list[Signed]) -> str:
         """A sentence on what a link brought, and what this device waits for now."""
@@ -928,7 +877,7 @@ class LinkPlay(Starting, Timing, OutOfTurn):
         mine = [r for r in records if r.device == play.me]
         if mine and DeviceKey.from_json(mine[0].body.get("k")) != DeviceKey.of(signer):
             raise MalformedInput("That saved game was signed with another key.")
-        taken = play._keep(records, None)
+        taken, _ = play._keep(records, None)
         if not taken.ok:
             raise MalformedInput(f"That saved game by link is damaged: {taken.sentence}")
         play.heads = heads
@@ -937,10 +886,3 @@ class LinkPlay(Starting, Timing, OutOfTurn):
             raise MalformedInput("That saved game's proof of a fork is damaged.")
         play.forks = [play._proof(f) for f in forks]
         return play
-
-
-def _forged(device: str) -> str:
-    return (
-        f"That link carries an entry that {device}'s key did not sign (forged or changed on "
-        "the way): refused, nothing changed."
-    )
