@@ -409,7 +409,7 @@ def test_a_strangers_join_never_stops_the_game_nor_travels_on_nor_enters_a_save(
     if when == "play":
         flush(group)
         settled_moves(group, 2)
-    ada, bo = group.devices[:2]
+    ada = group.devices[0]
     head_before = dict(ada.heads)
     body = _join_body(seat)
     link = stranger_link(ada, "join", body, f"s{seat}")
@@ -422,7 +422,9 @@ def test_a_strangers_join_never_stops_the_game_nor_travels_on_nor_enters_a_save(
     assert not again._halted()
     flush(group)
     for link in ada.links():  # Ada's next links carry nothing of Eve's to Bo
-        assert "Eve" not in json.dumps([r.body for r in packing.unpack(packing.read_fragment(link)).records])
+        assert "Eve" not in json.dumps(
+            [r.body for r in packing.unpack(packing.read_fragment(link)).records]
+        )
     settled_moves(group, 2)
     assert all(d.match is not None and d.match.step >= 2 for d in group.devices)
 
@@ -1072,3 +1074,57 @@ def test_every_kind_of_record_but_the_head_has_players_words_for_a_link_s_news()
     """A link that brings no move says what the others did ("Bo joined."): a new kind of record
     needs its words, or the news would be silent about it."""
     assert set(DEEDS) == set(SHAPES) - {"open", "head"}
+
+
+# -- time per move that cannot be gamed (issue 37) ---------------------------------------------
+
+
+def _staller_and_waiter(group: Group) -> tuple[LinkPlay, LinkPlay, int]:
+    mover = pen(group)
+    staller = group.holder(mover)
+    return staller, group.devices[1 - group.devices.index(staller)], mover
+
+
+@pytest.mark.parametrize("waiter_claimed_first", [False, True])
+def test_a_staller_who_dates_a_move_back_and_claims_at_once_does_not_win(waiter_claimed_first):
+    """Bo stalls past his own time, then sends one link: his move dated back to its due time
+    and a claim that Ada ran out of time. Ada's device never held that turn: her time starts
+    when it reached her, on every device, even when she had claimed first."""
+    group = settled(hours=1)
+    bo, ada, mover = _staller_and_waiter(group)
+    real = 4 * 3600
+    if waiter_claimed_first:  # Ada's claim is on its way to Bo when he moves
+        assert ada.claim(2 * 3600).ok and ada.match.result() is not None
+    back = bo.times[-1] + 5
+    before = bo._mine()
+    bo.now = back
+    assert bo._act(mover, bo.table.legal(mover)[0]) is None
+    bo._run()
+    (ada_seat,) = ada.local
+    claim = {"s": ada_seat, "by": mover, "at": bo.match.step, "t": back + 3600}
+    bo._append("claim", claim)
+    bo._rebuild()
+    assert bo._mine() == before + 2
+    link = bo.links()
+    out = ada.take_link(link[0], real)
+    assert out.ok, out.sentence
+    assert ada.match.result() is None and "claimed the game" not in out.sentence
+    assert ada.time_left(real) == (ada_seat, 3600, "move")  # a whole hour from its arrival
+    for answer in out.links:
+        assert bo.take_link(answer, real).ok
+    assert bo.match.result() is None and bo.match.head() == ada.match.head()
+    assert ada.claim(real + 10).ok is False  # nobody owes Ada: it is her move
+    late = bo.claim(real + 3599)
+    assert not late.ok and "still has" in late.sentence  # Bo can claim only after her hour
+
+
+def test_a_turn_that_reached_its_device_in_time_is_claimable_as_before():
+    """The `seen` record is only for turns that came late: a player who got the move at once
+    and stalls loses on time, on every device, as before."""
+    group = settled(hours=1)
+    staller, waiter, _ = _staller_and_waiter(group)
+    assert not any(r.kind == "seen" for r in staller.records.values())
+    claimed = waiter.claim(3600 * 2)
+    assert claimed.ok and waiter.match.result() is not None
+    assert staller.take_link(claimed.links[0], 3600 * 2).ok
+    assert staller.match.result() is not None

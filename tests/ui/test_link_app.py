@@ -321,7 +321,7 @@ def test_every_game_and_variant_starts_by_link_and_a_second_device_joins(game, f
     assert "Your seat" in join
     play = next(iter(ada.links().plays.values()))
     bots = [n for n in play.names if n.endswith("(bot)")]
-    assert all(n in join for n in bots) and ("creator's device" in join) == bool(bots)
+    assert all(n in join for n in bots) and ("device plays the bot" in join) == bool(bots)
     assert ('data-field="espeers-deck"' in join) == (game == "espeers")
     fields_ = {"bylink-seat": "1", "bylink-name": "Bo", "espeers-deck": "starter:onslaught"}
     out = call(bo, {"op": "click", "region": "bylink",
@@ -638,3 +638,52 @@ def test_the_question_before_a_removal_is_a_block_in_the_list_not_a_dialog_box()
     assert asked.startswith('<div class="bylink-confirm" role="group"')
     assert "<p>Remove this finished game from this browser?" in asked
     assert 'class="confirm"' not in asked
+
+
+def test_the_join_screen_says_the_time_per_move_and_who_the_creator_s_device_plays():
+    """Issue 37: before joining, the time per move (part of the table code) and the seats the
+    creator's device holds besides its own, people and bots alike."""
+    ada, bo = started(), started()
+    call(ada, {"op": "route", "hash": "#link-psi-squad",
+               "form": [*psi_form({2: "easy"}, seats=3), limit("24")]})  # fmt: skip
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    join = html.unescape(drawn(route(bo, invite[0])))
+    assert "Time per move: 1 day, counted from when each move reaches its player" in join
+    assert "P1's device plays the bot P3: whoever holds it could see their secrets." in join
+
+
+def test_a_doctored_time_per_move_is_shown_and_refused_and_the_table_code_binds_it():
+    play, _ = LinkPlay.create(
+        "esp", ["Ada", "Bo"], {}, (0,), Ed25519Signer(), real_verify, 0, SITE, hours_per_move=1
+    )
+    assert play is not None
+    body = dict(play.records[("s0", 1)].body, l=1)  # one second per move
+    from parlour.fair.signing import Signed
+    from parlour.match.by_link import packing
+
+    doctored = Signed("s0", 1, "open", body)
+    doctored.signature = play.signer.sign(doctored.payload(play.match_id))
+    packet = packing.Packet(play.match_id, (doctored,), play._head())
+    link = packing.links(SITE, packing.pack(packet))[0]
+    bo = started()
+    join = html.unescape(drawn(route(bo, link)))
+    assert "not one this page offers" in join and "1 minute" not in join
+    device, refused = LinkPlay.join(link, 1, "Bo", Ed25519Signer(), real_verify, 0, SITE)
+    assert device is None and "time per move is not one this page offers" in refused.sentence
+
+
+def test_the_bar_shows_the_table_code_during_play_and_it_binds_the_time_per_move():
+    ada, bo = started(), started()
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": [*psi_form(), limit("1")]})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    route(bo, invite[0])
+    fields = {"bylink-seat": "1", "bylink-name": "Bo"}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    page = drawn(route(ada, links_in(drawn(out))[0]))
+    play = next(iter(ada.links().plays.values()))
+    code = play.table_code()
+    assert code and f'data-code="{code}"' in page and "bylink-bar" in page
+    assert play.match is not None and play.match.step == 0  # before the first move
+    play.limit = 7200  # another limit under the same keys and start: another code
+    assert play.table_code() != code

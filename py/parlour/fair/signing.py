@@ -188,13 +188,21 @@ class Fork:
         }
 
 
-def table_code(match_id: str, genesis: str, keys: Mapping[str, DeviceKey]) -> str:
+def table_code(
+    match_id: str,
+    genesis: str,
+    keys: Mapping[str, DeviceKey],
+    terms: Mapping[str, str] | None = None,
+) -> str:
     """The short code every device shows, from the match, its genesis hash (set-up, dealt
-    commitments and seed) and every device's key, in the order of the devices' names. Equal on
-    two devices only if they saw the same keys for the same devices and the same start."""
+    commitments and seed) and every device's key, in the order of the devices' names, and the
+    terms agreed outside the set-up (by link: the time per move). Equal on two devices only if
+    they saw the same keys for the same devices, the same start and the same terms."""
     fields: list[bytes | str] = [TABLE_TAG, SIGNED_VERSION, match_id, genesis]
     for name in sorted(keys):
         fields += [name, keys[name].algorithm, keys[name].public]
+    for term in sorted(terms or {}):
+        fields += [term, (terms or {})[term]]
     return short_code(hashlib.sha256(encode_fields(fields)).digest())
 
 

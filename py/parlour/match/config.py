@@ -18,12 +18,30 @@ MAX_NAME = 24
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
+# Characters a name never shows: controls, and the marks that turn or hide text (a name with a
+# right-to-left override could make "Ada wins" read otherwise). Listed, so no Unicode database is
+# needed in the page.
+_HIDDEN = [*range(0x20), *range(0x7F, 0xA0), 0x61C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F]
+_HIDDEN += [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029, 0xFEFF]
+_UNSHOWN = dict.fromkeys(_HIDDEN, " ")
+BOT_MARK = "(bot)"  # the words only a bot seat's name ends with
+
+
 def clean_name(name: object, fallback: str) -> str:
-    """A seat name as shown to everyone: trimmed, single-spaced, short; text only, never HTML."""
+    """A seat name as shown to everyone: trimmed, single-spaced, short, with no control or
+    direction-changing character; text only, never HTML."""
     if not isinstance(name, str):
         return fallback
     whole = name.encode("utf-8", "surrogatepass").decode("utf-8", "ignore")  # no lone halves
-    text = " ".join(whole.split())[:MAX_NAME]
+    text = " ".join(whole.translate(_UNSHOWN).split())[:MAX_NAME]
+    return text or fallback
+
+
+def person_name(name: object, fallback: str) -> str:
+    """A person's name: clean, and never ending as a bot's does ("Zed (bot)" is "Zed")."""
+    text = clean_name(name, fallback)
+    while text.casefold().endswith(BOT_MARK):
+        text = text[: -len(BOT_MARK)].rstrip()
     return text or fallback
 
 

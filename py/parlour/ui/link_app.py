@@ -25,6 +25,7 @@ from parlour.ui import setup_form
 from parlour.ui.link_saves import is_part, kept_parts, save_checks, save_keys
 from parlour.ui.link_screen import (
     claim_tree,
+    disclosures,
     elsewhere_tree,
     join_form,
     nothing_tree,
@@ -512,6 +513,8 @@ class LinkGames:
             h("p", {"class": "bylink-said", "data-role": "bylink-said"}, said) if said else None,
             h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, waiting),
             claim_tree(play, now()),
+            trust(play),
+            *disclosures(play),
             send_tree(links)
             if links
             else h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")

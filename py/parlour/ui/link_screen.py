@@ -7,6 +7,7 @@ from __future__ import annotations
 from parlour.fair.encoding import Json
 from parlour.fair.signing import Signed
 from parlour.match.by_link import LinkPlay
+from parlour.match.by_link.start import LIMITS
 from parlour.match.by_link.timing import duration
 from parlour.ui.online_screen import GAME_NAMES, copy_box
 from parlour.ui.qr import qr_svg
@@ -133,8 +134,9 @@ def join_form(
             "Each turn is a link: after you join, and after each of your moves, this page gives "
             "you one to send to the group chat.",
         ),
-        h("p", {"class": "hint"}, f"{and_list(list(bots))} play on the creator's device.")
-        if bots
+        h("p", {"data-role": "bylink-terms"}, terms(body.get("l"))),
+        h("p", {"data-role": "bylink-held"}, held_by_device(names, held or [], bots))
+        if len(held or []) > 1
         else None,
         h(
             "label",
@@ -175,6 +177,50 @@ def join_form(
             else None,
         ),
     )
+
+
+def terms(limit: object) -> str:
+    """The time per move an invite sets, before anyone joins (part of the table code)."""
+    if limit == 0:
+        return "No time per move: nobody can win on time."
+    if type(limit) is not int or limit not in LIMITS:
+        return "This invite's time per move is not one this page offers: it cannot be joined."
+    return (
+        f"Time per move: {duration(limit)}, counted from when each move reaches its player; "
+        "after that any other player may claim the game."
+    )
+
+
+def held_by_device(names: list[str], held: list[object], bots: list[str]) -> str:
+    """Which seats one device plays besides its owner's (the creator's, on the join screen):
+    whoever holds it could see those seats' secrets (a bot's cards, another person's)."""
+    seats = [names[s] for s in held if type(s) is int and 0 <= s < len(names)]
+    people = [n for n in seats if n not in bots]
+    owner = people[0] if people else "The creator"
+    others = people[1:]
+    said = []
+    if others:
+        said.append(f"{owner}'s device also plays {and_list(others)}")
+    if bots:
+        plain = [b.removesuffix(" (bot)") for b in bots]
+        lead = "and" if others else f"{owner}'s device plays"
+        said.append(f"{lead} the bot{'s' if len(plain) > 1 else ''} {and_list(plain)}")
+    return " ".join(said) + ": whoever holds it could see their secrets."
+
+
+def disclosures(play: LinkPlay) -> list[Node]:
+    """Each device that holds more than one seat, said on every screen of the game."""
+    return [
+        h(
+            "p",
+            {"class": "hint", "data-role": "bylink-held"},
+            held_by_device(
+                play.names, list(seats), [play.names[s] for s in seats if str(s) in play.bots]
+            ),
+        )
+        for _, seats in sorted(play.held.items())
+        if len(seats) > 1
+    ]
 
 
 def trust(play: LinkPlay) -> Node | None:

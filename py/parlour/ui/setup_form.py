@@ -50,7 +50,7 @@ def seat_count(form: object, default: int = 2) -> int:
 
 def seat_names(form: object) -> tuple[str, ...]:
     """The names typed, one per seat chosen; an empty field plays under its placeholder."""
-    from parlour.match.config import clean_name  # here: it brings the engines, not wanted at start
+    from parlour.match.config import person_name  # here: it brings the engines, not wanted at start
 
     by_seat = {whole(_data(f, "seat-name"), -1): f for f in _fields(form) if _data(f, "seat-name")}
     names = []
@@ -58,7 +58,7 @@ def seat_names(form: object) -> tuple[str, ...]:
         field = by_seat.get(seat)
         fallback = _text(field, "placeholder") if field else ""
         names.append(
-            clean_name(_text(field, "value") if field else "", fallback or f"Seat {seat + 1}")
+            person_name(_text(field, "value") if field else "", fallback or f"Seat {seat + 1}")
         )
     return tuple(names)
 

@@ -37,7 +37,7 @@ from parlour.match.by_link.records import number_in, seat_of
 from parlour.match.by_link.start import Starting
 from parlour.match.by_link.state import DONE, WAIT
 from parlour.match.by_link.timing import Timing, duration
-from parlour.match.config import MatchConfig, clean_name
+from parlour.match.config import MatchConfig, clean_name, person_name
 from parlour.match.match import declared
 from parlour.match.table import new_match_id
 from parlour.numbers import whole
@@ -54,8 +54,10 @@ DEEDS = {
     "reveal": "showed their share of the shuffle",
     "act": "sealed a move that waits for an earlier one",
     "claim": "claimed the game on time",
+    "seen": "got a move that came late",
     "openings": "showed their secrets for the final check",
 }
+VOID_CLAIM = "claimed the game on time before the time was up (it does not count)"
 SHUFFLED = "added their share to the shuffle"
 FORMAT_VERSION = 1
 
@@ -119,8 +121,10 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             raise MalformedInput("There is no such game.")
         bots = dict(bots or {})
         held = tuple(sorted(set(seats) | set(bots)))
-        clean = [clean_name(n, f"Player {i + 1}") for i, n in enumerate(names)]
-        clean = [bot_name(n) if i in bots else n for i, n in enumerate(clean)]
+        clean = [
+            bot_name(clean_name(n, "Bot")) if i in bots else person_name(n, f"Player {i + 1}")
+            for i, n in enumerate(names)
+        ]
         if any(level not in LEVELS for level in bots.values()):
             raise MalformedInput("A bot's level is not one this page knows.")
         if not held or any(not 0 <= s < len(names) for s in held) or len(held) == len(names):
@@ -176,7 +180,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         play._prepare((seat,))
         body: dict[str, Json] = {
             "s": seat,
-            "n": clean_name(name, f"Player {seat + 1}"),
+            "n": person_name(name, f"Player {seat + 1}"),
             "k": DeviceKey.of(signer).to_json(),
             "t": int(now),
         }
@@ -222,7 +226,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         device only if all saw the same keys and the same start. None before the start."""
         if self.match is None:
             return None
-        return table_code(self.match_id, self.match.genesis, self.keys)
+        return table_code(self.match_id, self.match.genesis, self.keys, {"limit": str(self.limit)})
 
     def _head(self) -> Signed:
         """Our signed word on what we hold, for the next link (signed once per position)."""
@@ -292,7 +296,13 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             return Outcome(error.sentence, ok=False)
         if isinstance(packet, str):
             return Outcome(packet)
-        taken = self._take(packet)
+        match = self.match
+        self.arrived_after = [e.hash for e in match.entries] if match is not None else None
+        self.receiving = True
+        try:
+            taken = self._take(packet)
+        finally:
+            self.receiving, self.arrived_after = False, None
         if not taken.ok:
             return taken
         if taken.fresh:
@@ -423,7 +433,8 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
     def _news(self, step_before: int, fresh: list[Signed]) -> str:
         """A sentence on what a link brought, and what this device waits for now."""
         step = self.match.step if self.match is not None else 0
-        moves = step - step_before
+        came = {(r.device, r.seq) for r in fresh if r.kind in ("act", "claim")}
+        moves = max(step - step_before, sum(1 for source in self.sources if source in came))
         if moves:
             told = f"Took {moves} new move{'s' if moves != 1 else ''}. {self._claimed()}"
         else:
@@ -439,6 +450,8 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             seat = seat_of(record.kind, record.body)
             if deed is None:
                 continue
+            if record.kind == "claim" and not self._timed_out() and self.forfeit is None:
+                deed = VOID_CLAIM
             who = "You" if seat in self.local else self.name(seat) if seat is not None else ""
             who = who or next(
                 (self.name(s) for s in sorted(self.held.get(record.device, ()))), "A player"
@@ -504,6 +517,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             "reveal": self._on_reveal,
             "act": self._on_act,
             "claim": self._on_claim,
+            "seen": self._on_seen,
             "openings": self._on_openings,
         }[record.kind]
         try:
@@ -623,7 +637,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
                 if decision is not None and decision.choice is not None:
                     self._act(decision.seat, decision.choice)
                     return True
-            return False  # a person decides: nothing of ours after theirs
+            return self._note_seen(seat)  # a person decides: nothing of ours after theirs
         return False
 
     def _opened(self) -> bool:

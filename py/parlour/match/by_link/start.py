@@ -20,12 +20,14 @@ from parlour.games import GAMES
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT, seats_in
 from parlour.match.by_link.timing import Timing
-from parlour.match.config import MatchConfig, clean_name
+from parlour.match.config import MatchConfig, person_name
 from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.match import Match
 from parlour.match.table import Table, deal_stores, dealt_commitments
 from parlour.match.wire import DealLock, DealUnlock
 from parlour.words import and_list
+
+LIMITS = range(0, 30 * 24 * 3600 + 1, 3600)  # the times per move the set-up form offers
 
 
 class Starting(Timing):
@@ -46,9 +48,18 @@ class Starting(Timing):
         if not set(bots) <= {str(seat) for seat in seats_in(record)}:
             raise MalformedInput("The invite names as bots seats its device does not play.")
         game.check_setup(config.setup())
-        self.game, self.names, self.variant = game, list(config.seats), dict(variant)
+        if not isinstance(limit, int) or limit not in LIMITS:
+            raise MalformedInput(
+                "The invite's time per move is not one this page offers (none, or whole hours "
+                "up to 30 days)."
+            )
+        self.game, self.variant = game, dict(variant)
+        self.names = [  # "(bot)" only where a bot plays
+            n if str(i) in bots else person_name(n, f"Player {i + 1}")
+            for i, n in enumerate(config.seats)
+        ]
         self.bots = {str(k): str(v) for k, v in bots.items()}
-        self.limit = limit if isinstance(limit, int) else 0
+        self.limit = limit
         self.creator = record.device
         deals = game.shared_deals(config.setup())
         self.dealing = Dealing(deals, tuple(self.names), self.match_id)
@@ -61,7 +72,7 @@ class Starting(Timing):
         seat = record.body["s"]
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise ProtocolError("A join names a seat that is not in this game.")
-        self.names[seat] = clean_name(record.body["n"], f"Player {seat + 1}")
+        self.names[seat] = person_name(record.body["n"], f"Player {seat + 1}")
         return DONE
 
     def _on_commit(self, record: Signed) -> str:

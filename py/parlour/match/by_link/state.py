@@ -56,6 +56,8 @@ class LinkState:
         self.last_link_at = now
         self.now = now
         self._signed_head: Signed | None = None
+        self.receiving = False  # taking a link now (a turn that becomes ours now starts now)
+        self.arrived_after: list[str] | None = None  # then: the log's hashes held before it
         self._reset()
 
     def _reset(self) -> None:

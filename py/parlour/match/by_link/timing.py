@@ -1,10 +1,17 @@
 """Time per move, by link: claims of time, checked by the records and by this device's clock.
 
-A claim counts once its own signed time is at least the time the step fell due plus the time per
-move; a move of the seat waited on that is signed no later than the claim goes first and voids
-it, and a claim signed earlier than a move goes first and ends the game. Both are decided by the
-records alone, so every device ends the same; this device's clock only holds back a record signed
-ahead of it (by more than `SLACK`).
+A seat's time for a move starts when the step fell due (the time signed on the record that made
+it due), or, when that record reached the seat's device late (signed more than `SLACK` before it
+arrived: slow on the way, or dated back by its sender), when that device first held it: the
+device signs a `seen` record then. So nobody loses on time for a turn their device never
+received, and a sender that dates its move back cannot shorten the next player's time. A claim
+counts once its own signed time is at least that start plus the time per move; a claim that
+came before (the claimant could not know of the `seen` yet) is void, and can be made again once
+the time is up. A move of the seat waited on that is signed no later than a valid claim goes
+first and voids it; a valid claim signed earlier than a move goes first and ends the game. All is
+decided by the records alone, so every device holding the same records ends the same; this
+device's clock only holds back a record signed ahead of it (by more than `SLACK`). What a
+device's clock can and cannot gain: docs/links.md, "Time per move".
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from parlour.fair.signing import Signed
 from parlour.games.base import Outcome, Termination
 from parlour.match.audit import audit
 from parlour.match.by_link.records import number_in
-from parlour.match.by_link.state import DONE, WAIT, LinkState
+from parlour.match.by_link.state import DONE, SLACK, WAIT, LinkState
 
 
 class Timing(LinkState):
@@ -37,7 +44,56 @@ class Timing(LinkState):
     def _claim_valid(self, claim: Signed) -> bool:
         """Signed once the time was up, by its own time (the same answer on every device; this
         device's clock only holds back a claim from its future, in `_on_claim`)."""
-        return bool(self.limit) and number_in(claim, "t") >= self.times[-1] + self.limit
+        since = self._started(number_in(claim, "s"), number_in(claim, "at"))
+        return bool(self.limit) and number_in(claim, "t") >= since + self.limit
+
+    def _started(self, seat: int, step: int) -> int:
+        """When `seat`'s time for the step now due started: when it fell due, or when the
+        seat's device first held it, by its `seen` record, if it came late."""
+        due = self.times[-1] if self.times else 0
+        seen = self._seen_at(seat, step)
+        return max(due, seen) if seen is not None else due
+
+    def _seen_at(self, seat: int, step: int) -> int | None:
+        """The earliest `seen` of `seat` for `step` among the records held (taken or not, so
+        every device that holds it decides the same), none from this device's future."""
+        times = [
+            number_in(r, "t")
+            for r in self.records.values()
+            if r.kind == "seen"
+            and r.body["s"] == seat
+            and r.body["at"] == step
+            and not self._ahead(r)
+        ]
+        return min(times, default=None)
+
+    def _note_seen(self, seat: int) -> bool:
+        """Sign when this device first held a turn of its person's `seat` that came late (while
+        taking the link that brought it): that seat's time counts from now. True if signed."""
+        match = self.match
+        if match is None or not self.limit or not self.receiving:
+            return False
+        late = self.now - (self.times[-1] if self.times else 0) > SLACK
+        if self._held_before(match.step) or not late or str(seat) in self.bots:
+            return False
+        if self._seen_at(seat, match.step) is not None:
+            return False
+        self._append("seen", {"s": seat, "at": match.step, "t": int(self.now)})
+        return True
+
+    def _held_before(self, step: int) -> bool:
+        """Did this device hold the position at `step` (the same log up to it) before the link
+        it is taking now?"""
+        before = self.arrived_after
+        match = self.match
+        if before is None or match is None or step > len(before):
+            return False
+        return step == 0 or before[step - 1] == match.entries[step - 1].hash
+
+    def _on_seen(self, record: Signed) -> str:
+        """Read where it is needed (`_seen_at`); in its device's order it waits for its step."""
+        match = self.match
+        return WAIT if match is None or number_in(record, "at") > match.step else DONE
 
     def _claim_beats(self, act: Signed, step: int) -> bool:
         """A valid claim signed before a late move wins over it (the earlier time wins)."""
@@ -59,10 +115,15 @@ class Timing(LinkState):
             return WAIT
         if self._ahead(record):
             return WAIT  # a claim from the future here: kept until our clock catches up
+        if seat in self.local:
+            self._note_seen(seat)  # the claim came with the move it claims on: our time starts
         due = sorted(match.game.to_move(match.state))
         fair = self._claim_valid(record) and bool(due) and seat == due[0]
         if not fair and at == 0:
             return DONE  # a claim of the seed reveal, which the reveal beat: void
+        if not self._claim_valid(record) and self._seen_at(seat, at) is not None:
+            self.notes.append(f"A claim against {self.name(seat)} came before their time was up.")
+            return DONE  # the claimant could not know the move reached them late: void
         if not self._claim_valid(record):
             raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
         if not fair:
@@ -175,7 +236,9 @@ class Timing(LinkState):
             return missing[0], "seed reveal", max(mine)
         if match.result() is None:
             due = sorted(match.game.to_move(match.state))
-            return (due[0], "move", self.times[-1]) if due and self.times else None
+            if not due or not self.times:
+                return None
+            return due[0], "move", self._started(due[0], match.step)
         if self.audit_result is not None:
             return None
         missing = [
@@ -201,11 +264,14 @@ class Timing(LinkState):
 
 
 def duration(seconds: int) -> str:
-    """A time per move or a time left, in words ("2 days", "5 hours", "1 minute")."""
+    """A time per move or a time left, in words ("2 days", "5 hours", "1 minute", "1 second":
+    never more than it is, so a doctored second is never shown as a minute)."""
     if seconds >= 2 * 86400 or (seconds and seconds % 86400 == 0):
         count, unit = round(seconds / 86400), "day"
     elif seconds >= 3600:
         count, unit = round(seconds / 3600), "hour"
+    elif seconds >= 60:
+        count, unit = seconds // 60, "minute"
     else:
-        count, unit = max(1, round(seconds / 60)), "minute"
+        count, unit = max(seconds, 0), "second"
     return f"{count} {unit}{'s' if count != 1 else ''}"
