@@ -128,6 +128,22 @@ def test_the_controls_say_where_the_viewer_is():
     assert tree.find_all(data_audit="verified")
 
 
+def test_the_result_is_not_told_before_the_end_even_after_the_end_was_seen():
+    """Issue 39: at the end, then back at move 4, the header read "Ada wins!"; now it tells
+    the ending at the end only, or when "Show the result" is pressed."""
+    w = watching(2)
+    w.replay.end()
+    ending = drawn(w).find_all(data_role="ending")[0].text()
+    w.replay.go(4)
+    tree = drawn(w)
+    assert tree.find_all(data_role="ending") == [] and ending not in to_html(tree)
+    (button,) = tree.find_all(data_cmd="show-result")
+    assert button.tag == "button" and button.text() == "Show the result"
+    w.replay.show_result()
+    assert drawn(w).find_all(data_role="ending")[0].text() == ending
+    assert drawn(w).find_all(data_cmd="show-result") == []
+
+
 # -- in the app ---------------------------------------------------------------------------------
 
 
@@ -177,6 +193,24 @@ def test_a_replay_link_opens_at_the_move_it_names_and_copies_where_the_viewer_st
         out = call(App(), op="route", hash=f"#replay={code}&move={odd}", href=SITE)
         assert 'data-position="0"' in html_of(out)
         assert f'data-copy="{SITE}#replay={code}"' in html_of(out)
+
+
+def test_a_link_to_a_move_opens_without_the_result():
+    """Issue 39: after the end was seen, a link to move 4 (or pressing "Show the result",
+    then following such a link) opens at move 4 with no result in the page."""
+    _, record = finished(2)
+    code = record.code()
+    app = App()
+    out = call(app, op="route", hash=f"#replay={code}&move=9999", href=SITE)
+    ending = app.replays().watching.replay.match.result()
+    assert 'data-role="ending"' in html_of(out) and ending is not None
+    call(app, op="click", region="replay", data={"cmd": "previous"})
+    out = call(app, op="click", region="replay", data={"cmd": "show-result"})
+    assert 'data-role="ending"' in html_of(out)
+    out = call(app, op="route", hash=f"#replay={code}&move=4", href=SITE)
+    assert 'data-position="4"' in html_of(out)
+    assert 'data-role="ending"' not in html_of(out) and "wins!" not in html_of(out)
+    assert 'data-cmd="show-result"' in html_of(out)
 
 
 def test_autoplay_asks_for_its_next_tick_and_a_stale_tick_changes_nothing():

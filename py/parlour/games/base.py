@@ -23,6 +23,7 @@ from parlour.errors import IllegalAction
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.options import Options
+from parlour.words import YOU, name_in, possessive
 
 S = TypeVar("S")  # a game's state
 A = TypeVar("A")  # a game's action
@@ -243,17 +244,18 @@ class Game(ABC, Generic[S, A]):
 AnyGame = Game[Any, Any]
 
 
+def seat_name(names: Sequence[str], seat: int, you: int | None = None) -> str:
+    """A seat's name as a sentence tells it: "You" for `you` (the one person playing alone on
+    this device, against bots; the status line then addresses them, issue 28), else its name.
+    `parlour.words` turns it into "your", "you", "You win"."""
+    return YOU if seat == you else names[seat]
+
+
 def named(names: Sequence[str], seat: int, you: int | None = None) -> str:
-    """A seat in a sentence: its name, or "you" for the one person playing alone on this
-    device (against bots; the status line then addresses them, issue 28)."""
-    return "you" if seat == you else names[seat]
+    """A seat inside a sentence: its name, or "you" (see `seat_name`)."""
+    return name_in(seat_name(names, seat, you))
 
 
 def whose(names: Sequence[str], seat: int, you: int | None = None) -> str:
-    """A seat's possessive in a sentence: "Bo's", or "your" for `you` (see `named`)."""
-    return "your" if seat == you else f"{names[seat]}'s"
-
-
-def capital(sentence: str) -> str:
-    """The sentence with its first letter capitalised ("you hold…" -> "You hold…")."""
-    return sentence[:1].upper() + sentence[1:]
+    """A seat's possessive in a sentence: "Bo's", or "your" (see `seat_name`)."""
+    return possessive(seat_name(names, seat, you))

@@ -29,9 +29,10 @@ from parlour.match.config import MatchConfig
 from parlour.match.match import AnyMatch, Match
 from parlour.match.table import AnyTable, Table, deal_stores
 from parlour.match.viewer import Replay
+from parlour.words import YOU
 
 LEVEL = "medium"
-PERSON = "You"
+PERSON = YOU  # the sentences say "your", "You win" (parlour.words)
 
 
 def _esp(view: Mapping[str, Any]) -> bool:

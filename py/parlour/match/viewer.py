@@ -51,6 +51,7 @@ class Replay:
     position: int = 0
     playing: bool = False
     seen_end: bool = False
+    result_asked: bool = False  # "Show the result" pressed: the ending is told before the end
     everything: bool = False
     revision: int = 0  # changes with every move of the viewer (autoplay's ticks carry it)
     signatures: SignatureReport | None = None  # who signed which move (an online game's)
@@ -150,6 +151,18 @@ class Replay:
 
     def result(self) -> Outcome | None:
         return self.now().result()
+
+    @property
+    def tells_result(self) -> bool:
+        """Whether the header tells how the game ended: at the end, or once asked. Having
+        been at the end once is not enough: a viewer stepping back, or a link to move N, must
+        not find the result waiting at the top."""
+        return self.at_end or self.result_asked
+
+    def show_result(self, on: bool = True) -> None:
+        """The "Show the result" button (on), or a link to a move (off: no spoiler)."""
+        self.result_asked = on
+        self.revision += 1
 
     def everything_refusal(self) -> str | None:
         """Why "show everything" may not be switched on now, or None if it may."""

@@ -24,6 +24,7 @@ from parlour.games.esp.options import SEAT_COLOURS
 from parlour.games.esp.views import EspPublicView, EspTile
 from parlour.ui.tree import Node, h, s
 from parlour.ui.zener_art import symbol_use
+from parlour.words import possessive
 
 SIZE = 30.0  # centre to corner
 MARGIN = 12.0
@@ -132,7 +133,7 @@ def _tile(
     cell = (tile["cell"][0], tile["cell"][1])
     key = cell_key(cell)
     owner = tile["owner"]
-    whose = f"{names[owner]}'s" if owner < len(names) else f"{COLOURS[owner]}'s"
+    whose = possessive(names[owner] if owner < len(names) else COLOURS[owner])
     classes = ["cell", "tile", f"seat-{owner}", tile["face"]]
     children: list[Node] = [s("polygon", {"points": HEX, "class": "hex"}), _pips(owner)]
     if tile["face"] == "up":

@@ -34,6 +34,7 @@ from parlour.ui.seat import Seat, run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree
 from parlour.ui.zener_art import symbol_icon
+from parlour.words import capital, possessive
 
 
 @dataclass
@@ -149,17 +150,17 @@ class EspScreen:
         if last is None:
             return
         before: EspState = last.before
-        action, who = last.action, before.name(last.seat)
+        action, who = last.action, capital(possessive(before.name(last.seat)))
         if isinstance(action, Place):
-            marks.last, marks.last_words = action.cell, f"{who}'s last move placed this tile"
+            marks.last, marks.last_words = action.cell, f"{who} last move placed this tile"
         elif isinstance(action, Flip):
-            marks.last, marks.last_words = action.cell, f"{who}'s last move flipped this tile"
+            marks.last, marks.last_words = action.cell, f"{who} last move flipped this tile"
         elif isinstance(action, Move) and action.cell in before.board:
             game: ESP = session.match.game
             marks.last = game.landing(before, action.cell, action.direction)
             marks.last_from = action.cell
             where = cell_name(action.cell)
-            marks.last_words = f"{who}'s last move jumped this tile here from {where}"
+            marks.last_words = f"{who} last move jumped this tile here from {where}"
 
     def _tab_stop(self, session: Seat, marks: BoardMarks) -> Cell | None:
         """Where Tab enters the board: the chosen tile, else the first place a click would
@@ -475,7 +476,7 @@ class EspScreen:
                 return "That cell cannot be reached from the chosen tile."
             return "Choose one of your tiles first."
         if tile.owner != session.viewer:
-            return f"That is {state.name(tile.owner)}'s tile."
+            return f"That is {possessive(state.name(tile.owner))} tile."
         sel.cell = cell
         problem = game.pin_problem(state, cell)
         if problem:

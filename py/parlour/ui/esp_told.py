@@ -13,7 +13,7 @@ from parlour.games.esp.state import EspState
 from parlour.games.esp.views import EspPublicView
 from parlour.ui.esp_board import cell_name
 from parlour.ui.tree import Node, h
-from parlour.words import and_list
+from parlour.words import Named, agree, and_list, capital, possessive, theirs
 
 
 def _tiles(n: int) -> str:
@@ -26,14 +26,14 @@ def set_count_tree(state: EspState, mover: int) -> Node:
     counts = Counter(state.board[c].owner for c in union)
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     shares = [
-        f"{n} of {state.name(s)}'s" + (" tiles" if i == 0 else "")
+        f"{n} of " + (f"{possessive(state.name(s))} tiles" if i == 0 else theirs(state.name(s)))
         for i, (s, n) in enumerate(ordered)
     ]
     if len(state.sets) == 1:
         holds = (
             f"The set holds {and_list(shares)}."
             if len(ordered) > 1
-            else f"The set's 5 tiles are all {state.name(ordered[0][0])}'s."
+            else f"The set's 5 tiles are all {theirs(state.name(ordered[0][0]))}."
         )
     else:
         holds = (
@@ -46,7 +46,8 @@ def set_count_tree(state: EspState, mover: int) -> Node:
     if len(ordered) == 1:
         why = ""  # nobody else has a tile in it: nothing to weigh
     elif len(leaders) == 1:
-        why = f"The most tiles in the set win: {state.name(leaders[0])} has {best}."
+        leader = Named(state.name(leaders[0]))
+        why = f"The most tiles in the set win: {leader:in} {agree(leader, 'has')} {best}."
     elif mover in leaders:
         tied = and_list([state.name(s) for s in leaders])
         why = (
@@ -64,7 +65,8 @@ def set_count_tree(state: EspState, mover: int) -> Node:
             "li",
             None,
             ", ".join(
-                f"{state.name(state.board[c].owner)}'s {_symbol_of(state, c)}" for c in window
+                f"{capital(possessive(state.name(state.board[c].owner)))} {_symbol_of(state, c)}"
+                for c in window
             ),
         )
         for window in state.sets

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parlour.games.base import capital, whose
+from parlour.games.base import whose
 from parlour.games.espeers import stops, words
 from parlour.games.espeers.actions import (
     Action,
@@ -73,6 +73,7 @@ from parlour.ui.help import help_tip, with_help
 from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of
+from parlour.words import capital
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat

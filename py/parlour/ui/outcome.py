@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parlour.games.base import Outcome, Termination
-from parlour.words import and_list
+from parlour.words import YOU, and_list, with_verb
 
 
 def outcome_title(outcome: Outcome, names: tuple[str, ...], you: int | None = None) -> str:
@@ -11,10 +11,11 @@ def outcome_title(outcome: Outcome, names: tuple[str, ...], you: int | None = No
     person at the device, against bots or online): "You win!", "You and Bo win!"."""
     winners = sorted(outcome.winners)
     if winners:
-        said = ["You" if s == you else names[s] for s in winners]
-        said.sort(key=lambda name: name != "You")
-        title = and_list(said)
-        return title + (" win!" if len(winners) > 1 or said[0] == "You" else " wins!")
+        said = [YOU if s == you else names[s] for s in winners]
+        said.sort(key=lambda name: name != YOU)  # "You and Bo win!"
+        if len(said) > 1:
+            return f"{and_list(said)} win!"
+        return f"{with_verb(said[0], 'wins')}!"
     if outcome.termination is Termination.DRAW:
         return "A draw"
     return "Nobody wins"

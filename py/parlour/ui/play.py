@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.games.base import capital
 from parlour.match.replay import too_long_to_send
 from parlour.ui import help as helps
 from parlour.ui.help import with_help
@@ -34,6 +33,7 @@ from parlour.ui.widgets import (
     seats_tree,
     since_tree,
 )
+from parlour.words import capital
 
 SINCE_MOST = 6  # lines in "Since your turn:"; the log has the rest
 

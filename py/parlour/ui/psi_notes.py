@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from parlour.games.psi_squad.views import PsiPublicView
 from parlour.ui.help import help_tip
 from parlour.ui.tree import Node, h
+from parlour.words import possessive
 
 # A note cycles: blank -> ruled out -> possible -> certain -> blank.
 NOTE_CYCLE = ("", "out", "maybe", "sure")
@@ -116,12 +117,12 @@ def notes_tree(notes: Mapping[str, object], view: PsiPublicView, viewer: int) ->
             "class": "controls notes",
             "data-role": "notes",
             "data-target": str(target),
-            "aria-label": f"Your notes on {name}'s cypher",
+            "aria-label": f"Your notes on {possessive(name)} cypher",
         },
         h(
             "h3",
             None,
-            f"Notes on {name}'s cypher",
+            f"Notes on {possessive(name)} cypher",
             help_tip(
                 "psi-notes",
                 "the notes",

@@ -27,6 +27,7 @@ from parlour.ui.psi_tables import history_table, signed, status_table, target_hi
 from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree
+from parlour.words import capital, possessive, with_verb
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -41,8 +42,8 @@ class PsiSelection:
 def answer_words(r: PsiRecord, names: Sequence[str]) -> str:
     """A guess and its answer in a sentence, as the play sheet records it."""
     return (
-        f"{names[r['guesser']]} guessed {r['digits']} for {names[r['target']]}'s cypher: "
-        f"{r['correct']} correct, {r['spotted']} spotted, Value {r['value']} "
+        f"{names[r['guesser']]} guessed {r['digits']} for {possessive(names[r['target']])} "
+        f"cypher: {r['correct']} correct, {r['spotted']} spotted, Value {r['value']} "
         f"({names[r['guesser']]} {signed(r['change'])})."
     )
 
@@ -104,12 +105,13 @@ class PsiScreen:
         pending = view["pending"]
         if pending is not None:
             lines.append(
-                f"{names[pending['guesser']]}'s guess {pending['digits']} waits for "
-                f"{names[pending['target']]}'s answer."
+                f"{capital(possessive(names[pending['guesser']]))} guess {pending['digits']} "
+                f"waits for {possessive(names[pending['target']])} answer."
             )
         bonus = view["bonus"]
         if bonus is not None:
-            lines.append(f"{names[bonus['seat']]} gains {bonus['points']} for the last cypher.")
+            gains = with_verb(names[bonus["seat"]], "gains")
+            lines.append(f"{gains} {bonus['points']} for the last cypher.")
         return lines
 
     # -- the public board ----------------------------------------------------------------
@@ -124,8 +126,8 @@ class PsiScreen:
         note = (
             f"Last guess (outlined): {answer_words(last, names)}"
             if last
-            else f"{names[pending['guesser']]} guesses {pending['digits']} for "
-            f"{names[pending['target']]}'s cypher: waiting for the answer."
+            else f"{with_verb(names[pending['guesser']], 'guesses')} {pending['digits']} for "
+            f"{possessive(names[pending['target']])} cypher: waiting for the answer."
             if pending
             else None
         )
@@ -232,8 +234,9 @@ class PsiScreen:
         send = (
             "Seals your cypher with a commitment: nobody sees it, and it cannot change after."
             if action == "seal-cypher"
-            else "Sends your guess; the target's cypher answers how many digits are correct "
-            "(right place) and spotted (anywhere)."
+            else f"Sends your guess; the target's cypher answers how many of its digits are "
+            f"correct (in the cypher, anywhere) and how many are spotted (the right digit in the "
+            f"right place): {words.answer_example()}."
         )
         return [
             h(

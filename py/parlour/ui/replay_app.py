@@ -93,6 +93,7 @@ class Replays:
         position = whole(move) if move else None
         if self.watching is not None and position is not None:
             self.watching.replay.play(False)
+            self.watching.replay.show_result(False)  # a moment shared, not its ending
             self.watching.replay.go(position)
         self.draw()
 
@@ -179,6 +180,8 @@ class Replays:
             if position is not None:
                 replay.play(False)
                 replay.go(position)
+        elif cmd == "show-result":
+            replay.show_result()
         elif cmd == "everything":
             replay.show_everything(data.get("on") == "on")  # refused: the switch says why
 

@@ -137,9 +137,9 @@ def _head(replay: Replay, game_id: str, link: str) -> Node:
     names = replay.record.config.seats
     too_long = too_long_to_send(link)  # then the game file is what to send
     ending = replay.match.result()
-    title = (  # no spoiler: the ending is told once the viewer has been there
+    title = (  # no spoiler: the ending is told at the end, or when asked for
         (outcome_title(ending, names) if ending is not None else "The game was not finished.")
-        if replay.seen_end
+        if replay.tells_result
         else None
     )
     return h(
@@ -150,7 +150,13 @@ def _head(replay: Replay, game_id: str, link: str) -> Node:
             {"class": "replay-title"},
             h("p", {"class": "eyebrow"}, f"Replay · {GAME_NAMES.get(game_id, game_id)}"),
             h("h2", {"id": "replay-title"}, " · ".join(names)),
-            h("p", {"class": "replay-ending", "data-role": "ending"}, title) if title else None,
+            h("p", {"class": "replay-ending", "data-role": "ending"}, title)
+            if title
+            else h(
+                "button",
+                {"class": "button small", "data-cmd": "show-result", "type": "button"},
+                "Show the result",
+            ),
         ),
         h(
             "div",

@@ -12,7 +12,7 @@ from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import waiting_tree
-from parlour.words import and_list
+from parlour.words import and_list, capital, name_in, possessive
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -113,7 +113,7 @@ def turn_controls(session: Seat, view: TelePublicView) -> Node | None:
     if sel.announcing or (phase == "respond" and viewer in view["to_move"]):
         return announcement(session, view)
     if phase == "hand" and viewer == view["active"]:
-        performer = names[view["receiver"]]
+        performer = name_in(names[view["receiver"]])
         parts = []
         if not view["must_announce"]:
             # the card and its "Hand it" button sit under the grid (see `_card_row`)
@@ -194,7 +194,11 @@ def turn_controls(session: Seat, view: TelePublicView) -> Node | None:
         return h(
             "section",
             {"class": "controls"},
-            h("p", None, f"You may announce {names[view['active']]}'s win condition now."),
+            h(
+                "p",
+                None,
+                f"You may announce {possessive(names[view['active']])} win condition now.",
+            ),
             h(
                 "div",
                 {"class": "choice"},
@@ -222,11 +226,11 @@ def announcement(session: Seat, view: TelePublicView) -> Node:
     claims = sel.claims or {}
     if view["phase"] == "respond":
         announcer = view["announcer"]
-        said = "; ".join(f"{names[s]}'s win is {n}" for s, n in view["claims"])
+        said = "; ".join(f"{possessive(names[s])} win is {n}" for s, n in view["claims"])
         targets = [announcer]
         intro = [
             h("p", None, f"{names[announcer]} announced: {said}."),
-            h("p", None, f"Now name {names[announcer]}'s win condition."),
+            h("p", None, f"Now name {possessive(names[announcer])} win condition."),
         ]
         submit = "answer"
     else:
@@ -264,7 +268,11 @@ def announcement(session: Seat, view: TelePublicView) -> Node:
             h(
                 "div",
                 {"class": "claim"},
-                h("p", {"class": "hint", "id": label}, f"{names[target]}'s win ({kind}):"),
+                h(
+                    "p",
+                    {"class": "hint", "id": label},
+                    f"{capital(possessive(names[target]))} win ({kind}):",
+                ),
                 h(
                     "div",
                     {

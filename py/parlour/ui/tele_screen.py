@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from parlour.games.base import capital, named
+from parlour.games.base import named
 from parlour.games.telepathic import words
 from parlour.games.telepathic.actions import (
     Announce,
@@ -40,6 +40,7 @@ from parlour.ui.seat import LastMove, run_command
 from parlour.ui.tele_controls import TeleSelection, in_a_line, my_cards, turn_controls, waiting_for
 from parlour.ui.tree import Node, h, s
 from parlour.ui.widgets import last_move_of
+from parlour.words import agree, capital, name_in, possessive, with_verb
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -123,22 +124,22 @@ class TeleScreen:
         if phase == "hand":
             active = view["active"]
             if view["must_announce"]:
-                must = "you must" if active == you else f"{names[active]} must"
+                must = f"{named(names, active, you)} must"
                 return f"Every action card is used: {must} make the Announcement."
             receiver = named(names, view["receiver"], you)
             if active == you:
                 return f"Your turn: hand an action card to {receiver}."
-            return f"{names[active]} hands an action card to {receiver}."
+            return f"{with_verb(names[active], 'hands')} an action card to {receiver}."
         if phase == "perform":
             if view["performer"] == you:
                 return "Your turn: choose where the card acts."
-            return f"{names[view['performer']]} chooses where the card acts."
+            return f"{with_verb(names[view['performer']], 'chooses')} where the card acts."
         if phase == "window":
             return f"{capital(named(names, view['performer'], you))} may announce now."
         if phase == "respond":
             if view["to_move"][0] == you:
                 return "Your turn: answer the Announcement."
-            return f"{names[view['to_move'][0]]} answers the Announcement."
+            return f"{with_verb(names[view['to_move'][0]], 'answers')} the Announcement."
         return "Dealing the condition cards…" if phase == "setup" else "Checking…"
 
     def seat_line(self, view: TelePublicView, seat: int) -> str:
@@ -190,11 +191,13 @@ class TeleScreen:
             ]
             lines += mine or ["You are the director: you hold no condition cards."]
         if view["claims"]:
-            said = "; ".join(f"{names[int(s)]}'s win is {n}" for s, n in view["claims"])
+            said = "; ".join(f"{possessive(names[int(s)])} win is {n}" for s, n in view["claims"])
             lines.append(f"Announced: {said}.")
         for seat, opened in sorted(view["revealed"].items()):
             shown = ", ".join(f"{w} {opened[w]}" for w in CONDITION_ORDER if w in opened)
-            lines.append(f"{names[int(seat)]}'s condition cards, opened: {shown}.")
+            lines.append(
+                f"{capital(possessive(names[int(seat)]))} condition cards, opened: {shown}."
+            )
         return lines
 
     # -- the grid -------------------------------------------------------------------------
@@ -224,7 +227,7 @@ class TeleScreen:
         card = CARDS_BY_ID[before.row[before.handed]]
         index = perform.action.set_index
         target = set_names(card.sets)[index]
-        who = "you" if perform.seat == session.you() else before.name(perform.seat)
+        who = named(before.setup.seat_names, perform.seat, session.you())
         words = f"Dashed frame: {target}, where {who} applied {card.name}."
         if last is not None and isinstance(last.action, HandCard):
             # the card handed now, named beside the set it answers
@@ -379,11 +382,12 @@ class TeleScreen:
                     h(
                         "button",
                         {"class": "button primary", "data-cmd": "hand", "type": "button"},
-                        f"Hand it to {names[receiver]}",
+                        f"Hand it to {name_in(names[receiver])}",
                     ),
                     "tele-hand",
                     "Hand it",
-                    f"Gives the chosen card to {names[receiver]}, who decides where it acts; "
+                    f"Gives the chosen card to {name_in(names[receiver])}, who "
+                    f"{agree(names[receiver], 'decides')} where it acts; "
                     "nothing may be said about it.",
                 ),
             )

@@ -49,7 +49,7 @@ from parlour.games.esp.state import (
 )
 from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView
 from parlour.games.zener import SYMBOLS, Symbol
-from parlour.words import and_list
+from parlour.words import Named, and_list, with_verb
 
 # -- the game --------------------------------------------------------------------------------
 
@@ -468,13 +468,13 @@ def tally(state: EspState, sets: Sequence[Sequence[Cell]], mover: int) -> Outcom
     many = f"{len(sets)} sets" if len(sets) > 1 else "a set"
     if mover in leaders:
         tie = " (ties go to the mover)" if len(leaders) > 1 else ""
-        reason = f"{state.name(mover)} completes {many}: {score}{tie}."
+        reason = f"{Named(state.name(mover)):completes} {many}: {score}{tie}."
         return Outcome(Termination.WIN, frozenset({mover}), reason)
     names = and_list([state.name(s) for s in sorted(leaders)])
-    reason = f"{state.name(mover)} completes {many}: {score}. {names} "
+    reason = f"{Named(state.name(mover)):completes} {many}: {score}. "
     if len(leaders) == 1:
-        return Outcome(Termination.WIN, leaders, reason + "wins.")
-    return Outcome(Termination.SHARED_WIN, leaders, reason + "share the win.")
+        return Outcome(Termination.WIN, leaders, reason + with_verb(names, "wins") + ".")
+    return Outcome(Termination.SHARED_WIN, leaders, reason + f"{names} share the win.")
 
 
 def repetitions_for_draw(setup: Setup) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place, ProposeDraw
 from parlour.games.esp.hexgrid import DIRECTION_NAMES, step
 from parlour.games.esp.state import EspState
+from parlour.words import agree, with_verb
 
 
 def _tiles(n: int) -> str:
@@ -16,11 +17,11 @@ def describe(before: EspState, seat: int, action: object) -> str:
     name = before.name(seat)
     if isinstance(action, Place):
         if action.symbol is not None:
-            return f"{name} places a {action.symbol.value}, symbol-up."
-        return f"{name} places a tile symbol-down."
+            return f"{with_verb(name, 'places')} a {action.symbol.value}, symbol-up."
+        return f"{with_verb(name, 'places')} a tile symbol-down."
     if isinstance(action, Flip):
         symbol = action.opening.value if action.opening else "?"
-        return f"{name} flips a tile: it is a {symbol}."
+        return f"{with_verb(name, 'flips')} a tile: it is a {symbol}."
     if isinstance(action, Move):
         tile = before.board[action.cell]
         run = 0
@@ -28,11 +29,11 @@ def describe(before: EspState, seat: int, action: object) -> str:
             run += 1
         where = DIRECTION_NAMES[action.direction]
         symbol = tile.symbol.value if tile.symbol else "tile"
-        return f"{name} jumps the {symbol} {where} over {_tiles(run)}."
+        return f"{with_verb(name, 'jumps')} the {symbol} {where} over {_tiles(run)}."
     if isinstance(action, Pass):
-        return f"{name} has no legal move and passes."
+        return f"{with_verb(name, 'has')} no legal move and {agree(name, 'passes')}."
     if isinstance(action, ProposeDraw):
-        return f"{name} offers a draw."
+        return f"{with_verb(name, 'offers')} a draw."
     if isinstance(action, AnswerDraw):
-        return f"{name} {'accepts' if action.accept else 'declines'} the draw."
-    return f"{name} acts."
+        return f"{with_verb(name, 'accepts' if action.accept else 'declines')} the draw."
+    return f"{with_verb(name, 'acts')}."

@@ -76,6 +76,7 @@ from parlour.games.espeers.state import (
 )
 from parlour.games.espeers.words import KIND_WHEN, PENDING_SENTENCES
 from parlour.games.zener import Symbol
+from parlour.words import Named
 
 
 def _is_card(value: object) -> TypeGuard[str]:
@@ -610,7 +611,7 @@ class Espeers(Game[EspeersState, Action]):
             return self._run_queue(self._check_loss(state, seat))
         if pending.kind == "discard" and isinstance(action, Discard):
             return self._discard(state, seat, action)
-        raise IllegalAction(PENDING_SENTENCES[pending.kind].format(name=state.name(seat)))
+        raise IllegalAction(PENDING_SENTENCES[pending.kind].format(name=Named(state.name(seat))))
 
     def _answer(self, state: EspeersState, seat: int, action: AnswerPrediction) -> EspeersState:
         guess = state.prediction

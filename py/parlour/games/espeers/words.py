@@ -12,7 +12,7 @@ barrier laid face down (never its card until it is shown), a prediction and its 
 
 from __future__ import annotations
 
-from parlour.games.base import capital, whose
+from parlour.games.base import whose
 from parlour.games.espeers.actions import (
     Action,
     AnswerPrediction,
@@ -40,6 +40,7 @@ from parlour.games.espeers.state import (
     mulligan_cost,
 )
 from parlour.games.espeers.views import PublicView
+from parlour.words import Named, agree, capital, possessive, with_verb
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -81,15 +82,15 @@ MULLIGAN_RULE = (
 PENDING_SENTENCES: dict[PendingKind, str] = {
     "predict": "{name} may name one symbol for the new barrier, or none.",
     "answer": "{name} must say whether the prediction is right.",
-    "assign": "{name} chooses where the damage is taken from.",
+    "assign": "{name:chooses} where the damage is taken from.",
     "reveal-barrier": "{name} must show the barrier card that took the damage.",
-    "discard": f"{{name}} {DISCARD_DOWN}.",
+    "discard": f"{{name:{DISCARD_DOWN}}}.",
 }
 # The same waits as the status line says them.
 PENDING_STATUS: dict[PendingKind, str] = {
     "predict": "{name} may guess the new barrier's symbol.",
-    "assign": "{name} chooses where {amount} damage comes from.",
-    "discard": f"{{name}} {DISCARD_DOWN}.",
+    "assign": "{name:chooses} where {amount} damage comes from.",
+    "discard": f"{{name:{DISCARD_DOWN}}}.",
 }
 # ... and addressed to the one person playing alone against the bot.
 YOUR_PENDING_STATUS: dict[PendingKind, str] = {
@@ -109,15 +110,15 @@ CYCLE_FOOT = {
 # ... and in the log, once it happened.
 CYCLE_WORDS = {
     None: "nothing happens",
-    "regain": "{name} regains {n} PSI",
-    "draw": "{name} draws {cards}",
+    "regain": "{name:in regains} {n} PSI",
+    "draw": "{name:in draws} {cards}",
 }
 EFFECT_WORDS = {
-    "damage": "{other} is dealt {n} damage",
-    "drain": "{n} of {other}'s PSI is drained from Pool to Spent",
-    "regain": "{name} regains {n} PSI",
-    "draw": "{name} draws {cards}",
-    "prevent": "the next {n} damage to {name} this turn is prevented",
+    "damage": "{other:in is} dealt {n} damage",
+    "drain": "{n} of {other:'s} PSI is drained from Pool to Spent",
+    "regain": "{name:in regains} {n} PSI",
+    "draw": "{name:in draws} {cards}",
+    "prevent": "the next {n} damage to {name:in} this turn is prevented",
     "counter": "the card below it is countered",
 }
 # What a pass leads to: in the log's words (`pass_meaning`) and the Pass button's.
@@ -127,7 +128,7 @@ PASS_MEANING = {
     "act": "{other} may still act",
     "resolves": "{card} resolves",
     "end-turn": "end your turn",
-    "turn-ends": "{active}'s turn ends",
+    "turn-ends": "{active:'s} turn ends",
 }
 PASS_BUTTON = {
     **PASS_MEANING,
@@ -199,7 +200,7 @@ def barrier_words(card: str | None, points: int) -> str:
 
 def effect_words(state: EspeersState, owner: int, verb: str, n: int) -> str:
     return EFFECT_WORDS[verb].format(
-        name=state.name(owner), other=state.name(1 - owner), n=n, cards=cards(n)
+        name=Named(state.name(owner)), other=Named(state.name(1 - owner)), n=n, cards=cards(n)
     )
 
 
@@ -208,23 +209,23 @@ def effect_words(state: EspeersState, owner: int, verb: str, n: int) -> str:
 
 def describe(before: EspeersState, seat: int, action: Action) -> str:
     """The sentence for `action` taken by `seat` in the state `before` it."""
-    name = before.name(seat)
-    other = before.name(1 - seat)
+    name = Named(before.name(seat))
+    other = Named(before.name(1 - seat))
     if isinstance(action, Mulligan):
         return _mulligan(before, seat, action)
     if isinstance(action, Play):
         info = CARDS[action.card]
-        return f"{name} plays {info.name} for {info.cost} PSI: “{info.printed()}” It is suspended."
+        return f"{name:plays} {info.name} for {info.cost} PSI: “{info.printed()}” It is suspended."
     if isinstance(action, Cycle):
         return _cycle(before, seat, action.card)
     if isinstance(action, Pass):
         return _pass(before, seat)
     if isinstance(action, PlaceBarrier):
-        return f"{name} lays a barrier: a card face down with {BARRIER_PSI} PSI on it."
+        return f"{name:lays} a barrier: a card face down with {BARRIER_PSI} PSI on it."
     if isinstance(action, Predict):
         if action.symbol is None:
-            return f"{name} makes no guess at the barrier's symbol."
-        return f"{name} guesses that the barrier is a {action.symbol}."
+            return f"{name:makes} no guess at the barrier's symbol."
+        return f"{name:guesses} that the barrier is a {action.symbol}."
     if isinstance(action, AnswerPrediction):
         if not action.right or action.opening is None:
             return f"{name}: wrong guess, the barrier stays."
@@ -235,33 +236,34 @@ def describe(before: EspeersState, seat: int, action: Action) -> str:
         )
     if isinstance(action, BarrierAttack):
         card = card_name(action.opening.value)
-        return (
-            f"{name} discards the barrier ({card}) to attack: {other} takes {ATTACK_DAMAGE} damage."
-        )
+        takes = f"{other:in takes} {ATTACK_DAMAGE} damage"
+        return f"{name:discards} the barrier ({card}) to attack: {takes}."
     if isinstance(action, RevealBarrier):
         card = card_name(action.opening.value)
         rest = before.pending.amount if before.pending else 0
         tail = f"; {rest} damage still gets through" if rest else ""
-        return f"{name}'s barrier ({card}) absorbs the damage and is discarded{tail}."
+        whose = capital(possessive(name))
+        return f"{whose} barrier ({card}) absorbs the damage and is discarded{tail}."
     if isinstance(action, AssignDamage):
         parts = [f"{n} from {zone}" for n, zone in ((action.from_pool, "the Pool"),) if n]
         parts += [f"{action.from_spent} from Spent"] if action.from_spent else []
         total = action.from_pool + action.from_spent
-        return f"{name} takes {total} damage: {listed(parts)}."
+        return f"{name:takes} {total} damage: {listed(parts)}."
     if isinstance(action, Discard):
         names = [card_name(c) for c in action.cards]
-        return f"{name} discards {listed(names)} to get down to {in_words(HAND)} cards."
+        return f"{name:discards} {listed(names)} to get down to {in_words(HAND)} cards."
     return ""  # sealing the deck is routine: nothing to tell
 
 
 def _mulligan(before: EspeersState, seat: int, action: Mulligan) -> str:
-    name, taken = before.name(seat), before.players[seat].mulligans
+    name, taken = Named(before.name(seat)), before.players[seat].mulligans
     if action.keep:
         after = f" after {taken} mulligan{'s' if taken > 1 else ''}" if taken else ""
-        return f"{name} keeps the hand{after}."
+        return f"{name:keeps} the hand{after}."
     cost = mulligan_cost(taken)
     price = "free" if cost == 0 else f"{cost} PSI to Spent"
-    return f"{name} takes a mulligan ({price}) and draws {in_words(HAND)} new cards."
+    draws = agree(name, "draws")
+    return f"{name:takes} a mulligan ({price}) and {draws} {in_words(HAND)} new cards."
 
 
 def _cycle(before: EspeersState, seat: int, card: str) -> str:
@@ -273,33 +275,33 @@ def _cycle(before: EspeersState, seat: int, card: str) -> str:
         verb, n = ability
         if verb == "regain":
             n = min(n, before.players[seat].spent)
-        result = CYCLE_WORDS[verb].format(name=before.name(seat), n=n, cards=cards(n))
-    return f"{before.name(seat)} cycles {info.name} ({info.symbol}): {result}."
+        result = CYCLE_WORDS[verb].format(name=Named(before.name(seat)), n=n, cards=cards(n))
+    return f"{Named(before.name(seat)):cycles} {info.name} ({info.symbol}): {result}."
 
 
 def _pass(before: EspeersState, seat: int) -> str:
-    name = before.name(seat)
+    name = Named(before.name(seat))
     if ends_active_phase(before, seat):
         if before.players[seat].hand > HAND:
             return (
-                f"{name} passes: the Active phase ends, and {name} discards down to "
-                f"{in_words(HAND)}."
+                f"{name:passes}: the Active phase ends, and {name:in} "
+                f"{agree(name, 'discards')} down to {in_words(HAND)}."
             )
-        other = before.name(1 - seat)
+        other = Named(before.name(1 - seat))
         return (
-            f"{name} passes: the Active phase ends, and {other} has a last Opportunity before "
-            "the turn ends."
+            f"{name:passes}: the Active phase ends, and {other:in} {agree(other, 'has')} a last "
+            "Opportunity before the turn ends."
         )
     if before.passes == 0:
-        return f"{name} passes."
+        return f"{name:passes}."
     if before.stack:
         top = before.stack[-1]
         info = CARDS[top.card]
         if top.countered:
-            return f"{name} passes: {info.name} resolves, countered, with no effect."
+            return f"{name:passes}: {info.name} resolves, countered, with no effect."
         effects = [effect_words(before, top.owner, verb, n) for verb, n in info.effects]
-        return f"{name} passes: {info.name} resolves: {listed(effects)}."
-    return f"{name} passes: {before.name(before.active)}'s turn ends."
+        return f"{name:passes}: {info.name} resolves: {listed(effects)}."
+    return f"{name:passes}: {possessive(before.name(before.active))} turn ends."
 
 
 # -- what Pass would do ------------------------------------------------------------------------
@@ -319,7 +321,7 @@ def _pass_leads_to(state: EspeersState, seat: int) -> str:
 def _pass_words(table: dict[str, str], state: EspeersState, seat: int) -> str:
     top = CARDS[state.stack[-1].card].name if state.stack else ""
     return table[_pass_leads_to(state, seat)].format(
-        other=state.name(1 - seat), card=top, active=state.name(state.active)
+        other=Named(state.name(1 - seat)), card=top, active=Named(state.name(state.active))
     )
 
 
@@ -349,7 +351,7 @@ def status(view: PublicView, you: int | None = None) -> str:
             sentence = YOUR_PENDING_STATUS.get(pending["kind"], "Waiting for you.")
             return sentence.format(amount=pending["amount"])
         sentence = PENDING_STATUS.get(pending["kind"], "Waiting for {name}.")
-        return sentence.format(name=names[pending["seat"]], amount=pending["amount"])
+        return sentence.format(name=Named(names[pending["seat"]]), amount=pending["amount"])
     if view["phase"] == "mulligan":
         return mulligan_status(view, you)
     return turn_status(view, you)
@@ -366,9 +368,14 @@ def mulligan_status(view: PublicView, you: int | None = None) -> str:
     if seat == you:
         words = "Keep your opening hand or take a mulligan"
     else:
-        words = f"{names[seat]} keeps the opening hand or takes a mulligan"
+        takes = agree(names[seat], "takes")
+        words = f"{Named(names[seat]):keeps} the opening hand or {takes} a mulligan"
     if seat == view["active"]:
-        nxt = "you decide" if 1 - seat == you else f"{names[1 - seat]} decides"
+        nxt = (
+            "you decide"
+            if 1 - seat == you
+            else f"{Named(names[1 - seat]):in} {agree(names[1 - seat], 'decides')}"
+        )
         return f"{words}; then {nxt}."
     return f"{words}."
 
@@ -380,8 +387,8 @@ def turn_status(view: PublicView, you: int | None = None) -> str:
     if view["phase"] == "discard":
         if active == you:
             return f"Turn {turn} · {capital(DISCARD_DOWN_YOU)}."
-        return f"Turn {turn} · {names[active]} {DISCARD_DOWN}."
-    holds = "You hold" if holder == you else f"{names[holder]} holds"
+        return f"Turn {turn} · {with_verb(names[active], DISCARD_DOWN)}."
+    holds = "You hold" if holder == you else with_verb(names[holder], "holds")
     if view["phase"] == "end":
         if holder != active:
             return (
@@ -399,7 +406,7 @@ def opportunity_line(view: PublicView, viewer: int | None) -> str:
     holder = view["opportunity"]
     if holder == viewer:
         return opportunity_lead(view, holder)
-    return f"{view['players'][holder]['name']} holds Opportunity."
+    return f"{with_verb(view['players'][holder]['name'], 'holds')} Opportunity."
 
 
 def opportunity_lead(view: PublicView, seat: int) -> str:
@@ -408,13 +415,15 @@ def opportunity_lead(view: PublicView, seat: int) -> str:
     if stack and stack[-1]["owner"] != seat:
         top = CARDS[stack[-1]["card"]]
         who = view["players"][1 - seat]["name"]
-        return f"{who}'s {top.name} is suspended: answer it with an Impulse, cycle, or pass."
+        whose = capital(possessive(who))
+        return f"{whose} {top.name} is suspended: answer it with an Impulse, cycle, or pass."
     if view["phase"] == "end" and seat == view["active"]:
         return "The end of your turn, your Active phase over: play an Impulse, cycle, or pass."
     if view["phase"] == "end":
         active = view["players"][view["active"]]["name"]
         return (
-            f"Your last Opportunity before {active}'s turn ends: play an Impulse, cycle, or pass."
+            f"Your last Opportunity before {possessive(active)} turn ends: play an Impulse, "
+            "cycle, or pass."
         )
     if seat == view["active"]:
         return "Your Active phase: play cards, cycle, lay or use a barrier, or pass."

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from parlour.games.psi_squad.actions import Answer, Guess, SetCypher
-from parlour.games.psi_squad.state import PsiState, value_of
+from parlour.games.psi_squad.state import PsiState, score, value_of
+from parlour.words import Named, agree, possessive
 
 
 def describe(before: PsiState, seat: int, action: object) -> str:
     """One sentence for `seat` taking `action` in the position `before` (public facts only)."""
-    name = before.name(seat)
+    name = Named(before.name(seat))
     if isinstance(action, SetCypher):
-        return f"{name} chooses a cypher and seals it."
+        return f"{name:chooses} a cypher and {agree(name, 'seals')} it."
     if isinstance(action, Guess):
-        return f"{name} guesses {action.digits} for {before.name(action.target)}'s cypher."
+        return (
+            f"{name:guesses} {action.digits} for {possessive(before.name(action.target))} cypher."
+        )
     if isinstance(action, Answer):
         value = value_of(action.correct, action.spotted)
         change = value - before.values[seat]
@@ -20,9 +23,19 @@ def describe(before: PsiState, seat: int, action: object) -> str:
         sign = f"+{change}" if change >= 0 else str(change)
         tail = " The cypher is guessed!" if action.spotted == before.length else ""
         # the guess with its answer, in one sentence: the answer alone says nothing
-        guessed = f"{guesser} guessed {before.pending.digits} at {name}" if before.pending else name
+        guessed = (
+            f"{guesser} guessed {before.pending.digits} at {name:in}" if before.pending else name
+        )
         return (
             f"{guessed}: {action.correct} correct, {action.spotted} spotted: "
             f"Value {value}, {guesser} {sign}.{tail}"
         )
-    return f"{name} acts."
+    return f"{name:acts}."
+
+
+def answer_example(cypher: str = "0123", guess: str = "1234") -> str:
+    """A guess's answer worked out by the engine's own scoring, for the help beside Guess: the
+    sentence cannot say "correct" where the rules say "spotted" ("1234 against the cypher 0123:
+    3 correct, 0 spotted")."""
+    correct, spotted = score(cypher, guess)
+    return f"{guess} against the cypher {cypher}: {correct} correct, {spotted} spotted"

@@ -57,6 +57,7 @@ from parlour.games.telepathic.state import (
     unsealed,
 )
 from parlour.games.telepathic.views import TeleMe, TelePublicView, TeleSeatView
+from parlour.words import Named, capital
 
 # -- the game ---------------------------------------------------------------------------------
 
@@ -257,7 +258,7 @@ class Telepathic(Game[TeleState, Action]):
             return self._respond(state, seat, action)
         if phase == "reveal" and isinstance(action, Reveal):
             return self._reveal(state, seat, action)
-        raise IllegalAction(PHASE_SENTENCES[phase].format(name=state.name(seat)))
+        raise IllegalAction(PHASE_SENTENCES[phase].format(name=Named(state.name(seat))))
 
     def _seal(self, state: TeleState, seat: int, action: SealConditions) -> TeleState:
         promised = state.setup.precommitted(seat, CONDITIONS_LABEL)
@@ -313,11 +314,16 @@ class Telepathic(Game[TeleState, Action]):
             lose = conditions.get("lose")
             if not lose or not holds(state.grid, lose):
                 raise IllegalAction(
-                    f"{state.name(seat)}'s lose condition is not met: the game goes on."
+                    capital(
+                        f"{Named(state.name(seat)):'s} lose condition is not met: the game goes on."
+                    )
                 )
             reason = (
-                f"{state.name(seat)}'s lose condition ({lose}: three in a line) is met: "
-                "the game is lost."
+                capital(
+                    f"{Named(state.name(seat)):'s} lose condition ({lose}: three in a line) "
+                    "is met: "
+                )
+                + "the game is lost."
             )
             revealed = {**state.revealed, seat: dict(conditions)}
             return replace(
@@ -395,12 +401,12 @@ class Telepathic(Game[TeleState, Action]):
 
     def _judge(self, state: TeleState) -> Outcome:
         wrong = [
-            f"{state.name(s)}'s win condition is {state.revealed[s]['win']}, not {name}"
+            f"{Named(state.name(s)):'s} win condition is {state.revealed[s]['win']}, not {name}"
             for s, name in state.claims
             if state.revealed[s]["win"] != name
         ]
         unmet = [
-            f"{state.name(s)}'s {state.revealed[s]['win']} is not three in a line"
+            f"{Named(state.name(s)):'s} {state.revealed[s]['win']} is not three in a line"
             for s, _ in state.claims
             if not holds(state.grid, state.revealed[s]["win"])
         ]
@@ -569,10 +575,10 @@ class Telepathic(Game[TeleState, Action]):
 
 PHASE_SENTENCES = {
     "setup": "First every player seals the condition cards they were dealt.",
-    "hand": "{name} hands an action card to a partner (or makes the Announcement).",
-    "perform": "{name} chooses one of the four sets on the card handed over.",
-    "check": "{name} must first say whether their lose condition is met.",
+    "hand": "{name:hands} an action card to a partner (or makes the Announcement).",
+    "perform": "{name:chooses} one of the four sets on the card handed over.",
+    "check": "{name} must first say whether {name:their} lose condition is met.",
     "window": "{name} may announce now, or let play go on.",
     "respond": "{name} must answer the Announcement.",
-    "reveal": "{name} must open their condition cards.",
+    "reveal": "{name} must open {name:their} condition cards.",
 }
