@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
 from parlour.games.options import GAME_IDS
 from parlour.games.psi_squad.actions import ChooseCypher, Guess
@@ -687,3 +688,38 @@ def test_the_bar_shows_the_table_code_during_play_and_it_binds_the_time_per_move
     assert play.match is not None and play.match.step == 0  # before the first move
     play.limit = 7200  # another limit under the same keys and start: another code
     assert play.table_code() != code
+
+
+@pytest.mark.parametrize(
+    "field, value", [("last_link_at", "soon"), ("players", "Ada"), ("players", [1]), ("over", 1)]
+)
+def test_a_save_whose_summary_is_damaged_is_read_whole_or_set_aside_never_a_fault(field, value):
+    ada, _, sent = joined()
+    route(ada, sent[0])
+    play = next(iter(ada.links().plays.values()))
+    local = saved(ada)
+    key = next(k for k in local if k.endswith(play.match_id))
+    data = json.loads(local[key])
+    data["summary"][field] = value
+    local[key] = json.dumps(data)
+    again = App()
+    again.keyring = PageKeyring(ada.keyring.kept_cryptos)
+    start = {"op": "start", "local": local, "session": {}, "href": SITE + "#home",
+             "hash": "#home"}  # fmt: skip
+    home = drawn(call(again, start), link_app.HOME_ROOT)
+    assert "Your games by link" in home and "Psi Squad: P1, Bo" in home  # read back whole
+
+
+def test_a_link_whose_match_id_is_not_one_is_refused():
+    from parlour.fair.signing import Signed
+    from parlour.match.by_link import packing
+
+    play, _ = LinkPlay.create("esp", ["Ada", "Bo"], {}, (0,), Ed25519Signer(), real_verify, 0, SITE)
+    for match_id in ("esp:owner", "m-" + "0" * 15 + ":", "bylink:m-1"):
+        record = Signed("s0", 1, "open", dict(play.records[("s0", 1)].body))
+        record.signature = play.signer.sign(record.payload(match_id))
+        head = Signed("s0", 1, "head", {"have": {"s0": 1}, "n": 0, "h": "0" * 16})
+        head.signature = play.signer.sign(head.payload(match_id))
+        link = packing.links(SITE, packing.pack(packing.Packet(match_id, (record,), head)))[0]
+        with pytest.raises(MalformedInput, match="not named as this page names one"):
+            packing.unpack(packing.read_fragment(link))

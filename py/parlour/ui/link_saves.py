@@ -61,3 +61,31 @@ def saved_records(data: Json) -> list[Signed]:
         return [Signed.from_json(r) for r in items] if isinstance(items, list) else []
     except ParlourError:
         return []
+
+
+SUMMARY: dict[str, type | tuple[type, ...]] = {
+    "match": str,
+    "game": str,
+    "players": list,
+    "mine": list,
+    "my_turn": bool,
+    "waiting": str,
+    "over": bool,
+    "last_link_at": (int, float),
+}
+
+
+def summary_line(line: Json, match_id: str) -> dict[str, Json] | None:
+    """A save's summary line for "Your games", every field of its type (None otherwise: the
+    save is then read back whole, and set aside with a sentence if it cannot be)."""
+    if not isinstance(line, dict) or set(line) != set(SUMMARY) or line["match"] != match_id:
+        return None
+    for key, kind in SUMMARY.items():
+        value = line[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            return None
+    if not all(isinstance(n, str) for n in line["players"]):
+        return None
+    if not all(type(s) is int for s in line["mine"]):
+        return None
+    return line

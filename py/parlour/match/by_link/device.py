@@ -867,6 +867,8 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             raise MalformedInput("That is not a saved game by link.")
         if data.get("version") != FORMAT_VERSION:
             raise MalformedInput("That saved game by link is of another version.")
+        if not packing.is_match_id(str(data.get("match"))):
+            raise MalformedInput("That saved game by link names no match.")
         try:
             play = cls(str(data["match"]), str(data["me"]), signer, verify, str(data["base"]), now)
             records = [Signed.from_json(r) for r in data["records"]]

@@ -172,6 +172,8 @@ def unpack(data: str) -> Packet:
     match_id, rows, head = data_json["m"], data_json["r"], data_json["h"]
     if not isinstance(match_id, str) or not isinstance(rows, list) or len(rows) > 4000:
         raise MalformedInput("That link is damaged: it names no match.")
+    if not is_match_id(match_id):  # nothing else may become a storage key (a tab's marker)
+        raise MalformedInput("That link is damaged: its match is not named as this page names one.")
     if len(signatures) != SIGNATURE_BYTES * (len(rows) + 1):
         raise MalformedInput("That link is damaged: its signatures are cut short.")
     records = []
@@ -187,6 +189,12 @@ def unpack(data: str) -> Packet:
     return Packet(match_id, tuple(records[:-1]), records[-1])
 
 
+def is_match_id(text: str) -> bool:
+    """A match id as `table.new_match_id` makes it: "m-" and 16 lowercase hex digits."""
+    return len(text) == 18 and text.startswith("m-") and all(c in HEX for c in text[2:])
+
+
+HEX = frozenset("0123456789abcdef")
 Check = tuple[str, bytes, bytes, bytes]  # (algorithm, public key, data, signature)
 
 
