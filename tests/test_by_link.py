@@ -1128,3 +1128,44 @@ def test_a_turn_that_reached_its_device_in_time_is_claimable_as_before():
     assert claimed.ok and waiter.match.result() is not None
     assert staller.take_link(claimed.links[0], 3600 * 2).ok
     assert staller.match.result() is not None
+
+
+def test_a_device_whose_last_save_was_refused_relearns_its_records_before_signing_again():
+    """Issue 37: Bo's device moved, but its save was refused; reloaded from the save before,
+    it must not sign another move under the same number (a fork that would call an honest
+    player a cheater). Ada's next link says what Bo's device signed and brings it back."""
+    group = settled(hours=0, moves=2)
+    ada, bo = group.devices
+    old_save = bo.to_json()
+    seat = pen(group)
+    mover = group.holder(seat)
+    if mover is not bo:  # let Ada move first, so Bo is next
+        group.post(0, next_move(group, seat))
+        flush(group)
+        old_save = bo.to_json()
+        seat = pen(group)
+    sent = next_move(group, seat)  # Bo moves; the save after it is refused
+    for link in sent:
+        assert ada.take_link(link, 0).ok
+    reloaded = LinkPlay.from_json(old_save, bo.signer, verify, 0)
+    answer = ada.links()  # Ada's head: she holds Bo's move
+    out = reloaded.take_link(answer[0], 0)
+    assert out.ok and "lost its last 1 entry" in out.sentence, out.sentence
+    assert out.links and reloaded.act(seat, reloaded.table.legal(seat)[0], 0).ok is False
+    for link in out.links:  # its head tells Ada what it lacks ...
+        assert ada.take_link(link, 0).ok
+    for link in ada.links():  # ... and Ada's next link brings it back
+        assert reloaded.take_link(link, 0).ok
+    assert reloaded.match.head() == ada.match.head()
+    assert not reloaded._behind() and not reloaded.forks and not ada.forks
+
+
+def test_a_device_behind_its_own_records_says_so_and_signs_nothing():
+    group = settled(moves=2)
+    ada, bo = group.devices
+    bo.heads[ada.me] = {**bo.heads.get(ada.me, {}), bo.me: bo._mine() + 1}  # Ada holds more of Bo's
+    assert "lost its last 1 entry" in bo.waiting()
+    seat = bo.local[0]
+    before = bo._mine()
+    out = bo.act(seat, bo.table.legal(seat)[0] if bo.table.legal(seat) else None, 0)
+    assert not out.ok and bo._mine() == before

@@ -272,8 +272,8 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
     def _after(self, sentence: str, before: int | None = None) -> Outcome:
         """An outcome with links when we made new records since `before` (our count then)."""
         mine = max((q for d, q in self.records if d == self.me), default=0)
-        if before is not None and mine == before:
-            return Outcome(sentence)
+        if before is not None and mine == before and not self._behind():
+            return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
             links = self.links()
         except MalformedInput as error:
@@ -307,7 +307,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             return taken
         if taken.fresh:
             self.last_link_at = now
-        after = self._after(taken.sentence, before)
+        after = self._after(self._behind() or taken.sentence, before)
         after.since, after.fresh = taken.since, taken.fresh
         return after
 
@@ -368,7 +368,9 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
                 known[source] = q - 1
 
     def _note_head(self, head: Signed) -> None:
-        """What the sender holds (only ever more: an old link's head tells nothing new)."""
+        """What the sender holds (only ever more: an old link's head tells nothing new), but
+        for its own records, which it may have lost (a save refused): then our next links carry
+        them back to it (at most its own records, again)."""
         if head.device == self.me:
             return
         have, known = head.body["have"], self.heads.setdefault(head.device, {})
@@ -376,6 +378,9 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             for device, q in have.items():
                 if type(q) is int and q > known.get(str(device), 0):
                     known[str(device)] = q
+            own = have.get(head.device)
+            if type(own) is int and own < known.get(head.device, 0):
+                known[head.device] = own
 
     def _keep(self, records: list[Signed], head: Signed | None) -> tuple[Outcome, bool]:
         """Check records (and the head that came with them), then keep the new ones; a
@@ -609,7 +614,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
     def _my_due_steps(self) -> bool:
         """Append the records now due from our seats (deal steps, commitments, reveals,
         automatic steps, bots' moves, our openings); True if we appended any."""
-        if self._halted() or self.game is None or not self.local:
+        if self._halted() or self.game is None or not self.local or self._behind():
             return False
         if self._mine() > self.consumed.get(self.me, 0):
             return False
@@ -679,6 +684,8 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             return Outcome("The game has not started yet: " + self.waiting(), ok=False)
         if seat not in self.local:
             return Outcome(f"{self.name(seat)} is not played on this device.", ok=False)
+        if self._behind():
+            return Outcome(self._behind(), ok=False)
         if match.result() is not None:
             return Outcome("The game is over.", ok=False)
         if self._mine() > self.consumed.get(self.me, 0):
@@ -754,7 +761,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         """Whom or what this device waits for, in a sentence ("Waiting for Bo's move 12.")."""
         if self._halted():
             return self._halted()
-        gap = self._gap()
+        gap = self._behind() or self._gap()
         if gap:
             return gap
         match = self.match
@@ -792,6 +799,19 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         return (
             f"{who} signed two different entries for its step {fork.first.seq}: the game "
             "cannot go on; both are kept as proof."
+        )
+
+    def _behind(self) -> str:
+        """This device signed records it no longer holds (its last save was refused, then the
+        page reloaded), as another device's signed head shows: it signs nothing new until a
+        link brings them back, or a second record under one number would read as a fork."""
+        known = max((have.get(self.me, 0) for have in self.heads.values()), default=0)
+        if known <= self._mine():
+            return ""
+        return (
+            f"This device lost its last {known - self._mine()} entr"
+            f"{'y' if known - self._mine() == 1 else 'ies'} (its save was refused): open the "
+            "latest link from another player, which brings them back, before playing on."
         )
 
     def _gap(self) -> str:
