@@ -17,6 +17,7 @@ from bench import (
     offline,
     online,
     pacing,
+    parsing,
     snapshot,
     solo,
     startup,
@@ -28,6 +29,7 @@ from bench.throttle import calibrate, whole_browser
 from e2e.harness import SiteServer, chromium_launch_args
 
 RATE = 4  # the throttled rows' CPU slowdown: a phone's profile
+PURE = ("engine", "strength", "pacing", "parsing")  # parts that need no browser
 
 # The bare PyScript page and the click page, served beside the site, and the Pyodide they load
 # (the npm package as it is: the site publishes only the part of its standard library it uses).
@@ -51,6 +53,7 @@ def main() -> int:
             "longtasks",
             "think",
             "solo",
+            "parsing",
         ],
         help="run one part",
     )
@@ -58,7 +61,7 @@ def main() -> int:
         "--baseline",
         default=None,
         help="a git revision of earlier code to compare with, interleaved (online moves;"
-        " with --only snapshot, the return visit)",
+        " with --only snapshot, the return visit; parsing: its readers, in a child process)",
     )
     parser.add_argument(
         "--games",
@@ -97,7 +100,10 @@ def main() -> int:
     if args.only in (None, "pacing"):
         for line in pacing.run(args.games):
             print(line, flush=True)
-    if args.only in ("engine", "strength", "pacing"):
+    if args.only in (None, "parsing"):
+        for line in parsing.run(args.baseline):
+            print(line, flush=True)
+    if args.only in PURE:
         return 0
     with SiteServer(also_serve=BENCH_PAGES) as site, sync_playwright() as p:
         chromium = chromium_launch_args().get("executable_path") or p.chromium.executable_path

@@ -27,7 +27,14 @@ from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
-from parlour.fair.encoding import MAX_DEPTH, Json, canonical_json, check_text, too_deep
+from parlour.fair.encoding import (
+    MAX_DEPTH,
+    Json,
+    canonical_json,
+    load_json,
+    lone_surrogate,
+    too_deep,
+)
 from parlour.fair.signing import SIGNATURE_BYTES, DeviceKey, Signed, b64, unb64
 from parlour.numbers import whole
 
@@ -460,15 +467,13 @@ def decode(text: object, version: int = VERSION) -> Message:
             f"A message nested more than {MAX_DEPTH} levels deep arrived and was ignored."
         )
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except ValueError:
         raise MalformedInput("A message that is not valid JSON arrived and was ignored.") from None
-    try:
-        check_text(data)
-    except MalformedInput:
+    if lone_surrogate(text):
         raise MalformedInput(
             "A message holding a character that is not one (a lone surrogate) was ignored."
-        ) from None
+        )
     if not isinstance(data, dict) or not {"v", "t", "n"} <= set(data):
         raise MalformedInput("A message without a version, type and number was ignored.")
     if data["v"] != version:

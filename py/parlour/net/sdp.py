@@ -201,6 +201,7 @@ _STUN = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::(?P<port>\d{1,5}))?$"
 )
 MAX_STUN = 4
+MAX_STUN_TEXT = 270  # characters: "stun:", a name of at most 253, a port; a longer one is no name
 
 
 def stun_servers(entries: list[str]) -> list[str]:
@@ -211,7 +212,7 @@ def stun_servers(entries: list[str]) -> list[str]:
     for entry in (e.strip() for e in entries):
         if not entry:
             continue
-        match = _STUN.match(entry)
+        match = _STUN.match(entry) if len(entry) <= MAX_STUN_TEXT else None
         port = match and match.group("port")
         if match is None or (port is not None and not 0 < int(port) < 65536):
             raise MalformedInput(

@@ -8,6 +8,7 @@ from parlour.errors import ParlourError
 from parlour.fair.encoding import Json, parse_json
 from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link import packing
+from parlour.numbers import whole
 
 
 def kept_parts(raw: str | None) -> dict[str, dict[int, str]]:
@@ -21,8 +22,8 @@ def kept_parts(raw: str | None) -> dict[str, dict[int, str]]:
     parts: dict[str, dict[int, str]] = {}
     for tag, items in data.items():
         if isinstance(items, dict):
-            found = {int(i): t for i, t in items.items() if i.isdigit() and isinstance(t, str)}
-            parts[str(tag)] = {i: t for i, t in found.items() if is_part(t)}
+            found = {whole(i): t for i, t in items.items() if isinstance(t, str)}
+            parts[str(tag)] = {i: t for i, t in found.items() if i is not None and is_part(t)}
     return parts
 
 

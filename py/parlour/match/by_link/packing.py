@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from parlour.errors import MalformedInput, ParlourError
-from parlour.fair.encoding import Json, canonical_json, check_text, parse_json
+from parlour.fair.encoding import Json, canonical_json, parse_json
 from parlour.fair.signing import SIGNATURE_BYTES, DeviceKey, Signed
 from parlour.numbers import whole
 from parlour.words import and_list
@@ -166,7 +166,6 @@ def unpack(data: str) -> Packet:
         data_json = parse_json(text.decode("utf-8"), "That link")
     except UnicodeDecodeError:
         raise MalformedInput("That link is damaged: it is not text.") from None
-    check_text(data_json)
     if not isinstance(data_json, dict) or set(data_json) != {"m", "r", "h"}:
         raise MalformedInput("That link is damaged: it is not a set of records.")
     match_id, rows, head = data_json["m"], data_json["r"], data_json["h"]
