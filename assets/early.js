@@ -34,8 +34,19 @@
   const game = query.get("game");
   if (!games.includes(game)) return;
   root.dataset.embedGame = game;
+  // A frame opened again (the blog reloaded) goes back to the reader's game in progress, kept on
+  // this device under the game's key (py/shell/page.py, mark_resumable: ":finished" once over).
+  const saved = `psi-parlour:${game}:pass-and-play`;
+  const inProgress = () => {
+    try {
+      return localStorage.getItem(saved) !== null && localStorage.getItem(`${saved}:finished`) === null;
+    } catch {
+      return false; // storage refused: nothing kept
+    }
+  };
   if (!location.hash) {
-    history.replaceState(null, "", `${location.pathname}${location.search}#new-${game}`);
+    const screen = inProgress() ? `#play-${game}` : `#new-${game}`;
+    history.replaceState(null, "", `${location.pathname}${location.search}${screen}`);
   }
   const mode = query.get("mode");
   if (mode !== "bots" && mode !== "online") return;
