@@ -31,11 +31,18 @@ DEFAULTS = {"game": "esp", "mode": "bots", "theme": "auto", "width": "100%", "he
 DEFAULTS["fit"] = "true"
 
 RESIZER = """<script>
-  // Psi Parlour: the frame takes the height of what it shows.
+  // Psi Parlour: the frame takes the height of what it shows, and a new card (a hand-off, the
+  // result) is scrolled into view when the frame grows or shrinks around it.
   addEventListener("message", (event) => {{
     if (event.origin !== "{origin}" || event.data?.type !== "{message}") return;
     for (const frame of document.querySelectorAll("iframe")) {{
-      if (frame.contentWindow === event.source) frame.style.height = event.data.height + "px";
+      if (frame.contentWindow !== event.source) continue;
+      frame.style.height = event.data.height + "px";
+      const card = event.data.card;
+      if (!card) continue;
+      const top = frame.getBoundingClientRect().top + card.top;
+      // in view and not at the window's edge: its top in the upper third, or scrolled there
+      if (top < 0 || top > innerHeight / 3) scrollBy(0, top - 16);
     }}
   }});
 </script>"""

@@ -239,7 +239,7 @@ class Document:
         self.body = body
         self.focused = True  # document.hasFocus(): the reader is in this page (or frame)
 
-    def hasFocus(self):  # noqa: N802 - the browser's name
+    def hasFocus(self):  # the browser's name
         return self.focused
 
     @property
