@@ -19,6 +19,7 @@
 
 import { loadPyodide as pyodideLoad, version } from "./vendor/pyodide-314.0.7/pyodide.mjs";
 import { counting } from "./engine-download.mjs";
+import { keepPyScriptCacheInMemory } from "./idb-refused.mjs";
 
 export { version };
 
@@ -42,6 +43,11 @@ const runtimeOptions = () => ({
 });
 
 const logged = (what) => console.debug(`parlour-engine: ${what}`); // tests read these lines
+
+// PyScript's worker opens a cache of its own in IndexedDB before it calls `loadPyodide`: where
+// the browser refuses IndexedDB it gets one in memory (assets/idb-refused.mjs), or the engines
+// would never start.
+keepPyScriptCacheInMemory();
 
 // -- IndexedDB, as promises; every failure is a rejection the callers turn into "no snapshot" --
 

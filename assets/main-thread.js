@@ -14,6 +14,7 @@ const MAIN = "./py/main.py";
 const WORKER = "./py/worker.py";
 const WORKER_CONFIG = "./pyscript.json"; // PyScript's worker configuration, as JSON
 const PYSCRIPT = "./assets/vendor/pyscript-0.7.31/core.js";
+const IDB_REFUSED = "./assets/idb-refused.mjs"; // PyScript's databases where IndexedDB is refused
 const RUNTIME = "./assets/build/runtime.json"; // the build's list of Pyodide's files and sizes
 const here = (path) => new URL(path, document.baseURI).href;
 
@@ -51,10 +52,13 @@ async function workerConfig() {
 /** Start an engine worker (Pyodide, py/worker.py) and resolve to its exported functions. */
 export async function startEngine() {
   await nextTask();
-  const [{ PyWorker }, { config, configURL }] = await Promise.all([
-    import(here(PYSCRIPT)),
-    workerConfig(),
-  ]);
+  // PyScript's core.js opens a database of its own as it is imported: where the browser
+  // refuses IndexedDB it gets one in memory, before (assets/idb-refused.mjs)
+  const pyscript = import(here(IDB_REFUSED)).then((idb) => {
+    idb.keepPyScriptCacheInMemory();
+    return import(here(PYSCRIPT));
+  });
+  const [{ PyWorker }, { config, configURL }] = await Promise.all([pyscript, workerConfig()]);
   await nextTask();
   // the interpreter module PyScript's worker imports (what its <script worker> tag works out):
   // pyscript.json's assets/engine-loader.mjs, Pyodide's loadPyodide from this device's snapshot

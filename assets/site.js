@@ -91,21 +91,47 @@ function watchNetwork() {
 
 // ---- Embedded: the height the parent page may give the frame -------------------------------
 
-// The message (README, "Embedding"): {type: "psi-parlour:height", version: 1, height: px}.
-// It carries nothing but a number, so it may go to any parent ("*"); the parent's snippet
+// The message (README, "Embedding"): {type: "psi-parlour:height", version: 1, height: px}, and
+// when a card the reader must see is new on the page (a hand-off, the result, "Replace your
+// game?"), once, `card: {top, height}` in the frame's pixels, so the blog's snippet can scroll it
+// into view: the frame grows and shrinks with its screens (a Psi Squad set-up of 1,084 px became
+// a hand-off of 392 px, and the hand-off landed at the window's bottom edge, or above it).
+// It carries nothing but numbers, so it may go to any parent ("*"); the parent's snippet
 // checks that it comes from this site's origin.
 const HEIGHT_MESSAGE = "psi-parlour:height";
+const CARDS = "[data-role=handoff], [data-role=result], [data-role=replace-game]";
 
 function tellHeight() {
   let last = 0;
+  let told = null; // the card last told
   const send = () => {
     const height = Math.ceil(document.body.getBoundingClientRect().height);
-    if (height !== last && height > 0) {
+    const shown = [...document.querySelectorAll(CARDS)].find((c) => c.getClientRects().length);
+    // only while the reader is in the frame: a blog opened again must not scroll to its game
+    const card = shown && shown !== told && document.hasFocus() ? shown : null;
+    if (shown) told = shown;
+    if ((height !== last || card) && height > 0) {
       last = height;
-      window.parent.postMessage({ type: HEIGHT_MESSAGE, version: 1, height }, "*");
+      const message = { type: HEIGHT_MESSAGE, version: 1, height };
+      if (card) {
+        const box = card.getBoundingClientRect();
+        message.card = { top: Math.round(box.top + window.scrollY), height: Math.ceil(box.height) };
+      }
+      window.parent.postMessage(message, "*");
     }
   };
+  // a new card may come without a change of height: every redraw is looked at, once a frame
+  let due = false;
+  const soon = () => {
+    if (due) return;
+    due = true;
+    requestAnimationFrame(() => {
+      due = false;
+      send();
+    });
+  };
   new ResizeObserver(send).observe(document.body);
+  new MutationObserver(soon).observe(document.body, { childList: true, subtree: true });
   window.addEventListener("hashchange", send);
   send();
 }

@@ -52,8 +52,9 @@ def embed_code(page, site, game: str, mode: str) -> str:
     page.select_option("[data-embed=game]", game)
     page.select_option("[data-embed=mode]", mode)
     code = page.locator("[data-embed-code]")
+    made = f"mode={mode}" if mode != "pass" else f'game={game}"'
     page.wait_for_function(
-        "(m) => document.querySelector('[data-embed-code]').value.includes(m)", arg=f"mode={mode}"
+        "(m) => document.querySelector('[data-embed-code]').value.includes(m)", arg=made
     )
     return code.input_value()
 
@@ -167,4 +168,80 @@ def test_online_play_from_inside_an_embed_with_an_invite_to_the_full_site(browse
         game.check_end()
     finally:
         game.close()
+        blog.close()
+
+
+# A blog with a long text above the game and below it, as a post reads.
+LONG_BLOG = BLOG.replace(
+    "<p>Try this:</p>", '<p style="height: 300px">A long post before the game.</p><p>Try this:</p>'
+).replace("</body>", '<p style="height: 1500px">And a long one after.</p></body>')
+# The card wholly in the window, its top in the upper third (not at the window's bottom edge).
+CARD_IN_VIEW = """([outer, top, bottom]) => {
+  const frame = document.querySelector('iframe').getBoundingClientRect().top;
+  return frame + top >= 0 && frame + top <= innerHeight / 3 && frame + bottom <= innerHeight;
+}"""
+
+
+def card_box(frame, selector: str) -> list[float]:
+    """Where a card is in the frame's own page: [0, top, bottom]."""
+    box = frame.evaluate(
+        "(s) => { const b = document.querySelector(s).getBoundingClientRect();"
+        " return [0, b.top + scrollY, b.bottom + scrollY]; }",
+        selector,
+    )
+    return [float(x) for x in box]
+
+
+def shoot_blog(page, screenshots, name: str) -> None:
+    """The blog at a phone's width and a desktop's, where the reader is."""
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(300)  # the frame's new height told and taken
+        page.screenshot(path=str(screenshots / f"{name}-{width}.png"))
+
+
+def test_a_new_hand_off_is_scrolled_into_the_readers_view_as_the_frame_shrinks(
+    blog_page, site, screenshots
+):
+    # Psi Squad's set-up (about 1,100 px) becomes a hand-off of about 400: the reader, scrolled
+    # down to "Start the game", would be left looking at the text below the frame.
+    page, watch = blog_page
+    code = embed_code(page, site, "psi-squad", "pass")
+    blog = Blog(LONG_BLOG.format(code=code))
+    try:
+        page.goto(blog.url)
+        frame = frame_of(page)
+        follows(page, frame)
+        start = frame.locator("#new-psi-squad a[href='#start-psi-squad']")
+        start.scroll_into_view_if_needed()
+        start.click()
+        handoff = "#play-psi-squad [data-role=handoff]"
+        frame.locator(handoff).wait_for()
+        follows(page, frame)
+        page.wait_for_function(CARD_IN_VIEW, arg=card_box(frame, handoff), timeout=5_000)
+        assert frame.evaluate("document.activeElement.dataset.cmd") == "take-device"
+        shoot_blog(page, screenshots, "embed-hand-off")
+        assert watch.unexpected_problems() == []  # no "Blocked autofocusing" at the hand-off
+    finally:
+        blog.close()
+
+
+def test_a_frame_opened_again_goes_back_to_the_readers_game(blog_page, site, screenshots):
+    page, watch = blog_page
+    src = site.url + "?embed=1&game=esp&mode=pass"
+    blog = Blog(BLOG.format(code=f'<iframe src="{src}" style="width:100%;height:900px"></iframe>'))
+    try:
+        page.goto(blog.url)
+        frame = frame_of(page)
+        frame.click("#new-esp a[href='#start-esp']")
+        frame.click("#play-esp [data-cmd=take-device]")
+        frame.locator("#play-esp [data-cmd=tray]").first.wait_for()
+        page.reload()  # the reader comes back to the post
+        frame = frame_of(page)
+        assert frame.evaluate("location.hash") == "#play-esp"
+        frame.locator("#play-esp [data-role=handoff]").wait_for()  # the game, behind its hand-off
+        assert page.evaluate("scrollY") == 0, "the blog opens at its top, not at the game"
+        shoot_blog(page, screenshots, "embed-reopened")
+        assert watch.unexpected_problems() == []
+    finally:
         blog.close()

@@ -18,7 +18,7 @@ import json
 import pytest
 
 from e2e import axe, clicks
-from e2e.harness import READY, READY_TIMEOUT_MS
+from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
 from e2e.players import SoloPage
 from e2e.test_embed import BLOG, Blog, blog_page, frame_of
 from parlour.match import bot_seats
@@ -232,3 +232,67 @@ def test_a_save_that_cannot_be_read_is_set_aside_and_named(app, site, text, scre
         shoot(app, screenshots, "storage-damaged")
     app.click("#storage-note [data-cmd=storage-dismiss]")
     assert app.locator("#storage-note [data-role=storage-damaged]").count() == 0
+
+
+# The browser itself denies the frame storage, as Chromium does for a frame on another site
+# when third-party cookies are blocked and its storage is not partitioned: `localStorage`
+# throws a SecurityError and IndexedDB's open fails with an error event ("The user denied
+# permission to access the database."), in the page and in its workers. Playwright turns
+# partitioning off (its own --disable-features list), but the suite's flags end with a
+# --disable-features of their own, which Chromium reads instead: partitioned storage, which a
+# frame may use. So this browser repeats the list with partitioning off.
+DENYING = "ThirdPartyStoragePartitioning"
+
+
+@pytest.fixture
+def denying_page(browser_type, browser_type_launch_args, site):
+    args = [
+        f"{a},{DENYING}" if a.startswith("--disable-features=") else a
+        for a in browser_type_launch_args["args"]
+    ]
+    denying = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    context = denying.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    watch = PageWatch(site.url)
+    watch.attach(page)
+    yield page, watch
+    denying.close()
+
+
+def place_by_sight(where, root: str) -> None:
+    """An ESP placement in pass and play, from what the screen shows; then the hand-off."""
+    where.click(f"{root} [data-cmd=tray]:not([disabled])")
+    where.click(f"{root} [data-cmd=face][data-face='up']")
+    where.click(f"{root} [data-cell].target")
+    where.locator(f"{root} [data-role=handoff]").wait_for(timeout=30_000)
+
+
+@pytest.mark.parametrize("mode", ["bots", "pass"])
+def test_a_frame_the_browser_denies_storage_starts_plays_and_says_so(denying_page, site, mode):
+    page, watch = denying_page
+    src = site.url + "?embed=1&game=esp&mode=" + mode
+    blog = Blog(BLOG.format(code=f'<iframe src="{src}" style="width:100%;height:900px"></iframe>'))
+    try:
+        page.goto(blog.url)
+        page.wait_for_selector("iframe")
+        frame = page.frames[1]
+        up = f"{READY}, html[data-boot=failed]"  # started, or the fault panel: at once
+        frame.wait_for_selector(up, state="attached", timeout=READY_TIMEOUT_MS)
+        assert frame.locator("#boot-error").is_hidden(), frame.inner_text("#boot-error")
+        assert frame.evaluate("(() => { try { localStorage; } catch { return 1; } })()") == 1
+        if mode == "bots":
+            set_up_against_a_bot(frame)
+            move_by_sight(frame, "#play-esp")
+        else:
+            frame.click("#new-esp a[href='#start-esp']")
+            frame.click("#play-esp [data-cmd=take-device]")
+            place_by_sight(frame, "#play-esp")
+            frame.click("#play-esp [data-cmd=take-device]")
+            frame.locator("#play-esp [data-cmd=tray]").first.wait_for()
+        note = frame.inner_text("#storage-note [data-role=storage-refused]")
+        assert REFUSED_SENTENCE in note, note
+        own = (site.url, blog.url, "blob:" + site.url.rstrip("/"), "data:")
+        assert [u for u in watch.requests if not u.startswith(own)] == []
+        assert watch.unexpected_problems() == []
+    finally:
+        blog.close()

@@ -101,7 +101,7 @@ class Bridge:
                 root.setAttribute("data-" + name, value)
         if "ticking" in effects:
             self.ticking = bool(effects["ticking"])
-        if effects.get("focus"):
+        if effects.get("focus") and dom.may_take_focus():
             target = dom.value(document.querySelector(effects["focus"]))
             if target is not None:
                 if str(target.tagName) in ("H1", "H2", "H3") and not target.hasAttribute(

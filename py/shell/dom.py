@@ -22,6 +22,19 @@ def value(x):
     return x
 
 
+def may_take_focus():
+    """Whether the page may move the keyboard focus by itself. At the top level, always (a
+    hand-off's button, a screen's heading: the focus follows the game). In a frame on another
+    site (a blog's embed: <html data-frame="cross-origin">, assets/early.js) only while the
+    reader is in the frame, so a bot's move never pulls the focus off the blog's own page.
+    (The worker marks the control to focus with data-autofocus, never the browser's autofocus,
+    which a frame on another site refuses with a console error on every hand-off.)"""
+    root = env.document.documentElement
+    if value(root.getAttribute("data-frame")) != "cross-origin":
+        return True
+    return bool(env.document.hasFocus())
+
+
 def quote(text):
     return str(text).replace("\\", "\\\\").replace('"', '\\"')
 
@@ -40,22 +53,22 @@ def focus_key(element):
 
 def render(container, html):
     """Replace a region's content with the worker's HTML, keeping keyboard focus where it was
-    (or moving it to an [autofocus] control), and the region's log scrolled to its newest."""
+    (or moving it to a [data-autofocus] control), and the region's log scrolled to its newest."""
     active = value(env.document.activeElement)
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None
     container.innerHTML = html
     target = value(container.querySelector(key)) if key else None
-    # [autofocus] takes the focus from nowhere or from this region, never from elsewhere (a
+    # [data-autofocus] takes the focus from nowhere or from this region, never from elsewhere (a
     # bot's move must not pull a reader off the page's links)
     loose = active is None or inside or str(active.tagName) in ("BODY", "H1", "H2")
     if target is None and loose:
-        target = value(container.querySelector("[autofocus]"))
+        target = value(container.querySelector("[data-autofocus]"))
     if target is None and inside:
         # the control pressed went with the redraw (a card played): the screen's heading
         # takes the focus rather than the top of the page
         target = value(container.querySelector("[data-role=status]"))
-    if target is not None:
+    if target is not None and may_take_focus():
         target.focus()
     log = value(container.querySelector("[data-role=log]"))
     if log is not None:

@@ -251,7 +251,7 @@ def focus_heading(hash_):
     if not all(c.isalpha() or c.isdigit() or c == "-" for c in name):
         return  # (MicroPython's str has no isalnum)
     section = dom.value(env.document.getElementById(name))
-    if section is None or section.classList.contains("play-screen"):
+    if section is None or section.classList.contains("play-screen") or not dom.may_take_focus():
         return
     heading = dom.value(section.querySelector("h1, h2"))
     if heading is not None:

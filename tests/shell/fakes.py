@@ -237,6 +237,10 @@ class Document:
     def __init__(self, body):
         self.documentElement = Element("html", {}, [body])
         self.body = body
+        self.focused = True  # document.hasFocus(): the reader is in this page (or frame)
+
+    def hasFocus(self):  # the browser's name
+        return self.focused
 
     @property
     def activeElement(self):

@@ -61,9 +61,9 @@ def test_render_keeps_the_focus_on_the_same_control_and_scrolls_the_log():
 def test_render_focuses_an_autofocus_control_when_nothing_was_focused():
     _document, body = page()
     region = body.append(Element("div"))
-    button = Element("button", {"autofocus": ""})
+    button = Element("button", {"data-autofocus": ""})
     region.parse = lambda html: [button]
-    dom.render(region, "<button autofocus></button>")
+    dom.render(region, "<button data-autofocus></button>")
     assert button.focused
 
 
@@ -79,9 +79,9 @@ def test_render_never_pulls_the_focus_from_elsewhere_on_the_page():
     link = body.append(Element("a", {"href": "#rules-esp"}))
     link.focus()
     region = body.append(Element("div"))
-    button = Element("button", {"autofocus": ""})
+    button = Element("button", {"data-autofocus": ""})
     region.parse = lambda html: [button]
-    dom.render(region, "<button autofocus></button>")  # a bot's move redrew the board
+    dom.render(region, "<button data-autofocus></button>")  # a bot's move redrew the board
     assert not button.focused and link.focused
 
 
@@ -94,3 +94,21 @@ def test_render_gives_the_focus_to_the_heading_when_the_control_pressed_went():
     region.parse = lambda html: [heading]
     dom.render(region, "<h2 data-role=status tabindex=-1></h2>")  # the card was played
     assert heading.focused
+
+
+def test_in_a_frame_on_another_site_the_focus_moves_only_while_the_reader_is_in_it():
+    # a blog's embed: the hand-off's button takes the focus after the reader's own click in the
+    # frame, never while the reader is on the blog (a bot's move must not pull them into it)
+    for reader_in_frame in (False, True):
+        document, body = page()
+        document.documentElement.setAttribute("data-frame", "cross-origin")
+        document.focused = reader_in_frame
+        region = body.append(Element("div"))
+        button = Element("button", {"data-autofocus": ""})
+        region.parse = lambda html, button=button: [button]
+        dom.render(region, "<button data-autofocus></button>")
+        assert button.focused is reader_in_frame
+    document, body = page()
+    document.documentElement.setAttribute("data-frame", "same-origin")  # the Embed page's preview
+    document.focused = False
+    assert dom.may_take_focus()

@@ -229,7 +229,7 @@ class App:
                     self.go(f"#new-{game_id}")
                     return
                 session = self.sessions[game_id]
-                session.focus_to = session.focus_to or "[autofocus],[data-role=status]"
+                session.focus_to = session.focus_to or "[data-autofocus],[data-role=status]"
                 self.draw(game_id)
                 return
 

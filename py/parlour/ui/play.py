@@ -241,7 +241,7 @@ class PlaySession(Session):
                         "class": "button",
                         "data-cmd": "refuse-undo",
                         "type": "button",
-                        "autofocus": True,
+                        "data-autofocus": True,
                     },
                     "Keep the move",
                 ),

@@ -112,7 +112,7 @@ def replace_game_tree(game_id: str, game_name: str, summary: dict[str, Any]) -> 
             {"class": "actions"},
             h(
                 "a",
-                {"class": "button primary", "href": f"#play-{game_id}", "autofocus": True},
+                {"class": "button primary", "href": f"#play-{game_id}", "data-autofocus": True},
                 "Back to my game",
             ),
             h(

@@ -124,7 +124,7 @@ def handoff_tree(name: str, last_move: str | None = None, mover: str | None = No
                 "class": "button primary",
                 "data-cmd": "take-device",
                 "type": "button",
-                "autofocus": True,
+                "data-autofocus": True,
             },
             f"I'm {name}: show my view",
         ),
