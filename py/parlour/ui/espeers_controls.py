@@ -148,11 +148,16 @@ def discard_bar(session: Seat, view: SeatView) -> Node:
     pending = view["pending"]
     need = pending["amount"] if pending else 0
     chosen = len(session.selection.discard)
+    # the button says what the sentence asks, and waits for exactly that many cards
+    label = f"Discard {need} card{'s' if need != 1 else ''} ({chosen} of {need} chosen)"
+    confirm = button("discard", label, primary=True)
+    if chosen != need:
+        confirm.attrs["disabled"] = ""
     return h(
         "div",
         {"class": "card-actions", "data-role": "card-actions"},
         h("p", None, words.discard_prompt(need, chosen)),
-        helped("discard", f"Discard {chosen} card{'s' if chosen != 1 else ''}", primary=True),
+        with_help(confirm, "espeers-discard", label, HELP["discard"]),
     )
 
 
