@@ -52,10 +52,12 @@ HELP = {
         "Gives Opportunity to the other player: two passes in a row resolve the top card of the "
         "stack, and a pass on an empty stack ends the phase or the turn."
     ),
-    stops.THEIR_TURN: (
-        "Without it the page passes for you whenever you have nothing to play and nothing "
-        "worth cycling; with it, also in the other player's turn whenever their stack is empty. "
-        "Each pass is in the log."
+    stops.STANDING: (
+        "Without it the page passes for you only when Pass is all you can do. With it, also "
+        "whenever no card of your opponent's waits on top of the stack (your own cards resolve "
+        "by themselves, and their turn goes by), except in your own Active phase, and when the "
+        "only other choice is a cycle that does nothing. Each pass and each card that resolves "
+        "is in the log."
     ),
     "stack": (
         "Played cards wait here, suspended, so the other player can answer them; the top card "
