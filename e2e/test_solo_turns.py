@@ -15,7 +15,7 @@ ROOT = "#play-espeers"
 def test_espeers_against_a_bot_reads_at_a_glance_and_passes_for_you(page, site, watch):
     solo = SoloPage(page, "espeers")
     solo.start(site.url, 2, "medium")
-    switch = page.locator(f"{ROOT} [data-cmd={stops.THEIR_TURN}]")
+    switch = page.locator(f"{ROOT} [data-cmd={stops.STANDING}]")
     seen_since = chips = 0
     for _ in range(200):
         table = solo.settle()
@@ -36,7 +36,7 @@ def test_espeers_against_a_bot_reads_at_a_glance_and_passes_for_you(page, site, 
         if switch.count() and switch.get_attribute("aria-pressed") == "false" and seen_since:
             switch.click()
             page.wait_for_function(
-                f"document.querySelector('{ROOT} [data-cmd={stops.THEIR_TURN}]')"
+                f"document.querySelector('{ROOT} [data-cmd={stops.STANDING}]')"
                 "?.getAttribute('aria-pressed') !== 'false'"
             )
             continue

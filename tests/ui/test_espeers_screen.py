@@ -388,6 +388,32 @@ def test_discarding_down_to_six_is_chosen_on_the_hand():
     assert f"Ada discards {CARDS[hand[0]].name} to get down to six cards." in s.log_lines()
 
 
+def test_the_discard_button_never_contradicts_its_sentence():
+    """The prompt says "choose 1 card to discard": its button says that number, and is
+    disabled until exactly that many cards are chosen (it offered "Discard 0 cards")."""
+    s = session()
+    play(s, "quick-recall")
+    take(s, 1)
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+    s.handle({"cmd": "pass"})
+    s.handle({"cmd": "pass"})
+    take(s, 0)
+
+    def confirm() -> Node:
+        (button,) = s.render().find_all(data_cmd="discard")
+        return button
+
+    assert "choose 1 card to discard (0 chosen)" in s.render().text()
+    assert confirm().text() == "Discard 1 card (0 of 1 chosen)"
+    assert "disabled" in confirm().attrs
+    s.handle({"cmd": "discard-pick", "slot": "0"})
+    assert confirm().text() == "Discard 1 card (1 of 1 chosen)"
+    assert "disabled" not in confirm().attrs
+    s.handle({"cmd": "discard-pick", "slot": "1"})
+    assert "disabled" in confirm().attrs and "(2 of 1 chosen)" in confirm().text()
+
+
 def test_a_right_guess_discards_the_barrier_and_says_so():
     s = session()
     click_card(s, "mind-spike")

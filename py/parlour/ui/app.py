@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 from parlour.ui import setup_form, signing
 from parlour.ui.deck_shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
 from parlour.ui.page import Effects, Storage, within
-from parlour.ui.saved_game import STORAGE, read_saved, save_session, saved_table
+from parlour.ui.saved_game import (
+    STORAGE,
+    read_saved,
+    recall_options,
+    save_session,
+    saved_table,
+)
 from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
 from parlour.ui.signing import LINK_SAVE
 
@@ -354,6 +360,7 @@ class App:
     def _show_new(self, game_id: str, table: Table) -> None:
         """A new game on this device: saved and shown."""
         self.sessions[game_id] = self._session(table, game_id)
+        recall_options(self.storage, game_id, self.sessions[game_id])
         self.save(game_id)
         self.go(f"#play-{game_id}")
 
@@ -446,6 +453,7 @@ class App:
             config = session.table.match.config
             table = new_table(game_id, config.seats, dict(config.variant), config.bot_levels)
             self.sessions[game_id] = self._session(table, game_id)
+            recall_options(self.storage, game_id, self.sessions[game_id])
         else:
             session.handle(data)
         self.save(game_id)

@@ -52,10 +52,12 @@ HELP = {
         "Gives Opportunity to the other player: two passes in a row resolve the top card of the "
         "stack, and a pass on an empty stack ends the phase or the turn."
     ),
-    stops.THEIR_TURN: (
-        "Without it the page passes for you whenever you have nothing to play and nothing "
-        "worth cycling; with it, also in the other player's turn whenever their stack is empty. "
-        "Each pass is in the log."
+    stops.STANDING: (
+        "Without it the page passes for you only when Pass is all you can do. With it, also "
+        "whenever no card of your opponent's waits on top of the stack (your own cards resolve "
+        "by themselves, and their turn goes by), except in your own Active phase, and when the "
+        "only other choice is a cycle that does nothing. Each pass and each card that resolves "
+        "is in the log."
     ),
     "stack": (
         "Played cards wait here, suspended, so the other player can answer them; the top card "
@@ -148,11 +150,16 @@ def discard_bar(session: Seat, view: SeatView) -> Node:
     pending = view["pending"]
     need = pending["amount"] if pending else 0
     chosen = len(session.selection.discard)
+    # the button says what the sentence asks, and waits for exactly that many cards
+    label = f"Discard {need} card{'s' if need != 1 else ''} ({chosen} of {need} chosen)"
+    confirm = button("discard", label, primary=True)
+    if chosen != need:
+        confirm.attrs["disabled"] = ""
     return h(
         "div",
         {"class": "card-actions", "data-role": "card-actions"},
         h("p", None, words.discard_prompt(need, chosen)),
-        helped("discard", f"Discard {chosen} card{'s' if chosen != 1 else ''}", primary=True),
+        with_help(confirm, "espeers-discard", label, HELP["discard"]),
     )
 
 

@@ -118,6 +118,9 @@ def deck_name(choice: object, opened: object = None) -> str:
 
 
 class EspeersScreen:
+    # the person's standing option, kept for their next game against the bot (saved_game.py)
+    remembered = (stops.STANDING,)
+
     def new_selection(self) -> EspeersSelection:
         return EspeersSelection()
 
@@ -316,22 +319,22 @@ class EspeersScreen:
         )
 
     def _stops_toggle(self, session: Seat) -> Node | None:
-        """One person against bots: the option to let the page pass in the other's turn."""
+        """One person against bots: the standing option (games/espeers/stops.py)."""
         seat = session.viewer
         if seat is None or not session.alone_with_bots():
             return None
-        on = bool(session.notes_of(seat).get(stops.THEIR_TURN))
+        on = bool(session.notes_of(seat).get(stops.STANDING))
         button = h(
             "button",
             {
                 "class": "button small stops",
-                "data-cmd": stops.THEIR_TURN,
+                "data-cmd": stops.STANDING,
                 "type": "button",
                 "aria-pressed": "true" if on else "false",
             },
-            stops.THEIR_TURN_LABEL,
+            stops.STANDING_LABEL,
         )
-        helped = with_help(button, f"espeers-{stops.THEIR_TURN}", "Passing", HELP[stops.THEIR_TURN])
+        helped = with_help(button, f"espeers-{stops.STANDING}", "Passing", HELP[stops.STANDING])
         return h("div", {"class": "stops-row"}, helped)
 
     def auto_pass(
@@ -339,7 +342,7 @@ class EspeersScreen:
     ) -> Pass | None:
         """The pass the page plays for the person at `seat` (see `games/espeers/stops.py`),
         from that seat's own legal actions and its own option (in its notes)."""
-        return stops.auto_pass(state, seat, legal, bool(notes.get(stops.THEIR_TURN)))
+        return stops.auto_pass(state, seat, legal, bool(notes.get(stops.STANDING)))
 
     def turn_words(self, view: PublicView, seat: int) -> str:
         """The chip of a person alone at the table: "Your turn" in their own turn only; in the
@@ -491,9 +494,9 @@ class EspeersScreen:
     def _pass(self, session: Seat, _event: dict) -> None:
         session.act(Pass())
 
-    def _toggle_their_turn(self, session: Seat, _event: dict) -> None:
+    def _toggle_standing(self, session: Seat, _event: dict) -> None:
         notes = session.notes_of(session.viewer)
-        notes[stops.THEIR_TURN] = not notes.get(stops.THEIR_TURN)
+        notes[stops.STANDING] = not notes.get(stops.STANDING)
         session.run_stops()
 
     def _keep_or_mulligan(self, session: Seat, event: dict) -> None:
@@ -571,7 +574,7 @@ COMMANDS: dict[str, Callable[[EspeersScreen, Seat, dict], str | None]] = {
     "cycle": EspeersScreen._with_card,
     "barrier": EspeersScreen._with_card,
     "pass": EspeersScreen._pass,
-    stops.THEIR_TURN: EspeersScreen._toggle_their_turn,
+    stops.STANDING: EspeersScreen._toggle_standing,
     "attack": EspeersScreen._attack,
     "keep": EspeersScreen._keep_or_mulligan,
     "mulligan": EspeersScreen._keep_or_mulligan,

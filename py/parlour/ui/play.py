@@ -250,7 +250,7 @@ class PlaySession(Session):
 
     def _status_words(self, view: dict, status: str) -> list[Node | str | None]:
         """The heading's words: the chip ("Your turn", or ESPEERS's "Your answer") where the
-        person acts by hand, a bot's "Thinking…", and the status sentence. A sentence that
+        person acts by hand, else a bot's "Thinking…", and the status sentence. A sentence that
         already opens with the chip's words ("Your turn: place a tile") gives them to the
         chip, so they show once: [Your turn] Place a tile."""
         chip = self._turn_words(view) if self.my_turn() else None
@@ -259,8 +259,10 @@ class PlaySession(Session):
         return [
             h("span", {"class": "your-turn"}, chip) if chip is not None else None,
             h("span", {"class": "visually-hidden"}, ": ") if chip is not None else None,
+            # one status at a time: while the person has a move to make (Psi Squad's cyphers
+            # are chosen by all at once), a bot thinking meanwhile is not theirs to wait for
             h("span", {"class": "thinking", "data-role": "thinking"}, "Thinking…")
-            if self.bot_thinking() is not None
+            if chip is None and self.bot_thinking() is not None
             else None,
             status,
         ]

@@ -366,12 +366,15 @@ class Session:
                 return
 
     def passed_for(self, state: Any, seat: int) -> Any:
-        """The pass the game's stops take for `seat` in `state` (ESPEERS: nothing worth doing
-        in that window), or None. Only for the one person of a device playing against its
-        bots: a bot sees the log, never the timing, so the quick pass tells it nothing; with
-        another person watching, or online, it would tell them the hand holds nothing."""
+        """The pass the game's stops take for `seat` in `state`, or None (see
+        `games/espeers/stops.py`). A seat played by a person of this device, where its own legal
+        actions hold nothing else: in pass-and-play too, where that is public (an empty hand),
+        so no hand-off comes just to press Pass. The standing option, which reads the hand, is
+        for the one person of a device playing against its bots only: a bot sees the log, never
+        the timing; another person watching would learn the hand holds nothing. Online, each
+        device's own engine moves (not here)."""
         stops = getattr(self.screen, "auto_pass", None)
-        if stops is None or not self.alone_with_bots() or self.humans != [seat]:
+        if stops is None or self.online is not None or seat not in self.humans:
             return None
         if seat not in self.game.to_move(state):
             return None
@@ -379,7 +382,7 @@ class Session:
             state,
             seat,
             self.game.legal_actions(state, seat, self.table.stores.get(seat)),
-            self.notes_of(seat),
+            self.notes_of(seat) if self.alone_with_bots() else {},
         )
 
     def alone_with_bots(self) -> bool:
@@ -402,8 +405,14 @@ class Session:
         before = self.table.match.state_at(entry.seq - 1)
         if self.game.automatic(before, entry.seat):
             return False
+        return not self._taken(entry, before)
+
+    def _taken(self, entry: Any, before: Any = None) -> bool:
+        """Whether a log entry is a pass the stops took for its seat (nobody decided it)."""
+        if before is None:
+            before = self.table.match.state_at(entry.seq - 1)
         passed = self.passed_for(before, entry.seat)
-        return passed is None or self.game.action_to_json(passed) != entry.action
+        return passed is not None and self.game.action_to_json(passed) == entry.action
 
     def undo_target(self) -> Any:
         """The log entry an undo would take back: the last one; with bots, the last move a
@@ -412,7 +421,9 @@ class Session:
             return None
         match, floor = self.table.match, self.table.undo_floor()
         for entry in reversed(match.entries[floor:]):
-            if not self.bots or self.persons_move(entry):
+            # pass-and-play: the last move, but never only a pass taken for a seat (it would
+            # come back at once): the move before it goes too
+            if self.persons_move(entry) if self.bots else not self._taken(entry):
                 return entry
         return None
 
@@ -478,10 +489,13 @@ class Session:
         if not self.can_undo():
             self.message = "Nothing to undo: undo never goes back past a revealed secret."
             return
+        target = None if self.bots else self.undo_target()
         if self.bots:
             self._undo_with_bots()
+        elif target is None:
+            self.message = "Nothing to undo: undo never goes back past a revealed secret."
         else:
-            self.table.undo()
+            self.table.match.truncate(target.seq - 1)
             self.message = "Took back the last move."
         self._next_view()
 

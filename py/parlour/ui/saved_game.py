@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 STORAGE = "psi-parlour:{game}:pass-and-play"
 FINISHED = ":finished"  # beside a saved game's key: that game is over
+# A person's standing option of a game's screen (ESPEERS's "Pass unless..."), kept for their
+# next game against the bots: the screen names the notes it keeps (`remembered`).
+OPTION = "psi-parlour:{game}:option:{name}"
 
 
 def saved_what(game_id: str) -> str:
@@ -34,10 +37,39 @@ def save_session(storage: Storage, game_id: str, session: Session) -> None:
         storage.remove(key)
     else:
         storage.set(key, json.dumps(session.to_json()))
+    remember_options(storage, game_id, session)
     # a finished game kept for its result is not one to resume (shell/page.py reads keys
     # only, so the end is a key of its own)
     if over != (storage.get(key + FINISHED) is not None):
         storage.set(key + FINISHED, "1" if over else None)
+
+
+def _options(session: Session) -> tuple[int | None, tuple[str, ...]]:
+    """The one person against bots at this device, and the options their screen keeps."""
+    names = tuple(getattr(session.screen, "remembered", ()))
+    return (session.humans[0] if session.alone_with_bots() else None), names
+
+
+def remember_options(storage: Storage, game_id: str, session: Session) -> None:
+    """Keep the person's standing options (on or off) for their next game against bots."""
+    seat, names = _options(session)
+    if seat is None:
+        return
+    for name in names:
+        key, on = OPTION.format(game=game_id, name=name), bool(session.notes_of(seat).get(name))
+        if (storage.get(key) == "1") != on:
+            storage.set(key, "1" if on else None)
+
+
+def recall_options(storage: Storage, game_id: str, session: Session) -> None:
+    """A new game against bots starts with the options the person last chose."""
+    seat, names = _options(session)
+    if seat is None:
+        return
+    for name in names:
+        if storage.get(OPTION.format(game=game_id, name=name)) == "1":
+            session.notes_of(seat)[name] = True
+    session.run_stops()
 
 
 def read_saved(storage: Storage, game_id: str) -> object:

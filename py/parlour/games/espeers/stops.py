@@ -1,22 +1,27 @@
-"""ESPEERS's stops: when the page may pass for a person, as digital card games do (pure).
+"""ESPEERS's stops: when the page passes for a person, as digital card games do (pure).
 
-Opportunity comes back to a player many times a turn (each card the other plays, the End of
-the other's turn), and most of those times there is nothing worth doing. A stop is a window the
-page stops in and asks; in any other window it plays a real `Pass` for the person, through the
-engine like a click (logged, checked, undone like any move).
+Opportunity comes back to a player many times a turn (each card the other plays, each card that
+resolves, the End of the other's turn). A stop is a window the page stops in and asks; in any
+other window it plays a real `Pass` for the person, through the engine like a click (logged,
+checked, undone like any move), so the stack resolves by itself and the log tells each
+resolution.
 
-The decision reads that seat's own legal actions (its own hand, through the engine) and the
-public state only, so it tells nobody anything; the page uses it only where no other person
-watches the timing (one person against bots on one device).
+The rules decide what a choice is: the page passes for a seat only where the engine's legal
+actions for it hold nothing but Pass, once the choices the person said they never want are set
+aside. Those are only what the standing option `STANDING` declares:
 
-- Default: stop when something could be played, or cycled with an effect (a regain with PSI in
-  Spent, a draw the deck still holds): a circle, or a regain with nothing Spent, changes
-  nothing but the hand, so it is no reason to stop.
-- `THEIR_TURN` ("Pass in the opponent's turn unless something is on the stack"): in the other
-  player's turn, stop only when a card of theirs waits on the stack to be answered.
-- Never a stop skipped: your own Active phase with an empty stack (passing there ends it, and
-  it is where the turn is played), any decision that is not Pass or Act (a mulligan, a
-  prediction, the damage's zones, a discard).
+- Without it: a pass only where Pass is the one legal action (an empty hand and no barrier
+  that may attack). That is public (the hand's size, the barrier, the phase), so the quick pass
+  tells nobody anything, and pass-and-play may take it too: no hand-off just to press Pass.
+- With it ("Pass unless something of theirs is on the stack"): the person never wants to act
+  while no card of the opponent's waits on top of the stack, outside their own Active phase on
+  an empty stack (where passing ends that phase and the turn is played); so their own cards
+  resolve by themselves, and the other's turn goes by until a card of theirs is there to answer.
+  Nor a cycle that does nothing (a circle, a regain with nothing in Spent, a draw the deck
+  cannot give: that loses). It reads the seat's hand, so it is for one person against bots only,
+  where nobody else watches the timing.
+- Never a decision that is not Pass or a card: a mulligan, a prediction, the damage's zones, a
+  discard.
 """
 
 from __future__ import annotations
@@ -27,36 +32,47 @@ from parlour.games.espeers.actions import Action, Cycle, Pass
 from parlour.games.espeers.cards import CARDS, CYCLING, DECK_SIZE
 from parlour.games.espeers.state import EspeersState, ends_active_phase
 
-THEIR_TURN = "pass-their-turn"  # the option's name, in the seat's notes and the page's button
-THEIR_TURN_LABEL = "Pass in the opponent's turn unless something is on the stack"
+STANDING = "pass-unless-answering"  # the option's name, in the seat's notes and its button
+STANDING_LABEL = "Pass unless something of theirs is on the stack"
 
 
-def worth_stopping_for(state: EspeersState, seat: int, action: Action) -> bool:
-    """Whether `action` (one of the seat's legal actions) is a reason to ask the person."""
-    if isinstance(action, Pass):
-        return False
-    if not isinstance(action, Cycle):
-        return True  # a card to play, a barrier to lay or to attack with
-    ability = CYCLING[CARDS[action.card].symbol]
+def cycle_does_something(state: EspeersState, seat: int, card: str) -> bool:
+    """Whether cycling `card` now changes more than the hand: a regain with PSI in Spent, a
+    draw the deck still holds (a draw from an empty deck loses the game)."""
+    ability = CYCLING[CARDS[card].symbol]
     if ability is None:
         return False
     verb, n = ability
     me = state.players[seat]
     if verb == "regain":
         return me.spent > 0
-    return me.drawn + n <= DECK_SIZE  # a draw from an empty deck loses: never worth it
+    return me.drawn + n <= DECK_SIZE
+
+
+def answering(state: EspeersState, seat: int) -> bool:
+    """Whether `seat` holds Opportunity where the standing option still asks: its own Active
+    phase on an empty stack, or a card of the other's on top of the stack."""
+    if ends_active_phase(state, seat):
+        return True
+    return bool(state.stack) and state.stack[-1].owner != seat
+
+
+def wanted(state: EspeersState, seat: int, action: Action) -> bool:
+    """Whether `action` is a choice the standing option still asks about."""
+    if not answering(state, seat):
+        return False
+    return not isinstance(action, Cycle) or cycle_does_something(state, seat, action.card)
 
 
 def auto_pass(
-    state: EspeersState, seat: int, legal: Sequence[Action], their_turn: bool = False
+    state: EspeersState, seat: int, legal: Sequence[Action], standing: bool = False
 ) -> Pass | None:
     """The Pass the page plays for `seat` now, or None when it stops and asks.
 
-    `legal` is the seat's own `legal_actions`; `their_turn` the option above."""
-    if Pass() not in legal or ends_active_phase(state, seat):
+    `legal` is the seat's own `legal_actions`; `standing` the option above."""
+    if Pass() not in legal:
         return None
-    if their_turn and seat != state.active and not state.stack:
-        return Pass()
-    if any(worth_stopping_for(state, seat, a) for a in legal):
-        return None
-    return Pass()
+    choices = [a for a in legal if a != Pass()]
+    if standing:
+        choices = [a for a in choices if wanted(state, seat, a)]
+    return None if choices else Pass()
