@@ -22,7 +22,7 @@ from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.device import Outcome
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form
-from parlour.ui.link_saves import is_part, kept_parts, save_checks, save_keys
+from parlour.ui.link_saves import is_part, kept_parts, save_checks, save_keys, summary_line
 from parlour.ui.link_screen import (
     claim_tree,
     disclosures,
@@ -167,7 +167,8 @@ class LinkGames:
                 data = parse_json(raw, "A saved game by link")
             except ParlourError:
                 continue  # read as damaged, and set aside, by `load_all`
-            if not (isinstance(data, dict) and isinstance(data.get("summary"), dict)):
+            line = data.get("summary") if isinstance(data, dict) else None
+            if summary_line(line, key.removeprefix(SAVE)) is None:
                 checks += save_checks(data)
         return checks
 
@@ -204,8 +205,8 @@ class LinkGames:
             if not key.startswith(SAVE) or ":" in match_id or match_id in self.plays:
                 continue
             data = storage.read(key, SAVED_WHAT)
-            line = data.get("summary") if isinstance(data, dict) else None
-            if isinstance(line, dict) and line.get("match") == match_id:
+            line = summary_line(data.get("summary"), match_id) if isinstance(data, dict) else None
+            if line is not None:
                 self.lines[match_id] = line
             elif data is not None:
                 self._load(match_id)
