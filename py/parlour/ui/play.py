@@ -41,6 +41,15 @@ SINCE_MOST = 6  # lines in "Since your turn:"; the log has the rest
 class PlaySession(Session):
     """The play screen of one device, drawn (see `Session` for what it holds)."""
 
+    def relayed(self) -> frozenset[int]:
+        """On a guest: the other guests' seats (all they say comes through the host)."""
+        online = self.online
+        if online is None or online.is_host:
+            return frozenset()
+        host = online.links.get("host")
+        near = set(online.local) | set(host.seats if host else ())
+        return frozenset(s for s in range(len(self.names)) if s not in near)
+
     def since_your_turn(self) -> list[str]:
         """What happened since the seat shown last decided a move, oldest first, in the log's
         words (the others' moves, and the steps taken for it meanwhile): the short list a person

@@ -366,13 +366,10 @@ class Session:
                 return
 
     def passed_for(self, state: Any, seat: int) -> Any:
-        """The pass the game's stops take for `seat` in `state`, or None (see
-        `games/espeers/stops.py`). A seat played by a person of this device, where its own legal
-        actions hold nothing else: in pass-and-play too, where that is public (an empty hand),
-        so no hand-off comes just to press Pass. The standing option, which reads the hand, is
-        for the one person of a device playing against its bots only: a bot sees the log, never
-        the timing; another person watching would learn the hand holds nothing. Online, each
-        device's own engine moves (not here)."""
+        """The pass the game's stops take for `seat` in `state`, or None (games/espeers/stops.py):
+        where a person's legal actions hold nothing else (public, so pass-and-play too: no hand-off
+        just to press Pass). The standing option reads the hand: only alone against bots (a bot
+        sees the log, not the timing). Online, each device's own engine moves (not here)."""
         stops = getattr(self.screen, "auto_pass", None)
         if stops is None or self.online is not None or seat not in self.humans:
             return None
@@ -577,15 +574,6 @@ class Session:
         state = self.table.state
         seat = self.viewer
         return seat in self.game.to_move(state) and not self.game.automatic(state, seat)
-
-    def relayed(self) -> frozenset[int]:
-        """On a guest: the other guests' seats (all they say comes through the host)."""
-        online = self.online
-        if online is None or online.is_host:
-            return frozenset()
-        host = online.links.get("host")
-        near = set(online.local) | set(host.seats if host else ())
-        return frozenset(s for s in range(len(self.names)) if s not in near)
 
     def you(self) -> int | None:
         """The seat of the one person at this device (alone against bots, or online), whom
