@@ -1001,10 +1001,13 @@ def two_devices_committed(hours: float = 1) -> tuple[LinkPlay, LinkPlay, list[st
 
 def test_a_withheld_seed_reveal_is_named_and_claimable_once_the_time_per_move_is_up():
     ada, bo, join = two_devices_committed()
-    assert bo.waiting() == "Waiting for Ada's seed reveal."
-    assert bo.time_left(1800) == (0, 1800, "seed reveal")
+    assert bo.waiting() == "Waiting for Ada's link that starts the game."
+    assert bo.time_left(1800) == (0, 1800, "link that starts the game")
     early = bo.claim(1800)
-    assert not early.ok and early.sentence == "Ada still has 30 minutes for this seed reveal."
+    assert (
+        not early.ok
+        and early.sentence == "Ada still has 30 minutes for this link that starts the game."
+    )
     out = bo.claim(3600)
     assert out.ok and out.links, out.sentence
     assert "Ada did not reveal their part of the seed within the time per move" in bo.waiting()
@@ -1062,8 +1065,11 @@ def test_openings_withheld_at_the_end_are_named_and_a_claim_ends_the_check_unver
     else:
         raise AssertionError("every game ended on Bo's own move")
     ada = group.devices[0]
-    assert ada.waiting() == "The game is over: waiting for Bo to open their seals."
-    assert ada.time_left(60) == (1, 3540, "seals")
+    assert ada.waiting() == (
+        "The game is over: waiting for the last link of Bo, which shows their hidden choices "
+        "for the final check."
+    )
+    assert ada.time_left(60) == (1, 3540, "last link")
     out = ada.claim(3600)
     assert out.ok, out.sentence
     assert isinstance(ada.audit_result, Unverified) and ada.audit_result.seats == (1,)

@@ -618,7 +618,7 @@ def test_the_bar_says_what_a_link_brought_without_repeating_the_waiting_line_und
     page = drawn(route(ada, sent[0]))
     said = re.findall(r'data-role="bylink-said">([^<]*)<', page)
     waiting = re.findall(r'data-role="bylink-waiting">([^<]*)<', page)
-    assert said == ["Bo joined and added their share to the shuffle."], page
+    assert said == ["Bo joined and started the game."], page
     assert waiting == ["P1 to move (move 1)."], page
 
 
@@ -723,3 +723,59 @@ def test_a_link_whose_match_id_is_not_one_is_refused():
         link = packing.links(SITE, packing.pack(packing.Packet(match_id, (record,), head)))[0]
         with pytest.raises(MalformedInput, match="not named as this page names one"):
             packing.unpack(packing.read_fragment(link))
+
+
+def play_in_a_group_chat(devices: list[App], first: list[tuple[int, list[str]]]) -> list:
+    """Devices play to the end by links only, as in a group chat (issue 38): each player opens
+    every new link the chat shows them, in order, and only then looks at their screen: they send
+    what it asks for (to everyone), press "Done: I sent it", and move when it is their turn.
+    Nobody sends a link the screen did not ask for."""
+    inbox: list[list[str]] = [[] for _ in devices]
+    for sender, links in first:
+        for i in range(len(devices)):
+            if i != sender:
+                inbox[i] += links
+    rng = Rng(b"group chat")
+    for _ in range(2000):
+        plays = [next(iter(a.links().plays.values())) for a in devices]
+        if all(isinstance(p.audit_result, Verified) for p in plays):
+            return plays
+        busy = [i for i, box in enumerate(inbox) if box]
+        if busy:
+            to = busy[0]
+            for link in inbox[to]:
+                page = drawn(route(devices[to], link))
+            inbox[to] = []
+        else:
+            movers = [i for i, p in enumerate(plays) if p.summary()["my_turn"]]
+            assert movers, [p.waiting() for p in plays]  # stuck: nobody to move, nothing sent
+            to = movers[0]
+            view = devices[to].links().view(plays[to])
+            assert view.act(psi_choice(plays[to], plays, rng)), view.message
+            page = drawn(call(devices[to], {"op": "route", "hash": "#bylink"}))
+        if plays[to].match_id in devices[to].links().sending:
+            for i in range(len(devices)):
+                if i != to:
+                    inbox[i] += links_in(page)
+            call(devices[to], {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    raise AssertionError("the game by link did not end")
+
+
+def test_three_players_by_link_in_a_group_chat_end_checked_on_every_device():
+    """Issue 38: in a 3-player Psi Squad game, a device whose openings were made while the
+    screen showed "Send this link", and which then opened another link with news, closed the
+    panel: nobody was asked to send the openings and the others waited for good."""
+    ada, bo, cy = (started(keyring=PageKeyring()) for _ in range(3))
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form(seats=3)})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    first = [(0, invite)]
+    for i, app in ((1, bo), (2, cy)):
+        route(app, invite[0])
+        fields = {"bylink-seat": str(i), "bylink-name": ["", "Bo", "Cy"][i]}
+        out = call(app, {"op": "click", "region": "bylink",
+                         "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+        first.append((i, links_in(drawn(out))))
+        call(app, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
+    plays = play_in_a_group_chat([ada, bo, cy], first)
+    assert len({p.match.head() for p in plays}) == 1

@@ -61,6 +61,11 @@ def now() -> float:
     return time.time()
 
 
+BOTH = (
+    "It is your turn too: move now and send one link with your move in it, or send this link first."
+)
+
+
 class LinkGames:
     """This browser's games by link: loaded, shown, played, saved."""
 
@@ -307,8 +312,8 @@ class LinkGames:
     def outcome(self, play: LinkPlay, out: Outcome) -> None:
         """After taking a link or acting: the sentence, the links to send, the save."""
         self.sentence = out.sentence
-        if out.links or out.signing:
-            self.sending.add(play.match_id)
+        if out.links or out.signing or play.unsent():
+            self.sending.add(play.match_id)  # (unsent: ours not sent yet, news or not)
         elif out.ok and out.fresh:
             self.sending.discard(play.match_id)  # news to read, nothing new of ours to send
         self.save(play)
@@ -407,6 +412,8 @@ class LinkGames:
             self.outcome(play, play.claim(now()))
         elif cmd == "bylink-sent":
             self.sending.discard(play.match_id)
+            play.mark_sent()
+            self.save(play)
         else:
             self.view(play).handle(data)
             self.save(play)
@@ -513,6 +520,9 @@ class LinkGames:
             else None,
             h("p", {"class": "bylink-said", "data-role": "bylink-said"}, said) if said else None,
             h("p", {"class": "bylink-waiting", "data-role": "bylink-waiting"}, waiting),
+            h("p", {"class": "hint", "data-role": "bylink-both"}, BOTH)
+            if links and play.summary()["my_turn"]
+            else None,
             claim_tree(play, now()),
             trust(play),
             *disclosures(play),

@@ -48,17 +48,17 @@ FORMAT = "psi-parlour/by-link"
 # What a record that is not a move says a player did, in the players' words (a link's news).
 DEEDS = {
     "join": "joined",
-    "commit": "sealed their share of the shuffle",
-    "lock": "took their turn at the shared deal",
-    "unlock": "took their turn at the shared deal",
-    "reveal": "showed their share of the shuffle",
+    "commit": "got ready",
+    "lock": "dealt their part of the cards",
+    "unlock": "dealt their part of the cards",
+    "reveal": "started the game",
     "act": "sealed a move that waits for an earlier one",
     "claim": "claimed the game on time",
     "seen": "got a move that came late",
     "openings": "showed their secrets for the final check",
 }
 VOID_CLAIM = "claimed the game on time before the time was up (it does not count)"
-SHUFFLED = "added their share to the shuffle"
+SHUFFLED = "started the game"
 FORMAT_VERSION = 1
 
 
@@ -737,8 +737,8 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         owed = self.owed() if self.limit else None
         if owed is None and self.limit and self.match is None:
             return Outcome(
-                "The time per move counts from the first move, or from your seed reveal at the "
-                f"start: before it nobody can be claimed against. {self.waiting()}",
+                "The time per move counts from the first move, or from your link that starts the "
+                f"game: before it nobody can be claimed against. {self.waiting()}",
                 ok=False,
             )
         if owed is None:
@@ -773,7 +773,10 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             if self.audit_result is not None:
                 return f"The game is over and checked: {self.audit_result.reason}"
             missing = [self.name(s) for s in range(len(self.names)) if s not in self.openings]
-            return f"The game is over: waiting for {and_list(missing)} to open their seals."
+            return (
+                f"The game is over: waiting for the last link of {and_list(missing)}, which "
+                "shows their hidden choices for the final check."
+            )
         due = sorted(match.game.to_move(match.state))
         if due[0] in self.local:
             return f"{self.name(due[0])} to move (move {match.step + 1})."
@@ -824,6 +827,15 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
                 return f"Waiting for an earlier link from {who} (its entry {q + 1})."
         return ""
 
+    def unsent(self) -> bool:
+        """Are there records of ours the player has not said they sent? (Until they do, the
+        screen keeps asking, even when a later link brings news but nothing new of ours.)"""
+        return self._mine() > self.sent_upto
+
+    def mark_sent(self) -> None:
+        """The player sent the link(s) shown: every record of ours up to now."""
+        self.sent_upto = self._mine()
+
     def summary(self) -> dict[str, Json]:
         """A line for "Your games": the game, the players, whose turn, when the last link came."""
         match = self.match
@@ -859,6 +871,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             "private": {str(s): dict(v) for s, v in self.private.items()},
             "dealt": self.dealt_here,
             "forks": [f.to_json() for f in self.forks],
+            "sent": self.sent_upto,
             "last_link_at": int(self.last_link_at),
         }
 
@@ -899,6 +912,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             }
             play.private = {int(s): dict(v) for s, v in data["private"].items()}
             play.dealt_here = bool(data["dealt"])
+            sent = data.get("sent")
             play.last_link_at = float(data["last_link_at"])
             play.parts = {
                 str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()
@@ -917,6 +931,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         if not taken.ok:
             raise MalformedInput(f"That saved game by link is damaged: {taken.sentence}")
         play.heads = heads
+        play.sent_upto = sent if type(sent) is int else play._mine()  # older saves: as if sent
         forks = data.get("forks", [])
         if not isinstance(forks, list):
             raise MalformedInput("That saved game's proof of a fork is damaged.")

@@ -224,11 +224,13 @@ class Starting(Timing):
             return f"Waiting for {and_list([self.name(s) for s in seats])} to deal the cards."
         missing = [s for s in range(len(self.names)) if s not in self.commits]
         if missing:
-            return f"Waiting for {and_list([self.name(s) for s in missing])} to commit."
+            who = and_list([self.name(s) for s in missing])
+            return f"Waiting for {who} to get ready (their next link)."
         if self.forfeit is not None:
             return self.forfeit.reason
         missing = [s for s in range(len(self.names)) if s not in self.reveals]
         if self.reveals:  # every commitment is in, and the others have revealed theirs
             owed = and_list([self.name(s) + "'s" for s in missing])
-            return f"Waiting for {owed} seed reveal."
-        return f"Waiting for {and_list([self.name(s) for s in missing])} to reveal the seed."
+            return f"Waiting for {owed} link that starts the game."
+        who = and_list([self.name(s) for s in missing])
+        return f"Waiting for {who} to start the game (their next link)."

@@ -23,6 +23,9 @@ from parlour.match.audit import audit
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, SLACK, WAIT, LinkState
 
+START_LINK = "link that starts the game"  # what a seat owes at the start: its seed reveal
+LAST_LINK = "last link"  # at the end: its openings, for the final check
+
 
 class Timing(LinkState):
     """Claims of time, as every device decides them."""
@@ -222,7 +225,7 @@ class Timing(LinkState):
 
     def owed(self) -> tuple[int, str, int] | None:
         """The seat the game waits on for a step only its own device can take, what it owes
-        (its "move", its "seed reveal", its "seals" at the end), and since when. None: the
+        (its "move", its "link that starts the game", its "last link" at the end), and since when. None: the
         game waits on nobody's step; or not yet, as the seed's clock starts at this device's
         own reveal."""
         match = self.match
@@ -233,7 +236,7 @@ class Timing(LinkState):
             mine = [self.revealed_at[s] for s in self.local if s in self.revealed_at]
             if len(self.commits) < len(self.names) or not missing or not mine:
                 return None
-            return missing[0], "seed reveal", max(mine)
+            return missing[0], START_LINK, max(mine)
         if match.result() is None:
             due = sorted(match.game.to_move(match.state))
             if not due or not self.times:
@@ -244,7 +247,7 @@ class Timing(LinkState):
         missing = [
             s for s in range(len(self.names)) if s not in self.openings and s not in self.withheld
         ]
-        return (missing[0], "seals", self.times[-1]) if missing else None
+        return (missing[0], LAST_LINK, self.times[-1]) if missing else None
 
     def time_left(self, now: float) -> tuple[int, int, str] | None:
         """The seat the game waits on, the seconds left of its time per move (0 or less: any
