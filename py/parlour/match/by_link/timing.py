@@ -226,8 +226,8 @@ class Timing(LinkState):
     def owed(self) -> tuple[int, str, int] | None:
         """The seat the game waits on for a step only its own device can take, what it owes
         (its "move", its "link that starts the game", its "last link" at the end), and since
-        when. None: the game waits on nobody's step; or not yet, as the seed's clock starts at this device's
-        own reveal."""
+        when. None: the game waits on nobody's step; or not yet, as the seed's clock starts at
+        this device's own reveal."""
         match = self.match
         if self.forfeit is not None or self.game is None:
             return None
