@@ -4,12 +4,13 @@ large as that kind allows (pure CPython, no browser).
 Everything that reads text from outside (a play-by-link link or its parts, a replay link or
 file, a save, an online message) runs before any signature is checked, so an input made to be
 slow must be no slower than an honest one of its size. Each kind is fed every shape of
-`shapes` at its size limit and the slowest is printed, in ms and against the baseline:
+`SHAPES` at its size limit and the slowest is printed, in ms and against the baseline:
 json.loads of an honest document (log entries) of the same size, timed in the same run.
 
 With a git revision (`--baseline`), the same readers of that revision run too, in a child
 process: their shapes grow from 4 KB, doubling, and a shape that takes over a second is stopped
-there and its time at the limit estimated from its last doubling (marked `est.`).
+there, its time at the limit estimated (marked `est.`): quadratic if its last two doublings
+took over eight times as long, else linear.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import base64
 import contextlib
 import io
 import json
-import math
 import os
 import subprocess
 import sys
@@ -206,19 +206,20 @@ def _best(read: Callable[[object], object], value: object, runs: int = 2) -> flo
     return min(_once(read, value) for _ in range(runs))
 
 
-def timed(kind: Kind, shape: str, start: int) -> tuple[float, bool]:
-    """Seconds for `shape` at the kind's limit (grown from `start` characters, doubling) and
-    whether that is an estimate (growing stopped at CAP seconds)."""
-    size, last, growth = min(start, kind.limit), 0.0, 4.0
+def timed(kind: Kind, shape: str, start: int) -> tuple[float, float, int]:
+    """Seconds for `shape` at the kind's limit, grown from `start` characters, doubling: as
+    measured there, or (growing stopped past CAP seconds) estimated from the last size, as
+    quadratic if its last two doublings took over eight times as long (4 is linear, 16
+    quadratic), else linear; then the seconds and size last measured."""
+    size, times = min(start, kind.limit), [0.0, 0.0]
     while True:
         seconds = _best(kind.read, kind.wrap(SHAPES[shape](size)))
-        if last > 0.001:
-            growth = max(2.0, seconds / last)
         if size >= kind.limit:
-            return seconds, False
+            return seconds, seconds, size
         if seconds > CAP:
-            return seconds * growth ** math.log2(kind.limit / size), True
-        size, last = min(size * 2, kind.limit), seconds
+            power = 2 if seconds > 8 * times[-2] else 1
+            return seconds * (kind.limit / size) ** power, seconds, size
+        size, times = min(size * 2, kind.limit), [*times, seconds]
 
 
 def bombs(kind: Kind) -> float:
@@ -226,12 +227,13 @@ def bombs(kind: Kind) -> float:
     return _best(kind.read, kind.wrap(_bomb(kind.limit))) if kind.inflates else 0.0
 
 
-def worst(kind: Kind, start: int) -> tuple[float, bool, str]:
-    """The slowest shape for a kind (each grown from `start` characters): seconds, whether
-    estimated, its name."""
+def worst(kind: Kind, start: int) -> tuple[float, float, int, str]:
+    """The slowest shape for a kind (each grown from `start` characters): its seconds at the
+    limit, the seconds and size last measured, its name."""
     rows = [(*timed(kind, shape, start), shape) for shape in SHAPES]
     if kind.inflates:
-        rows.append((bombs(kind), False, "zlib bomb"))
+        seconds = bombs(kind)
+        rows.append((seconds, seconds, kind.limit, "zlib bomb"))
     return max(rows)
 
 
@@ -240,7 +242,10 @@ def baseline(size: int) -> float:
     return min(_once(json.loads, document) for _ in range(3))
 
 
-def measure(start: int) -> dict[str, tuple[float, bool, str]]:
+Figures = dict[str, tuple[float, float, int, str]]
+
+
+def measure(start: int) -> Figures:
     return {kind.name: worst(kind, start) for kind in kinds()}
 
 
@@ -252,7 +257,7 @@ def grown() -> None:
 # -- earlier code, in a child process -------------------------------------------------------
 
 
-def earlier(revision: str) -> dict[str, tuple[float, bool, str]]:
+def earlier(revision: str) -> Figures:
     """The same kinds read by the package of a git revision (grown from START, capped)."""
     archive = subprocess.run(
         ["git", "archive", "--format=tar", revision, "py"], cwd=ROOT, capture_output=True
@@ -270,12 +275,18 @@ def earlier(revision: str) -> dict[str, tuple[float, bool, str]]:
             text=True,
             check=True,
         )
-    return {name: (s, est, shape) for name, (s, est, shape) in json.loads(child.stdout).items()}
+    return {name: tuple(row) for name, row in json.loads(child.stdout).items()}
 
 
-def _ms(seconds: float, estimated: bool = False) -> str:
-    text = f"{seconds * 1000:,.1f}" if seconds < 10 else f"{seconds * 1000:,.0f}"
-    return f"~{text} est." if estimated else text
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.1f}" if seconds < 10 else f"{seconds * 1000:,.0f}"
+
+
+def _before(row: tuple[float, float, int, str], limit: int) -> str:
+    at_limit, measured, size, shape = row
+    if size >= limit:
+        return f"{_ms(at_limit)}, {shape}"
+    return f"~{_ms(at_limit)} est. ({_ms(measured)} at {size // 1000} KB), {shape}"
 
 
 def run(revision: str | None = None) -> list[str]:
@@ -291,14 +302,13 @@ def run(revision: str | None = None) -> list[str]:
         + ", ".join(f"{size // 1000:,} KB {_ms(s)} ms" for size, s in bases.items()),
         head + (f"   before ({revision}), ms, worst shape" if revision else ""),
     ]
-    for name, (seconds, _, shape) in now.items():
+    for name, (seconds, _, _, shape) in now.items():
         size = sizes[name]
         line = (
             f"  {name:28} {size // 1000:>5} KB {_ms(seconds):>9} {seconds / bases[size]:>12.2f}"
             f"  {shape}"
         )
         if name in before:
-            old, estimated, old_shape = before[name]
-            line += f"   {_ms(old, estimated)}, {old_shape}"
+            line += f"   {_before(before[name], size)}"
         lines.append(line)
     return lines
