@@ -125,6 +125,7 @@ class Chat:
         self.devices = devices
         self.queue: list[tuple[int, str]] = []
         self.sent_first: list[str] = []  # the first links a joiner sent (opened twice later)
+        self.compared = False  # every device showed one table code during play, and was told
 
     def post(self, sender: int, links: list[str]) -> None:
         self.queue += [(to, x) for x in links for to in range(len(self.devices)) if to != sender]
@@ -148,6 +149,8 @@ class Chat:
         for part in invite[1:]:
             device.open(part)
         device.page.locator(f"{ROOT} [data-role=bylink-join]").wait_for(timeout=STEP_MS)
+        terms = device.page.locator(f"{ROOT} [data-role=bylink-terms]").inner_text()
+        assert "time per move" in terms.lower(), terms  # said before joining (issue 37)
         device.page.fill(f"{ROOT} [data-field=bylink-name]", name)
         device.page.select_option(f"{ROOT} [data-field=bylink-seat]", str(index))
         device.page.click(f"{ROOT} [data-cmd=bylink-join]")
@@ -169,7 +172,10 @@ class Chat:
             self.deliver()
             plays = [d.saved() for d in self.devices]
             if all(p.audit_result is not None for p in plays):
+                assert self.compared, "the table code was never shown during play"
                 return moves  # moves made by clicks
+            if not self.compared and all(p.match is not None for p in plays):
+                self.compare_codes(plays)
             if middle is not None and middle(plays):
                 continue  # it changed the game: read every device again
             mover = next((i for i, p in enumerate(plays) if p.summary()["my_turn"]), None)
@@ -184,6 +190,24 @@ class Chat:
             device.wait_signed()
             self.post(mover, device.sent())
         raise AssertionError("the game by link did not end")
+
+    def compare_codes(self, plays: list[LinkPlay]) -> None:
+        """During play (issue 37), each device's bar shows the table code and asks once to
+        compare it in the chat; the same code on every device; the question then goes."""
+        codes = set()
+        for device, play in zip(self.devices, plays, strict=True):
+            page = device.page
+            page.evaluate("location.hash = '#bylink'")
+            shown = page.locator(f"{ROOT} [data-role=bylink-bar] [data-role=table-code]")
+            code = shown.locator("[data-code]").first.get_attribute("data-code", timeout=STEP_MS)
+            assert code == play.table_code(), (code, play.table_code())
+            codes.add(code)
+            page.click(f"{ROOT} [data-cmd=bylink-compared]")
+            page.locator(f"{ROOT} [data-cmd=bylink-compared]").wait_for(
+                state="detached", timeout=STEP_MS
+            )
+        assert len(codes) == 1, codes
+        self.compared = True
 
     def check_the_end(self) -> None:
         """Every device shows the result with its audit verified, and all hold one log."""

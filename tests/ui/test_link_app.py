@@ -686,6 +686,11 @@ def test_the_bar_shows_the_table_code_during_play_and_it_binds_the_time_per_move
     code = play.table_code()
     assert code and f'data-code="{code}"' in page and "bylink-bar" in page
     assert play.match is not None and play.match.step == 0  # before the first move
+    assert "Before you play, ask in your chat" in page and "bylink-compared" in page
+    page = drawn(call(ada, {"op": "click", "region": "bylink",
+                            "data": {"cmd": "bylink-compared"}}))  # fmt: skip
+    assert "bylink-compared" not in page and f'data-code="{code}"' in page
+    assert LinkPlay.from_json(play.to_json(), play.signer, real_verify, 0).compared
     play.limit = 7200  # another limit under the same keys and start: another code
     assert play.table_code() != code
 

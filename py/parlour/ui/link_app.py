@@ -410,6 +410,9 @@ class LinkGames:
             self.sending.add(play.match_id)
         elif cmd == "bylink-claim":
             self.outcome(play, play.claim(now()))
+        elif cmd == "bylink-compared":
+            play.compared = True
+            self.save(play)
         elif cmd == "bylink-sent":
             self.sending.discard(play.match_id)
             play.mark_sent()
@@ -430,7 +433,7 @@ class LinkGames:
             view.notes, view.scope = notes, "bylink-" + table.game.id
             view.sent_words = SENT_WORDS
             view.banner = lambda: self.panel(play)
-            view.result_extras = lambda: [trust(play)]
+            view.result_extras = lambda: [trust(play, result=True)]
             self.views[play.match_id] = view
         return view
 

@@ -223,16 +223,37 @@ def disclosures(play: LinkPlay) -> list[Node]:
     ]
 
 
-def trust(play: LinkPlay) -> Node | None:
+def trust(play: LinkPlay, result: bool = False) -> Node | None:
+    """The table code (every device's key, the start and the time per move), from the first
+    step on; until the player says it was compared, a question to ask the chat before playing:
+    a key swapped by whoever carried the first links shows as another code on the other side."""
     code = play.table_code()
     if code is None:
         return None
+    shown = h("strong", {"class": "code", "data-code": code}, code)
+    if play.compared or result:
+        return h(
+            "p",
+            {"class": "table-code", "data-role": "table-code"},
+            "Table code ",
+            shown,
+            ": the same on every player's device, or someone changed a key on the way.",
+        )
     return h(
-        "p",
-        {"class": "table-code", "data-role": "table-code"},
-        "Table code ",
-        h("strong", {"class": "code", "data-code": code}, code),
-        ": compare it with the other players once, in your chat.",
+        "div",
+        {"class": "table-code compare", "data-role": "table-code"},
+        h(
+            "p",
+            None,
+            "Before you play, ask in your chat: “Everyone sees ",
+            shown,
+            "?” The same table code on every device means nobody swapped a key on the way.",
+        ),
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-compared", "type": "button"},
+            "Everyone sees the same code",
+        ),
     )
 
 

@@ -872,6 +872,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             "dealt": self.dealt_here,
             "forks": [f.to_json() for f in self.forks],
             "sent": self.sent_upto,
+            "compared": self.compared,
             "last_link_at": int(self.last_link_at),
         }
 
@@ -913,6 +914,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             play.private = {int(s): dict(v) for s, v in data["private"].items()}
             play.dealt_here = bool(data["dealt"])
             sent = data.get("sent")
+            play.compared = data.get("compared") is True
             play.last_link_at = float(data["last_link_at"])
             play.parts = {
                 str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()

@@ -53,6 +53,7 @@ class LinkState:
         self.secrets: dict[int, tuple[bytes, bytes]] = {}  # our seats' seed bytes and nonces
         self.private: dict[int, dict[str, Json]] = {}  # our players' private choices
         self.dealt_here = False
+        self.compared = False  # the player said everyone sees the same table code
         self.sent_upto = 0  # our records up to this number: the player said they sent them
         self.last_link_at = now
         self.now = now
