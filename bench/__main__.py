@@ -11,6 +11,7 @@ from datetime import date
 from playwright.sync_api import sync_playwright
 
 from bench import (
+    bylink,
     click,
     engine,
     longtasks,
@@ -29,7 +30,7 @@ from bench.throttle import calibrate, whole_browser
 from e2e.harness import SiteServer, chromium_launch_args
 
 RATE = 4  # the throttled rows' CPU slowdown: a phone's profile
-PURE = ("engine", "strength", "pacing", "parsing")  # parts that need no browser
+PURE = ("engine", "strength", "pacing", "parsing", "bylink")  # parts that need no browser
 
 # The bare PyScript page and the click page, served beside the site, and the Pyodide they load
 # (the npm package as it is: the site publishes only the part of its standard library it uses).
@@ -54,6 +55,7 @@ def main() -> int:
             "think",
             "solo",
             "parsing",
+            "bylink",
         ],
         help="run one part",
     )
@@ -99,6 +101,9 @@ def main() -> int:
             print(line, flush=True)
     if args.only in (None, "pacing"):
         for line in pacing.run(args.games):
+            print(line, flush=True)
+    if args.only in (None, "bylink"):
+        for line in bylink.run():
             print(line, flush=True)
     if args.only in (None, "parsing"):
         for line in parsing.run(args.baseline):
