@@ -784,3 +784,24 @@ def test_three_players_by_link_in_a_group_chat_end_checked_on_every_device():
         call(app, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-sent"}})
     plays = play_in_a_group_chat([ada, bo, cy], first)
     assert len({p.match.head() for p in plays}) == 1
+
+
+@pytest.mark.parametrize("typed", ["Zed (bot)", "Zed(BOT)", "Ada\u202eniw"])
+def test_a_name_typed_as_a_bot_s_or_with_a_direction_override_is_refused_with_a_sentence(typed):
+    ada = started()
+    fields = psi_form()
+    next(f for f in fields if f["data"].get("seat-name") == "0")["value"] = typed
+    out = call(ada, {"op": "route", "hash": "#link-psi-squad", "form": fields})
+    said = " ".join(t for _, t in out.get("text", []))
+    assert "(bot)" in said or "direction-changing" in said, out
+    assert not ada.links().plays
+    call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    bo = started()
+    route(bo, invite[0])
+    fields = {"bylink-seat": "1", "bylink-name": typed}
+    out = call(bo, {"op": "click", "region": "bylink",
+                    "data": {"cmd": "bylink-join", "fields": fields}})  # fmt: skip
+    page = html.unescape(drawn(out))
+    assert "cannot end in" in page or "direction-changing" in page, page
+    assert not bo.links().plays

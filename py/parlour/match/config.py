@@ -37,6 +37,18 @@ def clean_name(name: object, fallback: str) -> str:
     return text or fallback
 
 
+def name_refusal(name: object) -> str:
+    """Why a person's typed name cannot be used as typed (a sentence), or "": "(bot)" marks
+    the computer's seats only, and a name shows no control or direction-changing character."""
+    if not isinstance(name, str):
+        return ""
+    if any(ord(c) in _UNSHOWN for c in name):
+        return "A name cannot hold control or direction-changing characters: type it again."
+    if " ".join(name.split()).casefold().endswith(BOT_MARK):
+        return "A person's name cannot end in “(bot)”: that mark is for the computer's seats."
+    return ""
+
+
 def person_name(name: object, fallback: str) -> str:
     """A person's name: clean, and never ending as a bot's does ("Zed (bot)" is "Zed")."""
     text = clean_name(name, fallback)

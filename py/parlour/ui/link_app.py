@@ -20,6 +20,7 @@ from parlour.fair.encoding import Json, parse_json
 from parlour.fair.signing import Signer
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.device import Outcome
+from parlour.match.config import name_refusal
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form
 from parlour.ui.link_saves import is_part, kept_parts, save_checks, save_keys, summary_line
@@ -267,6 +268,10 @@ class LinkGames:
         if crypto is None:
             self._refuse(game_id, NO_KEYS)
             return
+        refused = setup_form.names_refusal(form)
+        if refused:
+            self._refuse(game_id, refused)
+            return
         bots = setup_form.seat_kinds(form)
         names = list(setup_form.seat_names(form))
         variant = setup_form.variant(form, game_id)
@@ -373,6 +378,11 @@ class LinkGames:
             return
         seat = setup_form.whole(fields.get("bylink-seat"), -1)
         name = str(fields.get("bylink-name", ""))
+        refused = name_refusal(name)
+        if refused:
+            self.join_error = refused
+            self.draw()
+            return
         deck = fields.get("espeers-deck")
         private = _guest_choices(self.app, str(deck)) if deck is not None else None
         play, out = LinkPlay.join(

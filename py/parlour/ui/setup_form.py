@@ -63,6 +63,20 @@ def seat_names(form: object) -> tuple[str, ...]:
     return tuple(names)
 
 
+def names_refusal(form: object) -> str:
+    """Why a person's name typed in the form cannot be used as typed (`name_refusal`), or ""."""
+    from parlour.match.config import name_refusal  # here: it brings the engines
+
+    bots = seat_kinds(form)
+    for field in _fields(form):
+        seat = whole(_data(field, "seat-name"), -1)
+        if seat >= 0 and seat not in bots:
+            refused = name_refusal(_text(field, "value"))
+            if refused:
+                return refused
+    return ""
+
+
 def seat_kinds(form: object) -> dict[int, str]:
     """The seats the form gives to a bot, with the bot's level (a person's seat is absent)."""
     from parlour.bots.base import LEVELS
