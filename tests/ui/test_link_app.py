@@ -126,7 +126,7 @@ def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
     invite = links_in(page)
     assert (len(invite) > 1) == bool(split) and invite[0].startswith(SITE + "#pl=1.")
     for part in invite[:-1]:
-        assert "open its other parts" in drawn(route(bo, part))
+        assert "of the same send too" in drawn(route(bo, part))
 
     join = drawn(route(bo, invite[-1]))
     assert "Join a game of Psi Squad by link" in join and "Your seat" in join
@@ -350,7 +350,7 @@ def test_a_digit_typed_on_the_board_of_a_game_by_link_reaches_it_and_its_save_is
 
 def test_damaged_parts_and_text_that_is_no_link_get_a_sentence_not_a_fault():
     app = started(keyring=PageKeyring())
-    assert "open its other parts" in drawn(route(app, SITE + "#pl=1.1-2.abcdefgh.AAAA"))
+    assert "open part 2 of the same send too" in drawn(route(app, SITE + "#pl=1.1-2.abcdefgh.AAAA"))
     page = drawn(route(app, SITE + "#pl=1.2-2.abcdefgh.BBBB"))
     assert 'class="error"' in page and "Join the game" not in page
     for text in ("#pl=9.AAAA", "#pl=1.%%%", "#pl="):
@@ -606,7 +606,7 @@ def test_parts_of_a_split_link_are_kept_across_a_reload_and_each_part_has_its_qr
     bo.storage.values["local"].update(saved(other_game))
     bo.keyring.kept_cryptos.update(other_game.keyring.kept_cryptos)
     for part in invite[:-1]:
-        assert "open its other parts" in drawn(route(bo, part))
+        assert "of the same send too" in drawn(route(bo, part))
     bo_again = reloaded(bo)  # a reload (or a browser restart) between two parts
     join = drawn(route(bo_again, invite[-1]))
     assert "Join a game of Psi Squad by link" in join

@@ -40,6 +40,7 @@ from parlour.ui.online_saves import OWNER, this_tab
 from parlour.ui.online_screen import GAME_NAMES
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
+from parlour.words import and_list
 
 ROOT = "#bylink .bylink-root"
 HOME_ROOT = "#home .link-games-root"
@@ -332,7 +333,7 @@ class LinkGames:
         if is_part(text):
             whole = self._whole(text)
             if whole is None:
-                self.sentence = "Part of a link kept: open its other parts too (any order)."
+                self.sentence = self._missing_parts(text)
                 self.draw()
                 return
             texts = whole
@@ -363,6 +364,19 @@ class LinkGames:
             newest = dict(list(kept.items())[-PARTS_KEPT:])  # the newest few links' parts
             self.app.storage.set(PARTS, json.dumps(newest) if newest else None)
         return whole if len(whole) == read.count else None
+
+    def _missing_parts(self, text: str) -> str:
+        """Which parts of a split link are still to open ("Part 1 of 3 kept: open parts 2 and
+        3 of the same send too, in any order.")."""
+        read = packing.read_fragment(text)
+        assert isinstance(read, packing.Part)
+        kept = kept_parts(self.app.storage.get(PARTS)).get(read.tag, {})
+        missing = [str(i) for i in range(1, read.count + 1) if i not in kept]
+        plural = "s" if len(missing) > 1 else ""
+        return (
+            f"Part {read.index} of {read.count} of a link kept: open part{plural} "
+            f"{and_list(missing)} of the same send too, in any order (they came together)."
+        )
 
     def _match_of(self, texts: list[str]) -> str | None:
         try:
