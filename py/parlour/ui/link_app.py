@@ -558,9 +558,14 @@ class LinkGames:
             else h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")
             if play.match_id in self.sending
             else h(
-                "button",
-                {"class": "button small", "data-cmd": "bylink-send", "type": "button"},
-                "Show the link again",
+                "p",
+                {"class": "hint", "data-role": "bylink-all-sent"},
+                "You have sent everything from this device. ",
+                h(
+                    "button",
+                    {"class": "button small", "data-cmd": "bylink-send", "type": "button"},
+                    "Show the link again",
+                ),
             ),
         )
 

@@ -52,7 +52,7 @@ DEEDS = {
     "lock": "dealt their part of the cards",
     "unlock": "dealt their part of the cards",
     "reveal": "started the game",
-    "act": "sealed a move that waits for an earlier one",
+    "act": "made a move that waits for an earlier link",
     "claim": "claimed the game on time",
     "seen": "got a move that came late",
     "openings": "showed their secrets for the final check",
@@ -557,7 +557,7 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
                 seat not in match.game.to_move(match.state_at(k)) for k in range(at, match.step + 1)
             )
         ):
-            self.notes.append(f"{self.name(seat)}'s move sealed at step {at} came too late.")
+            self.notes.append(f"{self.name(seat)}'s move {at + 1} came too late.")
             return DONE
         if (seat != due[0] and not out_of_turn) or self._ahead(record):
             return WAIT
@@ -601,10 +601,12 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         for key, items in opened.items():
             seat = whole(key)
             if seat not in self.held.get(record.device, ()) or not isinstance(items, list):
-                raise ProtocolError(f"{record.device} opened seals of a seat it does not hold.")
+                raise ProtocolError(
+                    f"{record.device} showed the hidden choices of a seat it does not hold."
+                )
             assert seat is not None
             if seat in self.openings:
-                raise ProtocolError(f"{self.name(seat)}'s seals were opened twice.")
+                raise ProtocolError(f"{self.name(seat)}'s hidden choices were shown twice.")
             self.openings[seat] = [Opening.from_json(o) for o in items]
         self._maybe_audit()
         return DONE

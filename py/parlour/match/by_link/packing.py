@@ -167,7 +167,7 @@ def unpack(data: str) -> Packet:
     except UnicodeDecodeError:
         raise MalformedInput("That link is damaged: it is not text.") from None
     if not isinstance(data_json, dict) or set(data_json) != {"m", "r", "h"}:
-        raise MalformedInput("That link is damaged: it is not a set of records.")
+        raise MalformedInput("That link is damaged: it holds no game.")
     match_id, rows, head = data_json["m"], data_json["r"], data_json["h"]
     if not isinstance(match_id, str) or not isinstance(rows, list) or len(rows) > 4000:
         raise MalformedInput("That link is damaged: it names no match.")
@@ -178,7 +178,9 @@ def unpack(data: str) -> Packet:
     records = []
     for i, row in enumerate([*rows, head]):
         if not isinstance(row, list) or len(row) != 4 - (i == len(rows)):
-            raise MalformedInput("That link is damaged: a record is not one.")
+            raise MalformedInput(
+                "That link is damaged: a part of it is not a move or a step of a game."
+            )
         device, seq, *rest = row
         kind, body = (rest[0], rest[1]) if len(rest) == 2 else ("head", rest[0])
         sig = signatures[i * SIGNATURE_BYTES : (i + 1) * SIGNATURE_BYTES]
