@@ -77,20 +77,21 @@ def decide(table: Table[S, A], seat: int, level: str, seed: bytes | None = None)
 
 
 def next_decision(
-    table: Table[S, A], levels: Mapping[int, str], declined_at: int = -1
+    table: Table[S, A], levels: Mapping[int, str], declined_at: int = -1, seed: bytes | None = None
 ) -> Decision | None:
     """The next bot decision at this table, if a bot has one to make: first an optional step a
     bot seat may take (asked once per step: `declined_at` is the step it was last declined at),
-    then the step the game waits on. None when a person (or an automatic step) is next."""
+    then the step the game waits on. None when a person (or an automatic step) is next. `seed`:
+    the decision's seed (a test's, a bench's); none, a fresh one from `secrets`."""
     if table.match.step != declined_at:
         for seat in offered(table, levels):
-            decision = decide(table, seat, levels[seat])
+            decision = decide(table, seat, levels[seat], seed)
             if decision.choice is not None:
                 return decision
     waited_on = waiting_on(table, levels)
     if waited_on is None:
         return None
-    return decide(table, waited_on, levels[waited_on])
+    return decide(table, waited_on, levels[waited_on], seed)
 
 
 def has_turn(table: Table[S, A], levels: Mapping[int, str], declined_at: int = -1) -> bool:

@@ -162,7 +162,7 @@ class Session:
         step = self.table.match.step
         if not self.bot_due():
             return False
-        decision = bot_seats.next_decision(self.table, self.bots, self.declined_at)
+        decision = bot_seats.next_decision(self.table, self.bots, self.declined_at, seed)
         self.declined_at = step  # every optional step offered at this step has been asked
         if decision is None or decision.choice is None:
             return False
