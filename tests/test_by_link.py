@@ -1175,3 +1175,21 @@ def test_a_device_behind_its_own_records_says_so_and_signs_nothing():
     before = bo._mine()
     out = bo.act(seat, bo.table.legal(seat)[0] if bo.table.legal(seat) else None, 0)
     assert not out.ok and bo._mine() == before
+
+
+def test_one_link_cannot_fill_a_save_with_moves_that_can_never_count():
+    """Issue 37: a device of the game signs a link of many moves that cannot count (sealed for
+    a step long past): the link is refused and changes nothing, and the game goes on."""
+    group = settled(moves=4)
+    ada, bo = group.devices
+    size = len(json.dumps(ada.to_json()))
+    (seat,) = bo.local
+    action = next(e.action for e in bo.match.entries if e.seat == seat)
+    for _ in range(40):
+        bo._append("act", {"s": seat, "a": action, "at": 0, "h": "0" * 16, "t": 0})
+    bo._run()
+    out = ada.take_link(bo.links(limit=10**6)[0], 0)
+    assert not out.ok and "more moves from Bo's device than a game can use" in out.sentence
+    assert len(json.dumps(ada.to_json())) == size and not ada._halted()
+    assert ada.match.head() == bo.match.head()
+

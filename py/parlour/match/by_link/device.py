@@ -57,6 +57,8 @@ DEEDS = {
     "seen": "got a move that came late",
     "openings": "showed their secrets for the final check",
 }
+VOID_MOST = 8  # moves of one device in one link that cannot count (honest play: a race, 1)
+WAITING_MOST = 256  # records of one device held but not yet taken (honest play: a few)
 VOID_CLAIM = "claimed the game on time before the time was up (it does not count)"
 SHUFFLED = "started the game"
 FORMAT_VERSION = 1
@@ -394,10 +396,11 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             return Outcome(error.sentence, ok=False), False
         if checked.fork is not None:
             return Outcome(self._found_fork(checked.fork), ok=False), False
-        return self._kept(checked.fresh, checked.ignored), checked.head_ok
+        return self._kept(checked.fresh, checked.ignored, head is not None), checked.head_ok
 
-    def _kept(self, fresh: list[Signed], ignored: int) -> Outcome:
-        """Keep checked records and derive the game again as far as they go."""
+    def _kept(self, fresh: list[Signed], ignored: int, bounded: bool = False) -> Outcome:
+        """Keep checked records and derive the game again as far as they go; from a link
+        (`bounded`), not past what a game can need (`_unbounded`)."""
         stranger = IGNORED + " " if ignored else ""
         for record in fresh:
             if record.seq == 1:
@@ -419,9 +422,44 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
             self._rebuild()  # a claim of time and a late move may have crossed, or two moves
         else:
             self._run()
+        too_many = self._unbounded(fresh) if bounded else ""
+        if too_many:
+            for record in fresh:  # none of it is kept: the game is as it was
+                del self.records[(record.device, record.seq)]
+                if record.seq == 1:
+                    self.keys.pop(record.device, None)
+                    self.held.pop(record.device, None)
+            self.stopped = stopped
+            self._rebuild()
+            return Outcome(too_many, ok=False)
         if self.stopped and not stopped:
             return Outcome(self.stopped, ok=False)
         return Outcome(stranger + self._news(step_before, fresh), since=step_before)
+
+    def _unbounded(self, fresh: list[Signed]) -> str:
+        """A link whose records from one device could never count (moves void on arrival, or
+        waiting far past what a game keeps waiting), more of them than honest play ever makes:
+        a sentence refusing it, so one link cannot fill the save; else ""."""
+        for device in {r.device for r in fresh if r.device != self.me}:
+            consumed = self.consumed.get(device, 0)
+            taken = set(self.sources)
+            void = [
+                r
+                for r in fresh
+                if r.device == device
+                and r.kind == "act"
+                and r.seq <= consumed
+                and (r.device, r.seq) not in taken
+            ]
+            waiting = [q for d, q in self.records if d == device and q > consumed]
+            if len(void) > VOID_MOST or len(waiting) > WAITING_MOST:
+                who = self._device_name(device, self.held)
+                return (
+                    f"That link carries more moves from {who} than a game can use "
+                    f"({len(void)} that cannot count, {len(waiting)} waiting): refused, nothing "
+                    "changed."
+                )
+        return ""
 
     def _found_fork(self, fork: Fork) -> str:
         """Keep a proven fork (once) and say what it proves, without calling a player who may
