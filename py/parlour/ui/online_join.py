@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from parlour.ui.online_screen import (
     GAME_NAMES,
+    NO_ROUTE,
     chip,
     copy_box,
     lobby_line,
@@ -154,6 +155,8 @@ def _join_words(session: OnlineSession | None, status: str) -> str:
             "connecting": "Connecting…",
             "lost": "Lost the host. Ask for a new invite: your game is saved here.",
             "failed": "Could not connect. Ask the host for a new invite.",
+            "no-route": f"{NO_ROUTE} The host can start the same game by link instead: a link "
+            "each turn, sent by any messenger, with no direct connection.",
         }.get(status, "")
     if session.config is None:
         return "Connected. Waiting for the host's welcome…"

@@ -31,7 +31,14 @@ STATE_WORDS = {
     "lost": "connection lost",
     "reconnecting": "reconnecting…",
     "failed": "could not connect",
+    "no-route": "no direct route",
 }
+# Two devices that could not connect (their NATs let no packet through either way)
+NO_ROUTE = "These two devices found no direct route (some routers allow none)."
+BY_LINK_OFFER = (
+    "Play the same game by link instead: each turn gives a link to send by any messenger, "
+    "and no direct connection is needed."
+)
 GAME_NAMES = names()  # by game id, from the catalog
 NOTICES_SHOWN = 4
 NOTICE_SECONDS = 12  # how long the online bar shows the latest word from the network
@@ -43,10 +50,11 @@ class Invite:
     """One remote seat's invite, as the host's browser made it."""
 
     seat: int
-    status: str = "making"  # making, waiting, connecting, connected, lost, failed
+    status: str = "making"  # making, waiting, connecting, connected, lost, failed, no-route
     link: str = ""  # the WebRTC invite: the page's address with #join=<offer code>
     tab_link: str = ""  # the same-browser invite (BroadcastChannel)
     error: str = ""
+    accepted_at: float | None = None  # when the host's browser took the answer code
 
 
 def chip(state: str) -> Node:
@@ -86,7 +94,9 @@ def lobby_line(session: OnlineSession) -> str:
     return "Waiting for " + and_list(waiting) + " to join."
 
 
-def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
+def host_lobby(
+    session: OnlineSession, invites: dict[int, Invite], stun: list[str] | None = None
+) -> Node:
     game = GAME_NAMES.get(session.config.game, session.config.game)
     mine = and_list([session.name(s) for s in session.local])
     cards = [_invite_card(session, invites[seat]) for seat in sorted(invites)]
@@ -112,8 +122,14 @@ def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
         h(
             "p",
             {"class": "hint"},
-            "On the same network, the invite works as it is. Across the internet, add a STUN "
-            "server in the set-up before making invites. ",
+            (
+                "These invites work across the internet: each device asks "
+                + and_list(stun)
+                + " for its address as the internet sees it. "
+            )
+            if stun
+            else "These invites work on the same network. For players across the internet, "
+            "choose “Across the internet” in the set-up and make the invites again. ",
             h("a", {"href": "#online-help"}, "How online play works"),
         ),
     )
@@ -137,6 +153,23 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     error = h("p", {"class": "error", "role": "alert"}, invite.error) if invite.error else None
     if status == "connected":
         body.append(h("p", None, f"{name} is here."))
+    elif status == "no-route":
+        body += [
+            h("p", {"class": "error", "role": "alert", "data-role": "no-route"}, NO_ROUTE),
+            h("p", None, BY_LINK_OFFER),
+            h(
+                "div",
+                {"class": "actions"},
+                h(
+                    "button",
+                    {"class": "button primary", "data-cmd": "play-by-link", "type": "button"},
+                    "Play this game by link",
+                ),
+                " ",
+                _new_invite_button(seat, primary=False),
+            ),
+        ]
+        error = None
     elif status in ("lost", "failed"):
         if status == "lost":
             body.append(
@@ -216,10 +249,15 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     )
 
 
-def _new_invite_button(seat: int) -> Node:
+def _new_invite_button(seat: int, primary: bool = True) -> Node:
     return h(
         "button",
-        {"class": "button primary", "data-cmd": "new-invite", "data-seat": seat, "type": "button"},
+        {
+            "class": "button primary" if primary else "button",
+            "data-cmd": "new-invite",
+            "data-seat": seat,
+            "type": "button",
+        },
         "Make a new invite",
     )
 
