@@ -20,6 +20,7 @@ import secrets
 from typing import Any, Protocol
 
 from parlour.errors import MalformedInput, ParlourError
+from parlour.match.config import person_name
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
@@ -51,6 +52,7 @@ from parlour.ui.play import PlaySession
 from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
 
 ROOT = "#online .online-root"
+PLAYER_NAME = "psi-parlour:player-name"  # the name a guest last chose on a join screen
 
 # what still works where the browser refuses a direct connection (WebRTC off)
 BY_LINK = "Playing by link needs no direct connection: choose it in a game's set-up."
@@ -98,6 +100,7 @@ class OnlineController:
             "error": "",
             "tab": False,
             "game": "",
+            "name": app.storage.get(PLAYER_NAME) or "",  # the guest's own, as last typed
         }
         self.play: PlaySession | None = None
         self.notes: dict[int, dict] = {}
@@ -172,6 +175,7 @@ class OnlineController:
         else:
             self.join["status"] = "connected"
             self.joining = False
+            self.session.guest_name = self.join.get("name", "")  # said in the hello
         self.session.opened(peer, now())
         self.after()
 
@@ -342,6 +346,7 @@ class OnlineController:
                     decks=_deck_choices(self.app),
                     deck=j.get("deck", ""),
                     game=j["game"],
+                    name=j.get("name", ""),
                 ),
             )
 
@@ -512,6 +517,9 @@ class OnlineController:
         fields = data.get("fields", {}) if isinstance(data.get("fields"), dict) else {}
         if "espeers-deck" in fields:  # the join screen's deck, read with every click
             self.join["deck"] = str(fields["espeers-deck"])
+        if "guest-name" in fields:  # and the player's own name, kept for the next game too
+            self.join["name"] = name = person_name(fields["guest-name"], "")
+            self.app.storage.set(PLAYER_NAME, name)
         seat = setup_form.whole(data.get("seat"), -1)
         if cmd == "change":  # a field changed (the deck): nothing more to do
             return

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parlour.games.catalog import names
+from parlour.match.bot_seats import BOT_SUFFIX
 from parlour.ui.outcome import outcome_title
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
@@ -341,19 +342,43 @@ def _host_lost(session: OnlineSession) -> Node | None:
     )
 
 
+# what a seat's device holds of it, in each game's words ("could see the bot's cards")
+SECRETS = {"esp": "hidden tiles", "espeers": "cards", "psi-squad": "cypher", "telepathic": "cards"}
+
+
 def held_by_the_host(session: OnlineSession) -> str:
-    """On a guest: which seats the host's device plays, in words (a bot's name says it is one;
-    "" on the host, or before the welcome). Whoever holds that device can read those seats'
-    secrets (its own save keeps them), so guests are told, not left to guess."""
+    """On a guest: the seats the host's device plays besides its player's own, as one sentence
+    ("Ada's device plays Ada and the bot Cy: whoever holds it could see the bot's cards"); ""
+    on the host, before the welcome, or when it plays only its player's seat. Whoever holds
+    that device can read those seats' secrets (its own save keeps them), so guests are told,
+    not left to guess."""
     link = session.links.get("host")  # a guest's one link (match.online.HOST)
-    if session.is_host or link is None or not link.seats or session.config is None:
+    config = session.config
+    if session.is_host or link is None or not link.seats or config is None:
         return ""
-    names = [session.name(s) for s in sorted(link.seats)]  # a bot's name says "(bot)"
-    said = and_list(names)
-    their = "that seat's" if len(names) == 1 else "those seats'"
+    seats = sorted(link.seats)
+
+    def bot(seat: int) -> bool:  # (a bot's name says it is one, in a set-up or a config)
+        return str(seat) in config.bots or session.name(seat).endswith(BOT_SUFFIX)
+
+    people = [s for s in seats if not bot(s)]
+    others = [s for s in seats if s not in people[:1]]
+    if not others:
+        return ""
+
+    def called(seat: int) -> str:
+        name = session.name(seat)
+        return f"the bot {name.removesuffix(BOT_SUFFIX).rstrip()}" if bot(seat) else name
+
+    device = f"{session.name(people[0])}'s device" if people else "The host's device"
+    bots = [s for s in others if bot(s)]
+    whose = [session.name(s) + "'s" for s in others if s not in bots]
+    if bots:
+        whose.append("the bot's" if len(bots) == 1 else "the bots'")
+    secrets = SECRETS.get(config.game, "secrets")
     return (
-        f"The host's device plays {said}: whoever holds it can see {their} secrets "
-        "(their openings, their hidden cards)."
+        f"{device} plays {and_list([called(s) for s in seats])}: whoever holds it could see "
+        f"{and_list(whose)} {secrets}."
     )
 
 
