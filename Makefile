@@ -16,6 +16,7 @@ test: venv runtime
 	$(VPY) -m ruff check .
 	$(VPY) -m mypy
 	$(VPY) -m pytest -n 2 tests
+	scripts/nat-tools.sh
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e
 
 ## unit: everything pure under CPython, and the main thread's modules under MicroPython (the
@@ -24,6 +25,7 @@ unit: venv runtime
 	$(VPY) -m pytest -n 2 tests
 
 e2e: venv runtime
+	scripts/nat-tools.sh
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e
 
 lint: venv

@@ -826,8 +826,8 @@ def test_a_guest_is_told_which_seats_the_hosts_device_plays_a_bot_among_them(
         said = bo.locator(f"{ROOT} .online-bar [data-role=host-seats]")
         said.wait_for(timeout=STEP_TIMEOUT_MS)
         text = said.inner_text()
-        assert "The host's device plays Ada and Cy (bot):" in text, text
-        assert "whoever holds it can see those seats' secrets" in text
+        assert "Ada's device plays Ada and the bot Cy:" in text, text
+        assert "whoever holds it could see the bot's cypher" in text
         chips = bo.locator(f"{ROOT} .online-bar .chip.host")
         assert chips.count() == 2  # Ada's and the bot's: one device, not two connected ones
         host_said = game.host.page.locator(f"{ROOT} [data-role=host-seats]")

@@ -42,6 +42,8 @@ from parlour.games.options import (  # noqa: E402
     Options,
 )
 from parlour.match.config import MAX_NAME as NAME_LIMIT  # noqa: E402
+from parlour.ui import network  # noqa: E402
+from parlour.ui.tree import to_html  # noqa: E402
 
 BOT_HINT = (
     "Any seat can be a bot: choose its level beside the name. Alone? Make every other seat a bot"
@@ -226,7 +228,14 @@ def choices_table(options: Options) -> list[str]:
     return _table([heading for heading, _ in option.table], rows)
 
 
+def network_choice(options: Options) -> list[str]:
+    """Online set-up: where the other players are (ui/network.py draws it again from what this
+    browser chose last, whenever the set-up screen opens)."""
+    return [to_html(network.choice_tree(options.game))]
+
+
 RENDER: dict[str, Callable[[Options], list[str]]] = {
+    "network": network_choice,
     "setup-form": setup_form,
     "here-seats": here_seats,
     "options-table": options_table,

@@ -321,7 +321,8 @@ def test_every_device_shows_one_table_code_and_a_guest_which_seats_the_host_play
     code = net.host.table_code()
     assert code is not None and all(f'data-code="{code}"' in bar for bar in bars.values())
     guest = bars["guest"]
-    assert "device plays Ada and Cy (bot): whoever holds it can see those seats" in guest
+    said = "Ada's device plays Ada and the bot Cy: whoever holds it could see the bot's cypher."
+    assert said in guest
     assert guest.count('data-state="host"') == 2
     assert 'data-role="host-seats"' not in bars["host"]
 

@@ -92,6 +92,7 @@ class Hello(TypedDict):
 
     resume: Resume | None
     key: NotRequired[list[str]]  # version 2: the guest device's key (fair/signing.py)
+    name: NotRequired[str]  # the name the player chose on the join screen (may be left out)
 
 
 class Limits(TypedDict):
@@ -239,6 +240,10 @@ def _text(v: object) -> bool:
     return isinstance(v, str) and len(v) <= MAX_TEXT
 
 
+def _player_name(v: object) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= MAX_PLAYER_NAME
+
+
 def _hash(v: object) -> bool:
     return is_commitment(v)
 
@@ -353,10 +358,11 @@ def _proofs(v: object) -> bool:
 
 
 LINK_STATES = ("here", "invited", "connected", "lost")
+MAX_PLAYER_NAME = 64  # characters: the host keeps a clean name of at most MatchConfig's 24
 
 # type -> the body's fields and their checks (exactly these keys)
 SHAPES: dict[str, dict[str, Callable[[object], bool]]] = {
-    "hello": {"resume": _resume},
+    "hello": {"resume": _resume, "name": _player_name},
     "welcome": {"config": _config, "seat": _seat, "limits": _limits, "host": _seats},
     "seed-commit": {"seat": _seat, "commitment": _hash, "dealt": _labels},
     "seed-reveal": {"seat": _seat, "opening": _opening},
@@ -383,6 +389,9 @@ SHAPES_SIGNED: dict[str, dict[str, Callable[[object], bool]]] = {
     "entries": {**SHAPES["entries"], "proofs": _proofs},
     "verdict": {**SHAPES["verdict"], "step": _count, "head": _hash},
 }
+# Fields a message may leave out: a guest's chosen name came later than the greeting itself, and
+# a guest with nothing chosen sends none (so a hello from a page before it is still read).
+OPTIONAL: dict[str, frozenset[str]] = {"hello": frozenset({"name"})}
 ENVELOPE = ("v", "t", "n", "d", "q", "s", "a")
 
 
@@ -527,10 +536,11 @@ def check_body(kind: str, body: dict[str, object], version: int = VERSION) -> No
     """Exactly the fields of `kind`'s shape, each passing its check (a message's body, or a seed
     step kept in a save); else `MalformedInput`."""
     shape = shapes(version)[kind]
-    if set(body) != set(shape):
+    optional = OPTIONAL.get(kind, frozenset())
+    if not set(shape) - optional <= set(body) <= set(shape):
         raise MalformedInput(f"A {kind!r} message did not have the fields it must have.")
     for key, check in shape.items():
-        if not check(body[key]):
+        if key in body and not check(body[key]):
             raise MalformedInput(f"A {kind!r} message had a bad {key!r}; it was ignored.")
 
 

@@ -220,6 +220,10 @@ class App:
         if hash_ == "#decks-espeers":
             self.draw_builder()
             return
+        if hash_.startswith("#new-") and hash_[5:] in SCREENS:
+            from parlour.ui import network  # (the set-up's online part: drawn, not at start)
+
+            network.draw_choice(self.storage, self.effects, hash_[5:])
         if hash_ == "#new-espeers":
             fill_deck_choices(self.storage, self.effects, form)
             return

@@ -20,17 +20,17 @@ import secrets
 from typing import Any, Protocol
 
 from parlour.errors import MalformedInput, ParlourError
+from parlour.match.config import person_name
 from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
-from parlour.ui import setup_form
+from parlour.ui import network, setup_form
 from parlour.ui.host import Host
 from parlour.ui.online_join import guest_join
 from parlour.ui.online_saves import (
     ONLINE_SAVE,
     OWNER,
-    STUN,
     TAB_KEY,
     UNKEPT_KEY,
     Keyring,
@@ -52,9 +52,14 @@ from parlour.ui.play import PlaySession
 from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
 
 ROOT = "#online .online-root"
+PLAYER_NAME = "psi-parlour:player-name"  # the name a guest last chose on a join screen
 
 # what still works where the browser refuses a direct connection (WebRTC off)
 BY_LINK = "Playing by link needs no direct connection: choose it in a game's set-up."
+# Once the host's browser has the answer code, two devices that can reach each other connect
+# within a second or two; after this long they are told there is no route, and offered play
+# by link (the browser itself gives up only after about 15 s more, or never says so).
+NO_ROUTE_SECONDS = 10.0
 
 
 class Candidate:
@@ -75,6 +80,8 @@ class TheApp(Host, Protocol):
 
     def saved_decks_raw(self) -> object: ...
 
+    def links(self) -> Any: ...
+
     def chosen_decks(self, choices: list[tuple[str, str]]) -> list[Any]: ...
 
 
@@ -93,11 +100,13 @@ class OnlineController:
             "error": "",
             "tab": False,
             "game": "",
+            "name": app.storage.get(PLAYER_NAME) or "",  # the guest's own, as last typed
         }
         self.play: PlaySession | None = None
         self.notes: dict[int, dict] = {}
         self.drawn = -1
-        self.stun = _stun_setting(app)
+        self.stun = network.servers_stored(app.storage)
+        self.setup_form: object = None  # the host's set-up form, for "Play by link instead"
         self.joining = False  # a guest between opening an invite and being connected
         self.played = False  # a game was on screen: a new one in the making is "Play again"
         self.owned: str | None = None  # the save key this tab has claimed
@@ -166,6 +175,7 @@ class OnlineController:
         else:
             self.join["status"] = "connected"
             self.joining = False
+            self.session.guest_name = self.join.get("name", "")  # said in the hello
         self.session.opened(peer, now())
         self.after()
 
@@ -188,11 +198,14 @@ class OnlineController:
         elif not candidate.open and peer != HOST:
             invite = self.invites.get(int(peer.removeprefix("seat-")))
             if invite is not None and invite.status in ("waiting", "connecting"):
-                invite.status = "failed"
-                invite.error = "The connection could not be made. Make a new invite."
+                if invite.accepted_at is not None:  # both codes were in: no route between
+                    invite.status = "no-route"
+                else:
+                    invite.status = "failed"
+                    invite.error = "The connection could not be made. Make a new invite."
         elif peer == HOST and not candidate.open:
-            self.join["status"] = "failed"
-        self.after()
+            self.join["status"] = "no-route" if candidate.kind == "rtc" else "failed"
+        self.after(redraw=True)  # an invite's or the join's state is drawn, not the session's
 
     def after(self, redraw: bool = False, signed: bool = False) -> None:
         """After anything: send what the session has to say, save, redraw if it changed. While
@@ -221,7 +234,20 @@ class OnlineController:
         if self.passive:
             return
         self.session.tick(now())
-        self.after(redraw=bar_notice(self.session) != self.shown_notice)  # a notice expired
+        routeless = self.no_route(now())
+        self.after(redraw=routeless or bar_notice(self.session) != self.shown_notice)
+
+    def no_route(self, at: float) -> bool:
+        """Invites whose answer the host took long enough ago without a connection: the two
+        devices found no route (True if any is newly so)."""
+        found = False
+        for seat, invite in self.invites.items():
+            since = invite.accepted_at
+            late = since is not None and at - since >= NO_ROUTE_SECONDS
+            here = self.session.link_states().get(str(seat)) == "connected"
+            if invite.status == "connecting" and late and not here:
+                invite.status, found = "no-route", True
+        return found
 
     # -- saving: one tab plays a game at a time ----------------------------------------------
 
@@ -306,7 +332,7 @@ class OnlineController:
         if self.played and not self.joining:
             self.effects.draw(ROOT, next_game_tree(self.session))
         elif self.session.is_host:
-            self.effects.draw(ROOT, host_lobby(self.session, self.invites))
+            self.effects.draw(ROOT, host_lobby(self.session, self.invites, self.stun))
         else:
             j = self.join
             self.effects.draw(
@@ -320,6 +346,7 @@ class OnlineController:
                     decks=_deck_choices(self.app),
                     deck=j.get("deck", ""),
                     game=j["game"],
+                    name=j.get("name", ""),
                 ),
             )
 
@@ -398,6 +425,7 @@ class OnlineController:
         invite.error = ""
         if invite.status == "waiting":  # the channel may have opened already: keep that
             invite.status = "connecting"
+            invite.accepted_at = now()
         self.draw()
 
     # -- the guest's side ----------------------------------------------------------------
@@ -440,6 +468,19 @@ class OnlineController:
         )
         self.draw()
 
+    def by_link(self) -> None:
+        """No route between the devices: the same game by link, from the same set-up (the
+        form as the host filled it; after a reload, the set-up screen, where "Play by link" is
+        one tap)."""
+        game = self.session.config.game
+        if self.setup_form is None:
+            self.app.go(f"#new-{game}")
+            return
+        self.close_all()
+        self.app.online = None
+        self.effects.ticking = False
+        self.app.links().create(game, self.setup_form)
+
     def answered(self, sdp: str) -> None:
         self.join["answer"] = compress(sdp, ANSWER)
         self.draw()
@@ -476,6 +517,9 @@ class OnlineController:
         fields = data.get("fields", {}) if isinstance(data.get("fields"), dict) else {}
         if "espeers-deck" in fields:  # the join screen's deck, read with every click
             self.join["deck"] = str(fields["espeers-deck"])
+        if "guest-name" in fields:  # and the player's own name, kept for the next game too
+            self.join["name"] = name = person_name(fields["guest-name"], "")
+            self.app.storage.set(PLAYER_NAME, name)
         seat = setup_form.whole(data.get("seat"), -1)
         if cmd == "change":  # a field changed (the deck): nothing more to do
             return
@@ -486,6 +530,8 @@ class OnlineController:
             self.accept(seat, pasted)
         elif cmd == "new-invite" and seat >= 0:
             self.make_invite(seat)
+        elif cmd == "play-by-link" and self.session.is_host:
+            self.by_link()
         elif cmd == "use-invite":
             code, stun, game = parse_invite(str(fields.get("invite", "")))
             self.answer(code, stun, game)
@@ -511,14 +557,6 @@ def _guest_choices(app: TheApp, chosen: str) -> dict:
 
     choice = resolve_choice(chosen, saved_decks(app.saved_decks_raw()))
     return {"deck": choice} if choice is not None else {}
-
-
-def _stun_setting(app: TheApp) -> list[str]:
-    raw = app.storage.get(STUN)
-    try:
-        return stun_servers(raw.split(",")) if raw is not None else []
-    except MalformedInput:  # saved by an older page that did not check
-        return []
 
 
 def show(app: TheApp) -> None:

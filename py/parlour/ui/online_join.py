@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from parlour.match.config import MAX_NAME
 from parlour.ui.online_screen import (
     GAME_NAMES,
+    NO_ROUTE,
     chip,
     copy_box,
     lobby_line,
@@ -28,10 +30,12 @@ def guest_join(
     decks: list[tuple[str, str]] | None = None,
     deck: str = "",
     game: str = "",
+    name: str | None = None,
 ) -> Node:
     """The guest's side: the answer code to send back, then the connection's progress (a tab
     invite needs no answer: the two tabs find each other). `game` is the invite's word for the
-    game, shown before the host's welcome says it for sure (an unknown word is not shown)."""
+    game, shown before the host's welcome says it for sure (an unknown word is not shown).
+    `name` is the player's own, asked for until the host's welcome (None: not asked)."""
     known = session.config.game if session is not None and session.config else game
     title = f"Joining a game of {GAME_NAMES[known]}" if known in GAME_NAMES else "Joining a game"
     parts: list[Node | None] = [
@@ -112,11 +116,33 @@ def guest_join(
         and (session is None or session.config is None)
     ):
         parts.append(_deck_choice(decks, deck, sure=known == "espeers"))
+    if name is not None and (session is None or session.config is None) and status != "paste":
+        parts.insert(2, _name_field(name))
     if session is not None:
         parts.append(table_trust(session, long=True))
     if session is not None and session.notices:
         parts.append(notices_tree(session))
     return h("section", {"class": "online-join", "data-role": "join"}, *parts)
+
+
+def _name_field(name: str) -> Node:
+    """The guest's own name, for the host and every other player (sent when the devices
+    connect; left empty, the host's name for the seat stays)."""
+    return h(
+        "label",
+        {"class": "field guest-name"},
+        h("span", None, "Your name (the other players see it)"),
+        h(
+            "input",
+            {
+                "data-field": "guest-name",
+                "value": name,
+                "maxlength": MAX_NAME,
+                "autocomplete": "nickname",
+                "placeholder": "Your name",
+            },
+        ),
+    )
 
 
 def _deck_choice(decks: list[tuple[str, str]], chosen: str, sure: bool) -> Node:
@@ -154,6 +180,8 @@ def _join_words(session: OnlineSession | None, status: str) -> str:
             "connecting": "Connecting…",
             "lost": "Lost the host. Ask for a new invite: your game is saved here.",
             "failed": "Could not connect. Ask the host for a new invite.",
+            "no-route": f"{NO_ROUTE} The host can start the same game by link instead: a link "
+            "each turn, sent by any messenger, with no direct connection.",
         }.get(status, "")
     if session.config is None:
         return "Connected. Waiting for the host's welcome…"

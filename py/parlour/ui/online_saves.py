@@ -27,7 +27,6 @@ UNKEPT_KEY = (
     "online game: keep this tab open until it ends."
 )
 OWNER = ":owner"  # after a save key: the tab that plays that game now
-STUN = "psi-parlour:stun"
 SAVED_WHAT = "Your saved online game"
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parlour.games.catalog import names
+from parlour.match.bot_seats import BOT_SUFFIX
 from parlour.ui.outcome import outcome_title
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
@@ -31,7 +32,14 @@ STATE_WORDS = {
     "lost": "connection lost",
     "reconnecting": "reconnecting…",
     "failed": "could not connect",
+    "no-route": "no direct route",
 }
+# Two devices that could not connect (their NATs let no packet through either way)
+NO_ROUTE = "These two devices found no direct route (some routers allow none)."
+BY_LINK_OFFER = (
+    "Play the same game by link instead: each turn gives a link to send by any messenger, "
+    "and no direct connection is needed."
+)
 GAME_NAMES = names()  # by game id, from the catalog
 NOTICES_SHOWN = 4
 NOTICE_SECONDS = 12  # how long the online bar shows the latest word from the network
@@ -43,10 +51,11 @@ class Invite:
     """One remote seat's invite, as the host's browser made it."""
 
     seat: int
-    status: str = "making"  # making, waiting, connecting, connected, lost, failed
+    status: str = "making"  # making, waiting, connecting, connected, lost, failed, no-route
     link: str = ""  # the WebRTC invite: the page's address with #join=<offer code>
     tab_link: str = ""  # the same-browser invite (BroadcastChannel)
     error: str = ""
+    accepted_at: float | None = None  # when the host's browser took the answer code
 
 
 def chip(state: str) -> Node:
@@ -86,7 +95,9 @@ def lobby_line(session: OnlineSession) -> str:
     return "Waiting for " + and_list(waiting) + " to join."
 
 
-def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
+def host_lobby(
+    session: OnlineSession, invites: dict[int, Invite], stun: list[str] | None = None
+) -> Node:
     game = GAME_NAMES.get(session.config.game, session.config.game)
     mine = and_list([session.name(s) for s in session.local])
     cards = [_invite_card(session, invites[seat]) for seat in sorted(invites)]
@@ -112,8 +123,14 @@ def host_lobby(session: OnlineSession, invites: dict[int, Invite]) -> Node:
         h(
             "p",
             {"class": "hint"},
-            "On the same network, the invite works as it is. Across the internet, add a STUN "
-            "server in the set-up before making invites. ",
+            (
+                "These invites work across the internet: each device asks "
+                + and_list(stun)
+                + " for its address as the internet sees it. "
+            )
+            if stun
+            else "These invites work on the same network. For players across the internet, "
+            "choose “Across the internet” in the set-up and make the invites again. ",
             h("a", {"href": "#online-help"}, "How online play works"),
         ),
     )
@@ -137,6 +154,23 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     error = h("p", {"class": "error", "role": "alert"}, invite.error) if invite.error else None
     if status == "connected":
         body.append(h("p", None, f"{name} is here."))
+    elif status == "no-route":
+        body += [
+            h("p", {"class": "error", "role": "alert", "data-role": "no-route"}, NO_ROUTE),
+            h("p", None, BY_LINK_OFFER),
+            h(
+                "div",
+                {"class": "actions"},
+                h(
+                    "button",
+                    {"class": "button primary", "data-cmd": "play-by-link", "type": "button"},
+                    "Play this game by link",
+                ),
+                " ",
+                _new_invite_button(seat, primary=False),
+            ),
+        ]
+        error = None
     elif status in ("lost", "failed"):
         if status == "lost":
             body.append(
@@ -216,10 +250,15 @@ def _invite_card(session: OnlineSession, invite: Invite) -> Node:
     )
 
 
-def _new_invite_button(seat: int) -> Node:
+def _new_invite_button(seat: int, primary: bool = True) -> Node:
     return h(
         "button",
-        {"class": "button primary", "data-cmd": "new-invite", "data-seat": seat, "type": "button"},
+        {
+            "class": "button primary" if primary else "button",
+            "data-cmd": "new-invite",
+            "data-seat": seat,
+            "type": "button",
+        },
         "Make a new invite",
     )
 
@@ -303,19 +342,43 @@ def _host_lost(session: OnlineSession) -> Node | None:
     )
 
 
+# what a seat's device holds of it, in each game's words ("could see the bot's cards")
+SECRETS = {"esp": "hidden tiles", "espeers": "cards", "psi-squad": "cypher", "telepathic": "cards"}
+
+
 def held_by_the_host(session: OnlineSession) -> str:
-    """On a guest: which seats the host's device plays, in words (a bot's name says it is one;
-    "" on the host, or before the welcome). Whoever holds that device can read those seats'
-    secrets (its own save keeps them), so guests are told, not left to guess."""
+    """On a guest: the seats the host's device plays besides its player's own, as one sentence
+    ("Ada's device plays Ada and the bot Cy: whoever holds it could see the bot's cards"); ""
+    on the host, before the welcome, or when it plays only its player's seat. Whoever holds
+    that device can read those seats' secrets (its own save keeps them), so guests are told,
+    not left to guess."""
     link = session.links.get("host")  # a guest's one link (match.online.HOST)
-    if session.is_host or link is None or not link.seats or session.config is None:
+    config = session.config
+    if session.is_host or link is None or not link.seats or config is None:
         return ""
-    names = [session.name(s) for s in sorted(link.seats)]  # a bot's name says "(bot)"
-    said = and_list(names)
-    their = "that seat's" if len(names) == 1 else "those seats'"
+    seats = sorted(link.seats)
+
+    def bot(seat: int) -> bool:  # (a bot's name says it is one, in a set-up or a config)
+        return str(seat) in config.bots or session.name(seat).endswith(BOT_SUFFIX)
+
+    people = [s for s in seats if not bot(s)]
+    others = [s for s in seats if s not in people[:1]]
+    if not others:
+        return ""
+
+    def called(seat: int) -> str:
+        name = session.name(seat)
+        return f"the bot {name.removesuffix(BOT_SUFFIX).rstrip()}" if bot(seat) else name
+
+    device = f"{session.name(people[0])}'s device" if people else "The host's device"
+    bots = [s for s in others if bot(s)]
+    whose = [session.name(s) + "'s" for s in others if s not in bots]
+    if bots:
+        whose.append("the bot's" if len(bots) == 1 else "the bots'")
+    secrets = SECRETS.get(config.game, "secrets")
     return (
-        f"The host's device plays {said}: whoever holds it can see {their} secrets "
-        "(their openings, their hidden cards)."
+        f"{device} plays {and_list([called(s) for s in seats])}: whoever holds it could see "
+        f"{and_list(whose)} {secrets}."
     )
 
 

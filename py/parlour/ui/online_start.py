@@ -12,12 +12,9 @@ from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import parse_invite, stun_servers
-from parlour.ui import setup_form
+from parlour.ui import network, setup_form
 from parlour.ui.online_app import OnlineController, TheApp, replace_controller
-from parlour.ui.online_saves import (
-    STUN,
-    saved_game,
-)
+from parlour.ui.online_saves import saved_game
 from parlour.ui.screens import now
 
 
@@ -35,14 +32,8 @@ def host_new(app: TheApp, game_id: str, form: object) -> None:
     # a bot plays on the host's device, its secrets kept there like the host's own
     local = tuple(sorted(set(setup_form.here_seats(form, len(names))) | set(bots)))
     limit = setup_form.online_limit(form)
-    stun_text = setup_form.stun_text(form)
-    if stun_text is not None:
-        try:
-            stun = stun_servers(stun_text.split(","))
-        except MalformedInput as problem:
-            _refuse_setup(app, game_id, problem.sentence)
-            return
-        app.storage.set(STUN, ",".join(stun))
+    if not _remember_network(app, game_id, form):
+        return
     private = {}
     if game_id == "espeers":  # every player brings a deck the other does not see
         chosen = variant.get("decks", [])
@@ -65,9 +56,27 @@ def host_new(app: TheApp, game_id: str, form: object) -> None:
         return
     _refuse_setup(app, game_id, "")  # nothing wrong: clear an earlier sentence
     controller = replace_controller(app, OnlineController(app, session))
+    controller.setup_form = form  # for "Play by link instead", should no route be found
     controller.invite_all()
     controller.after()
     app.go("#online")
+
+
+def _remember_network(app: TheApp, game_id: str, form: object) -> bool:
+    """Keep the set-up's network choice and its own STUN servers (checked first: False, and
+    the set-up says why, when they cannot be used)."""
+    choice = setup_form.network(form)
+    stun_text = setup_form.stun_text(form)
+    if stun_text is not None:
+        try:
+            stun = stun_servers(stun_text.split(","))
+        except MalformedInput as problem:
+            _refuse_setup(app, game_id, problem.sentence)
+            return False
+        app.storage.set(network.STUN, ",".join(stun))
+    if choice in (network.SAME, network.INTERNET):
+        app.storage.set(network.NETWORK, choice)
+    return True
 
 
 def _fresh_key(app: TheApp) -> Crypto | None:

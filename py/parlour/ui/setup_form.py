@@ -141,6 +141,15 @@ def link_hours(form: object) -> int:
     return 0
 
 
+def network(form: object) -> str | None:
+    """Online: where the other players are, as chosen ("local" or "internet"; None: the form has
+    no such choice)."""
+    for field in _fields(form):
+        if _data(field, "network") is not None and field.get("checked"):
+            return _text(field, "value")
+    return None
+
+
 def stun_text(form: object) -> str | None:
     for field in _fields(form):
         if _data(field, "stun") is not None:

@@ -103,6 +103,7 @@ class Device(ABC):
         # ESPEERS deck): seat -> name -> value; a guest's apply to whatever seat it is given.
         self.private: dict[int, dict[str, Json]] = {}
         self.guest_choices: dict[str, Json] = {}  # a guest's, before it knows its seat
+        self.guest_name = ""  # the name a guest chose on the join screen ("": the host's)
         self.remote_links: dict[str, str] = {}  # a guest's picture of who is connected
         self.outbox: list[Outgoing] = []  # for the transport to send, as text (`take_outbox`)
         self.notices: list[str] = []

@@ -18,7 +18,7 @@ from parlour.errors import IllegalAction, MalformedInput, ProtocolError
 from parlour.fair.signing import DeviceKey
 from parlour.games import game_by_id
 from parlour.games.base import Game
-from parlour.match.config import MatchConfig
+from parlour.match.config import MatchConfig, person_name
 from parlour.match.online.device import HOST, Link, seat_peer
 from parlour.match.online.links import Links
 from parlour.match.online.moves import Moves
@@ -54,7 +54,12 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         seat = link.seats[0]
         if self.signing:
             self._take_guest_key(link, body)
+        renamed = self._take_guest_name(seat, body.get("name"))
         self._welcome(link, self._the_config())
+        if renamed:  # the devices already here hear the new name before anything else of it
+            for other in self.links.values():
+                if other is not link and other.state == "connected":
+                    self._welcome(other, self._the_config())
         for step in self.seed_log:
             self._send(link, step[0], **step[1])
         if self.forfeit is not None:
@@ -82,6 +87,28 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
             host=list(self.local),
             **keys,
         )
+
+    def _take_guest_name(self, seat: int, chosen: object) -> bool:
+        """The name a guest chose on the join screen becomes its seat's, while the game has
+        not begun (no seed revealed: the names go into the match's start, which every device
+        must agree on). Another seat's name, or a bot's, is not taken. True if it changed."""
+        if chosen is None or self.table is not None or self._revealed():
+            return False
+        config = self._the_config()
+        name = person_name(chosen, "")
+        taken = {n.casefold() for s, n in enumerate(config.seats) if s != seat}
+        if not name or name.casefold() in taken or name == config.seats[seat]:
+            return False
+        seats = tuple(name if s == seat else n for s, n in enumerate(config.seats))
+        self._rename(seats)
+        return True
+
+    def _rename(self, seats: tuple[str, ...]) -> None:
+        """The seats' names before the game begins (a guest's chosen name)."""
+        self.config = replace(self._the_config(), seats=seats)
+        for joint in self.joint.values():
+            joint.seat_names = list(seats)  # (its sentences name the seats)
+        self.revision += 1
 
     def _take_guest_key(self, link: Link, body: Hello) -> None:
         """Signed play: a guest's hello brings its device's key. A seat's device keeps its key
@@ -187,6 +214,7 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
         if same:
             if self.local != (seat,):
                 raise ProtocolError("The host offered this device another seat than before.")
+            self._renamed_by_host(base)
             self._resend_own_seed()
             self._resend_pending()
             self._resend_own_verdict()
@@ -195,6 +223,16 @@ class Joining(SeedForfeit, Moves, Verdicts, Links):
             self.private = {seat: choices}
             self._begin(game, base, (seat,))
         self.revision += 1
+
+    def _renamed_by_host(self, config: MatchConfig) -> None:
+        """A welcome again for this match: a guest who joined since chose their name. Names
+        only, and only before the game begins: anything else of the set-up stays as it was."""
+        mine = self._the_config()
+        if config.seats == mine.seats or self.table is not None or self._revealed():
+            return
+        if replace(config, seats=mine.seats) != mine or len(config.seats) != len(mine.seats):
+            raise ProtocolError("The host changed the game's set-up after this device joined.")
+        self._rename(config.seats)
 
     def _welcome_keys(self, body: Welcome, seat: int, same: bool) -> dict[str, DeviceKey]:
         """Signed play: the devices' keys a welcome brings (another game's start afresh), with

@@ -63,7 +63,11 @@ class Links(Device):
 
     def _hello(self, link: Link) -> None:
         link.hello_at = self.now
-        key = {"key": self._my_key().to_json()} if self.crypto is not None else {}
+        key: dict[str, object] = (
+            {"key": self._my_key().to_json()} if self.crypto is not None else {}
+        )
+        if self.guest_name:
+            key["name"] = self.guest_name
         self._send(link, "hello", resume=self._resume(), **key)
 
     def _my_key(self) -> DeviceKey:
