@@ -2,7 +2,6 @@
 
     PYTHONPATH=py python -m parlour.bots.arena --game esp --seats 2 --a hard --b random \
         --games 200 --seed 1 [--variant key=value ...] [--a-seats K]
-    PYTHONPATH=py python -m parlour.bots.arena --game espeers --balance --a hard --games 400
 
 prints one JSON line: games, wins per side, draws, hung games, the longest game, think times per
 side, and side `a`'s games and wins by the seat it held (its first seat, with `--a-seats` above
@@ -10,9 +9,9 @@ one). Side `a` takes
 `--a-seats` seats (one by default), side `b` the others; the seats of side `a` rotate from game
 to game, so every side plays every seat. A draw, or a win shared by both sides, counts half to
 each. In a cooperative game (Telepathic) every seat plays side `a`'s level unless `--b` is given
-with `--a-seats`, and the line reports the shared wins. With `--balance` it prints ESPEERS's
-balance table instead: the starter decks against each other, level `--a` on both sides
-(`parlour.bots.espeers.balance`).
+with `--a-seats`, and the line reports the shared wins. ESPEERS's balance table (the starter
+decks against each other, one level on both sides) is its own command, built on this module:
+`python -m parlour.bots.espeers.balance` (the arena does not import it, which imports the arena).
 
 A game that runs past its game's move cap (`move_cap`: four times the longest game the sweeps
 met, per seat) is stopped and counted as hung, never played on for ever. `--sweep` plays every
@@ -336,18 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("--cyphers", default="all")
     parser.add_argument("--level", default="hard", help="the solver's level")
-    parser.add_argument(
-        "--balance",
-        action="store_true",
-        help="ESPEERS: the starter decks' balance table, level --a on both sides",
-    )
     args = parser.parse_args(argv)
-    if args.balance:
-        from parlour.bots.espeers.balance import balance, table
-
-        result = balance(args.a, args.games, args.seed)
-        sys.stdout.write("\n".join(table(result)) + "\n")
-        return 0
     if args.solver:
         from parlour.bots.psi_squad import solver_report
 
