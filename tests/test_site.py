@@ -63,8 +63,10 @@ def test_pyscript_json_is_what_pyscript_toml_says(tmp_path: Path):
     assert json.loads((ROOT / site.WORKER_JSON).read_text(encoding="utf-8")) == toml
     assert (ROOT / site.WORKER_JSON).read_text(encoding="utf-8") == site.worker_json()
     assert site.WORKER_JSON in site.SITE_FILES and site.WORKER_CONFIG not in site.SITE_FILES
-    edited = (ROOT / site.WORKER_CONFIG).read_text(encoding="utf-8").replace(
-        "sync_main_only = true", "sync_main_only = false"
+    edited = (
+        (ROOT / site.WORKER_CONFIG)
+        .read_text(encoding="utf-8")
+        .replace("sync_main_only = true", "sync_main_only = false")
     )
     (tmp_path / site.WORKER_CONFIG).write_text(edited, encoding="utf-8")
     assert site.write_worker_json(tmp_path) and not site.write_worker_json(tmp_path)

@@ -18,7 +18,8 @@ from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Game
 from parlour.games.catalog import CATALOG, Entry, ids, load, names
-from parlour.games.options import GAME_IDS, Options, options_for
+from parlour.games.declared import GAME_IDS, options_for
+from parlour.games.options import Options
 from parlour.games.turns import first_automatic
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig

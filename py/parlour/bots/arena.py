@@ -43,7 +43,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES, turns
 from parlour.games.base import A, Game, Outcome, S, Setup, Termination
-from parlour.games.options import options_for
+from parlour.games.declared import options_for
 from parlour.games.psi_squad.options import LENGTHS
 from parlour.games.telepathic.options import ARRANGEMENTS
 from parlour.numbers import whole

@@ -3,7 +3,7 @@
 Each entry names a game (its id in addresses, saves and messages, and its name in sentences)
 and where its parts live, as import paths ("module:attribute"), so reading the catalog loads
 no engine, screen or bot (the home screen needs none of them). Everything that lists the games
-is derived from here: games.GAMES, games.options.GAME_IDS, the bot registry, the screens, the
+is derived from here: games.GAMES, games.declared.GAME_IDS, the bot registry, the screens, the
 lessons, online play's names, and, through the build (scripts/pages.py), index.html's
 per-game sections and the main thread's lists (py/shell/catalog.py, assets/early.js). A game's
 seat counts and options are its own declaration (`options`, games/<game>/options.py), which
