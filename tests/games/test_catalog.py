@@ -17,7 +17,7 @@ from parlour.bots.registry import BOTS, player_levels
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Game
-from parlour.games.catalog import CATALOG, Entry, ids, load, names
+from parlour.games.catalog import CATALOG, Entry, _parts, ids, load, names, package_of
 from parlour.games.declared import GAME_IDS, options_for
 from parlour.games.options import Options
 from parlour.games.turns import first_automatic
@@ -57,6 +57,17 @@ def test_the_page_and_the_main_thread_s_lists_are_as_the_catalog_says():
         for screen in ("new", "start", "solo", "link", "host", "play", "learn", "rules"):
             assert page.count(f'<section id="{screen}-{game}"') == 1, (screen, game)
         assert page.count(f'<li class="game-card" data-game="{game}"') == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "module"), [("zener", "games/zener.py"), ("registry", "bots/registry.py")]
+)
+def test_an_id_whose_package_would_be_a_module_is_refused_with_a_sentence(game, module):
+    """`zener` was impossible for a game: games/zener.py (the five symbols) stood where its
+    package would be, and the error came from deep in an import. The catalog says so first."""
+    with pytest.raises(ValueError, match=f"cannot have the id '{game}'.*{module} is a module"):
+        _parts(game, "zener_screen:ZenerScreen", "Zener")
+    assert package_of("psi-squad") == "psi_squad" and package_of("zener-cards") == "zener_cards"
 
 
 @pytest.mark.parametrize("entry", ENTRIES)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 
@@ -52,9 +53,32 @@ class Entry:
     bots: str  # its bots: a mapping of level to bot (bots/<game>/)
 
 
+# The folders (under py/parlour/) where each game has a package named by its id.
+GAME_PACKAGES = ("games", "bots")
+_PARLOUR = Path(__file__).resolve().parent.parent
+
+
+def package_of(game: str, parlour: Path = _PARLOUR) -> str:
+    """The name of a game's packages (games/<package>/, bots/<package>/) from its id: "psi-squad"
+    is psi_squad. Refuses, with a sentence, an id whose package would be a module that exists
+    already (games/zener.py, the five symbols, makes `zener` impossible), since the game's
+    parts would then be looked for in that module. The check reads the source tree; the browser
+    imports from a zip, where it finds no file and passes what the tests passed."""
+    package = game.replace("-", "_")
+    for folder in GAME_PACKAGES:
+        taken = parlour / folder / f"{package}.py"
+        if taken.is_file():
+            raise ValueError(
+                f"A game cannot have the id {game!r}: its package would be"
+                f" parlour.{folder}.{package}, and {folder}/{package}.py is a module already;"
+                " choose another id."
+            )
+    return package
+
+
 def _parts(game: str, screen: str, engine: str) -> dict[str, str]:
     """The import paths of a game laid out as every game here is (docs/architecture.md)."""
-    package = game.replace("-", "_")
+    package = package_of(game)
     return {
         "options": f"parlour.games.{package}.options:OPTIONS",
         "engine": f"parlour.games.{package}.rules:{engine}",
