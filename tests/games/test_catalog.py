@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from parlour.bots.arena import sweep_levels
 from parlour.bots.registry import BOTS, player_levels
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
 from parlour.games.base import Game
 from parlour.games.catalog import CATALOG, Entry, _parts, ids, load, names, package_of
-from parlour.games.declared import GAME_IDS, options_for
+from parlour.games.declared import GAME_IDS, facts_for, options_for
+from parlour.games.facts import Facts
 from parlour.games.options import Options
 from parlour.games.turns import first_automatic
 from parlour.match import bot_seats
@@ -84,6 +86,15 @@ def test_every_entry_s_parts_load_and_agree(entry: Entry):
     assert isinstance(load(entry.lesson), Lesson)
     levels = load(entry.bots)
     assert set(player_levels(entry.id)) == {"easy", "medium", "hard"} <= set(levels)
+    facts = load(entry.facts)
+    assert isinstance(facts, Facts) and facts is facts_for(entry.id) and facts.examples
+    for example in (*facts.examples, *facts.more):
+        options.check(example.variant, example.seats)  # a table the form offers
+        assert (
+            set(example.bots.values()) <= set(levels)
+            and max(example.bots, default=0) < example.seats
+        )
+    assert set(sweep_levels(entry.id)) <= set(levels)
 
 
 def next_step(table: Table, levels: dict[int, str]) -> tuple[int, object] | None:
@@ -155,6 +166,8 @@ from parlour.ui.screens import SCREENS
 from shell.embed import choices
 from shell.page import REGIONS
 from tests.games.test_catalog import seeded_moves
+from parlour.bots.arena import sweep_levels, tables
+from parlour.games.declared import facts_for
 from tests.toy_game.bots import LEVELS
 
 assert GAMES["count-to-ten"].name == "Count to Ten" and GAMES["count-to-ten"].max_seats == 3
@@ -164,6 +177,9 @@ assert player_levels("count-to-ten") == ("easy", "medium", "hard")
 assert choices({"game": "count-to-ten"})["game"] == "count-to-ten"
 assert ("#play-count-to-ten .play-root", "play:count-to-ten") in REGIONS
 assert [a for _, a in seeded_moves("count-to-ten", 10, b"toy")] == [1, 1, 1, 1, 1, 2, 1, 2]
+# its facts: none declared, so never played on, swept at each seat count by the levels offered
+assert facts_for("count-to-ten").hidden is None and tables("count-to-ten") == [(2, {}), (3, {})]
+assert sweep_levels("count-to-ten") == ("easy", "medium", "hard")
 print("the copy takes it")
 """
 
@@ -220,7 +236,7 @@ def test_a_fifth_game_is_one_catalog_entry_and_its_own_files(tmp_path: Path):
     assert checked.returncode == 0 and "the copy takes it" in checked.stdout, checked.stderr
 
 
-LAYOUT = ("options", "state", "actions", "rules", "views", "words")
+LAYOUT = ("options", "state", "actions", "rules", "views", "words", "facts")
 
 
 @pytest.mark.parametrize("entry", ENTRIES)

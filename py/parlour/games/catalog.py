@@ -51,6 +51,7 @@ class Entry:
     screen: str  # its play screen (ui/): a class
     lesson: str  # its guided first game (ui/lessons/): a `Lesson`
     bots: str  # its bots: a mapping of level to bot (bots/<game>/)
+    facts: str = ""  # what the tools need to know of it: a `Facts` (games/<game>/facts.py)
 
 
 # The folders (under py/parlour/) where each game has a package named by its id.
@@ -85,6 +86,7 @@ def _parts(game: str, screen: str, engine: str) -> dict[str, str]:
         "screen": f"parlour.ui.{screen}",
         "lesson": f"parlour.ui.lessons.{package}:LESSON",
         "bots": f"parlour.bots.{package}:LEVELS",
+        "facts": f"parlour.games.{package}.facts:FACTS",
     }
 
 

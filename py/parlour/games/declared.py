@@ -1,4 +1,4 @@
-"""Every game's set-up declaration, by its id, loaded through the catalog.
+"""Every game's set-up declaration and facts for the tools, by its id, loaded through the catalog.
 
 Apart from games/options.py (the classes a declaration is made of) because each game's
 declaration (games/<game>/options.py) imports those classes, and this module loads the
@@ -9,6 +9,7 @@ declarations by the catalog's import paths: in one module they made an import ci
 from __future__ import annotations
 
 from parlour.games import catalog
+from parlour.games.facts import Facts
 from parlour.games.options import Options
 
 
@@ -17,6 +18,14 @@ def options_for(game_id: str) -> Options:
     games/<game>/options.py); KeyError for a game the catalog does not hold."""
     options: Options = catalog.load(catalog.entry(game_id).options)
     return options
+
+
+def facts_for(game_id: str) -> Facts:
+    """What the tools need to know of a game (the catalog's `facts`, games/<game>/facts.py);
+    `Facts()` for a game that declares none."""
+    path = catalog.entry(game_id).facts
+    facts: Facts = catalog.load(path) if path else Facts()
+    return facts
 
 
 GAME_IDS = catalog.ids()
