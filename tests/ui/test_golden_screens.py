@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from parlour.fair.rng import Rng
+from parlour.games.catalog import ids
 from parlour.match.online import OnlineSession
 from parlour.ui.app import App
 from parlour.ui.online_join import guest_join
@@ -38,14 +39,14 @@ from parlour.ui.screens import screen_for
 from parlour.ui.tree import to_html
 from tests.replays import IDS, finished
 from tests.replays import SETUPS as REPLAY_SETUPS
+from tests.tables import labels
 from tests.test_conformance import SETUPS, free_choices
 from tests.test_online import GAMES_ONLINE, choose, device, over, start
 from tests.ui.test_tree_html import screens_of_a_game
 
 GOLDEN = Path(__file__).with_name("golden_screens.json")
 SITE = "https://parlour.example/"
-SOLO_GAMES = ("esp", "espeers", "psi-squad", "telepathic")
-QUICK = ("online-lobby", "pass-and-play-1-espeers-2")  # two journeys that draw, quickly
+QUICK = ("online-lobby", "pass-and-play-espeers")  # two journeys that draw, quickly
 TOOLS = ("describe-board", "toggle-log", "toggle-log", "describe-board", "undo")
 
 
@@ -67,12 +68,17 @@ class Draws:
     def token_bytes(self, n: int | None = 32) -> bytes:
         return Rng(b"golden:%s:%d" % (self.journey, next(self.counter))).read(n or 32)
 
+    def randbelow(self, n: int) -> int:
+        """The shared deals' secret exponents and shuffles (fair/sra.py)."""
+        return Rng(b"golden:%s:%d" % (self.journey, next(self.counter))).below(n)
+
 
 @pytest.fixture
 def draws(monkeypatch) -> Draws:
     found = Draws()
     monkeypatch.setattr(secrets, "token_bytes", found.token_bytes)
     monkeypatch.setattr(secrets, "token_hex", lambda n=32: found.token_bytes(n).hex())
+    monkeypatch.setattr(secrets, "randbelow", found.randbelow)
     return found
 
 
@@ -181,14 +187,16 @@ Journey = Callable[[], Iterator[str]]
 def journeys() -> dict[str, Journey]:
     """Every journey by its name, each to be started (and seeded) on its own."""
     found: dict[str, Journey] = {}
-    for game_id in SOLO_GAMES:
+    for game_id in ids():
         found[f"solo-{game_id}"] = partial(solo_journey, game_id)
-    for setup, (game_id, names, _) in enumerate(SETUPS):
-        found[f"pass-and-play-{setup}-{game_id}-{len(names)}"] = partial(pass_and_play, setup)
+    # named by their tables, never by their place in a list: a game added renames nothing
+    for setup, label in enumerate(labels()):
+        found[f"pass-and-play-{label}"] = partial(pass_and_play, setup)
     for setup, name in enumerate(IDS[: len(REPLAY_SETUPS)]):
         found[f"replay-{name}"] = partial(replay_journey, setup)
-    for index, (game_id, names, _, _) in enumerate(GAMES_ONLINE):
-        found[f"online-{index}-{game_id}-{len(names)}"] = partial(online_journey, index)
+    for index, (game_id, names, _, host) in enumerate(GAMES_ONLINE):
+        seats = "-".join(map(str, host))
+        found[f"online-{game_id}-{len(names)}-host-{seats}"] = partial(online_journey, index)
     found["online-lobby"] = lobby_journey
     return found
 
