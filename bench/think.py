@@ -18,7 +18,7 @@ from e2e.harness import PageWatch
 from e2e.players import THOUGHTS, SoloPage
 from parlour.bots.arena import tournament
 from parlour.games.catalog import names
-from parlour.games.options import default_tables
+from parlour.games.declared import default_tables
 
 # Every game of the catalog at its form's first seat count, by name.
 GAMES = {names()[game]: (game, seats) for game, seats in default_tables()}

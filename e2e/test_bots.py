@@ -12,7 +12,7 @@ import pytest
 
 from e2e import clicks
 from e2e.players import THOUGHTS, SoloPage
-from parlour.games.options import default_tables
+from parlour.games.declared import default_tables
 from parlour.match import bot_seats
 
 MAX_TASK_MS = 200

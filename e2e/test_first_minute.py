@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
-from parlour.games.options import GAME_IDS
+from parlour.games.declared import GAME_IDS
 
 GAMES = GAME_IDS
 

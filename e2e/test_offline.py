@@ -16,7 +16,7 @@ import pytest
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer, chromium_launch_args
 from e2e.players import SoloPage
-from parlour.games.options import default_tables
+from parlour.games.declared import default_tables
 from parlour.match import bot_seats
 from scripts import build, offline
 

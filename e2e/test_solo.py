@@ -19,7 +19,7 @@ import pytest
 from e2e import clicks
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer
 from e2e.players import SoloPage
-from parlour.games.options import GAME_IDS
+from parlour.games.declared import GAME_IDS
 from parlour.match import bot_seats
 from scripts.serve import ROOT, ParlourHandler
 

@@ -6,7 +6,9 @@ assets/vendor/ (only the files the page needs). The Python package under py/ is 
 browser as one zip, one request instead of dozens, which Python imports from directly (zipimport).
 Everything written here is build output: git-ignored and re-made by `make serve`, `make test`
 and the Netlify build alike. The build also writes index.html's generated parts (the set-up
-forms and the rules pages' option tables) from the games' declarations (scripts/pages.py).
+forms and the rules pages' option tables) from the games' declarations (scripts/pages.py),
+and pyscript.json, the engine worker's configuration the page loads, from pyscript.toml, the one
+people edit (both committed; scripts/site.py says why the page keeps loading JSON).
 """
 
 from __future__ import annotations
@@ -317,6 +319,8 @@ def assemble_dist(out: Path, root: Path = ROOT) -> Path:
 def main(argv: list[str]) -> int:
     from scripts import offline, pages  # pages: the catalog's parts of the page
 
+    if site.write_worker_json():  # before the service worker's list, which hashes it
+        print(f"{site.WORKER_JSON}: rewritten from {site.WORKER_CONFIG}")
     if pages.write():
         print("index.html: the generated parts were rewritten from the games' declarations")
     copied = vendor_runtime()

@@ -15,25 +15,16 @@ import argparse
 import statistics
 
 from parlour.fair.rng import Rng
+from parlour.games.catalog import ids
+from parlour.games.declared import facts_for
 from tests.by_link_group import Group
 
+# Every game's example tables and its further ones, as its facts declare them
+# (games/<game>/facts.py): a new game's tables are measured with the others.
 SETUPS = [
-    ("ESP, 2", "esp", ("Ada", "Bo"), {}, None),
-    ("ESP, 4 (one bot)", "esp", ("Ada", "Bo", "Cy", "Di"), {}, {3: "easy"}),
-    ("ESPEERS", "espeers", ("Ada", "Bo"), {}, None),
-    ("Telepathic pair", "telepathic", ("Ada", "Bo"), {"arrangement": "pair"}, None),
-    ("Telepathic director", "telepathic", ("Ada", "Bo", "Cy"), {"arrangement": "director"}, None),
-    ("Telepathic four partners", "telepathic", tuple("ABCD"), {"arrangement": "four"}, None),
-    ("Telepathic teams", "telepathic", tuple("ABCD"), {"arrangement": "teams"}, None),
-    ("Psi Squad, 2", "psi-squad", ("Ada", "Bo"), {"length": 4}, None),
-    ("Psi Squad, 3", "psi-squad", ("Ada", "Bo", "Cy"), {"length": 4}, None),
-    (
-        "Psi Squad, 8 (two bots)",
-        "psi-squad",
-        tuple("ABCDEFGH"),
-        {"length": 4},
-        {6: "easy", 7: "easy"},
-    ),
+    (example.label, game, example.names, dict(example.variant), dict(example.bots) or None)
+    for game in ids()
+    for example in (*facts_for(game).examples, *facts_for(game).more)
 ]
 
 

@@ -9,7 +9,9 @@ imports none of them, so none of them imports another in a circle (tests/test_la
 from __future__ import annotations
 
 import io
+import json
 import tokenize
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +78,30 @@ def browser_source(source: str) -> str:
         if token.type not in (tokenize.NL, tokenize.COMMENT):
             previous = token.type
     return tokenize.untokenize(kept)
+
+
+# The engine worker's configuration: people edit pyscript.toml (the design's name for it); the
+# page loads pyscript.json, written from it by the build, because PyScript parses TOML in the page
+# more slowly (docs/architecture.md, "The worker's configuration"). Both are committed, so a fresh
+# clone's page and tests have the JSON before any build; a test keeps them equal.
+WORKER_CONFIG = "pyscript.toml"
+WORKER_JSON = "pyscript.json"
+
+
+def worker_json(root: Path = ROOT) -> str:
+    """pyscript.json's text as pyscript.toml says: the same table, as JSON (two-space indent)."""
+    config = tomllib.loads((root / WORKER_CONFIG).read_text(encoding="utf-8"))
+    return json.dumps(config, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_worker_json(root: Path = ROOT) -> bool:
+    """Write pyscript.json from pyscript.toml; whether it changed."""
+    text = worker_json(root)
+    path = root / WORKER_JSON
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
 
 
 # What a deployment publishes: the page, its config, the entry points, the service worker (built

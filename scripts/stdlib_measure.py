@@ -37,7 +37,7 @@ def measure(root: Path = ROOT) -> set[str]:
     from e2e import clicks
     from e2e.harness import READY, READY_TIMEOUT_MS, SiteServer, chromium_launch_args
     from e2e.players import SoloPage
-    from parlour.games.options import default_tables  # every game of the catalog
+    from parlour.games.declared import default_tables  # every game of the catalog
     from parlour.match import bot_seats
 
     full = full_stdlib(root).read_bytes()

@@ -13,15 +13,15 @@ from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.replay import ReplayRecord
 from parlour.match.table import AnyTable, Table
+from tests.tables import labels, setups
 
-SETUPS = [
-    ("esp", ("Ada", "Bo"), {}),
-    ("espeers", ("Ada", "Bo"), {}),
-    ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}),
-    ("telepathic", ("Ada", "Bo"), {"arrangement": "pair"}),
-    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}),
-]
-IDS = ["esp", "espeers", "psi-squad", "telepathic-pair", "telepathic-teams"]
+SETUPS = setups()  # every game's example tables (games/<game>/facts.py)
+IDS = labels()
+
+
+def index_of(game_id: str) -> int:
+    """The index in SETUPS of the game's first example (the tests of one game's replays)."""
+    return next(i for i, (game, _, _) in enumerate(SETUPS) if game == game_id)
 
 
 def finished_table(game_id: str, names: tuple[str, ...], variant: dict, index: int = 0) -> AnyTable:

@@ -21,19 +21,10 @@ from parlour.match.by_link.device import DEEDS
 from parlour.match.by_link.records import SHAPES
 from tests.by_link_group import BASE, Group
 from tests.signers import Ed25519Signer, verify
+from tests.tables import examples
 
-SETUPS = [
-    ("esp", ("Ada", "Bo"), {}, None),
-    ("esp", ("Ada", "Bo", "Cy"), {}, {2: "easy"}),
-    ("espeers", ("Ada", "Bo"), {}, None),
-    ("telepathic", ("Ada", "Bo"), {"arrangement": "pair", "mode": "first"}, None),
-    ("telepathic", ("Ada", "Bo", "Cy"), {"arrangement": "director"}, None),
-    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four", "mode": "challenge"}, None),
-    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}, {3: "easy"}),
-    ("psi-squad", ("Ada", "Bo"), {"length": 3}, None),
-    ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, None),
-    ("psi-squad", tuple("ABCDEFGH"), {"length": 3}, {5: "easy", 6: "easy"}),
-]
+# Every game's example tables and its further ones (games/<game>/facts.py), bots and all.
+SETUPS = [(game, e.names, dict(e.variant), dict(e.bots) or None) for game, e in examples(more=True)]
 
 
 @pytest.mark.parametrize("game, names, variant, bots", SETUPS)

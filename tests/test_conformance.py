@@ -19,14 +19,9 @@ from parlour.games.base import Termination
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
 from parlour.match.table import Table, deal_stores, dealt_commitments
+from tests.tables import setups
 
-SETUPS = [
-    ("esp", ("Ada", "Bo", "Cy"), {}),
-    ("espeers", ("Ada", "Bo"), {}),
-    ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}),
-    ("telepathic", ("Ada", "Bo"), {"arrangement": "pair", "mode": "first"}),
-    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}),
-]
+SETUPS = setups()  # every game's example tables (games/<game>/facts.py)
 MAX_STEPS = 400
 
 

@@ -24,6 +24,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, LOST_AFTER, OnlineSession, Phase, seat_peer
 from parlour.match.wire import MAX_MESSAGE_BYTES, encode
 from parlour.net.memory import MemoryNet
+from tests.tables import setups
 from tests.test_conformance import free_choices
 
 MAX_STEPS = 3000
@@ -115,12 +116,11 @@ def same_everywhere(net: MemoryNet) -> None:
     assert len(heads) == 1, "the devices' logs differ"
 
 
-GAMES_ONLINE = [
-    ("esp", ("Ada", "Bo"), {}, (0,)),
-    ("espeers", ("Ada", "Bo"), {}, (0,)),
-    ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, (0,)),
-    ("telepathic", ("Ada", "Bo"), {"arrangement": "pair"}, (1,)),
-    ("esp", ("Ada", "Bo", "Cy", "Di"), {}, (0, 2)),  # local seats next to remote ones
+# Every game's example tables, the host holding the first seat; then the first with the host in
+# its last seat, and local seats next to remote ones.
+GAMES_ONLINE = [(*setup, (0,)) for setup in setups()] + [
+    (*setups()[0], (len(setups()[0][1]) - 1,)),
+    ("esp", ("Ada", "Bo", "Cy", "Di"), {}, (0, 2)),
 ]
 
 

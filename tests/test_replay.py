@@ -29,7 +29,7 @@ from parlour.match.replay import (
     from_file,
 )
 from parlour.match.viewer import NOT_TRUSTED, NOT_YET, Replay
-from tests.replays import IDS, SETUPS, finished
+from tests.replays import IDS, SETUPS, finished, index_of
 
 ALL = pytest.mark.parametrize("setup", range(len(SETUPS)), ids=IDS)
 FUZZ = settings(
@@ -75,12 +75,12 @@ def test_the_viewer_gives_the_verdict_the_players_got(setup):
 
 
 def test_a_link_is_short_enough_to_paste():
-    _, record = finished(0)
+    _, record = finished(index_of("esp"))
     assert len(record.link("https://psi-parlour.example/")) < 6000
 
 
 def test_the_link_is_the_full_sites_even_from_an_embed():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     link = record.link("https://x.example/parlour/?embed=1&game=esp#play-esp")
     assert link.startswith("https://x.example/parlour/#replay=1.")
 
@@ -89,14 +89,14 @@ def test_the_link_is_the_full_sites_even_from_an_embed():
 
 
 def test_a_link_cut_short_anywhere_says_so():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     code = record.code()
     for end in range(3, len(code), max(1, len(code) // 60)):
         assert refusal(code[:end]) == CUT_SHORT, end
 
 
 def test_a_changed_character_is_damage_or_changes_nothing():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     code = record.code()
     for at in range(2, len(code), max(1, len(code) // 80)):
         changed = code[:at] + ("A" if code[at] != "A" else "B") + code[at + 1 :]
@@ -107,7 +107,7 @@ def test_a_changed_character_is_damage_or_changes_nothing():
 
 
 def test_a_newer_format_asks_for_a_newer_page():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     newer = f"{VERSION + 1}." + record.code().split(".", 1)[1]
     assert refusal(newer) == NEWER.format(what="replay link", version=VERSION + 1, ours=VERSION)
     document = {**record.to_json(), "version": VERSION + 1}
@@ -123,7 +123,7 @@ def test_something_that_is_not_a_replay_link(code):
 def test_other_json_in_a_link_or_a_file_is_not_ours():
     assert refusal(pack({"hello": "world"})) == NOT_OURS_LINK
     assert refusal(pack([1, 2])) == NOT_OURS_LINK
-    table, _ = finished(2)
+    table, _ = finished(index_of("psi-squad"))
     for text in ("{}", "[]", "not json", table.match.dumps(), '{"format": "psi-parlour/replay"}'):
         with pytest.raises(MalformedInput) as caught:
             from_file(text)
@@ -131,7 +131,7 @@ def test_other_json_in_a_link_or_a_file_is_not_ours():
 
 
 def test_a_record_with_a_broken_part_says_which():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     document = record.to_json()
     broken = {
         "seed": {**document, "seed": "00"},
@@ -235,7 +235,7 @@ def _with_move(record: ReplayRecord, index: int, action: object) -> ReplayRecord
 
 
 def test_a_changed_move_is_a_cheat_and_the_replay_stops_before_it():
-    _, record = finished(0)  # ESP
+    _, record = finished(index_of("esp"))  # ESP
     places = [i for i, (_, a) in enumerate(record.moves) if a.get("type") == "place"]
     index = places[3]  # the first tile may go anywhere; the fourth must touch the group
     moved = _with_move(record, index, {**record.moves[index][1], "cell": [40, 40]})
@@ -246,7 +246,11 @@ def test_a_changed_move_is_a_cheat_and_the_replay_stops_before_it():
     assert not replay.show_everything(True) and replay.everything_refusal() == NOT_TRUSTED
 
 
-@pytest.mark.parametrize("setup", [0, 1, 2], ids=IDS[:3])  # Telepathic opens all in play
+SEALED_AT_THE_END = [i for i, (game, _, _) in enumerate(SETUPS) if game != "telepathic"]
+
+
+# Telepathic opens all in play
+@pytest.mark.parametrize("setup", SEALED_AT_THE_END, ids=[IDS[i] for i in SEALED_AT_THE_END])
 def test_a_changed_opening_is_a_cheat(setup):
     table, record = finished(setup)
     sealed = table.game.sealed(table.state)
@@ -263,7 +267,7 @@ def test_a_changed_opening_is_a_cheat(setup):
 
 
 def test_a_seat_that_did_not_open_leaves_the_game_unverified():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     withheld = replace(record, openings={**record.openings, 1: None})
     back = from_code(withheld.code())
     assert back.openings[1] is None
@@ -275,7 +279,7 @@ def test_a_seat_that_did_not_open_leaves_the_game_unverified():
 
 
 def test_stepping_first_previous_next_last_and_the_ends():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     replay = Replay.open(record)
     assert replay.position == 0 and replay.step == 0 and not replay.seen_end
     replay.previous()
@@ -296,7 +300,7 @@ def test_stepping_first_previous_next_last_and_the_ends():
 
 
 def test_routine_steps_fold_into_the_move_before():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     routine = {0, 1, 5}  # say the first two entries and the sixth tell nothing
 
     replay = Replay.open(record, routine=lambda match, index: index in routine)
@@ -306,7 +310,7 @@ def test_routine_steps_fold_into_the_move_before():
 
 
 def test_autoplay_moves_on_its_own_tick_only():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     replay = Replay.open(record)
     replay.play(True)
     tick = replay.revision
@@ -321,7 +325,7 @@ def test_autoplay_moves_on_its_own_tick_only():
 
 
 def test_show_everything_only_after_the_end_and_only_public_commitments():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     stray = Opening("cypher", "999", "ab" * 32)  # in the record, committed nowhere
     extra = (*(record.openings[0] or ()), replace(stray, label="stray"))
     replay = Replay.open(replace(record, openings={**record.openings, 0: extra}))
@@ -337,7 +341,7 @@ def test_show_everything_only_after_the_end_and_only_public_commitments():
 
 
 def test_the_past_is_a_match_of_its_own():
-    table, record = finished(2)
+    table, record = finished(index_of("psi-squad"))
     replay = Replay.open(record)
     replay.go(3)
     earlier = replay.now()

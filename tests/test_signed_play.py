@@ -22,15 +22,11 @@ from parlour.match.online import HOST, OnlineSession, seat_peer
 from parlour.match.online.device import Crypto
 from parlour.net.memory import MemoryNet
 from tests.signers import Ed25519Signer, P256Signer, crypto, verify
+from tests.tables import largest
 from tests.test_online import device, notices, over, play, start
 from tests.test_online_attacks import until_to_move
 
-FOUR = [
-    ("esp", ("Ada", "Bo"), {}),
-    ("espeers", ("Ada", "Bo"), {}),
-    ("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}),
-    ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}),
-]
+FOUR = largest()  # every game, at its example with the most seats (games/<game>/facts.py)
 
 
 def mixed():

@@ -56,6 +56,23 @@ def test_page_references_no_other_origin():
         assert not re.search(r"""(src|href|url|interpreter)\s*[=(]\s*["']?https?://""", text), name
 
 
+def test_pyscript_json_is_what_pyscript_toml_says(tmp_path: Path):
+    """People edit pyscript.toml; the page loads pyscript.json, which the build writes from it
+    (run `python -m scripts.build` and commit both). A change to the TOML reaches the JSON."""
+    toml = tomllib.loads((ROOT / site.WORKER_CONFIG).read_text(encoding="utf-8"))
+    assert json.loads((ROOT / site.WORKER_JSON).read_text(encoding="utf-8")) == toml
+    assert (ROOT / site.WORKER_JSON).read_text(encoding="utf-8") == site.worker_json()
+    assert site.WORKER_JSON in site.SITE_FILES and site.WORKER_CONFIG not in site.SITE_FILES
+    edited = (
+        (ROOT / site.WORKER_CONFIG)
+        .read_text(encoding="utf-8")
+        .replace("sync_main_only = true", "sync_main_only = false")
+    )
+    (tmp_path / site.WORKER_CONFIG).write_text(edited, encoding="utf-8")
+    assert site.write_worker_json(tmp_path) and not site.write_worker_json(tmp_path)
+    assert json.loads((tmp_path / site.WORKER_JSON).read_text())["sync_main_only"] is False
+
+
 def test_vendored_files_are_ignored_by_git():
     ignored = (ROOT / ".gitignore").read_text().split()
     assert "/assets/vendor/" in ignored and "/assets/build/" in ignored

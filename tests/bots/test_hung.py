@@ -11,7 +11,9 @@ import pytest
 from parlour.bots import arena
 from parlour.bots.registry import BOTS
 from parlour.games import GAMES
+from parlour.games.catalog import ids
 from parlour.games.psi_squad.actions import ChooseCypher, Guess
+from tests.tables import setups
 
 
 def _stalling(knowledge, seed):
@@ -44,11 +46,13 @@ def test_the_looped_game_now_ends():
     assert played.outcome is not None
 
 
+# Every game: its first sweep level at each of its example tables (games/<game>/facts.py).
 SMALL = {
-    "psi-squad": (("easy", "medium"), [(2, {"length": 3}), (5, {"length": 4})]),
-    "esp": (("easy",), [(2, {}), (4, {})]),
-    "espeers": (("easy",), [(2, {})]),
-    "telepathic": (("medium",), [(2, {"arrangement": "pair"}), (4, {"arrangement": "teams"})]),
+    game: (
+        arena.sweep_levels(game)[:1],
+        [(len(names), variant) for g, names, variant in setups() if g == game],
+    )
+    for game in ids()
 }
 
 

@@ -11,7 +11,8 @@ import pytest
 from parlour.errors import IllegalAction
 from parlour.games import game_by_id as get_game
 from parlour.games.base import Setup
-from parlour.games.options import GAME_IDS, SEAT_KINDS, Choice, Option
+from parlour.games.declared import GAME_IDS
+from parlour.games.options import SEAT_KINDS, Choice, Option
 from parlour.games.psi_squad import options as psi_options
 from scripts import pages
 

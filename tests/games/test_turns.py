@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from parlour.bots.arena import Played, match, play
+from parlour.bots.arena import Played, match, play, sweep_levels
 from parlour.bots.registry import bot_for
 from parlour.games import GAMES, turns
+from parlour.games.declared import facts_for
 
-LEVEL = {"esp": "easy", "espeers": "easy", "psi-squad": "consistent", "telepathic": "easy"}
-VARIANT = {"psi-squad": {"length": 3}, "telepathic": {"arrangement": "pair"}}
+# Each game's first sweep level (Psi Squad's random would never end), at its first example's
+# variant (games/<game>/facts.py).
+LEVEL = {game: sweep_levels(game)[0] for game in GAMES}
+VARIANT = {game: dict(facts_for(game).examples[0].variant) for game in GAMES}
 _PLAYED: dict[str, Played] = {}
 
 

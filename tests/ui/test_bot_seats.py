@@ -16,6 +16,7 @@ import pytest
 from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
+from parlour.games.declared import default_tables
 from parlour.games.esp.actions import Flip
 from parlour.match import bot_seats
 from parlour.match.audit import Verified
@@ -28,7 +29,7 @@ from parlour.ui.play import PlaySession
 from parlour.ui.tree import to_html
 from tests.test_online import no_secret_before_its_reveal, same_everywhere
 
-SEATS = {"esp": 2, "espeers": 2, "psi-squad": 3, "telepathic": 2}
+SEATS = dict(default_tables())  # every game at its form's first seat count
 
 
 def session(game: str, names: tuple[str, ...], bots: dict[int, str]) -> PlaySession:

@@ -6,7 +6,8 @@ Journeys: each game alone against bots through the whole app (every request's an
 drawing, what is said, the focus, what is saved), with the play bar's tools pressed now and then;
 pass-and-play games from the first hand-off to the result (undo, take-back, the log's fold);
 each finished game's replay at several points; each game online, on every device; the online
-lobby and join screens.
+lobby and join screens. Each journey draws its randomness from a seed of its own, named by the
+journey, so adding a journey (a fifth game's) leaves every other digest as it was.
 
 When a change is meant to change what a player sees, write the new digests with
 `GOLDEN_WRITE=1 PYTHONPATH=py:. .venv/bin/python -m pytest tests/ui/test_golden_screens.py` and
@@ -20,12 +21,14 @@ import itertools
 import json
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from parlour.fair.rng import Rng
+from parlour.games.catalog import ids
 from parlour.match.online import OnlineSession
 from parlour.ui.app import App
 from parlour.ui.online_join import guest_join
@@ -36,29 +39,47 @@ from parlour.ui.screens import screen_for
 from parlour.ui.tree import to_html
 from tests.replays import IDS, finished
 from tests.replays import SETUPS as REPLAY_SETUPS
+from tests.tables import labels
 from tests.test_conformance import SETUPS, free_choices
 from tests.test_online import GAMES_ONLINE, choose, device, over, start
 from tests.ui.test_tree_html import screens_of_a_game
 
 GOLDEN = Path(__file__).with_name("golden_screens.json")
 SITE = "https://parlour.example/"
-SOLO_GAMES = ("esp", "espeers", "psi-squad", "telepathic")
+QUICK = ("online-lobby", "pass-and-play-espeers")  # two journeys that draw, quickly
 TOOLS = ("describe-board", "toggle-log", "toggle-log", "describe-board", "undo")
 
 
+class Draws:
+    """The app's randomness (seeds, match ids, bots' seeds, the online codes), drawn for each
+    journey from a counter of its own, seeded by the journey's name: a journey added, removed
+    or drawing more changes no other journey's digest."""
+
+    def __init__(self) -> None:
+        self.begin("")
+
+    def begin(self, journey: str) -> None:
+        self.journey = journey.encode()
+        self.counter = itertools.count()
+        # The replays' finished games are kept between tests; made here, in the journey that
+        # shows them, they draw from its counter whichever test or journey ran before.
+        finished.cache_clear()
+
+    def token_bytes(self, n: int | None = 32) -> bytes:
+        return Rng(b"golden:%s:%d" % (self.journey, next(self.counter))).read(n or 32)
+
+    def randbelow(self, n: int) -> int:
+        """The shared deals' secret exponents and shuffles (fair/sra.py)."""
+        return Rng(b"golden:%s:%d" % (self.journey, next(self.counter))).below(n)
+
+
 @pytest.fixture
-def seeded(monkeypatch):
-    """The app's randomness (seeds, match ids, bots' seeds, the online codes), from a counter."""
-    counter = itertools.count()
-
-    def token_bytes(n: int | None = 32) -> bytes:
-        return Rng(b"golden-%d" % next(counter)).read(n or 32)
-
-    monkeypatch.setattr(secrets, "token_bytes", token_bytes)
-    monkeypatch.setattr(secrets, "token_hex", lambda n=32: token_bytes(n).hex())
-    # The replays' finished games are kept between tests; made here, they draw from the
-    # counter as they did when the digests were written, whichever test ran before.
-    finished.cache_clear()
+def draws(monkeypatch) -> Draws:
+    found = Draws()
+    monkeypatch.setattr(secrets, "token_bytes", found.token_bytes)
+    monkeypatch.setattr(secrets, "token_hex", lambda n=32: found.token_bytes(n).hex())
+    monkeypatch.setattr(secrets, "randbelow", found.randbelow)
+    return found
 
 
 def _answer(app: App, request: dict) -> str:
@@ -160,17 +181,32 @@ def lobby_journey() -> Iterator[str]:
     yield to_html(guest_join(None, "", "failed", "That code has a typo."))
 
 
-def journeys() -> dict[str, Iterator[str]]:
-    found: dict[str, Iterator[str]] = {}
-    for game_id in SOLO_GAMES:
-        found[f"solo-{game_id}"] = solo_journey(game_id)
-    for setup, (game_id, names, _) in enumerate(SETUPS):
-        found[f"pass-and-play-{setup}-{game_id}-{len(names)}"] = pass_and_play(setup)
+Journey = Callable[[], Iterator[str]]
+
+
+def journeys() -> dict[str, Journey]:
+    """Every journey by its name, each to be started (and seeded) on its own."""
+    found: dict[str, Journey] = {}
+    for game_id in ids():
+        found[f"solo-{game_id}"] = partial(solo_journey, game_id)
+    # named by their tables, never by their place in a list: a game added renames nothing
+    for setup, label in enumerate(labels()):
+        found[f"pass-and-play-{label}"] = partial(pass_and_play, setup)
     for setup, name in enumerate(IDS[: len(REPLAY_SETUPS)]):
-        found[f"replay-{name}"] = replay_journey(setup)
-    for index, (game_id, names, _, _) in enumerate(GAMES_ONLINE):
-        found[f"online-{index}-{game_id}-{len(names)}"] = online_journey(index)
-    found["online-lobby"] = lobby_journey()
+        found[f"replay-{name}"] = partial(replay_journey, setup)
+    for index, (game_id, names, _, host) in enumerate(GAMES_ONLINE):
+        seats = "-".join(map(str, host))
+        found[f"online-{game_id}-{len(names)}-host-{seats}"] = partial(online_journey, index)
+    found["online-lobby"] = lobby_journey
+    return found
+
+
+def run(chosen: dict[str, Journey], draws: Draws) -> dict[str, list[object]]:
+    """Each journey's digest, in the order given, each drawing from its own seed."""
+    found = {}
+    for name, journey in chosen.items():
+        draws.begin(name)
+        found[name] = digest(journey())
     return found
 
 
@@ -184,13 +220,28 @@ def digest(screens: Iterator[str]) -> list[object]:
     return [count, total.hexdigest()]
 
 
-def test_every_screen_is_byte_for_byte_what_it_was(seeded):
-    found = {name: digest(screens) for name, screens in journeys().items()}
+def test_every_screen_is_byte_for_byte_what_it_was(draws):
+    found = run(journeys(), draws)
     if os.environ.get("GOLDEN_WRITE"):
         GOLDEN.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
     expected = json.loads(GOLDEN.read_text())
     changed = sorted(name for name in expected if found.get(name) != expected[name])
     assert changed == [] and set(found) == set(expected)
+
+
+def test_a_journey_added_changes_no_other_digest(draws):
+    """Journeys once drew from one counter, so a fifth game's journeys moved every digest
+    after them: now a journey run first, drawing a lot, leaves the others as written."""
+
+    def greedy() -> Iterator[str]:
+        yield secrets.token_bytes(5000).hex()
+        yield secrets.token_hex(7)
+
+    kept = {name: journeys()[name] for name in QUICK}
+    found = run({"new-game": greedy, **kept}, draws)
+    expected = json.loads(GOLDEN.read_text())
+    assert {name: found[name] for name in QUICK} == {name: expected[name] for name in QUICK}
+    assert run(kept, draws) == {name: found[name] for name in QUICK}
 
 
 def test_the_digest_sees_one_byte():

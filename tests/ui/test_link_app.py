@@ -13,7 +13,7 @@ import pytest
 
 from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
-from parlour.games.options import GAME_IDS
+from parlour.games.declared import GAME_IDS
 from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.by_link import LinkPlay

@@ -25,7 +25,7 @@ from parlour.ui.replay_screen import replay_tree
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, to_html
 from parlour.ui.widgets import LOG_ROWS, earlier_words
-from tests.replays import IDS, SETUPS, endless, finished
+from tests.replays import IDS, SETUPS, endless, finished, index_of
 from tests.test_online import device, over, play, start
 
 SITE = "https://parlour.example/"
@@ -80,8 +80,8 @@ def test_no_opening_reaches_the_tree_before_show_everything(setup):
 
 
 def test_a_cypher_never_guessed_is_nowhere_until_the_switch():
-    table, _ = finished(2)
-    w = watching(2)
+    table, _ = finished(index_of("psi-squad"))
+    w = watching(index_of("psi-squad"))
     never = [s for s, guessed in enumerate(table.state.guessed) if not guessed]
     assert never
     secrets = [table.stores[s].value(CYPHER_LABEL) for s in never]
@@ -95,7 +95,7 @@ def test_a_cypher_never_guessed_is_nowhere_until_the_switch():
 
 
 def test_esp_tiles_symbol_down_open_on_the_board_only_with_the_switch():
-    w = watching(0)
+    w = watching(index_of("esp"))
     w.replay.end()
     counts = []
     for position in range(w.replay.last + 1):
@@ -110,7 +110,7 @@ def test_esp_tiles_symbol_down_open_on_the_board_only_with_the_switch():
 
 
 def test_the_controls_say_where_the_viewer_is():
-    w = watching(2)
+    w = watching(index_of("psi-squad"))
     tree = drawn(w)
     assert tree.find_all(data_cmd="first")[0].attrs.get("disabled") == ""
     assert tree.find_all(data_cmd="next")[0].attrs.get("disabled") is None
@@ -131,7 +131,7 @@ def test_the_controls_say_where_the_viewer_is():
 def test_the_result_is_not_told_before_the_end_even_after_the_end_was_seen():
     """Issue 39: at the end, then back at move 4, the header read "Ada wins!"; now it tells
     the ending at the end only, or when "Show the result" is pressed."""
-    w = watching(2)
+    w = watching(index_of("psi-squad"))
     w.replay.end()
     ending = drawn(w).find_all(data_role="ending")[0].text()
     w.replay.go(4)
@@ -158,7 +158,7 @@ def html_of(out: dict) -> str:
 
 
 def test_a_replay_link_opens_the_viewer_and_keys_step_through_it():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     app = App()
     code = record.code()
     out = call(app, op="route", hash="#replay=" + code, href=SITE + "#replay=" + code)
@@ -178,7 +178,7 @@ def test_a_replay_link_opens_the_viewer_and_keys_step_through_it():
 def test_a_replay_link_opens_at_the_move_it_names_and_copies_where_the_viewer_stands():
     """Issue 28, point 9: `&move=N` opens the replay at move N; past the end, the end; not a
     number, the start; "Copy link" gives the link to the move on screen."""
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     code = record.code()
     app = App()
     out = call(app, op="route", hash=f"#replay={code}&move=3", href=SITE)
@@ -198,7 +198,7 @@ def test_a_replay_link_opens_at_the_move_it_names_and_copies_where_the_viewer_st
 def test_a_link_to_a_move_opens_without_the_result():
     """Issue 39: after the end was seen, a link to move 4 (or pressing "Show the result",
     then following such a link) opens at move 4 with no result in the page."""
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     code = record.code()
     app = App()
     out = call(app, op="route", hash=f"#replay={code}&move=9999", href=SITE)
@@ -214,7 +214,7 @@ def test_a_link_to_a_move_opens_without_the_result():
 
 
 def test_autoplay_asks_for_its_next_tick_and_a_stale_tick_changes_nothing():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     app = App()
     call(app, op="route", hash="#replay=" + record.code(), href=SITE)
     out = call(app, op="click", region="replay", data={"cmd": "play", "play": "on"})
@@ -232,7 +232,7 @@ def test_autoplay_asks_for_its_next_tick_and_a_stale_tick_changes_nothing():
 
 
 def test_a_damaged_link_or_file_is_refused_in_a_sentence():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     app = App()
     out = call(app, op="route", hash="#replay=" + record.code()[:40], href=SITE)
     assert CUT_SHORT in html_of(out) and "Traceback" not in html_of(out)
@@ -245,7 +245,7 @@ def test_a_damaged_link_or_file_is_refused_in_a_sentence():
 
 
 def test_a_game_file_is_saved_and_opens_as_its_link():
-    _, record = finished(1)
+    _, record = finished(index_of("espeers"))
     app = App()
     call(app, op="route", hash="#replay=" + record.code(), href=SITE)
     out = call(app, op="click", region="replay", data={"cmd": "download"})
@@ -257,7 +257,7 @@ def test_a_game_file_is_saved_and_opens_as_its_link():
 
 
 def test_a_pasted_link_opens_through_the_address():
-    _, record = finished(2)
+    _, record = finished(index_of("psi-squad"))
     app = App()
     call(app, op="route", hash="#replay", href=SITE)
     link = record.link(SITE)

@@ -13,6 +13,7 @@ import pytest
 
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
+from parlour.games.catalog import entry, ids
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui import play_session
@@ -23,12 +24,7 @@ from parlour.ui.tree import Node, to_html
 from tests.test_conformance import SETUPS
 from tests.ui.test_tree_html import _choice, screens_of_a_game
 
-MODULES = {
-    "esp": "parlour.ui.esp_screen",
-    "espeers": "parlour.ui.espeers_screen",
-    "psi-squad": "parlour.ui.psi_screen",
-    "telepathic": "parlour.ui.tele_screen",
-}
+MODULES = {game: entry(game).screen.partition(":")[0] for game in ids()}  # the catalog's
 # What the page itself answers before a session sees the click (ui/app.py): the result's buttons.
 PAGE_COMMANDS = {"rematch", "download-game"}
 NOT_COMMANDS = (
@@ -115,7 +111,9 @@ def test_a_name_no_table_holds_is_refused_with_a_sentence_and_changes_nothing(ga
         assert NOT_A_COMMAND in to_html(session.render())
 
 
-@pytest.mark.parametrize("game_id", sorted(set(MODULES) - {"psi-squad"}))
+@pytest.mark.parametrize(
+    "game_id", [game for game in sorted(MODULES) if "key" not in screen_module(game).COMMANDS]
+)
 def test_a_key_press_a_screen_does_not_read_passes_in_silence(game_id: str):
     """Keys reach every game's screen (the page sends them to the region in focus): one the
     screen has no entry for is not a click, so it says nothing."""

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.games.base import Outcome, Termination
-from parlour.games.options import GAME_IDS, default_tables
+from parlour.games.declared import GAME_IDS, default_tables
 from parlour.ui import solo
 from parlour.ui.app import App
 from parlour.ui.outcome import outcome_title

@@ -18,13 +18,10 @@ from parlour.games.psi_squad.actions import Guess
 from parlour.match.config import MatchConfig
 from parlour.match.online import OnlineSession
 from parlour.match.table import Table
-from parlour.ui.esp_screen import EspScreen
-from parlour.ui.espeers_screen import EspeersScreen
 from parlour.ui.online_join import guest_join
 from parlour.ui.online_screen import Invite, host_lobby
 from parlour.ui.play import PlaySession
-from parlour.ui.psi_screen import PsiScreen
-from parlour.ui.tele_screen import TeleScreen
+from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h, to_html
 from tests.test_conformance import SETUPS, free_choices
 
@@ -127,20 +124,12 @@ def test_any_text_is_parsed_back_as_that_text_and_never_as_markup(text):
     assert parser.tags == ["p"] and parser.text == text
 
 
-SCREENS = {
-    "esp": EspScreen,
-    "espeers": EspeersScreen,
-    "psi-squad": PsiScreen,
-    "telepathic": TeleScreen,
-}
-
-
 def screens_of_a_game(game_id, names, variant, seed: bytes):
     """Every screen a pass-and-play game shows, from the first hand-off to the result."""
     game = GAMES[game_id]
     config = MatchConfig(game_id, "m-tree-html-0001", names, variant)
     table = Table.new(game, config, Rng(seed).read(32), range(len(names)))
-    session = PlaySession(table, SCREENS[game_id]())
+    session = PlaySession(table, screen_for(game_id))
     rng = Rng(seed)
     yield session.render()
     for _ in range(600):

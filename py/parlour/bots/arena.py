@@ -2,7 +2,6 @@
 
     PYTHONPATH=py python -m parlour.bots.arena --game esp --seats 2 --a hard --b random \
         --games 200 --seed 1 [--variant key=value ...] [--a-seats K]
-    PYTHONPATH=py python -m parlour.bots.arena --game espeers --balance --a hard --games 400
 
 prints one JSON line: games, wins per side, draws, hung games, the longest game, think times per
 side, and side `a`'s games and wins by the seat it held (its first seat, with `--a-seats` above
@@ -10,9 +9,9 @@ one). Side `a` takes
 `--a-seats` seats (one by default), side `b` the others; the seats of side `a` rotate from game
 to game, so every side plays every seat. A draw, or a win shared by both sides, counts half to
 each. In a cooperative game (Telepathic) every seat plays side `a`'s level unless `--b` is given
-with `--a-seats`, and the line reports the shared wins. With `--balance` it prints ESPEERS's
-balance table instead: the starter decks against each other, level `--a` on both sides
-(`parlour.bots.espeers.balance`).
+with `--a-seats`, and the line reports the shared wins. ESPEERS's balance table (the starter
+decks against each other, one level on both sides) is its own command, built on this module:
+`python -m parlour.bots.espeers.balance` (the arena does not import it, which imports the arena).
 
 A game that runs past its game's move cap (`move_cap`: four times the longest game the sweeps
 met, per seat) is stopped and counted as hung, never played on for ever. `--sweep` plays every
@@ -37,16 +36,15 @@ from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from parlour.bots.base import Bot, knowledge_of
-from parlour.bots.registry import bot_for
+from parlour.bots.registry import bot_for, player_levels
 from parlour.fair.commit import Context
 from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES, turns
 from parlour.games.base import A, Game, Outcome, S, Setup, Termination
-from parlour.games.options import options_for
-from parlour.games.psi_squad.options import LENGTHS
-from parlour.games.telepathic.options import ARRANGEMENTS
+from parlour.games.catalog import entry, load
+from parlour.games.declared import facts_for, options_for
 from parlour.numbers import whole
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
@@ -240,24 +238,25 @@ def tournament(
 
 # -- the sweep: every level, every table size, no game hung ------------------------------------
 
-SWEEP_LEVELS = {
-    "esp": ("easy", "medium", "hard"),
-    "espeers": ("easy", "medium", "hard"),
-    "psi-squad": ("consistent", "easy", "medium", "hard"),  # random alone would never end
-    "telepathic": ("easy", "medium", "hard"),
-}
+
+def sweep_levels(game_id: str) -> tuple[str, ...]:
+    """The levels a sweep plays: the game's own `SWEEP_LEVELS` (bots/<game>/__init__.py: Psi
+    Squad's random alone would never end, so it sweeps "consistent" first), or the levels players
+    choose."""
+    bots_module = entry(game_id).bots.partition(":")[0]
+    declared: tuple[str, ...] | None = getattr(load(bots_module), "SWEEP_LEVELS", None)
+    return declared or player_levels(game_id)
 
 
 def tables(game_id: str) -> list[tuple[int, dict[str, Json]]]:
-    """Every table size of a game as (seats, variant): each seat count its options allow,
-    Psi Squad at every cypher length, Telepathic in every arrangement."""
+    """Every table size of a game as (seats, variant): its facts' `tables` (games/<game>/facts.py:
+    Psi Squad at every cypher length, Telepathic in every arrangement), or each seat count its
+    options allow."""
+    declared = facts_for(game_id).tables
+    if declared:
+        return [(seats, dict(variant)) for seats, variant in declared]
     game = GAMES[game_id]
-    sizes = range(game.min_seats, game.max_seats + 1)
-    if game_id == "psi-squad":
-        return [(s, {"length": n}) for n in LENGTHS for s in sizes]
-    if game_id == "telepathic":
-        return [(seats, {"arrangement": a}) for a, seats in ARRANGEMENTS.items()]
-    return [(s, {}) for s in sizes]
+    return [(s, {}) for s in range(game.min_seats, game.max_seats + 1)]
 
 
 def sweep(
@@ -272,7 +271,7 @@ def sweep(
     games and the longest game. Each table's line goes to `out` as it is done."""
     total = hung = 0
     longest: dict[str, Any] = {"steps": 0}
-    for level in levels or SWEEP_LEVELS[game_id]:
+    for level in levels or sweep_levels(game_id):
         for seats, variant in sizes or tables(game_id):
             line = tournament(game_id, seats, level, level, games, seed, variant)
             total += games
@@ -336,18 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("--cyphers", default="all")
     parser.add_argument("--level", default="hard", help="the solver's level")
-    parser.add_argument(
-        "--balance",
-        action="store_true",
-        help="ESPEERS: the starter decks' balance table, level --a on both sides",
-    )
     args = parser.parse_args(argv)
-    if args.balance:
-        from parlour.bots.espeers.balance import balance, table
-
-        result = balance(args.a, args.games, args.seed)
-        sys.stdout.write("\n".join(table(result)) + "\n")
-        return 0
     if args.solver:
         from parlour.bots.psi_squad import solver_report
 

@@ -22,7 +22,8 @@ from typing import Any
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import A, Game, S, Setup
-from parlour.games.options import BOT_LEVELS, Options, options_for
+from parlour.games.declared import options_for
+from parlour.games.options import BOT_LEVELS, Options
 
 LEVELS: tuple[str, ...] = BOT_LEVELS  # easy, medium, hard: declared with the seat kinds
 DEFAULT_LEVEL = "medium"

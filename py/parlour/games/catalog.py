@@ -3,7 +3,7 @@
 Each entry names a game (its id in addresses, saves and messages, and its name in sentences)
 and where its parts live, as import paths ("module:attribute"), so reading the catalog loads
 no engine, screen or bot (the home screen needs none of them). Everything that lists the games
-is derived from here: games.GAMES, games.options.GAME_IDS, the bot registry, the screens, the
+is derived from here: games.GAMES, games.declared.GAME_IDS, the bot registry, the screens, the
 lessons, online play's names, and, through the build (scripts/pages.py), index.html's
 per-game sections and the main thread's lists (py/shell/catalog.py, assets/early.js). A game's
 seat counts and options are its own declaration (`options`, games/<game>/options.py), which
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 
@@ -50,17 +51,42 @@ class Entry:
     screen: str  # its play screen (ui/): a class
     lesson: str  # its guided first game (ui/lessons/): a `Lesson`
     bots: str  # its bots: a mapping of level to bot (bots/<game>/)
+    facts: str = ""  # what the tools need to know of it: a `Facts` (games/<game>/facts.py)
+
+
+# The folders (under py/parlour/) where each game has a package named by its id.
+GAME_PACKAGES = ("games", "bots")
+_PARLOUR = Path(__file__).resolve().parent.parent
+
+
+def package_of(game: str, parlour: Path = _PARLOUR) -> str:
+    """The name of a game's packages (games/<package>/, bots/<package>/) from its id: "psi-squad"
+    is psi_squad. Refuses, with a sentence, an id whose package would be a module that exists
+    already (games/zener.py, the five symbols, makes `zener` impossible), since the game's
+    parts would then be looked for in that module. The check reads the source tree; the browser
+    imports from a zip, where it finds no file and passes what the tests passed."""
+    package = game.replace("-", "_")
+    for folder in GAME_PACKAGES:
+        taken = parlour / folder / f"{package}.py"
+        if taken.is_file():
+            raise ValueError(
+                f"A game cannot have the id {game!r}: its package would be"
+                f" parlour.{folder}.{package}, and {folder}/{package}.py is a module already;"
+                " choose another id."
+            )
+    return package
 
 
 def _parts(game: str, screen: str, engine: str) -> dict[str, str]:
     """The import paths of a game laid out as every game here is (docs/architecture.md)."""
-    package = game.replace("-", "_")
+    package = package_of(game)
     return {
         "options": f"parlour.games.{package}.options:OPTIONS",
         "engine": f"parlour.games.{package}.rules:{engine}",
         "screen": f"parlour.ui.{screen}",
         "lesson": f"parlour.ui.lessons.{package}:LESSON",
         "bots": f"parlour.bots.{package}:LEVELS",
+        "facts": f"parlour.games.{package}.facts:FACTS",
     }
 
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 from parlour.errors import IllegalAction
 from parlour.fair.encoding import Json
-from parlour.games import catalog
 
 Value = int | str
 
@@ -225,22 +224,6 @@ class Options:
             if str(choice.value) == text:
                 return choice.value
         return text
-
-
-def options_for(game_id: str) -> Options:
-    """A game's declaration by its id, without importing its engine (the catalog's `options`,
-    games/<game>/options.py); KeyError for a game the catalog does not hold."""
-    options: Options = catalog.load(catalog.entry(game_id).options)
-    return options
-
-
-GAME_IDS = catalog.ids()
-
-
-def default_tables() -> tuple[tuple[str, int], ...]:
-    """Every game of the catalog with the number of players its set-up form starts at: the
-    tables the tests, the bench and the build's measurements play."""
-    return tuple((game_id, options_for(game_id).seats.default) for game_id in GAME_IDS)
 
 
 def _either(words: list[str]) -> str:

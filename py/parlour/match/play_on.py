@@ -1,9 +1,10 @@
 """Playing on from a replay's position against the computer (pure; issue 28, point 9).
 
 Offered only where the position holds no hidden value of the original game, decided per game
-from the engine's public view (`HIDDEN`): a position with a symbol-down ESP tile, a cypher not
-yet guessed, a card in a hand or deck, a condition card not opened, is never played on, so a
-replay never hands anyone a secret of the game it shows, and the new game never needs one.
+from the engine's public view (its `Facts.hidden`, games/<game>/facts.py): a position with a
+symbol-down ESP tile, a cypher not yet guessed, a card in a hand or deck, a condition card not
+opened, is never played on, so a replay never hands anyone a secret of the game it shows, and
+the new game never needs one.
 
 The new game is a real match, checked by the engine and by the audit like any other: the
 original's set-up (game, match id, variant), the person in the seat whose move it is and medium
@@ -19,10 +20,8 @@ how many moves are the original's, so the log and "Since your turn:" name who ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
-
 from parlour.errors import IllegalAction
+from parlour.games.declared import facts_for
 from parlour.match.audit import Cheat
 from parlour.match.bot_seats import bot_name
 from parlour.match.config import MatchConfig
@@ -35,41 +34,10 @@ LEVEL = "medium"
 PERSON = YOU  # the sentences say "your", "You win" (parlour.words)
 
 
-def _esp(view: Mapping[str, Any]) -> bool:
-    """A symbol-down tile: its symbol is sealed (the trays are known once every tile is up:
-    two of each symbol, less those on the board)."""
-    return any(tile["face"] == "down" for tile in view["tiles"])
-
-
-def _psi_squad(view: Mapping[str, Any]) -> bool:
-    """A cypher not guessed yet (sealed or still to be chosen)."""
-    return any(not seat["guessed"] for seat in view["seats"])
-
-
-def _espeers(view: Mapping[str, Any]) -> bool:
-    """A card in a hand or a deck (their order and faces are secret)."""
-    return any(p["hand"] or p["deck"] for p in view["players"])
-
-
-def _telepathic(view: Mapping[str, Any]) -> bool:
-    """A condition card not opened, or a card in the deck (its order is secret)."""
-    holders = {str(s) for s, seat in enumerate(view["seats"]) if seat["roles"]}
-    return view["deck"] > 0 or not holders <= set(view["revealed"])
-
-
-# Whether a game's public view still holds a value of the original game that nobody may see.
-HIDDEN: dict[str, Callable[[Mapping[str, Any]], bool]] = {
-    "esp": _esp,
-    "psi-squad": _psi_squad,
-    "espeers": _espeers,
-    "telepathic": _telepathic,
-}
-
-
 def can_play_on(match: AnyMatch, verdict: object = None) -> bool:
     """Whether a game may be played on from this position: sound (no cheat found), not over,
     and nothing hidden in it."""
-    hidden = HIDDEN.get(match.game.id)
+    hidden = facts_for(match.game.id).hidden
     if hidden is None or isinstance(verdict, Cheat) or match.result() is not None:
         return False
     return not hidden(match.game.public_view(match.state))

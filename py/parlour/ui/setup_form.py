@@ -95,7 +95,7 @@ def variant(form: object, game_id: str) -> dict[str, Any]:
     """The variant options: checked inputs carrying data-variant, as the game declares them
     ("4" is the number 4 for Psi Squad's length); a key the game does not declare is kept, so
     the engine refuses it with a sentence."""
-    from parlour.games.options import options_for
+    from parlour.games.declared import options_for
 
     options = options_for(game_id)
     declared = {o.key for o in options.options}

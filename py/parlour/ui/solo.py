@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from parlour.errors import ParlourError
 from parlour.fair.encoding import Json, parse_json
-from parlour.games.options import BOT_LEVELS, Options, options_for
+from parlour.games.declared import options_for
+from parlour.games.options import BOT_LEVELS, Options
 
 KEY = "psi-parlour:{game}:vs-computer"
 LEVEL = "medium"  # the bots' level until the person chooses another

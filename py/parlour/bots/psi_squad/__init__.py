@@ -23,7 +23,7 @@ from parlour.bots.psi_squad.model import consistent
 from parlour.bots.psi_squad.report import solver_report
 from parlour.fair.rng import Rng
 
-__all__ = ["LEVELS", "solver_report"]
+__all__ = ["LEVELS", "SWEEP_LEVELS", "solver_report"]
 
 
 def _start(knowledge: SeatKnowledge, seed: bytes) -> tuple[Rng, Any]:
@@ -102,3 +102,5 @@ LEVELS = {
     "medium": choose_medium,
     "hard": choose_hard,
 }
+# The arena's sweep (every level against itself, for hung games): "random" alone would never end.
+SWEEP_LEVELS = ("consistent", "easy", "medium", "hard")
