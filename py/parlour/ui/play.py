@@ -293,7 +293,8 @@ class PlaySession(Session):
         title = outcome_title(result, self.names, self.you())
         return h(
             "div",
-            {"class": "result-panel", "data-role": "result"},
+            # opened, it shows from its top (py/shell/dom.py show_top)
+            {"class": "result-panel", "data-role": "result", "data-opens-at-top": "result"},
             h(
                 "section",
                 {"class": "dialog", "aria-labelledby": f"{self.scope}-result-title"},
