@@ -203,6 +203,17 @@ def test_psi_squad_the_pad_beside_the_targets_guesses(page, site, watch):
         parts["the target's guesses"] = "#play-psi-squad [data-role=target-history]"
         parts["its newest guess"] = "#play-psi-squad [data-role=target-history] tbody tr"
         one_screen(page, parts, width, height, "psi-squad")
+        # "Since your turn:" is the first thing under the play bar (issue 39: 1,800 px down)
+        since, bar = (
+            page.locator(f"#play-psi-squad {sel}").bounding_box()
+            for sel in ("[data-role=since]", ".play-bar")
+        )
+        assert since is not None and bar is not None, "no 'Since your turn' after the bots moved"
+        assert 0 <= since["y"] - (bar["y"] + bar["height"]) <= 16, f"since at {since} ({width})"
+        page.evaluate("window.scrollTo(0, 0)")
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=f"e2e/screenshots/phones-psi-squad-since-{width}-{scheme}.png")
         board = page.locator("#play-psi-squad .psi-board")
         box, wrap = board.bounding_box(), page.locator("#play-psi-squad .sheet").bounding_box()
         assert box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 0.5, (
@@ -314,6 +325,10 @@ def test_pass_and_play_on_a_phone_each_hand_off_and_the_result_open_at_their_top
     for index, (seat, choice) in enumerate(plan):
         if index:  # the first hand-off is a new screen: it opens at the page's top anyway
             opens_at_its_top(page, "#play-esp [data-role=handoff]", f"hand-off {index}")
+        if index == len(plan) - 1:
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                page.screenshot(path=f"e2e/screenshots/phones-esp-handoff-360-{scheme}.png")
         esp.take_device(seat)
         since = page.evaluate(VIEW_BOX, "#play-esp [data-role=since]")
         if since is not None:
@@ -328,6 +343,8 @@ def test_pass_and_play_on_a_phone_each_hand_off_and_the_result_open_at_their_top
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.screenshot(path=f"e2e/screenshots/phones-esp-result-360-{scheme}.png")
+        page.locator("#play-esp [data-role=board-frame]").scroll_into_view_if_needed()
+        page.screenshot(path=f"e2e/screenshots/phones-esp-end-board-360-{scheme}.png")
     lines = page.evaluate(
         """() => { const f = document.querySelector('#play-esp [data-role=board-frame]')
             .getBoundingClientRect();
@@ -342,3 +359,8 @@ def test_pass_and_play_on_a_phone_each_hand_off_and_the_result_open_at_their_top
         assert ll >= fl - 0.5 and lt >= ft - 0.5 and lr <= fr + 0.5 and lb <= fb + 0.5, (
             f"the winning line runs off the board's frame: {box}"
         )
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate("window.scrollTo(0, 0)")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"e2e/screenshots/phones-esp-result-1280-{scheme}.png")
