@@ -100,9 +100,12 @@ def _winner_of(table: Table, seat: int, action) -> bool:
     return state.outcome is not None
 
 
-def plan_game(names: tuple[str, ...], max_moves: int = 24) -> list[tuple[int, object]]:
-    """A deterministic game with hidden tiles, a flip and a jump, won early in movement."""
-    for attempt in range(500):
+def plan_game(
+    names: tuple[str, ...], max_moves: int = 24, first: int = 0
+) -> list[tuple[int, object]]:
+    """A deterministic game with hidden tiles, a flip and a jump, won early in movement (the
+    first such game from the planner's attempt `first` on)."""
+    for attempt in range(first, 500):
         rng = Rng(attempt.to_bytes(4, "big"))
         table = mirror(names)
         plan: list[tuple[int, object]] = []

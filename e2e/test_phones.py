@@ -15,7 +15,7 @@ from collections.abc import Callable
 from playwright.sync_api import expect
 
 from e2e import clicks
-from e2e.players import SoloPage
+from e2e.players import EspPage, SoloPage, plan_game
 from parlour.match import bot_seats
 
 SIZES = [(360, 740), (1280, 800)]
@@ -203,6 +203,17 @@ def test_psi_squad_the_pad_beside_the_targets_guesses(page, site, watch):
         parts["the target's guesses"] = "#play-psi-squad [data-role=target-history]"
         parts["its newest guess"] = "#play-psi-squad [data-role=target-history] tbody tr"
         one_screen(page, parts, width, height, "psi-squad")
+        # "Since your turn:" is the first thing under the play bar (issue 39: 1,800 px down)
+        since, bar = (
+            page.locator(f"#play-psi-squad {sel}").bounding_box()
+            for sel in ("[data-role=since]", ".play-bar")
+        )
+        assert since is not None and bar is not None, "no 'Since your turn' after the bots moved"
+        assert 0 <= since["y"] - (bar["y"] + bar["height"]) <= 16, f"since at {since} ({width})"
+        page.evaluate("window.scrollTo(0, 0)")
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=f"e2e/screenshots/phones-psi-squad-since-{width}-{scheme}.png")
         board = page.locator("#play-psi-squad .psi-board")
         box, wrap = board.bounding_box(), page.locator("#play-psi-squad .sheet").bounding_box()
         assert box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 0.5, (
@@ -284,3 +295,72 @@ def test_telepathic_a_turn_on_one_screen(page, site, watch):
         for i in range(page.locator(f"{root} [data-cmd=pick-set]").count()):
             parts[f"set {i + 1}"] = f"{root} [data-cmd=pick-set][data-set='{i}']"
         one_screen(page, parts, width, height, "telepathic-perform")
+
+
+# A box in the window's coordinates, with the window's height.
+VIEW_BOX = """(sel) => { const el = document.querySelector(sel); if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight,
+          focused: el.contains(document.activeElement), scrollY: scrollY}; }"""
+
+
+def opens_at_its_top(page, selector: str, what: str) -> None:
+    """The card's top is in the window (not cut off above it), and the focus is inside it."""
+    box = page.evaluate(VIEW_BOX, selector)
+    assert box is not None, f"no {what}"
+    assert 0 <= box["top"] <= box["height"] / 3, f"{what} opens mid-page: {box}"
+    assert box["focused"], f"the focus is not in the {what}: {box}"
+
+
+def test_pass_and_play_on_a_phone_each_hand_off_and_the_result_open_at_their_top(page, site, watch):
+    """Issue 39: at 360 px every hand-off and the result open with their top in view (they
+    opened scrolled mid-page, their first words cut), "Since your turn:" is the first thing
+    under the play bar, and the winning line stays inside the board's frame."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    names = ("Ada", "Bo")
+    # won by a flip at one end of a set four cells wide, on a board wider than a phone's frame
+    plan = plan_game(names, first=7)
+    esp = EspPage(page, names)
+    esp.start(site.url)
+    for index, (seat, choice) in enumerate(plan):
+        if index:  # the first hand-off is a new screen: it opens at the page's top anyway
+            opens_at_its_top(page, "#play-esp [data-role=handoff]", f"hand-off {index}")
+        if index == len(plan) - 1:
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                page.screenshot(path=f"e2e/screenshots/phones-esp-handoff-360-{scheme}.png")
+        esp.take_device(seat)
+        since = page.evaluate(VIEW_BOX, "#play-esp [data-role=since]")
+        if since is not None:
+            bar = page.evaluate(VIEW_BOX, "#play-esp .play-bar")
+            assert 0 <= since["top"] - bar["bottom"] <= 16, (
+                f"'Since your turn' is not first: {since}"
+            )
+        # the player scrolled down to the board and controls, as on a phone
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        esp.play(seat, choice)
+    opens_at_its_top(page, "#play-esp [data-role=result]", "result")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"e2e/screenshots/phones-esp-result-360-{scheme}.png")
+        page.locator("#play-esp [data-role=board-frame]").scroll_into_view_if_needed()
+        page.screenshot(path=f"e2e/screenshots/phones-esp-end-board-360-{scheme}.png")
+    lines = page.evaluate(
+        """() => { const f = document.querySelector('#play-esp [data-role=board-frame]')
+            .getBoundingClientRect();
+          return [...document.querySelectorAll('#play-esp .esp-board .set-path line')]
+            .map((l) => { const r = l.getBoundingClientRect();
+              return {frame: [f.left, f.top, f.right, f.bottom],
+                      line: [r.left, r.top, r.right, r.bottom]}; }); }"""
+    )
+    assert lines, "no winning line drawn"
+    for box in lines:
+        (fl, ft, fr, fb), (ll, lt, lr, lb) = box["frame"], box["line"]
+        assert ll >= fl - 0.5 and lt >= ft - 0.5 and lr <= fr + 0.5 and lb <= fb + 0.5, (
+            f"the winning line runs off the board's frame: {box}"
+        )
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate("window.scrollTo(0, 0)")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"e2e/screenshots/phones-esp-result-1280-{scheme}.png")

@@ -85,10 +85,13 @@ class Bridge:
             for link_id, text in effects.get("send", []):
                 self.links.send(link_id, text)
         document = env.document
+        cards = []  # hand-offs and results new in this redraw: each opens at its top
         for selector, html in effects.get("render", []):
             container = dom.value(document.querySelector(selector))
             if container is not None:
-                dom.render(container, html)
+                card = dom.render(container, html)
+                if card is not None:
+                    cards.append(card)
         for selector, text in effects.get("text", []):
             element = dom.value(document.querySelector(selector))
             if element is not None:
@@ -108,7 +111,9 @@ class Bridge:
                     "tabindex"
                 ):
                     target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
-                target.focus()
+                dom.focus(target, scroll=not cards)
+        if cards:
+            dom.show_top(cards[0])
         if effects.get("top"):
             dom.to_top()
         if effects.get("go"):

@@ -8,6 +8,10 @@ FOCUS_ATTRS += ("data-help",)  # a "?" keeps its focus through a redraw
 
 NO_SCROLL = '{"preventScroll": true}'
 
+# A card that opens at its top (a hand-off, a result): marked by the worker with its name
+CARD = "data-opens-at-top"
+CARD_MARGIN = 16  # px left above a card scrolled to its top
+
 
 def to_top():
     """A screen opens at its top (issue 28: the Embed page opened 169 px down, the online
@@ -51,13 +55,53 @@ def focus_key(element):
     return "".join(parts) or None
 
 
+def cards(container):
+    """The names of the cards that open at their top in a region."""
+    return [str(card.getAttribute(CARD)) for card in container.querySelectorAll("[" + CARD + "]")]
+
+
+def new_card(container, before):
+    """The first card of the region not there before the redraw (`before`: their names)."""
+    for card in container.querySelectorAll("[" + CARD + "]"):
+        if str(card.getAttribute(CARD)) not in before:
+            return card
+    return None
+
+
+def focus(target, scroll=True):
+    """Give `target` the keyboard focus; with `scroll` False, leave the page where it is."""
+    if scroll:
+        target.focus()
+    else:
+        target.focus(env.window.JSON.parse(NO_SCROLL))
+
+
+def show_top(card):
+    """A new hand-off or result opens at its top, in view (issue 39: at 360 px they opened
+    mid-page, their first words cut, as focusing their button scrolled only as far as the
+    button). A card whose top is already in the upper third of the window stays put (beside
+    the board on a wide screen); else the page scrolls to put its top near the window's."""
+    box = card.getBoundingClientRect()
+    top = float(box.top)
+    if float(box.height) == 0:
+        return  # not drawn (a screen not shown)
+    if CARD_MARGIN / 2 <= top <= float(env.window.innerHeight) / 3:
+        return
+    env.window.scrollTo(0, max(0.0, float(env.window.scrollY) + top - CARD_MARGIN))
+
+
 def render(container, html):
     """Replace a region's content with the worker's HTML, keeping keyboard focus where it was
-    (or moving it to a [data-autofocus] control), and the region's log scrolled to its newest."""
+    (or moving it to a [data-autofocus] control), and the region's log scrolled to its newest.
+    Returns a card that opens at its top (`CARD`) new in this redraw, else None: the focus
+    given here does not scroll when there is one, and the caller scrolls to it (`show_top`)
+    once every focus is given."""
     active = value(env.document.activeElement)
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None
+    before = cards(container)
     container.innerHTML = html
+    card = new_card(container, before)
     target = value(container.querySelector(key)) if key else None
     # [data-autofocus] takes the focus from nowhere or from this region, never from elsewhere (a
     # bot's move must not pull a reader off the page's links)
@@ -69,10 +113,11 @@ def render(container, html):
         # takes the focus rather than the top of the page
         target = value(container.querySelector("[data-role=status]"))
     if target is not None and may_take_focus():
-        target.focus()
+        focus(target, scroll=card is None)
     log = value(container.querySelector("[data-role=log]"))
     if log is not None:
         log.scrollTop = log.scrollHeight
+    return card
 
 
 def data_of(element):

@@ -116,6 +116,13 @@ def matches(element, selector):
     return False
 
 
+class Box:
+    """An element's box in the window, as getBoundingClientRect gives it (top and height)."""
+
+    def __init__(self, top, height):
+        self.top, self.height, self.bottom = top, height, top + height
+
+
 class Element:
     def __init__(self, tag, attrs=None, children=(), value=""):
         self.tagName = tag.upper()
@@ -131,6 +138,7 @@ class Element:
         self.scrollTop = 0
         self.scrollHeight = 100
         self.selected = False
+        self.box = Box(0, 0)  # where the element is drawn in the window (a test may set it)
         self.attributes = Attributes(self)
         self.classList = ClassList(self)
         for child in children:
@@ -207,6 +215,9 @@ class Element:
 
     def select(self):
         self.selected = True
+
+    def getBoundingClientRect(self):  # the browser's name
+        return self.box
 
     @property
     def parentElement(self):
@@ -451,6 +462,9 @@ class Window:
         BroadcastChannel.bus = Bus()
         self.BroadcastChannel = BroadcastChannel
         self.parlourLinks = LinkFunctions()
+
+    innerHeight = 740  # noqa: N815 - the browser's names; a phone's window
+    scrollY = 0  # noqa: N815
 
     def scrollTo(self, x, y):
         """Where the page was scrolled to, in order (a screen opens at its top)."""

@@ -3,7 +3,7 @@ effects are applied in order, and <html data-pending> says when the page is stil
 
 import asyncio
 
-from fakes import Document, Element, FullStorage, RefusedWindow, Window, Worker, install
+from fakes import Box, Document, Element, FullStorage, RefusedWindow, Window, Worker, install
 
 from shell.bridge import Bridge, storage_refused, storage_snapshot
 
@@ -187,3 +187,38 @@ async def test_refused_storage_stops_nothing_and_the_worker_hears_why():
     unsaved = worker.requests[1]
     assert unsaved["op"] == "unsaved" and unsaved["why"] == "refused"
     assert unsaved["keys"] == ["psi-parlour:esp:pass-and-play", "psi-parlour:online:tab"]
+
+
+async def test_a_new_hand_off_or_result_opens_at_its_top_and_its_focus_does_not_scroll_it_away():
+    # issue 39: at 360 px a hand-off and a result opened mid-page, their first words cut, as
+    # focusing their button (or heading) scrolled only as far as that
+    document, window = page()
+    region = document.querySelector("#play-esp .play-root")
+    for kind, focus in (("handoff", None), ("result", "#result-title")):
+        card = Element("div", {"data-opens-at-top": kind})
+        control = card.append(Element("button", {"data-autofocus": ""}))
+        title = card.append(Element("h2", {"id": "result-title"}))
+        card.box = Box(-300, 500)  # drawn where the page was scrolled: its top above the window
+        region.parse = lambda html, card=card: [card]
+        window.scrollY, window.scrolled = 1200, []
+        answer = {"render": [["#play-esp .play-root", "<div>card</div>"]], "focus": focus}
+        bridge = Bridge()
+        bridge.started(Worker(lambda request, answer=answer: answer))
+        bridge.request({"op": "click"})
+        await settle()
+        target = title if focus else control
+        assert target.focused and target.focus_options == {"preventScroll": True}, kind
+        assert window.scrolled == [(0, 1200 - 300 - 16)], kind
+        # drawn again (a bot's move, Share opened): the same card is not new, the page stays
+        window.scrolled = []
+        bridge.request({"op": "click"})
+        await settle()
+        assert window.scrolled == [], kind
+    # a card whose top is already in the window's upper third (beside the board) stays put
+    card = Element("div", {"data-opens-at-top": "result:2"})
+    card.box = Box(120, 600)
+    region.parse = lambda html: [card]
+    window.scrolled = []
+    bridge.request({"op": "click"})
+    await settle()
+    assert window.scrolled == []

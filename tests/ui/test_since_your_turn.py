@@ -3,10 +3,13 @@ place above the board; against a bot and in pass-and-play."""
 
 from __future__ import annotations
 
+import pytest
+
 from parlour.fair.rng import Rng
 from parlour.match import bot_seats
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node
+from tests.ui.test_bot_seats import SEATS
 from tests.ui.test_bot_seats import session as seated
 from tests.ui.test_espeers_pacing import solo
 
@@ -63,3 +66,27 @@ def test_since_your_turn_names_every_move_of_the_others_in_pass_and_play():
             assert [line.split(" ")[0] for line in shown] == [others[0]] * 2 + [others[1]] * 2
         s.act(bot_seats.decide(s.table, seat, "easy", rng.read(32)).choice)
         guesses += 1
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_since_your_turn_is_read_first_just_under_the_play_bar(game):
+    """Issue 39: "Since your turn:" sat under the board, controls and status board (in Psi
+    Squad on a phone, 1,800 px down); it comes right after the play bar, in every game, before
+    the message, the controls and the board."""
+    names = ("Ada", "Bo", "Cy")[: SEATS[game]]
+    s = seated(game, names, {})
+    rng = Rng(b"since first " + game.encode())
+    for _ in range(400):
+        if s.table.match.result() is not None:
+            break
+        if s.viewer is None:
+            s.handle({"cmd": "take-device"})
+        if since(s):
+            table = s.render().find_all(**{"class": "play-table"})[0]
+            kids = [c for c in table.children if isinstance(c, Node)]
+            assert kids[0].tag == "header" and kids[1].attrs.get("data-role") == "since", [
+                k.attrs.get("class") for k in kids
+            ]
+            return
+        s.act(bot_seats.decide(s.table, s.viewer, "easy", rng.read(32)).choice)
+    raise AssertionError(f"{game}: no 'Since your turn' in a whole game")

@@ -243,7 +243,8 @@ def board_tree(
     nodes = [_empty(c, marks) for c in empties]
     nodes += [_tile(t, viewer, hidden, marks, names, in_sets) for t in tiles]
     stop = _one_tab_stop(nodes, marks.focus)
-    lines = [_set_line(window) for window in view.get("sets", [])]
+    sets = view.get("sets", [])
+    lines = [_set_line(window) for window in sets]
     if marks.last_from is not None and marks.last is not None:
         lines.append(_path(marks.last_from, marks.last))
     xs, ys = zip(*(centre(c) for c in occupied | set(empties)), strict=True)
@@ -267,6 +268,10 @@ def board_tree(
             "aria-label": "ESP board",
             "data-tiles": str(len(tiles)),
             "data-stop": stop,
+            # the cells the frame first shows whole: the winning sets at the end (their lines
+            # run along them), read by `canvas_tree`
+            "data-show": " ".join(sorted({cell_key((c[0], c[1])) for w in sets for c in w}))
+            or None,
         },
         *nodes,
         *lines,
@@ -289,15 +294,23 @@ def _one_tab_stop(nodes: list[Node], focus: Cell | None) -> str:
 
 
 def canvas_tree(svg: Node) -> Node:
-    """The board and, over it, an invisible box on its Tab stop: a zoomed board's frame first
+    """The board and, over it, an invisible box on what matters: a zoomed board's frame first
     scrolls to that box (CSS scroll-initial-target, which an SVG element cannot take), so a
-    phone shows the cell that matters (the chosen tile, a target, the last move)."""
+    phone shows the cell that matters (the chosen tile, a target, the last move) or, at the
+    end, the whole winning set with its line (issue 39: at 360 px the frame opened on the last
+    move, and the winning line ran off the frame's edge)."""
     box = [float(v) for v in svg.attrs["viewBox"].split()]
-    stop = parse_key(svg.attrs.get("data-stop"))
+    keys = svg.attrs.get("data-show", "").split() or [svg.attrs.get("data-stop", "")]
+    cells = [c for c in (parse_key(k) for k in keys) if c is not None]
     anchor = None
-    if stop is not None:
-        x, y = centre(stop)
-        left, top = (x - SIZE - box[0]) / box[2] * 100, (y - SIZE - box[1]) / box[3] * 100
+    if cells:
+        xs, ys = zip(*(centre(c) for c in cells), strict=True)
+        left, top = (
+            (min(xs) - SIZE - box[0]) / box[2] * 100,
+            (min(ys) - SIZE - box[1]) / box[3] * 100,
+        )
+        width = (max(xs) - min(xs) + 2 * SIZE) / box[2] * 100
+        height = (max(ys) - min(ys) + 2 * SIZE) / box[3] * 100
         anchor = h(
             "div",
             {
@@ -307,8 +320,8 @@ def canvas_tree(svg: Node) -> Node:
                 # not a style attribute (the page's CSP allows none): the CSS reads these
                 "data-left": f"{left:.2f}",
                 "data-top": f"{top:.2f}",
-                "data-width": f"{2 * SIZE / box[2] * 100:.2f}",
-                "data-height": f"{2 * SIZE / box[3] * 100:.2f}",
+                "data-width": f"{width:.2f}",
+                "data-height": f"{height:.2f}",
             },
         )
     return h("div", {"class": "esp-canvas"}, svg, anchor)

@@ -122,6 +122,9 @@ class PlaySession(Session):
                 ),
                 h("div", {"class": "tools"}, *tools),
             ),
+            # the first thing a returning player reads, just under the play bar, in every game
+            # and at every width (issue 39: in Psi Squad on a phone it sat 1,800 px down)
+            since_tree(self.since_your_turn()),
             # a hint or a refusal while there is one, else the last move (a click on notes or
             # a target must not blank it)
             # (the page's own live region, #announcer, says each move: see `take_said`)
@@ -135,7 +138,6 @@ class PlaySession(Session):
             h(
                 "div",
                 {"class": "play-main"},
-                since_tree(self.since_your_turn()),  # read first; placed by the stylesheet
                 # the result, beside the board and never over it (its marks tell the end); else
                 # the controls: first, as Tab follows a turn (choose, then where on the board)
                 self._result_tree(self.table.match.result())
@@ -293,7 +295,8 @@ class PlaySession(Session):
         title = outcome_title(result, self.names, self.you())
         return h(
             "div",
-            {"class": "result-panel", "data-role": "result"},
+            # opened, it shows from its top (py/shell/dom.py show_top)
+            {"class": "result-panel", "data-role": "result", "data-opens-at-top": "result"},
             h(
                 "section",
                 {"class": "dialog", "aria-labelledby": f"{self.scope}-result-title"},

@@ -101,7 +101,8 @@ def handoff_tree(name: str, last_move: str | None = None, mover: str | None = No
     while `mover` (who has just moved) still holds it, their way to take the move back."""
     return h(
         "div",
-        {"class": "handoff", "data-role": "handoff"},
+        # a new hand-off opens at its top (the page scrolls to it: py/shell/dom.py show_top)
+        {"class": "handoff", "data-role": "handoff", "data-opens-at-top": f"handoff:{name}"},
         h("p", {"class": "last-move", "data-role": "last-move"}, last_move) if last_move else None,
         h(
             "p",
