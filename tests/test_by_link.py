@@ -1183,4 +1183,3 @@ def test_one_link_cannot_fill_a_save_with_moves_that_can_never_count():
     assert not out.ok and "more moves from Bo's device than a game can use" in out.sentence
     assert len(json.dumps(ada.to_json())) == size and not ada._halted()
     assert ada.match.head() == bo.match.head()
-
