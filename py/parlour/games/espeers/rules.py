@@ -517,13 +517,13 @@ class Espeers(Game[EspeersState, Action]):
     def _check_loss(self, state: EspeersState, seat: int) -> EspeersState:
         if state.players[seat].psi > 0:
             return state
-        reason = f"{state.name(seat)} has no PSI left."
+        reason = f"{Named(state.name(seat)):has} no PSI left."
         return replace(state, outcome=Outcome(Termination.WIN, frozenset({1 - seat}), reason))
 
     def _draw(self, state: EspeersState, seat: int, n: int) -> EspeersState:
         p = state.players[seat]
         if p.drawn + n > DECK_SIZE:
-            reason = f"{state.name(seat)} must draw from an empty deck."
+            reason = f"{Named(state.name(seat)):must} draw from an empty deck."
             state = _set(state, seat, drawn=DECK_SIZE, hand=p.hand + p.deck)
             return replace(state, outcome=Outcome(Termination.WIN, frozenset({1 - seat}), reason))
         state = _set(state, seat, drawn=p.drawn + n, hand=p.hand + n)
