@@ -46,3 +46,6 @@ class Facts:
     examples: tuple[Example, ...] = ()
     # ...and more that the suites sweeping table sizes play too (play by link, link sizes).
     more: tuple[Example, ...] = ()
+    # What a seat's device holds of it, in the game's words ("whoever holds it could see the
+    # bot's cards"): the disclosure of seats another device plays.
+    secrets: str = "secrets"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parlour.games.catalog import names
+from parlour.games.declared import GAME_IDS, facts_for
 from parlour.match.bot_seats import BOT_SUFFIX
 from parlour.ui.outcome import outcome_title
 from parlour.ui.qr import qr_svg
@@ -342,10 +343,6 @@ def _host_lost(session: OnlineSession) -> Node | None:
     )
 
 
-# what a seat's device holds of it, in each game's words ("could see the bot's cards")
-SECRETS = {"esp": "hidden tiles", "espeers": "cards", "psi-squad": "cypher", "telepathic": "cards"}
-
-
 def held_by_the_host(session: OnlineSession) -> str:
     """On a guest: the seats the host's device plays besides its player's own, as one sentence
     ("Ada's device plays Ada and the bot Cy: whoever holds it could see the bot's cards"); ""
@@ -375,7 +372,7 @@ def held_by_the_host(session: OnlineSession) -> str:
     whose = [session.name(s) + "'s" for s in others if s not in bots]
     if bots:
         whose.append("the bot's" if len(bots) == 1 else "the bots'")
-    secrets = SECRETS.get(config.game, "secrets")
+    secrets = facts_for(config.game).secrets if config.game in GAME_IDS else "secrets"
     return (
         f"{device} plays {and_list([called(s) for s in seats])}: whoever holds it could see "
         f"{and_list(whose)} {secrets}."

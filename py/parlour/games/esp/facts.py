@@ -15,6 +15,7 @@ def hidden(view: Mapping[str, Any]) -> bool:
 
 
 FACTS = Facts(
+    secrets="hidden tiles",
     hidden=hidden,
     examples=(Example("ESP, 3", 3),),
     more=(Example("ESP, 2", 2), Example("ESP, 4 (one bot)", 4, bots={3: "easy"})),

@@ -13,4 +13,4 @@ def hidden(view: Mapping[str, Any]) -> bool:
     return any(p["hand"] or p["deck"] for p in view["players"])
 
 
-FACTS = Facts(hidden=hidden, examples=(Example("ESPEERS", 2),))
+FACTS = Facts(hidden=hidden, examples=(Example("ESPEERS", 2),), secrets="cards")

@@ -17,6 +17,7 @@ def hidden(view: Mapping[str, Any]) -> bool:
 SHORT = {"length": 3}  # the tests' games: shorter with 3-digit cyphers
 
 FACTS = Facts(
+    secrets="cypher",
     hidden=hidden,
     # every seat count at every cypher length
     tables=tuple((s, {"length": n}) for n in LENGTHS for s in OPTIONS.seats.counts),

@@ -16,6 +16,7 @@ def hidden(view: Mapping[str, Any]) -> bool:
 
 
 FACTS = Facts(
+    secrets="cards",
     hidden=hidden,
     # every arrangement, at the seats it takes
     tables=tuple((seats, {"arrangement": a}) for a, seats in ARRANGEMENTS.items()),
