@@ -111,7 +111,7 @@ class Bridge:
                     "tabindex"
                 ):
                     target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
-                dom.focus(target, scroll=not cards)
+                dom.focus(target, scroll=not cards or dom.embedded())
         if cards:
             dom.show_top(cards[0])
         if effects.get("top"):

@@ -39,6 +39,11 @@ def may_take_focus():
     return bool(env.document.hasFocus())
 
 
+def embedded():
+    """In a blog's frame (?embed=1: <html data-embed>, assets/early.js)."""
+    return value(env.document.documentElement.getAttribute("data-embed")) is not None
+
+
 def quote(text):
     return str(text).replace("\\", "\\\\").replace('"', '\\"')
 
@@ -81,6 +86,8 @@ def show_top(card):
     mid-page, their first words cut, as focusing their button scrolled only as far as the
     button). A card whose top is already in the upper third of the window stays put (beside
     the board on a wide screen); else the page scrolls to put its top near the window's."""
+    if embedded():
+        return  # embedded: the frame is as tall as its page, and the blog's snippet scrolls
     box = card.getBoundingClientRect()
     top = float(box.top)
     if float(box.height) == 0:
@@ -113,7 +120,7 @@ def render(container, html):
         # takes the focus rather than the top of the page
         target = value(container.querySelector("[data-role=status]"))
     if target is not None and may_take_focus():
-        focus(target, scroll=card is None)
+        focus(target, scroll=card is None or embedded())
     log = value(container.querySelector("[data-role=log]"))
     if log is not None:
         log.scrollTop = log.scrollHeight

@@ -103,6 +103,8 @@ class PlaySession(Session):
         viewer = self.viewer
         over = self.table.match.result() is not None
         lines = self.log_lines()
+        since = self.since_your_turn()
+        said_above = not self.message and bool(lines) and lines[-1] in since[-1:]
         status = (
             self.table.match.result().reason
             if over
@@ -124,14 +126,14 @@ class PlaySession(Session):
             ),
             # the first thing a returning player reads, just under the play bar, in every game
             # and at every width (issue 39: in Psi Squad on a phone it sat 1,800 px down)
-            since_tree(self.since_your_turn()),
+            since_tree(since),
             # a hint or a refusal while there is one, else the last move (a click on notes or
-            # a target must not blank it)
+            # a target must not blank it), unless "Since your turn" just said it
             # (the page's own live region, #announcer, says each move: see `take_said`)
             h(
                 "p",
-                {"class": "message", "data-role": "message"},
-                self.message or (lines[-1] if lines else ""),
+                {"class": "message", "data-role": "message", "hidden": said_above or None},
+                self.message or ("" if said_above else lines[-1] if lines else ""),
             ),
             self._undo_question() if self.asking_undo else None,
             description_tree(self.board_sentences()) if self.describing else None,
