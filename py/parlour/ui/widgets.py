@@ -199,7 +199,9 @@ def since_tree(lines: list[str]) -> Node | None:
         "section",
         {"class": "since", "data-role": "since", "aria-label": "Since your turn"},
         h("h3", None, "Since your turn:"),
-        h("ol", None, *(h("li", None, line) for line in lines)),
+        # a phone shows a few lines and scrolls the rest (the board stays in view): focusable
+        # so a keyboard can scroll it too
+        h("ol", {"tabindex": "0"}, *(h("li", None, line) for line in lines)),
     )
 
 
