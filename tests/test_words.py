@@ -106,7 +106,7 @@ def test_psi_squads_help_beside_guess_says_what_correct_and_spotted_mean():
     assert correct and "anywhere" in correct.group(1) and "place" not in correct.group(1)
     assert spotted and "place" in spotted.group(1)
     _check_answers(said)
-    assert answer_example() == "1234 against the cypher 0123: 3 correct, 0 spotted"
+    assert answer_example() == "6789 against the cypher 5678: 3 correct, 0 spotted"
 
 
 def _check_answers(text: str) -> None:

@@ -33,9 +33,10 @@ def describe(before: PsiState, seat: int, action: object) -> str:
     return f"{name:acts}."
 
 
-def answer_example(cypher: str = "0123", guess: str = "1234") -> str:
+def answer_example(cypher: str = "5678", guess: str = "6789") -> str:
     """A guess's answer worked out by the engine's own scoring, for the help beside Guess: the
-    sentence cannot say "correct" where the rules say "spotted" ("1234 against the cypher 0123:
-    3 correct, 0 spotted")."""
+    sentence cannot say "correct" where the rules say "spotted" ("6789 against the cypher 5678:
+    3 correct, 0 spotted"; digits no test's cypher uses, so a check that no other seat's cypher
+    is in the page never meets the help's)."""
     correct, spotted = score(cypher, guess)
     return f"{guess} against the cypher {cypher}: {correct} correct, {spotted} spotted"
