@@ -86,10 +86,11 @@ class Bridge:
                 self.links.send(link_id, text)
         document = env.document
         cards = []  # hand-offs and results new in this redraw: each opens at its top
+        patches = effects.get("patch", {})
         for selector, html in effects.get("render", []):
             container = dom.value(document.querySelector(selector))
             if container is not None:
-                card = dom.render(container, html)
+                card = dom.render(container, html, patches.get(selector))
                 if card is not None:
                     cards.append(card)
         for selector, text in effects.get("text", []):

@@ -97,17 +97,33 @@ def show_top(card):
     env.window.scrollTo(0, max(0.0, float(env.window.scrollY) + top - CARD_MARGIN))
 
 
-def render(container, html):
+STAMP = "data-drawn"  # on a region: the stamp of the worker's drawing it holds
+
+
+def render(container, html, drawn=None):
     """Replace a region's content with the worker's HTML, keeping keyboard focus where it was
     (or moving it to a [data-autofocus] control), and the region's log scrolled to its newest.
+    `drawn` ([stamp, base, puts, splices], parlour.ui.redraw): when the region holds the drawing
+    `base`, only the changed elements are replaced, and the focus is touched only if it was in
+    one of them (giving it back forced the browser to lay out the whole screen at once).
     Returns a card that opens at its top (`CARD`) new in this redraw, else None: the focus
     given here does not scroll when there is one, and the caller scrolls to it (`show_top`)
     once every focus is given."""
+    based = drawn is not None and drawn[1] is not None
+    if based and value(container.getAttribute(STAMP)) == str(drawn[1]):
+        card = patch(container, drawn[2], drawn[3])
+        if card is not False:
+            container.setAttribute(STAMP, str(drawn[0]))
+            return card
     active = value(env.document.activeElement)
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None
     before = cards(container)
     container.innerHTML = html
+    if drawn is None:
+        container.removeAttribute(STAMP)
+    else:
+        container.setAttribute(STAMP, str(drawn[0]))
     card = new_card(container, before)
     target = value(container.querySelector(key)) if key else None
     # [data-autofocus] takes the focus from nowhere or from this region, never from elsewhere (a
@@ -121,9 +137,80 @@ def render(container, html):
         target = value(container.querySelector("[data-role=status]"))
     if target is not None and may_take_focus():
         focus(target, scroll=card is None or embedded())
+    scroll_log(container)
+    return card
+
+
+def scroll_log(container):
     log = value(container.querySelector("[data-role=log]"))
     if log is not None:
         log.scrollTop = log.scrollHeight
+
+
+def find(container, path, tag):
+    """The element at `path` (element indices) under `container`, if it has the tag `tag`."""
+    node = container
+    for index in path:
+        node = value(node.children.item(index))
+        if node is None:
+            return None
+    return node if str(node.tagName).lower() == tag else None
+
+
+def patch(container, puts, splices):
+    """Put the elements `puts` names ([path, tag, html] each) in place of the old ones, then
+    make the `splices` ([path, tag, start, taken, added, html]: the runs of a parent's children
+    taken out and put in), as parlour.ui.redraw made them; False when a part is not where the
+    worker drew it (the caller then draws the whole)."""
+    targets = [find(container, path, tag) for path, tag, _html in puts]
+    parents = [container if not p[0] else find(container, p[0], p[1]) for p in splices]
+    if any(t is None for t in targets) or any(p is None for p in parents):
+        return False
+    active = value(env.document.activeElement)
+    inside = active is not None and container.contains(active)
+    key = focus_key(active) if inside else None
+    before = cards(container)
+    lost, fresh = False, []
+    for i in range(len(puts)):
+        target, (path, _tag, html) = targets[i], puts[i]
+        parent = target.parentElement
+        lost = lost or (inside and target.contains(active))
+        target.outerHTML = html
+        fresh.append(value(parent.children.item(path[-1])))
+    for i in range(len(splices)):
+        parent, (_path, _tag, start, taken, added, html) = parents[i], splices[i]
+        for _ in range(taken):
+            child = value(parent.children.item(start))
+            if child is None:
+                return False
+            lost = lost or (inside and child.contains(active))
+            child.remove()
+        if html:
+            after = value(parent.children.item(start))
+            if after is None:
+                parent.insertAdjacentHTML("beforeend", html)
+            else:
+                after.insertAdjacentHTML("beforebegin", html)
+        for i in range(start, start + added):
+            fresh.append(value(parent.children.item(i)))
+    card = new_card(container, before)
+    target = None
+    if lost:
+        target = value(container.querySelector(key)) if key else None
+    if target is None and (lost or active is None or str(active.tagName) in ("BODY", "H1", "H2")):
+        # a new [data-autofocus] control takes a focus that was lost or loose (never one the
+        # redraw did not touch: an unchanged control keeps its focus)
+        found = value(container.querySelector("[data-autofocus]"))
+        if found is not None and any(n is not None and n.contains(found) for n in fresh):
+            target = found
+    if target is None and lost:
+        target = value(container.querySelector("[data-role=status]"))
+    if target is not None and may_take_focus():
+        focus(target, scroll=card is None or embedded())
+    log = value(container.querySelector("[data-role=log]"))
+    redrawn = [n for n in fresh if n is not None]
+    if log is not None and any(n.contains(log) or log.contains(n) for n in redrawn):
+        scroll_log(container)
     return card
 
 

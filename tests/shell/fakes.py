@@ -123,11 +123,18 @@ class Box:
         self.top, self.height, self.bottom = top, height, top + height
 
 
+class Children(list):
+    """An element's children, as the browser's HTMLCollection reads them (`item`)."""
+
+    def item(self, i):
+        return self[i] if 0 <= i < len(self) else None
+
+
 class Element:
     def __init__(self, tag, attrs=None, children=(), value=""):
         self.tagName = tag.upper()
         self.attrs = dict(attrs or {})
-        self.children = []
+        self.children = Children()
         self.parent = None
         self.value = value
         self._html = ""
@@ -152,9 +159,36 @@ class Element:
     def innerHTML(self, html):
         self._html = html
         if self.parse is not None:
-            self.children = []
+            self.children = Children()
             for child in self.parse(html):
                 self.append(child)
+
+    def remove(self):
+        self.parent.children.remove(self)
+        self.parent = None
+
+    def insertAdjacentHTML(self, where, html):
+        """Before this element ("beforebegin") or as its last children ("beforeend"), what the
+        parent's (or its own) `parse` makes of `html`."""
+        parent = self.parent if where == "beforebegin" else self
+        at = parent.children.index(self) if where == "beforebegin" else len(parent.children)
+        for offset, new in enumerate(parent.parse(html)):
+            new.parent = parent
+            parent.children.insert(at + offset, new)
+
+    @property
+    def outerHTML(self):
+        return self._html
+
+    @outerHTML.setter
+    def outerHTML(self, html):
+        """In place of this element, what the parent's `parse` makes of `html` (one element)."""
+        parent = self.parent
+        index = parent.children.index(self)
+        (new,) = parent.parse(html)
+        new.parent = parent
+        parent.children[index] = new
+        self.parent = None
 
     def append(self, child):
         child.parent = self

@@ -112,3 +112,80 @@ def test_in_a_frame_on_another_site_the_focus_moves_only_while_the_reader_is_in_
     document.documentElement.setAttribute("data-frame", "same-origin")  # the Embed page's preview
     document.focused = False
     assert dom.may_take_focus()
+
+
+def drawn_region(body):
+    """A region holding the worker's drawing 4: a status, a focused control, a log."""
+    region = body.append(Element("div", {dom.STAMP: "4"}))
+    table = region.append(Element("div", {"class": "play"}))
+    status = table.append(Element("h2", {"data-role": "status"}))
+    button = table.append(Element("button", {"data-cmd": "undo"}))
+    log = table.append(Element("ol", {"data-role": "log"}))
+    return region, status, button, log
+
+
+def test_a_patch_replaces_the_changed_element_alone_and_leaves_the_focus_untouched():
+    _document, body = page()
+    region, _status, button, log = drawn_region(body)
+    button.focus()
+    button.focused = False  # to see whether the redraw focuses it again
+    new_log = Element("ol", {"data-role": "log"})
+    region.children[0].parse = lambda html: [new_log]
+    region.parse = lambda html: 1 / 0  # the whole HTML is not parsed
+    card = dom.render(region, "<whole>", [5, 4, [[[0, 2], "ol", "<ol data-role=log></ol>"]], []])
+    assert card is None and region.getAttribute(dom.STAMP) == "5"
+    assert region.children[0].children[2] is new_log and log.parent is None
+    assert region.children[0].children[1] is button and not button.focused  # not touched
+    assert new_log.scrollTop == new_log.scrollHeight  # the log is scrolled to its newest
+
+
+def test_a_patch_gives_back_a_focus_that_was_in_a_replaced_element():
+    _document, body = page()
+    region, _status, button, log = drawn_region(body)
+    button.focus()
+    again = Element("button", {"data-cmd": "undo", "disabled": ""})
+    region.children[0].parse = lambda html: [again]
+    dom.render(region, "<whole>", [5, 4, [[[0, 1], "button", "<button></button>"]], []])
+    assert again.focused and log.scrollTop == 0  # the log was not redrawn: not scrolled
+
+
+def test_a_patch_for_another_drawing_or_another_tag_falls_back_to_the_whole():
+    for stamp, path, tag in (("3", [0, 2], "ol"), ("4", [0, 2], "ul"), ("4", [0, 7], "ol")):
+        _document, body = page()
+        region, status, _button, log = drawn_region(body)
+        region.setAttribute(dom.STAMP, stamp)
+        whole = Element("div", {"class": "play"})
+        region.parse = lambda html, whole=whole: [whole]
+        dom.render(region, "<whole>", [5, 4, [[path, tag, "<x></x>"]], []])
+        assert region.children[0] is whole and region.getAttribute(dom.STAMP) == "5"
+        assert log.parent is status.parent  # no part was replaced before the whole came
+
+
+def test_a_whole_drawing_without_a_stamp_clears_the_regions_stamp():
+    _document, body = page()
+    region, _status, _button, _log = drawn_region(body)
+    region.parse = lambda html: [Element("p")]
+    dom.render(region, "<p></p>")
+    assert region.getAttribute(dom.STAMP) is None
+
+
+def test_a_splice_takes_out_and_puts_in_a_run_of_elements():
+    # "Since your turn" comes in under the status; then a move's line goes from the log
+    _document, body = page()
+    region, status, button, log = drawn_region(body)
+    table = region.children[0]
+    since = Element("div", {"class": "since"})
+    table.parse = lambda html: [since]
+    splices = [[[0], "div", 1, 0, 1, "<div class=since></div>"]]
+    dom.render(region, "<whole>", [5, 4, [], splices])
+    assert table.children == [status, since, button, log]
+    log.append(Element("li"))
+    splices = [[[0, 3], "ol", 0, 1, 0, ""], [[0], "div", 1, 1, 0, ""]]  # the deepest first
+    dom.render(region, "<whole>", [6, 5, [], splices])
+    assert table.children == [status, button, log] and log.children == []
+    assert region.getAttribute(dom.STAMP) == "6"
+    # a splice whose parent is elsewhere than drawn: the whole, from the drawing before
+    whole = Element("div", {"class": "play"})
+    region.parse = lambda html: [whole]
+    dom.render(region, "<whole>", [7, 6, [], [[[0, 9], "ol", 0, 1, 0, ""]]])
+    assert region.children == [whole]

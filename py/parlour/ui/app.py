@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.ui import setup_form, signing
 from parlour.ui.deck_shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
 from parlour.ui.page import Effects, Storage, within
+from parlour.ui.redraw import Drawn
 from parlour.ui.saved_game import (
     STORAGE,
     read_saved,
@@ -71,6 +72,7 @@ class App:
         self.pending_tables: dict[str, Table] = {}
         self.pending_form: object = None  # a start waiting on "replace the game?": its form
         self.pending_table: Table | None = None  # or its table
+        self.drawn = Drawn()  # what the page's regions hold: each redraw sends what changed
 
     @property
     def effects(self) -> Effects:
@@ -81,7 +83,7 @@ class App:
     def call(self, text: str) -> str:
         """One request from the page, as JSON; its effects, as JSON. Nothing raises out of
         here: a fault becomes an `error` the page shows, and the app goes on."""
-        self.storage.effects = Effects()
+        self.storage.effects = Effects(self.drawn)
         try:
             request = json.loads(text)
             if not isinstance(request, dict):

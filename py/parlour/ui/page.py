@@ -12,11 +12,23 @@ from typing import Any
 
 from parlour.errors import MalformedInput
 from parlour.fair.encoding import Json, parse_json
+from parlour.ui.redraw import Drawn
 from parlour.ui.tree import Node, to_html
 
 ANNOUNCER = "#announcer"  # the page's one live region, outside every redrawn region
 DAMAGED = ":damaged"  # after a key: the text that stood there and could not be read, kept
-LISTS = ("render", "local", "session", "send", "links", "attrs", "text", "later", "download")
+LISTS = (
+    "render",
+    "local",
+    "session",
+    "send",
+    "links",
+    "attrs",
+    "text",
+    "later",
+    "download",
+    "patch",
+)
 
 
 def within(root: str, selector: str) -> str:
@@ -35,8 +47,13 @@ def within(root: str, selector: str) -> str:
 class Effects:
     """The effects of one call, in the JSON form the main thread reads."""
 
-    def __init__(self) -> None:
+    def __init__(self, drawn: Drawn | None = None) -> None:
         self.render: list[list[str]] = []  # [selector, html]: the region's new content
+        # selector -> [stamp, base stamp, patches]: the same content by its changed parts
+        # (parlour.ui.redraw), where the page keeps the drawings (`drawn`)
+        self.patch: dict[str, list[object]] = {}
+        self.drawn = drawn
+        self._before: dict[str, tuple[int, Node] | None] = {}  # each region's drawing at start
         self.local: dict[str, str | None] = {}  # localStorage writes (None removes)
         self.session: dict[str, str | None] = {}  # sessionStorage writes
         self.go: str | None = None  # replace the address's #fragment
@@ -56,6 +73,10 @@ class Effects:
         """Replace a region's content; a later draw of the same region wins."""
         html = to_html(tree)
         self.render = [r for r in self.render if r[0] != selector] + [[selector, html]]
+        if self.drawn is not None:
+            if selector not in self._before:
+                self._before[selector] = self.drawn.trees.get(selector)
+            self.patch[selector] = self.drawn.draw(selector, tree, self._before[selector])
 
     def announce(self, said: str) -> None:
         """Have the page's live region (#announcer) say `said`: each move in a sentence."""
@@ -74,6 +95,7 @@ class Effects:
             "text",
             "later",
             "download",
+            "patch",
         )
         for name in lists:
             if getattr(self, name):

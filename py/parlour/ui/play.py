@@ -104,7 +104,10 @@ class PlaySession(Session):
         over = self.table.match.result() is not None
         lines = self.log_lines()
         since = self.since_your_turn()
-        said_above = not self.message and bool(lines) and lines[-1] in since[-1:]
+        shown = self.message or (lines[-1] if lines else "")
+        # the message repeats what "Since your turn" ends with (the last move, or a bot's move
+        # and the passes taken after it): hidden, so the board keeps its height
+        said_above = bool(shown) and any(shown == " ".join(since[i:]) for i in range(len(since)))
         status = (
             self.table.match.result().reason
             if over
@@ -133,7 +136,7 @@ class PlaySession(Session):
             h(
                 "p",
                 {"class": "message", "data-role": "message", "hidden": said_above or None},
-                self.message or ("" if said_above else lines[-1] if lines else ""),
+                shown,
             ),
             self._undo_question() if self.asking_undo else None,
             description_tree(self.board_sentences()) if self.describing else None,

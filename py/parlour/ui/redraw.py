@@ -1,0 +1,135 @@
+"""Redrawing a region by its changed parts: what the worker sends besides a region's whole HTML.
+
+Why: a move used to replace a whole screen's innerHTML. The browser then parsed, styled and laid
+out every element again, and giving the focus back forced that layout inside the same task: in
+Psi Squad against bots about 30 ms a move on a quiet machine, and 348 ms on a loaded one (e2e's
+200 ms ceiling for a main-thread task, docs/performance.md "Redraws"). Most moves change a few
+parts (a log line, a status, a sheet's row), so the worker compares the new tree with the one it
+drew last and names the elements that differ; the main thread replaces those alone and leaves
+the focus where it is when it was not in them.
+
+The main thread applies a patch only to the drawing it was made against: each drawing of a
+region has a stamp (`data-drawn` on the region), and a patch carries the stamp it starts from.
+Anything else (a region drawn without one, a drawing lost, a path that does not lead to the
+named tag) falls back to the whole HTML, which every render still carries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.ui.tree import Node, to_html
+
+# Fields are always drawn afresh, as before: a redraw clears what was typed into one (the DOM's
+# value is not the tree's attribute), so an unchanged-looking field is not left holding it.
+FIELDS = frozenset({"input", "textarea", "select"})
+# Past this share of the whole HTML, the parts are as dear as the whole: send the whole.
+MOST_SHARE = 0.9
+# [path (element indices from the region), tag, outer HTML]: an element put in another's place
+Put = list[Any]
+# [parent's path, parent's tag ("" for the region), first index, how many elements taken out,
+# how many put in, their HTML]
+Splice = list[Any]
+
+
+class Drawn:
+    """The last tree the worker drew in each region, and its stamp: kept for the page's life,
+    across calls (an `Effects` lives for one call)."""
+
+    def __init__(self) -> None:
+        self.stamp = 0
+        self.trees: dict[str, tuple[int, Node]] = {}
+
+    def draw(self, selector: str, tree: Node, base: tuple[int, Node] | None) -> list[object]:
+        """Record `tree` as the region's drawing; [stamp, base stamp or None, puts, splices]:
+        how the main thread gets from the drawing `base` to this one (see `changes`)."""
+        self.stamp += 1
+        self.trees[selector] = (self.stamp, tree)
+        found = None if base is None else changes(base[1], tree)
+        if base is None or found is None:
+            return [self.stamp, None, [], []]
+        return [self.stamp, base[0], *found]
+
+
+def changes(old: Node, new: Node) -> tuple[list[Put], list[Splice]] | None:
+    """How to turn the drawing of `old` into `new`: `puts`, elements to put in place of the
+    ones at the same paths, and `splices`, runs of elements to take out of a parent and put in
+    (every path counts elements in the old drawing: the page puts first, then splices, the
+    deepest first). None when only the whole will do: the parts would cost about as much."""
+    puts: list[Put] = []
+    splices: list[Splice] = []
+    if not _children(_as_region(old), _as_region(new), [], "", puts, splices):
+        return None
+    size = sum(len(p[2]) for p in puts) + sum(len(p[5]) for p in splices)
+    if size > MOST_SHARE * len(to_html(new)):
+        return None
+    splices.sort(key=lambda p: -len(p[0]))
+    return puts, splices
+
+
+def _as_region(tree: Node) -> Node:
+    """What the region holds: a fragment's children, or the one element."""
+    return tree if not tree.tag else Node("", {}, [tree])
+
+
+def _key(node: Node) -> tuple[str, str | None, str | None]:
+    """Which old element a new one stands for when a parent's children differ in number."""
+    return node.tag, node.attrs.get("class"), node.attrs.get("data-role")
+
+
+def _children(
+    old: Node, new: Node, path: list[int], tag: str, puts: list[Put], splices: list[Splice]
+) -> bool:
+    """Patch the children of `old` (at `path`, a `tag`) into those of `new`; False when they
+    cannot be matched (a text among elements that changed, a fragment)."""
+    a, b = old.children, new.children
+    if len(a) == len(b) and all(
+        x == y if isinstance(x, str) or isinstance(y, str) else x.tag == y.tag and x.tag
+        for x, y in zip(a, b, strict=True)
+    ):
+        pairs = [(i, x, y) for i, (x, y) in enumerate(_elements(a, b))]
+        for i, x, y in pairs:
+            _compare(x, y, [*path, i], puts, splices)
+        return True
+    if any(isinstance(c, str) or not c.tag for c in (*a, *b)):
+        return False
+    olds, news = [c for c in a if isinstance(c, Node)], [c for c in b if isinstance(c, Node)]
+    head = 0
+    while head < min(len(olds), len(news)) and _key(olds[head]) == _key(news[head]):
+        head += 1
+    tail = 0
+    while tail < min(len(olds), len(news)) - head and _key(olds[-1 - tail]) == _key(
+        news[-1 - tail]
+    ):
+        tail += 1
+    for i in range(head):
+        _compare(olds[i], news[i], [*path, i], puts, splices)
+    for j in range(1, tail + 1):
+        _compare(olds[-j], news[-j], [*path, len(olds) - j], puts, splices)
+    taken = len(olds) - head - tail
+    added = news[head : len(news) - tail]
+    splices.append([path, tag, head, taken, len(added), "".join(to_html(n) for n in added)])
+    return True
+
+
+def _elements(a: list[Node | str], b: list[Node | str]) -> list[tuple[Node, Node]]:
+    pairs = zip(a, b, strict=True)
+    return [(x, y) for x, y in pairs if isinstance(x, Node) and isinstance(y, Node)]
+
+
+def _holds_field(node: Node) -> bool:
+    return any(isinstance(n, Node) and n.tag in FIELDS for n in node.walk())
+
+
+def _compare(old: Node, new: Node, path: list[int], puts: list[Put], splices: list[Splice]) -> None:
+    """Add what turns `old` into `new`, both at `path` (the same tag)."""
+    if old == new and not _holds_field(new):
+        return
+    whole = (
+        new.tag in FIELDS
+        or old.attrs != new.attrs
+        or new.svg  # an SVG element is replaced from its HTML parent (the <svg>), whole
+        or not _children(old, new, path, new.tag, puts, splices)
+    )
+    if whole:
+        puts.append([path, new.tag, to_html(new)])

@@ -1,0 +1,144 @@
+"""Redraws by their changed parts (parlour.ui.redraw): the patches turn the drawing the page
+holds into the new one exactly, and a move against bots sends a small part of the screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.fair.rng import Rng
+from parlour.games.declared import default_tables
+from parlour.ui.app import App
+from parlour.ui.page import Effects
+from parlour.ui.redraw import MOST_SHARE, Drawn, changes
+from parlour.ui.tree import Node, h, s, to_html
+from tests.ui.test_bot_seats import call, person_moves, run_bots, session
+
+SEATS = dict(default_tables())
+
+
+def element_children(node: Node) -> list[Node]:
+    return [c for c in node.children if isinstance(c, Node)]
+
+
+def patched(old: Node, puts: list[list[object]], splices: list[list[object]]) -> str:
+    """What a browser holding `old` (as HTML) holds after the patches, as HTML, found by element
+    indices as the page finds them: the puts first, then the splices in their order."""
+    region = Node("", {}, [_copy(c) for c in (old.children if not old.tag else [old])])
+
+    def find(path: object, tag: object) -> Node:
+        assert isinstance(path, list)
+        node = region
+        for index in path:
+            node = element_children(node)[index]
+        assert node.tag == tag
+        return node
+
+    for path, tag, html in puts:
+        assert isinstance(path, list) and path
+        parent = region
+        for index in path[:-1]:
+            parent = element_children(parent)[index]
+        target = element_children(parent)[path[-1]]
+        assert target.tag == tag
+        parent.children[parent.children.index(target)] = Node("raw", {"html": str(html)})
+    for path, tag, start, taken, added, html in splices:
+        parent = find(path, tag)
+        assert isinstance(start, int) and isinstance(taken, int)
+        kids = element_children(parent)
+        assert len(kids) == len(parent.children)  # a splice is made among elements only
+        parent.children[start : start + taken] = [Node("raw", {"html": str(html)})]
+        assert added == 0 or html
+    return _html(region)
+
+
+def _copy(node: Node | str) -> Node | str:
+    if isinstance(node, str):
+        return node
+    return Node(node.tag, dict(node.attrs), [_copy(c) for c in node.children], node.svg)
+
+
+def _html(node: Node | str) -> str:
+    if isinstance(node, Node) and node.tag == "raw":
+        return node.attrs["html"]
+    if isinstance(node, Node) and not node.tag:
+        return "".join(_html(c) for c in node.children)
+    if isinstance(node, str):
+        return to_html(node)
+    inner = "".join(_html(c) for c in node.children)
+    shell = to_html(Node(node.tag, node.attrs, [], node.svg))
+    return shell.replace("></", f">{inner}</", 1) if inner else shell
+
+
+def test_a_changed_line_is_sent_alone():
+    log = h("ol", None, h("li", None, "1"))
+    old = h("div", {"class": "play"}, h("h2", None, "Ada's turn"), log)
+    new = h("div", {"class": "play"}, h("h2", None, "Bo's turn"), log)
+    assert changes(old, new) == ([[[0, 0], "h2", "<h2>Bo's turn</h2>"]], [])
+    assert changes(old, old) == ([], [])
+
+
+def test_what_cannot_be_matched_is_sent_whole():
+    x = "words " * 20  # the part not changed is the larger
+    a = h("div", None, h("p", None, x), h("ul", None, h("li", None, "1")))
+    more = h("div", None, h("p", None, x), h("ul", None, h("li", None, "1"), h("li", None, "2")))
+    # a list that grew: the new line is put in after the first
+    assert changes(a, more) == ([], [[[0, 1], "ul", 1, 0, 1, "<li>2</li>"]])
+    # another attribute: the element whole
+    moved = h("div", {"class": "other"}, h("p", None, x), h("ul", None, h("li", None, "1")))
+    assert changes(a, moved) is None  # the region's one element: the whole HTML
+    # an SVG drawing: from its <svg>, never inside it
+    board = h("div", None, h("p", None, x), s("svg", None, s("g", None, s("circle", {"r": "1"}))))
+    board2 = h("div", None, h("p", None, x), s("svg", None, s("g", None, s("circle", {"r": "2"}))))
+    assert [p[:2] for p in first(changes(board, board2))] == [[[0, 1], "svg"]]
+    # a field is drawn afresh even when unchanged (a redraw clears what was typed into it)
+    long = h("p", None, "long " * 40)
+    form = h("div", None, h("p", None, "Name"), h("input", {"value": ""}), long)
+    assert [p[:2] for p in first(changes(form, form))] == [[[0, 1], "input"]]
+
+
+def first(found: tuple[list[list[object]], list[list[object]]] | None) -> list[list[object]]:
+    assert found is not None
+    return found[0]
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_every_redraw_of_a_game_against_bots_patches_to_the_new_screen(game):
+    """Every screen of a whole game (a person against bots): the patches from the screen before
+    give exactly the new HTML, and the moves send far less than whole screens."""
+    seats = SEATS[game]
+    names = ("Ada", *(f"Bot {i} (bot)" for i in range(1, seats)))
+    play = session(game, names, {i: "easy" for i in range(1, seats)})
+    rng = Rng(b"redraw" + game.encode())
+    drawn = Drawn()
+    before, sent, whole, screens = None, 0, 0, 0
+    for _ in range(400):
+        if play.table.match.result() is not None:
+            break
+        if play.bot_due():
+            run_bots(play, rng)
+        else:
+            person_moves(play, 0, rng)
+        tree = play.render()
+        effects = Effects(drawn)
+        effects.draw("#play", tree)
+        _stamp, base, puts, splices = effects.patch["#play"]
+        html = effects.render[0][1]
+        if before is not None and base is not None:
+            assert patched(before, puts, splices) == html
+            sent += sum(len(p[2]) for p in puts) + sum(len(p[5]) for p in splices)
+            screens += 1
+        whole += len(html) if before is not None else 0
+        before = tree
+    assert play.table.match.result() is not None
+    assert screens > 0 and sent < MOST_SHARE * whole, (game, sent, whole)
+
+
+def test_the_app_sends_each_region_its_patch_against_the_drawing_before():
+    app = App()
+    call(app, {"op": "start", "local": {}, "session": {}})
+    call(app, {"op": "route", "hash": "#solo-esp"})
+    first = call(app, {"op": "route", "hash": "#play-esp"})
+    again = call(app, {"op": "route", "hash": "#play-esp"})  # drawn again, unchanged
+    (selector, _html), *_ = first["render"]
+    stamp, _base, _puts, _splices = first["patch"][selector]
+    assert again["patch"][selector] == [stamp + 1, stamp, [], []]  # nothing to change
