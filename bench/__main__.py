@@ -19,6 +19,7 @@ from bench import (
     online,
     pacing,
     parsing,
+    redraws,
     snapshot,
     solo,
     startup,
@@ -56,6 +57,7 @@ def main() -> int:
             "solo",
             "parsing",
             "bylink",
+            "redraws",
         ],
         help="run one part",
     )
@@ -63,7 +65,8 @@ def main() -> int:
         "--baseline",
         default=None,
         help="a git revision of earlier code to compare with, interleaved (online moves;"
-        " with --only snapshot, the return visit; parsing: its readers, in a child process)",
+        " with --only snapshot, the return visit; parsing: its readers, in a child process;"
+        " redraws: whole games on a slow CPU)",
     )
     parser.add_argument(
         "--games",
@@ -116,7 +119,7 @@ def main() -> int:
             browser = p.chromium.launch(**free)
             print(f"Chromium {browser.version}")
             slowed = None
-            if args.only in (None, "solo") or (
+            if args.only in (None, "solo", "redraws") or (
                 args.only == "snapshot" and args.throttled_loads > 0 and not args.baseline
             ):  # (the return visit against earlier code has no throttled rounds)
                 slowed = (p.chromium.launch(**throttle.launch), throttle)
@@ -170,6 +173,15 @@ def run_browser_parts(args, browser, slowed, url: str) -> None:
     if args.only in (None, "think"):
         for line in think.run(browser, url):
             print(line)
+    if args.only in (None, "redraws"):
+        assert slowed is not None
+        if args.baseline:
+            with SiteServer(baseline_checkout(args.baseline), BENCH_PAGES) as old:
+                lines = redraws.run(slowed[0], url, old.url, slowed[1])
+        else:
+            lines = redraws.run(slowed[0], url, None, slowed[1])
+        for line in lines:
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,54 @@
+"""Redraws on a slow CPU (issue 39, "Smooth on a phone"): the longest main-thread task over a
+whole game of each game, a person against easy bots, in the browser slowed 4x (bench/throttle.py:
+a phone's CPU), from the game's first screen to its end (the page's own start is the start-up
+figures'). Rows: 4-seat ESP, ESPEERS, Telepathic, 8-seat Psi Squad. Goal: under 100 ms.
+
+The baseline, in the same run and the same browser, is the same game on earlier code (`--baseline`,
+served from a git worktree: what the redraws were before), the two interleaved game by game.
+"""
+
+from __future__ import annotations
+
+from bench.throttle import Throttle
+from e2e.harness import PageWatch
+from e2e.players import SoloPage
+from parlour.games.declared import default_tables
+
+GOAL_MS = 100
+SEATS = {**dict(default_tables()), "esp": 4, "psi-squad": 8}
+
+
+def game_tasks(browser, url: str, game: str, throttle: Throttle | None) -> tuple[list[float], int]:
+    """The main-thread tasks over 50 ms from the game's first screen to its end, and its moves."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    if throttle is not None:
+        throttle.slow_page(context, page)
+    watch = PageWatch(url)
+    watch.attach(page)
+    solo = SoloPage(page, game)
+    solo.start(url, SEATS[game], "easy")
+    page.wait_for_timeout(500)  # the start's own tasks are reported
+    mark = len(watch.long_tasks)
+    table = solo.play_to_the_end()
+    page.wait_for_timeout(300)  # the last tasks' reports arrive
+    context.close()
+    return watch.long_tasks[mark:], table.match.step
+
+
+def run(browser, url: str, old_url: str | None, throttle: Throttle | None) -> list[str]:
+    where = "4x-slowed browser" if throttle is not None else "unthrottled browser"
+    lines = [f"redraws: the longest main-thread task over a whole game, {where} (goal {GOAL_MS})"]
+    for game in SEATS:
+        rows = [("before", old_url), ("now", url)] if old_url else [("now", url)]
+        longest = {}
+        for label, site in rows:
+            tasks, steps = game_tasks(browser, site, game, throttle)
+            longest[label] = max(tasks, default=0.0)
+            lines.append(
+                f"  {game:10} {SEATS[game]} seats {label:6}: longest {longest[label]:5.0f} ms,"
+                f" {len(tasks):3} tasks over 50 ms in {steps} steps"
+            )
+        if longest.get("before"):
+            lines.append(f"  {game:10} now / before: {longest['now'] / longest['before']:.2f}")
+    return lines
