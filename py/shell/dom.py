@@ -103,15 +103,15 @@ STAMP = "data-drawn"  # on a region: the stamp of the worker's drawing it holds
 def render(container, html, drawn=None):
     """Replace a region's content with the worker's HTML, keeping keyboard focus where it was
     (or moving it to a [data-autofocus] control), and the region's log scrolled to its newest.
-    `drawn` ([stamp, base, puts, splices], parlour.ui.redraw): when the region holds the drawing
-    `base`, only the changed elements are replaced, and the focus is touched only if it was in
-    one of them (giving it back forced the browser to lay out the whole screen at once).
+    `drawn` ([stamp, base, marks, puts, splices], parlour.ui.redraw): when the region holds the
+    drawing `base`, only the changed elements are replaced, and the focus is touched only if it
+    was in one of them (giving it back forced the browser to lay out the whole screen at once).
     Returns a card that opens at its top (`CARD`) new in this redraw, else None: the focus
     given here does not scroll when there is one, and the caller scrolls to it (`show_top`)
     once every focus is given."""
     based = drawn is not None and drawn[1] is not None
     if based and value(container.getAttribute(STAMP)) == str(drawn[1]):
-        card = patch(container, drawn[2], drawn[3])
+        card = patch(container, drawn[2], drawn[3], drawn[4])
         if card is not False:
             container.setAttribute(STAMP, str(drawn[0]))
             return card
@@ -154,18 +154,26 @@ def find(container, path, tag):
         node = value(node.children.item(index))
         if node is None:
             return None
-    return node if str(node.tagName).lower() == tag else None
+    return node if str(node.tagName).lower() == tag.lower() else None
 
 
-def patch(container, puts, splices):
-    """Put the elements `puts` names ([path, tag, html] each) in place of the old ones, then
-    make the `splices` ([path, tag, start, taken, added, html]: the runs of a parent's children
-    taken out and put in), as parlour.ui.redraw made them; False when a part is not where the
-    worker drew it (the caller then draws the whole)."""
+def patch(container, marks, puts, splices):
+    """Set the attributes `marks` names ([path, tag, {name: value or None}]), put the elements
+    `puts` names ([path, tag, html]) in place of the old ones, then make the `splices` ([path,
+    tag, start, taken, added, html]: runs of a parent's children taken out and put in), as
+    parlour.ui.redraw made them; False when a part is not where the worker drew it (the caller
+    then draws the whole)."""
+    marked = [find(container, path, tag) for path, tag, _attrs in marks]
     targets = [find(container, path, tag) for path, tag, _html in puts]
     parents = [container if not p[0] else find(container, p[0], p[1]) for p in splices]
-    if any(t is None for t in targets) or any(p is None for p in parents):
+    if any(x is None for x in marked + targets + parents):
         return False
+    for i in range(len(marks)):
+        for name, text in marks[i][2].items():
+            if text is None:
+                marked[i].removeAttribute(name)
+            else:
+                marked[i].setAttribute(name, text)
     active = value(env.document.activeElement)
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None

@@ -132,7 +132,9 @@ def test_a_patch_replaces_the_changed_element_alone_and_leaves_the_focus_untouch
     new_log = Element("ol", {"data-role": "log"})
     region.children[0].parse = lambda html: [new_log]
     region.parse = lambda html: 1 / 0  # the whole HTML is not parsed
-    card = dom.render(region, "<whole>", [5, 4, [[[0, 2], "ol", "<ol data-role=log></ol>"]], []])
+    card = dom.render(
+        region, "<whole>", [5, 4, [], [[[0, 2], "ol", "<ol data-role=log></ol>"]], []]
+    )
     assert card is None and region.getAttribute(dom.STAMP) == "5"
     assert region.children[0].children[2] is new_log and log.parent is None
     assert region.children[0].children[1] is button and not button.focused  # not touched
@@ -145,7 +147,7 @@ def test_a_patch_gives_back_a_focus_that_was_in_a_replaced_element():
     button.focus()
     again = Element("button", {"data-cmd": "undo", "disabled": ""})
     region.children[0].parse = lambda html: [again]
-    dom.render(region, "<whole>", [5, 4, [[[0, 1], "button", "<button></button>"]], []])
+    dom.render(region, "<whole>", [5, 4, [], [[[0, 1], "button", "<button></button>"]], []])
     assert again.focused and log.scrollTop == 0  # the log was not redrawn: not scrolled
 
 
@@ -156,7 +158,7 @@ def test_a_patch_for_another_drawing_or_another_tag_falls_back_to_the_whole():
         region.setAttribute(dom.STAMP, stamp)
         whole = Element("div", {"class": "play"})
         region.parse = lambda html, whole=whole: [whole]
-        dom.render(region, "<whole>", [5, 4, [[path, tag, "<x></x>"]], []])
+        dom.render(region, "<whole>", [5, 4, [], [[path, tag, "<x></x>"]], []])
         assert region.children[0] is whole and region.getAttribute(dom.STAMP) == "5"
         assert log.parent is status.parent  # no part was replaced before the whole came
 
@@ -177,15 +179,27 @@ def test_a_splice_takes_out_and_puts_in_a_run_of_elements():
     since = Element("div", {"class": "since"})
     table.parse = lambda html: [since]
     splices = [[[0], "div", 1, 0, 1, "<div class=since></div>"]]
-    dom.render(region, "<whole>", [5, 4, [], splices])
+    dom.render(region, "<whole>", [5, 4, [], [], splices])
     assert table.children == [status, since, button, log]
     log.append(Element("li"))
     splices = [[[0, 3], "ol", 0, 1, 0, ""], [[0], "div", 1, 1, 0, ""]]  # the deepest first
-    dom.render(region, "<whole>", [6, 5, [], splices])
+    dom.render(region, "<whole>", [6, 5, [], [], splices])
     assert table.children == [status, button, log] and log.children == []
     assert region.getAttribute(dom.STAMP) == "6"
     # a splice whose parent is elsewhere than drawn: the whole, from the drawing before
     whole = Element("div", {"class": "play"})
     region.parse = lambda html: [whole]
-    dom.render(region, "<whole>", [7, 6, [], [[[0, 9], "ol", 0, 1, 0, ""]]])
+    dom.render(region, "<whole>", [7, 6, [], [], [[[0, 9], "ol", 0, 1, 0, ""]]])
     assert region.children == [whole]
+
+
+def test_a_mark_sets_and_removes_attributes_of_an_element_kept():
+    _document, body = page()
+    region, _status, button, _log = drawn_region(body)
+    button.setAttribute("disabled", "")
+    button.focus()
+    marks = [[[0, 1], "button", {"disabled": None, "class": "ready"}]]
+    dom.render(region, "<whole>", [5, 4, marks, [], []])
+    assert region.children[0].children[1] is button and button.focused
+    assert button.getAttribute("class") == "ready" and not button.hasAttribute("disabled")
+    assert region.getAttribute(dom.STAMP) == "5"

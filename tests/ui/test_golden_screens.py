@@ -83,10 +83,12 @@ def draws(monkeypatch) -> Draws:
 
 
 def _answer(app: App, request: dict) -> str:
-    """One request's answer, less the bot's thinking time (a clock, not a screen)."""
+    """One request's answer, less the bot's thinking time (a clock, not a screen) and the
+    patches (the same screens by their changes: tests/ui/test_redraw.py checks them exactly)."""
     out = json.loads(app.call(json.dumps(request)))
     assert "error" not in out, out.get("error")
     out.get("attrs", {}).pop("bot-thought", None)
+    out.pop("patch", None)
     return json.dumps(out, sort_keys=True)
 
 

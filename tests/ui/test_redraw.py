@@ -3,13 +3,15 @@ holds into the new one exactly, and a move against bots sends a small part of th
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 
 from parlour.fair.rng import Rng
 from parlour.games.declared import default_tables
 from parlour.ui.app import App
 from parlour.ui.page import Effects
-from parlour.ui.redraw import MOST_SHARE, Drawn, changes
+from parlour.ui.redraw import MOST_SHARE, Changes, Drawn, changes
 from parlour.ui.tree import Node, h, s, to_html
 from tests.ui.test_bot_seats import call, person_moves, run_bots, session
 
@@ -20,9 +22,9 @@ def element_children(node: Node) -> list[Node]:
     return [c for c in node.children if isinstance(c, Node)]
 
 
-def patched(old: Node, puts: list[list[object]], splices: list[list[object]]) -> str:
-    """What a browser holding `old` (as HTML) holds after the patches, as HTML, found by element
-    indices as the page finds them: the puts first, then the splices in their order."""
+def patched(old: Node, found: Changes) -> str:
+    """What a browser holding `old` (as HTML) holds after the changes, as HTML, found by element
+    indices as the page finds them: the marks, the puts, then the splices in their order."""
     region = Node("", {}, [_copy(c) for c in (old.children if not old.tag else [old])])
 
     def find(path: object, tag: object) -> Node:
@@ -33,7 +35,14 @@ def patched(old: Node, puts: list[list[object]], splices: list[list[object]]) ->
         assert node.tag == tag
         return node
 
-    for path, tag, html in puts:
+    for path, tag, attrs in found.marks:
+        node = find(path, tag)
+        for name, text in attrs.items():
+            if text is None:
+                del node.attrs[name]
+            else:
+                node.attrs[name] = text
+    for path, tag, html in found.puts:
         assert isinstance(path, list) and path
         parent = region
         for index in path[:-1]:
@@ -41,7 +50,7 @@ def patched(old: Node, puts: list[list[object]], splices: list[list[object]]) ->
         target = element_children(parent)[path[-1]]
         assert target.tag == tag
         parent.children[parent.children.index(target)] = Node("raw", {"html": str(html)})
-    for path, tag, start, taken, added, html in splices:
+    for path, tag, start, taken, added, html in found.splices:
         parent = find(path, tag)
         assert isinstance(start, int) and isinstance(taken, int)
         kids = element_children(parent)
@@ -49,6 +58,37 @@ def patched(old: Node, puts: list[list[object]], splices: list[list[object]]) ->
         parent.children[start : start + taken] = [Node("raw", {"html": str(html)})]
         assert added == 0 or html
     return _html(region)
+
+
+class _Canonical(HTMLParser):
+    """HTML as a browser's DOM holds it: attributes in no order (the page sets a mark's
+    attributes after the others)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.out: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.out.append(f"<{tag} {sorted(attrs, key=lambda a: a[0])}>")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.out.append(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        self.out.append(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self.out.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.out.append(f"&#{name};")
+
+
+def canonical(html: str) -> list[str]:
+    parser = _Canonical()
+    parser.feed(html)
+    parser.close()
+    return parser.out
 
 
 def _copy(node: Node | str) -> Node | str:
@@ -73,8 +113,8 @@ def test_a_changed_line_is_sent_alone():
     log = h("ol", None, h("li", None, "1"))
     old = h("div", {"class": "play"}, h("h2", None, "Ada's turn"), log)
     new = h("div", {"class": "play"}, h("h2", None, "Bo's turn"), log)
-    assert changes(old, new) == ([[[0, 0], "h2", "<h2>Bo's turn</h2>"]], [])
-    assert changes(old, old) == ([], [])
+    assert changes(old, new) == Changes(puts=[[[0, 0], "h2", "<h2>Bo's turn</h2>"]])
+    assert changes(old, old) == Changes()
 
 
 def test_what_cannot_be_matched_is_sent_whole():
@@ -82,23 +122,25 @@ def test_what_cannot_be_matched_is_sent_whole():
     a = h("div", None, h("p", None, x), h("ul", None, h("li", None, "1")))
     more = h("div", None, h("p", None, x), h("ul", None, h("li", None, "1"), h("li", None, "2")))
     # a list that grew: the new line is put in after the first
-    assert changes(a, more) == ([], [[[0, 1], "ul", 1, 0, 1, "<li>2</li>"]])
-    # another attribute: the element whole
+    assert changes(a, more) == Changes(splices=[[[0, 1], "ul", 1, 0, 1, "<li>2</li>"]])
+    # another attribute: set on the element kept; the focus's new control: put in whole
     moved = h("div", {"class": "other"}, h("p", None, x), h("ul", None, h("li", None, "1")))
-    assert changes(a, moved) is None  # the region's one element: the whole HTML
-    # an SVG drawing: from its <svg>, never inside it
+    assert changes(a, moved) == Changes(marks=[[[0], "div", {"class": "other"}]])
+    focused = h("div", {"data-autofocus": ""}, h("p", None, x), h("ul", None, h("li", None, "1")))
+    assert changes(a, focused) is None  # the region's one element: the whole HTML
+    # inside an SVG drawing, the changed shape (a board's changed cell)
     board = h("div", None, h("p", None, x), s("svg", None, s("g", None, s("circle", {"r": "1"}))))
     board2 = h("div", None, h("p", None, x), s("svg", None, s("g", None, s("circle", {"r": "2"}))))
-    assert [p[:2] for p in first(changes(board, board2))] == [[[0, 1], "svg"]]
+    assert changes(board, board2) == Changes(marks=[[[0, 1, 0, 0], "circle", {"r": "2"}]])
     # a field is drawn afresh even when unchanged (a redraw clears what was typed into it)
     long = h("p", None, "long " * 40)
     form = h("div", None, h("p", None, "Name"), h("input", {"value": ""}), long)
     assert [p[:2] for p in first(changes(form, form))] == [[[0, 1], "input"]]
 
 
-def first(found: tuple[list[list[object]], list[list[object]]] | None) -> list[list[object]]:
+def first(found: Changes | None) -> list[list[object]]:
     assert found is not None
-    return found[0]
+    return found.puts
 
 
 @pytest.mark.parametrize("game", sorted(SEATS))
@@ -121,11 +163,12 @@ def test_every_redraw_of_a_game_against_bots_patches_to_the_new_screen(game):
         tree = play.render()
         effects = Effects(drawn)
         effects.draw("#play", tree)
-        _stamp, base, puts, splices = effects.patch["#play"]
+        _stamp, base, marks, puts, splices = effects.patch["#play"]
         html = effects.render[0][1]
         if before is not None and base is not None:
-            assert patched(before, puts, splices) == html
-            sent += sum(len(p[2]) for p in puts) + sum(len(p[5]) for p in splices)
+            found = Changes(marks, puts, splices)  # type: ignore[arg-type]
+            assert canonical(patched(before, found)) == canonical(html)
+            sent += found.size() + len(str(marks))
             screens += 1
         whole += len(html) if before is not None else 0
         before = tree
@@ -140,5 +183,5 @@ def test_the_app_sends_each_region_its_patch_against_the_drawing_before():
     first = call(app, {"op": "route", "hash": "#play-esp"})
     again = call(app, {"op": "route", "hash": "#play-esp"})  # drawn again, unchanged
     (selector, _html), *_ = first["render"]
-    stamp, _base, _puts, _splices = first["patch"][selector]
-    assert again["patch"][selector] == [stamp + 1, stamp, [], []]  # nothing to change
+    stamp = first["patch"][selector][0]
+    assert again["patch"][selector] == [stamp + 1, stamp, [], [], []]  # nothing to change

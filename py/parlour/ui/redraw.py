@@ -16,6 +16,7 @@ named tag) falls back to the whole HTML, which every render still carries.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.ui.tree import Node, to_html
@@ -23,6 +24,7 @@ from parlour.ui.tree import Node, to_html
 # Fields are always drawn afresh, as before: a redraw clears what was typed into one (the DOM's
 # value is not the tree's attribute), so an unchanged-looking field is not left holding it.
 FIELDS = frozenset({"input", "textarea", "select"})
+AUTOFOCUS = "data-autofocus"
 # Past this share of the whole HTML, the parts are as dear as the whole: send the whole.
 MOST_SHARE = 0.9
 # [path (element indices from the region), tag, outer HTML]: an element put in another's place
@@ -30,6 +32,24 @@ Put = list[Any]
 # [parent's path, parent's tag ("" for the region), first index, how many elements taken out,
 # how many put in, their HTML]
 Splice = list[Any]
+# [path, tag, {attribute: value, or None to remove it}]: an element kept, its attributes changed
+Mark = list[Any]
+
+
+@dataclass
+class Changes:
+    """What turns one drawing of a region into the next (every path counts elements in the old
+    drawing, from the region): `marks`, attributes to set on elements kept (None removes one);
+    `puts`, elements to put in place of the ones at the same paths; `splices`, runs of
+    elements to take out of a parent and put in, the deepest parent first. The page makes them
+    in that order."""
+
+    marks: list[Mark] = field(default_factory=list)
+    puts: list[Put] = field(default_factory=list)
+    splices: list[Splice] = field(default_factory=list)
+
+    def size(self) -> int:
+        return sum(len(p[2]) for p in self.puts) + sum(len(p[5]) for p in self.splices)
 
 
 class Drawn:
@@ -41,30 +61,26 @@ class Drawn:
         self.trees: dict[str, tuple[int, Node]] = {}
 
     def draw(self, selector: str, tree: Node, base: tuple[int, Node] | None) -> list[object]:
-        """Record `tree` as the region's drawing; [stamp, base stamp or None, puts, splices]:
-        how the main thread gets from the drawing `base` to this one (see `changes`)."""
+        """Record `tree` as the region's drawing; [stamp, base stamp or None, marks, puts,
+        splices]: how the main thread gets from the drawing `base` to this one (`Changes`)."""
         self.stamp += 1
         self.trees[selector] = (self.stamp, tree)
         found = None if base is None else changes(base[1], tree)
         if base is None or found is None:
-            return [self.stamp, None, [], []]
-        return [self.stamp, base[0], *found]
+            return [self.stamp, None, [], [], []]
+        return [self.stamp, base[0], found.marks, found.puts, found.splices]
 
 
-def changes(old: Node, new: Node) -> tuple[list[Put], list[Splice]] | None:
-    """How to turn the drawing of `old` into `new`: `puts`, elements to put in place of the
-    ones at the same paths, and `splices`, runs of elements to take out of a parent and put in
-    (every path counts elements in the old drawing: the page puts first, then splices, the
-    deepest first). None when only the whole will do: the parts would cost about as much."""
-    puts: list[Put] = []
-    splices: list[Splice] = []
-    if not _children(_as_region(old), _as_region(new), [], "", puts, splices):
+def changes(old: Node, new: Node) -> Changes | None:
+    """How to turn the drawing of `old` into `new`; None when only the whole will do (the parts
+    would cost about as much)."""
+    out = Changes()
+    if not _children(_as_region(old), _as_region(new), [], "", out):
         return None
-    size = sum(len(p[2]) for p in puts) + sum(len(p[5]) for p in splices)
-    if size > MOST_SHARE * len(to_html(new)):
+    if out.size() > MOST_SHARE * len(to_html(new)):
         return None
-    splices.sort(key=lambda p: -len(p[0]))
-    return puts, splices
+    out.splices.sort(key=lambda p: -len(p[0]))
+    return out
 
 
 def _as_region(tree: Node) -> Node:
@@ -77,19 +93,16 @@ def _key(node: Node) -> tuple[str, str | None, str | None]:
     return node.tag, node.attrs.get("class"), node.attrs.get("data-role")
 
 
-def _children(
-    old: Node, new: Node, path: list[int], tag: str, puts: list[Put], splices: list[Splice]
-) -> bool:
-    """Patch the children of `old` (at `path`, a `tag`) into those of `new`; False when they
-    cannot be matched (a text among elements that changed, a fragment)."""
+def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> bool:
+    """Patch the children of `old` (at `path`, a `tag`) into those of `new`; False, with
+    nothing added, when they cannot be matched (a text among elements that changed)."""
     a, b = old.children, new.children
     if len(a) == len(b) and all(
         x == y if isinstance(x, str) or isinstance(y, str) else x.tag == y.tag and x.tag
         for x, y in zip(a, b, strict=True)
     ):
-        pairs = [(i, x, y) for i, (x, y) in enumerate(_elements(a, b))]
-        for i, x, y in pairs:
-            _compare(x, y, [*path, i], puts, splices)
+        for i, (x, y) in enumerate(_elements(a, b)):
+            _compare(x, y, [*path, i], out)
         return True
     if any(isinstance(c, str) or not c.tag for c in (*a, *b)):
         return False
@@ -103,12 +116,12 @@ def _children(
     ):
         tail += 1
     for i in range(head):
-        _compare(olds[i], news[i], [*path, i], puts, splices)
+        _compare(olds[i], news[i], [*path, i], out)
     for j in range(1, tail + 1):
-        _compare(olds[-j], news[-j], [*path, len(olds) - j], puts, splices)
+        _compare(olds[-j], news[-j], [*path, len(olds) - j], out)
     taken = len(olds) - head - tail
     added = news[head : len(news) - tail]
-    splices.append([path, tag, head, taken, len(added), "".join(to_html(n) for n in added)])
+    out.splices.append([path, tag, head, taken, len(added), "".join(to_html(n) for n in added)])
     return True
 
 
@@ -121,15 +134,17 @@ def _holds_field(node: Node) -> bool:
     return any(isinstance(n, Node) and n.tag in FIELDS for n in node.walk())
 
 
-def _compare(old: Node, new: Node, path: list[int], puts: list[Put], splices: list[Splice]) -> None:
+def _compare(old: Node, new: Node, path: list[int], out: Changes) -> None:
     """Add what turns `old` into `new`, both at `path` (the same tag)."""
     if old == new and not _holds_field(new):
         return
-    whole = (
-        new.tag in FIELDS
-        or old.attrs != new.attrs
-        or new.svg  # an SVG element is replaced from its HTML parent (the <svg>), whole
-        or not _children(old, new, path, new.tag, puts, splices)
-    )
-    if whole:
-        puts.append([path, new.tag, to_html(new)])
+    names = sorted(set(old.attrs) | set(new.attrs))
+    marked = {k: new.attrs.get(k) for k in names if old.attrs.get(k) != new.attrs.get(k)}
+    # a field whole (as before), and a control that is to take the focus (it is new to the page)
+    whole = new.tag in FIELDS or AUTOFOCUS in marked
+    if not whole and marked:
+        out.marks.append([path, new.tag, marked])
+    if whole or not _children(old, new, path, new.tag, out):
+        if marked and not whole:
+            out.marks.pop()
+        out.puts.append([path, new.tag, to_html(new)])
