@@ -13,9 +13,8 @@ import json
 import statistics
 
 from parlour.fair.rng import Rng
-from parlour.fair.signing import DeviceKey, Signed
-from parlour.match.by_link import packing
-from tests.by_link_group import BASE, Group
+from parlour.fair.signing import DeviceKey
+from tests.by_link_group import Group, stranger_link
 from tests.signers import Ed25519Signer
 
 SETUPS = [
@@ -66,13 +65,8 @@ def _stranger_growth() -> int:
     opens it: records from outside the game are never kept."""
     group = Group("esp", ("Ada", "Bo"), {})
     ada = group.devices[0]
-    eve = Ed25519Signer()
-    body = {"s": 7, "n": "Eve", "k": DeviceKey.of(eve).to_json(), "t": 0}
-    join = Signed("s7", 1, "join", body)
-    join.signature = eve.sign(join.payload(ada.match_id))
-    head = Signed("s7", 1, "head", {"have": {"s7": 1}, "n": 0, "h": "0" * 16})
-    head.signature = eve.sign(head.payload(ada.match_id))
-    link = packing.links(BASE, packing.pack(packing.Packet(ada.match_id, (join,), head)))[0]
+    body = {"s": 7, "n": "Eve", "k": DeviceKey.of(Ed25519Signer()).to_json(), "t": 0}
+    link = stranger_link(ada.match_id, "join", body, "s7", then=False)
     before = len(json.dumps(ada.to_json()))
     ada.take_link(link, 0)
     return len(json.dumps(ada.to_json())) - before

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 
 from parlour.fair.rng import Rng
+from parlour.fair.signing import Signed
 from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.by_link import LinkPlay, packing
@@ -188,3 +189,18 @@ class Group:
         for device in self.devices:
             assert device.audit_result == Verified(), device.audit_result
             assert device.waiting() == "The game is over and checked."
+
+
+def stranger_link(match_id: str, kind: str, body: dict, device: str, then: bool = True) -> str:
+    """A link a stranger who saw a game's match id makes: a `kind` record signed with a key of
+    its own under `device`, then (`then`) a claim that the game is over, and its own head."""
+    eve = Ed25519Signer()
+    records = [Signed(device, 1, kind, body)]
+    if then:
+        records.append(Signed(device, 2, "claim", {"s": 0, "by": 1, "at": 0, "t": 0}))
+    head = Signed(device, len(records), "head", {"have": {device: len(records)}, "n": 0})
+    head.body["h"] = "0" * 16
+    for record in (*records, head):
+        record.signature = eve.sign(record.payload(match_id))
+    data = packing.pack(packing.Packet(match_id, tuple(records), head))
+    return packing.links(BASE, data)[0]

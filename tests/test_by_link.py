@@ -19,7 +19,7 @@ from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.admission import IGNORED
 from parlour.match.by_link.device import DEEDS
 from parlour.match.by_link.records import SHAPES
-from tests.by_link_group import BASE, Group
+from tests.by_link_group import BASE, Group, stranger_link
 from tests.signers import Ed25519Signer, verify
 from tests.tables import examples
 
@@ -365,20 +365,6 @@ def test_a_second_join_for_a_taken_seat_is_ignored_and_never_travels_on():
     assert ada.keys[ada.me] and "Eve" not in ada.names and not ada._halted()
 
 
-def stranger_link(play: LinkPlay, kind: str, body: dict, device: str) -> str:
-    """A link a stranger who saw `play`'s match id makes: records signed with a key of its
-    own, under `device`, and its own head."""
-    eve = Ed25519Signer()
-    first = Signed(device, 1, kind, body)
-    first.signature = eve.sign(first.payload(play.match_id))
-    later = Signed(device, 2, "claim", {"s": 0, "by": 1, "at": 0, "t": 0})
-    later.signature = eve.sign(later.payload(play.match_id))
-    head = Signed(device, 2, "head", {"have": {device: 2}, "n": 0, "h": "0" * 16})
-    head.signature = eve.sign(head.payload(play.match_id))
-    data = packing.pack(packing.Packet(play.match_id, (first, later), head))
-    return packing.links(BASE, data)[0]
-
-
 def _join_body(seat: int, name: str = "Eve") -> dict:
     return {"s": seat, "n": name, "k": DeviceKey.of(Ed25519Signer()).to_json(), "t": 0}
 
@@ -403,7 +389,7 @@ def test_a_strangers_join_never_stops_the_game_nor_travels_on_nor_enters_a_save(
     ada = group.devices[0]
     head_before = dict(ada.heads)
     body = _join_body(seat)
-    link = stranger_link(ada, "join", body, f"s{seat}")
+    link = stranger_link(ada.match_id, "join", body, f"s{seat}")
     out = ada.take_link(link, 0)
     assert out.ok and out.sentence == IGNORED and not out.links
     assert not ada._halted() and ada.heads == head_before
