@@ -17,8 +17,8 @@ from parlour.fair.rng import Rng
 from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.admission import IGNORED
-from parlour.match.by_link.device import DEEDS
 from parlour.match.by_link.records import SHAPES
+from parlour.match.by_link.telling import DEEDS
 from tests.by_link_group import BASE, Group, stranger_link
 from tests.signers import Ed25519Signer, verify
 from tests.tables import examples

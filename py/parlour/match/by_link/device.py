@@ -28,39 +28,21 @@ from parlour.fair.encoding import Json, check_text
 from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify, table_code
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
-from parlour.match.audit import Verified
 from parlour.match.bot_seats import bot_name, next_decision
 from parlour.match.by_link import packing
 from parlour.match.by_link.admission import IGNORED, Admission
 from parlour.match.by_link.out_of_turn import OutOfTurn
-from parlour.match.by_link.records import number_in, seat_of
-from parlour.match.by_link.start import Starting
+from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT
-from parlour.match.by_link.timing import Timing, duration
+from parlour.match.by_link.telling import Telling
+from parlour.match.by_link.timing import duration
 from parlour.match.config import MatchConfig, clean_name, person_name
 from parlour.match.match import declared
 from parlour.match.table import new_match_id
 from parlour.numbers import whole
-from parlour.words import and_list
 
 P = ParamSpec("P")
 FORMAT = "psi-parlour/by-link"
-# What a record that is not a move says a player did, in the players' words (a link's news).
-DEEDS = {
-    "join": "joined",
-    "commit": "got ready",
-    "lock": "dealt their part of the cards",
-    "unlock": "dealt their part of the cards",
-    "reveal": "started the game",
-    "act": "made a move that waits for an earlier link",
-    "claim": "claimed the game on time",
-    "seen": "got a move that came late",
-    "openings": "showed their secrets for the final check",
-}
-VOID_MOST = 8  # moves of one device in one link that cannot count (honest play: a race, 1)
-WAITING_MOST = 256  # records of one device held but not yet taken (honest play: a few)
-VOID_CLAIM = "claimed the game on time before the time was up (it does not count)"
-SHUFFLED = "started the game"
 FORMAT_VERSION = 1
 
 
@@ -93,7 +75,7 @@ def _refusal_as_outcome(
     return made
 
 
-class LinkPlay(Admission, Starting, Timing, OutOfTurn):
+class LinkPlay(Admission, Telling, OutOfTurn):
     """One device's game by link. Made by `create` (the creator) or `join` (everyone else);
     `take_link`, `act` and `claim` change it; `to_json` and `from_json` keep it in storage."""
 
@@ -342,48 +324,6 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
                 taken.sentence = f"{taken.sentence} {differs}"
         return taken
 
-    def _differs(self, head: Signed) -> str:
-        """The sender's log, by its signed head, differs from ours at a step we both have: one
-        device was shown two different moves (a fork whose second record never reached us).
-        Our next link then carries our log from that step, so the sender can see both and name
-        who."""
-        match, n, hash_ = self.match, head.body["n"], head.body["h"]
-        if match is None or head.device == self.me or not isinstance(n, int):
-            return ""
-        if not 0 < n <= match.step or match.entries[n - 1].hash[:16] == hash_:
-            return ""
-        self._resend_from(head.device, n)
-        who = self._device_name(head.device, self.held)
-        return (
-            f"{who} holds a different move {n} from this device's: someone showed the two "
-            "devices different moves. Send this device's next link to everyone: it carries "
-            "this device's moves from there, so the devices can tell which is true."
-        )
-
-    def _resend_from(self, device: str, n: int) -> None:
-        """Our next links carry again, to `device`, the log from its entry `n` on (where its
-        log and ours part): enough to show both versions, never the whole game again (a false
-        head would otherwise make this device resend everything)."""
-        known = self.heads.setdefault(device, {})
-        for source, q in self.sources[n - 1 :]:
-            if q - 1 < known.get(source, 0):
-                known[source] = q - 1
-
-    def _note_head(self, head: Signed) -> None:
-        """What the sender holds (only ever more: an old link's head tells nothing new), but
-        for its own records, which it may have lost (a save refused): then our next links carry
-        them back to it (at most its own records, again)."""
-        if head.device == self.me:
-            return
-        have, known = head.body["have"], self.heads.setdefault(head.device, {})
-        if isinstance(have, dict):
-            for device, q in have.items():
-                if type(q) is int and q > known.get(str(device), 0):
-                    known[str(device)] = q
-            own = have.get(head.device)
-            if type(own) is int and own < known.get(head.device, 0):
-                known[head.device] = own
-
     def _keep(self, records: list[Signed], head: Signed | None) -> tuple[Outcome, bool]:
         """Check records (and the head that came with them), then keep the new ones; a
         stranger's records are dropped and said so, a proven fork kept and the link refused.
@@ -435,89 +375,6 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         if self.stopped and not stopped:
             return Outcome(self.stopped, ok=False)
         return Outcome(stranger + self._news(step_before, fresh), since=step_before)
-
-    def _unbounded(self, fresh: list[Signed]) -> str:
-        """A link whose records from one device could never count (moves void on arrival, or
-        waiting far past what a game keeps waiting), more of them than honest play ever makes:
-        a sentence refusing it, so one link cannot fill the save; else ""."""
-        for device in {r.device for r in fresh if r.device != self.me}:
-            consumed = self.consumed.get(device, 0)
-            taken = set(self.sources)
-            void = [
-                r
-                for r in fresh
-                if r.device == device
-                and r.kind == "act"
-                and r.seq <= consumed
-                and (r.device, r.seq) not in taken
-            ]
-            waiting = [q for d, q in self.records if d == device and q > consumed]
-            if len(void) > VOID_MOST or len(waiting) > WAITING_MOST:
-                who = self._device_name(device, self.held)
-                return (
-                    f"That link carries more moves from {who} than a game can use "
-                    f"({len(void)} that cannot count, {len(waiting)} waiting): refused, nothing "
-                    "changed."
-                )
-        return ""
-
-    def _found_fork(self, fork: Fork) -> str:
-        """Keep a proven fork (once) and say what it proves, without calling a player who may
-        have lost a save a cheater."""
-        if not any(f.to_json() == fork.to_json() for f in self.forks):
-            self.forks.append(fork)
-        who = self._device_name(fork.device, self.held)
-        return (
-            f"{who} signed two different entries for its step {fork.first.seq}: both are kept "
-            "as proof and this link is refused. (A device that lost its saved game and played "
-            "on from an older copy does this too.)"
-        )
-
-    def _news(self, step_before: int, fresh: list[Signed]) -> str:
-        """A sentence on what a link brought, and what this device waits for now."""
-        step = self.match.step if self.match is not None else 0
-        came = {(r.device, r.seq) for r in fresh if r.kind in ("act", "claim")}
-        moves = max(step - step_before, sum(1 for source in self.sources if source in came))
-        if moves:
-            told = f"Took {moves} new move{'s' if moves != 1 else ''}. {self._claimed()}"
-        else:
-            told = self._deeds(fresh)
-        return f"{told}{self.waiting()}"
-
-    def _deeds(self, fresh: list[Signed]) -> str:
-        """What the others did that is not a move, in the players' words ("Bo joined and
-        sealed their share of the shuffle."), each device once per kind of deed."""
-        said: dict[str, list[str]] = {}
-        for record in fresh:
-            deed = DEEDS.get(record.kind)
-            seat = seat_of(record.kind, record.body)
-            if deed is None:
-                continue
-            if record.kind == "claim" and not self._timed_out() and self.forfeit is None:
-                deed = VOID_CLAIM
-            who = "You" if seat in self.local else self.name(seat) if seat is not None else ""
-            who = who or next(
-                (self.name(s) for s in sorted(self.held.get(record.device, ()))), "A player"
-            )
-            deeds = said.setdefault(who, [])
-            if deed not in deeds:
-                deeds.append(deed)
-            if DEEDS["commit"] in deeds and DEEDS["reveal"] in deeds:  # sealed and shown at once
-                deeds[deeds.index(DEEDS["commit"])] = SHUFFLED
-                deeds.remove(DEEDS["reveal"])
-        if not said:
-            return ""  # the clock's tick, or only a device's word on what it holds
-        return " ".join(f"{who} {and_list(deeds)}." for who, deeds in said.items()) + " "
-
-    def _claimed(self) -> str:
-        """What a claim of time did, once it ended the game ("Ada claimed the game: ...")."""
-        match = self.match
-        if match is None or not self._timed_out():
-            return ""
-        entry = match.entries[-1]
-        late = entry.action.get("timeout") if isinstance(entry.action, dict) else None
-        claimant = "You" if entry.seat in self.local else self.name(entry.seat)
-        return f"{claimant} claimed the game: {self.name(int(late or 0))} ran out of time. "
 
     # -- the derivation ----------------------------------------------------------------------
 
@@ -796,101 +653,6 @@ class LinkPlay(Admission, Starting, Timing, OutOfTurn):
         self._run()
         said = f"You claimed the game: {self.name(seat)} ran out of time for their {what}."
         return self._after(said, before)
-
-    def waiting(self) -> str:
-        """Whom or what this device waits for, in a sentence ("Waiting for Bo's move 12.")."""
-        if self._halted():
-            return self._halted()
-        gap = self._behind() or self._gap()
-        if gap:
-            return gap
-        match = self.match
-        if match is None:
-            return self._waiting_to_start()
-        if match.result() is not None:
-            if isinstance(self.audit_result, Verified):
-                return "The game is over and checked."
-            if self.audit_result is not None:
-                return f"The game is over and checked: {self.audit_result.reason}"
-            missing = [self.name(s) for s in range(len(self.names)) if s not in self.openings]
-            return (
-                f"The game is over: waiting for the last link of {and_list(missing)}, which "
-                "shows their hidden choices for the final check."
-            )
-        due = sorted(match.game.to_move(match.state))
-        if due[0] in self.local:
-            return f"{self.name(due[0])} to move (move {match.step + 1})."
-        mover = self.device_of(due[0]) or ""
-        record = self.records.get((mover, self.consumed.get(mover, 0) + 1))
-        if record is not None and record.kind == "act" and self._ahead(record):
-            return (
-                f"{self.name(due[0])}'s move {match.step + 1} is signed for a time ahead of this "
-                "device's clock: it counts once the clock gets there (check both clocks)."
-            )
-        return f"Waiting for {self.name(due[0])}'s move {match.step + 1}."
-
-    def _halted(self) -> str:
-        """Why the game cannot go on here, or "": a record that broke the protocol (kept as
-        proof), or a device proven to have signed two different entries for one step (a fork:
-        the game cannot go on two ways)."""
-        if self.forfeit is not None:
-            return self.forfeit.reason
-        if self.stopped or not self.forks:
-            return self.stopped
-        fork = self.forks[0]
-        who = self._device_name(fork.device, self.held)
-        return (
-            f"{who} signed two different entries for its step {fork.first.seq}: the game "
-            "cannot go on; both are kept as proof."
-        )
-
-    def _behind(self) -> str:
-        """This device signed records it no longer holds (its last save was refused, then the
-        page reloaded), as another device's signed head shows: it signs nothing new until a
-        link brings them back, or a second record under one number would read as a fork."""
-        known = max((have.get(self.me, 0) for have in self.heads.values()), default=0)
-        if known <= self._mine():
-            return ""
-        return (
-            f"This device lost its last {known - self._mine()} entr"
-            f"{'y' if known - self._mine() == 1 else 'ies'} (its save was refused): open the "
-            "latest link from another player, which brings them back, before playing on."
-        )
-
-    def _gap(self) -> str:
-        """A device whose later records are here but an earlier one is not."""
-        for device in sorted(self.keys):
-            q = self.consumed.get(device, 0)
-            later = [s for d, s in self.records if d == device and s > q + 1]
-            if later and (device, q + 1) not in self.records:
-                who = self._device_name(device, self.held)
-                return f"Waiting for an earlier link from {who} (its entry {q + 1})."
-        return ""
-
-    def unsent(self) -> bool:
-        """Are there records of ours the player has not said they sent? (Until they do, the
-        screen keeps asking, even when a later link brings news but nothing new of ours.)"""
-        return self._mine() > self.sent_upto
-
-    def mark_sent(self) -> None:
-        """The player sent the link(s) shown: every record of ours up to now."""
-        self.sent_upto = self._mine()
-
-    def summary(self) -> dict[str, Json]:
-        """A line for "Your games": the game, the players, whose turn, when the last link came."""
-        match = self.match
-        due = sorted(match.game.to_move(match.state)) if match is not None else []
-        result = match.result() if match is not None else None
-        return {
-            "match": self.match_id,
-            "game": self.game.id if self.game is not None else "",
-            "players": list(self.names),
-            "mine": list(self.local),
-            "my_turn": bool(due) and due[0] in self.local and result is None and not self._halted(),
-            "waiting": self.waiting(),
-            "over": result is not None or self.forfeit is not None,
-            "last_link_at": int(self.last_link_at),
-        }
 
     # -- storage -----------------------------------------------------------------------------
 

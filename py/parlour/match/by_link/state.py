@@ -1,8 +1,11 @@
 """What every part of a device's game by link stands on: the records it holds, the seats it
 plays, its secrets, and the state derived from the records (reset and derived again at will).
 
-`LinkPlay` (device.py) is one object put together from a class per concern: this base, the start
-(start.py: set-up, joins, deals, the seed) and time (timing.py: claims of time).
+`LinkPlay` (device.py: links in and out, the derivation, moves) is one object put together from
+a class per concern: this base, what comes in from outside the game (admission.py), the start
+(start.py: set-up, joins, deals, the seed), time (timing.py: claims of time), what the others
+hold and what this device owes them (keeping.py), the player's sentences (telling.py) and steps
+taken out of turn (out_of_turn.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,128 @@
+"""What a device keeps of the others' word and owes them, by link: what each device says it
+holds (its signed head), a log that parts from ours (resent from where it parts), a link that
+carries more than a game can use (refused whole), a proven fork (kept once), records of ours we
+lost (a refused save), and whether the player has sent all of ours.
+"""
+
+from __future__ import annotations
+
+from parlour.fair.signing import Fork, Signed
+from parlour.match.by_link.state import LinkState
+
+VOID_MOST = 8  # moves of one device in one link that cannot count (honest play: a race, 1)
+WAITING_MOST = 256  # records of one device held but not yet taken (honest play: a few)
+
+
+class Keeping(LinkState):
+    """The others' heads, forks and bounds; what this device lost and what it has not sent."""
+
+    def _differs(self, head: Signed) -> str:
+        """The sender's log, by its signed head, differs from ours at a step we both have: one
+        device was shown two different moves (a fork whose second record never reached us).
+        Our next link then carries our log from that step, so the sender can see both and name
+        who."""
+        match, n, hash_ = self.match, head.body["n"], head.body["h"]
+        if match is None or head.device == self.me or not isinstance(n, int):
+            return ""
+        if not 0 < n <= match.step or match.entries[n - 1].hash[:16] == hash_:
+            return ""
+        self._resend_from(head.device, n)
+        who = self._device_name(head.device, self.held)
+        return (
+            f"{who} holds a different move {n} from this device's: someone showed the two "
+            "devices different moves. Send this device's next link to everyone: it carries "
+            "this device's moves from there, so the devices can tell which is true."
+        )
+
+    def _resend_from(self, device: str, n: int) -> None:
+        """Our next links carry again, to `device`, the log from its entry `n` on (where its
+        log and ours part): enough to show both versions, never the whole game again (a false
+        head would otherwise make this device resend everything)."""
+        known = self.heads.setdefault(device, {})
+        for source, q in self.sources[n - 1 :]:
+            if q - 1 < known.get(source, 0):
+                known[source] = q - 1
+
+    def _note_head(self, head: Signed) -> None:
+        """What the sender holds (only ever more: an old link's head tells nothing new), but
+        for its own records, which it may have lost (a save refused): then our next links carry
+        them back to it (at most its own records, again)."""
+        if head.device == self.me:
+            return
+        have, known = head.body["have"], self.heads.setdefault(head.device, {})
+        if isinstance(have, dict):
+            for device, q in have.items():
+                if type(q) is int and q > known.get(str(device), 0):
+                    known[str(device)] = q
+            own = have.get(head.device)
+            if type(own) is int and own < known.get(head.device, 0):
+                known[head.device] = own
+
+    def _unbounded(self, fresh: list[Signed]) -> str:
+        """A link whose records from one device could never count (moves void on arrival, or
+        waiting far past what a game keeps waiting), more of them than honest play ever makes:
+        a sentence refusing it, so one link cannot fill the save; else ""."""
+        for device in {r.device for r in fresh if r.device != self.me}:
+            consumed = self.consumed.get(device, 0)
+            taken = set(self.sources)
+            void = [
+                r
+                for r in fresh
+                if r.device == device
+                and r.kind == "act"
+                and r.seq <= consumed
+                and (r.device, r.seq) not in taken
+            ]
+            waiting = [q for d, q in self.records if d == device and q > consumed]
+            if len(void) > VOID_MOST or len(waiting) > WAITING_MOST:
+                who = self._device_name(device, self.held)
+                return (
+                    f"That link carries more moves from {who} than a game can use "
+                    f"({len(void)} that cannot count, {len(waiting)} waiting): refused, nothing "
+                    "changed."
+                )
+        return ""
+
+    def _found_fork(self, fork: Fork) -> str:
+        """Keep a proven fork (once) and say what it proves, without calling a player who may
+        have lost a save a cheater."""
+        if not any(f.to_json() == fork.to_json() for f in self.forks):
+            self.forks.append(fork)
+        who = self._device_name(fork.device, self.held)
+        return (
+            f"{who} signed two different entries for its step {fork.first.seq}: both are kept "
+            "as proof and this link is refused. (A device that lost its saved game and played "
+            "on from an older copy does this too.)"
+        )
+
+    def _behind(self) -> str:
+        """This device signed records it no longer holds (its last save was refused, then the
+        page reloaded), as another device's signed head shows: it signs nothing new until a
+        link brings them back, or a second record under one number would read as a fork."""
+        known = max((have.get(self.me, 0) for have in self.heads.values()), default=0)
+        if known <= self._mine():
+            return ""
+        return (
+            f"This device lost its last {known - self._mine()} entr"
+            f"{'y' if known - self._mine() == 1 else 'ies'} (its save was refused): open the "
+            "latest link from another player, which brings them back, before playing on."
+        )
+
+    def _gap(self) -> str:
+        """A device whose later records are here but an earlier one is not."""
+        for device in sorted(self.keys):
+            q = self.consumed.get(device, 0)
+            later = [s for d, s in self.records if d == device and s > q + 1]
+            if later and (device, q + 1) not in self.records:
+                who = self._device_name(device, self.held)
+                return f"Waiting for an earlier link from {who} (its entry {q + 1})."
+        return ""
+
+    def unsent(self) -> bool:
+        """Are there records of ours the player has not said they sent? (Until they do, the
+        screen keeps asking, even when a later link brings news but nothing new of ours.)"""
+        return self._mine() > self.sent_upto
+
+    def mark_sent(self) -> None:
+        """The player sent the link(s) shown: every record of ours up to now."""
+        self.sent_upto = self._mine()
