@@ -336,3 +336,54 @@ async function startMainThread() {
 }
 
 startMainThread().catch(showFault);
+
+// A region's changes since its last drawing (parlour.ui.redraw: [marks, puts, splices] as JSON
+// text, every path counted in elements from the region), made here in one call: MicroPython
+// would cross to the DOM once per step of every path. Answers {lost, fresh}: whether the focus
+// was in a part taken out, and the elements put in; or null when a part is not where the worker
+// drew it (the caller then draws the whole).
+window.parlourPatch = (region, text) => {
+  const [marks, puts, splices] = JSON.parse(text);
+  const find = (path, tag) => {
+    let node = region;
+    for (const i of path) {
+      node = node.children[i];
+      if (!node) return null;
+    }
+    return node.tagName.toLowerCase() === tag.toLowerCase() ? node : null;
+  };
+  const marked = marks.map(([path, tag]) => find(path, tag));
+  const targets = puts.map(([path, tag]) => find(path, tag));
+  const parents = splices.map(([path, tag]) => (path.length ? find(path, tag) : region));
+  if ([...marked, ...targets, ...parents].includes(null)) return null;
+  const active = document.activeElement;
+  const fresh = [];
+  let lost = false;
+  marks.forEach(([, , attrs], i) => {
+    for (const [name, value] of Object.entries(attrs)) {
+      if (value === null) marked[i].removeAttribute(name);
+      else marked[i].setAttribute(name, value);
+    }
+  });
+  puts.forEach(([path, , html], i) => {
+    const parent = targets[i].parentElement;
+    lost = lost || targets[i].contains(active);
+    targets[i].outerHTML = html;
+    fresh.push(parent.children[path[path.length - 1]]);
+  });
+  for (let i = 0; i < splices.length; i++) {
+    const [, , start, taken, added, html] = splices[i];
+    const parent = parents[i];
+    for (let n = 0; n < taken; n++) {
+      const child = parent.children[start];
+      if (!child) return null;
+      lost = lost || child.contains(active);
+      child.remove();
+    }
+    const after = parent.children[start];
+    if (html && after) after.insertAdjacentHTML("beforebegin", html);
+    else if (html) parent.insertAdjacentHTML("beforeend", html);
+    for (let n = start; n < start + added; n++) fresh.push(parent.children[n]);
+  }
+  return { lost, fresh: fresh.filter(Boolean) };
+};

@@ -103,15 +103,15 @@ STAMP = "data-drawn"  # on a region: the stamp of the worker's drawing it holds
 def render(container, html, drawn=None):
     """Replace a region's content with the worker's HTML, keeping keyboard focus where it was
     (or moving it to a [data-autofocus] control), and the region's log scrolled to its newest.
-    `drawn` ([stamp, base, marks, puts, splices], parlour.ui.redraw): when the region holds the
-    drawing `base`, only the changed elements are replaced, and the focus is touched only if it
+    `drawn` ([stamp, base, changes], parlour.ui.redraw): when the region holds the drawing
+    `base`, only the changed elements are replaced, and the focus is touched only if it
     was in one of them (giving it back forced the browser to lay out the whole screen at once).
     Returns a card that opens at its top (`CARD`) new in this redraw, else None: the focus
     given here does not scroll when there is one, and the caller scrolls to it (`show_top`)
     once every focus is given."""
     based = drawn is not None and drawn[1] is not None
     if based and value(container.getAttribute(STAMP)) == str(drawn[1]):
-        card = patch(container, drawn[2], drawn[3], drawn[4])
+        card = patch(container, drawn[2])
         if card is not False:
             container.setAttribute(STAMP, str(drawn[0]))
             return card
@@ -147,61 +147,22 @@ def scroll_log(container):
         log.scrollTop = log.scrollHeight
 
 
-def find(container, path, tag):
-    """The element at `path` (element indices) under `container`, if it has the tag `tag`."""
-    node = container
-    for index in path:
-        node = value(node.children.item(index))
-        if node is None:
-            return None
-    return node if str(node.tagName).lower() == tag.lower() else None
-
-
-def patch(container, marks, puts, splices):
-    """Set the attributes `marks` names ([path, tag, {name: value or None}]), put the elements
-    `puts` names ([path, tag, html]) in place of the old ones, then make the `splices` ([path,
-    tag, start, taken, added, html]: runs of a parent's children taken out and put in), as
-    parlour.ui.redraw made them; False when a part is not where the worker drew it (the caller
-    then draws the whole)."""
-    marked = [find(container, path, tag) for path, tag, _attrs in marks]
-    targets = [find(container, path, tag) for path, tag, _html in puts]
-    parents = [container if not p[0] else find(container, p[0], p[1]) for p in splices]
-    if any(x is None for x in marked + targets + parents):
-        return False
-    for i in range(len(marks)):
-        for name, text in marks[i][2].items():
-            if text is None:
-                marked[i].removeAttribute(name)
-            else:
-                marked[i].setAttribute(name, text)
+def patch(container, changes):
+    """Make a region's changes since its last drawing (`changes`: JSON text, made in one call
+    by window.parlourPatch, assets/main-thread.js), then give back a focus that was in a part
+    taken out, or to a new [data-autofocus] control; False when a part is not where the worker
+    drew it (the caller then draws the whole, and the page's log says so)."""
     active = value(env.document.activeElement)
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None
     before = cards(container)
-    lost, fresh = False, []
-    for i in range(len(puts)):
-        target, (path, _tag, html) = targets[i], puts[i]
-        parent = target.parentElement
-        lost = lost or (inside and target.contains(active))
-        target.outerHTML = html
-        fresh.append(value(parent.children.item(path[-1])))
-    for i in range(len(splices)):
-        parent, (_path, _tag, start, taken, added, html) = parents[i], splices[i]
-        for _ in range(taken):
-            child = value(parent.children.item(start))
-            if child is None:
-                return False
-            lost = lost or (inside and child.contains(active))
-            child.remove()
-        if html:
-            after = value(parent.children.item(start))
-            if after is None:
-                parent.insertAdjacentHTML("beforeend", html)
-            else:
-                after.insertAdjacentHTML("beforebegin", html)
-        for i in range(start, start + added):
-            fresh.append(value(parent.children.item(i)))
-    card = new_card(container, before)
+    done = value(env.window.parlourPatch(container, changes))
+    if done is None:
+        env.window.console.warn("A redraw's changes did not fit the page: drawn whole.")
+        return False
+    lost = inside and bool(done.lost)
+    fresh = [done.fresh.at(i) for i in range(int(done.fresh.length))]
+    card = new_card(container, before) if fresh else None
     target = None
     if lost:
         target = value(container.querySelector(key)) if key else None
@@ -209,15 +170,14 @@ def patch(container, marks, puts, splices):
         # a new [data-autofocus] control takes a focus that was lost or loose (never one the
         # redraw did not touch: an unchanged control keeps its focus)
         found = value(container.querySelector("[data-autofocus]"))
-        if found is not None and any(n is not None and n.contains(found) for n in fresh):
+        if found is not None and any(n.contains(found) for n in fresh):
             target = found
     if target is None and lost:
         target = value(container.querySelector("[data-role=status]"))
     if target is not None and may_take_focus():
         focus(target, scroll=card is None or embedded())
     log = value(container.querySelector("[data-role=log]"))
-    redrawn = [n for n in fresh if n is not None]
-    if log is not None and any(n.contains(log) or log.contains(n) for n in redrawn):
+    if log is not None and any(n.contains(log) or log.contains(n) for n in fresh):
         scroll_log(container)
     return card
 

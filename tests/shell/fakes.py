@@ -5,6 +5,8 @@ uses (tag, #id, .class, [attr], [attr=value], [attr="value"], descendants, comma
 a window whose BroadcastChannels talk to each other; a worker that records what it is asked.
 """
 
+import json
+
 
 class Attribute:
     def __init__(self, name, value):
@@ -484,6 +486,78 @@ class StorageFunctions:
         return area.getItem(key) if area is not None else None
 
 
+class Console:
+    def __init__(self):
+        self.warned = []
+
+    def warn(self, text):
+        self.warned.append(text)
+
+
+class JsArray(list):
+    """A JavaScript array as MicroPython reads one (`length`, `at`)."""
+
+    @property
+    def length(self):
+        return len(self)
+
+    def at(self, i):
+        return self[i]
+
+
+class Patched:
+    def __init__(self, lost, fresh):
+        self.lost, self.fresh = lost, JsArray(fresh)
+
+
+def _find(region, path, tag):
+    node = region
+    for i in path:
+        node = node.children.item(i)
+        if node is None:
+            return None
+    return node if node.tagName.lower() == tag.lower() else None
+
+
+def parlour_patch(region, text):
+    """window.parlourPatch (assets/main-thread.js) over these fakes: the same steps, each part
+    found by its path, None when one is not there."""
+    marks, puts, splices = json.loads(text)
+    marked = [_find(region, p[0], p[1]) for p in marks]
+    targets = [_find(region, p[0], p[1]) for p in puts]
+    parents = [_find(region, p[0], p[1]) if p[0] else region for p in splices]
+    if any(x is None for x in marked + targets + parents):
+        return None
+    active = DOCUMENT_STATE.get("active")
+    lost, fresh = False, []
+    for node, (_path, _tag, attrs) in zip(marked, marks):  # noqa: B905 - MicroPython's zip
+        for name, value in attrs.items():
+            if value is None:
+                node.removeAttribute(name)
+            else:
+                node.setAttribute(name, value)
+    for node, (path, _tag, html) in zip(targets, puts):  # noqa: B905
+        parent = node.parent
+        lost = lost or node.contains(active)
+        node.outerHTML = html
+        fresh.append(parent.children.item(path[-1]))
+    for parent, (_path, _tag, start, taken, added, html) in zip(parents, splices):  # noqa: B905
+        for _ in range(taken):
+            child = parent.children.item(start)
+            if child is None:
+                return None
+            lost = lost or child.contains(active)
+            child.remove()
+        after = parent.children.item(start)
+        if html and after is not None:
+            after.insertAdjacentHTML("beforebegin", html)
+        elif html:
+            parent.insertAdjacentHTML("beforeend", html)
+        for i in range(start, start + added):
+            fresh.append(parent.children.item(i))
+    return Patched(lost, [n for n in fresh if n is not None])
+
+
 class Window:
     def __init__(self, document, local=None, session=None, hash_="#home"):
         self.document = document
@@ -496,6 +570,8 @@ class Window:
         BroadcastChannel.bus = Bus()
         self.BroadcastChannel = BroadcastChannel
         self.parlourLinks = LinkFunctions()
+        self.parlourPatch = parlour_patch
+        self.console = Console()
 
     innerHeight = 740  # noqa: N815 - the browser's names; a phone's window
     scrollY = 0  # noqa: N815

@@ -1,5 +1,7 @@
 """shell.dom under MicroPython: reading elements and forms, drawing regions with focus kept."""
 
+import json
+
 from fakes import Document, Element, Input, Select, Window, install
 
 from shell import dom
@@ -114,6 +116,11 @@ def test_in_a_frame_on_another_site_the_focus_moves_only_while_the_reader_is_in_
     assert dom.may_take_focus()
 
 
+def changes(marks=(), puts=(), splices=()):
+    """A redraw's changes as the worker sends them (parlour.ui.redraw): JSON text."""
+    return json.dumps([list(marks), list(puts), list(splices)])
+
+
 def drawn_region(body):
     """A region holding the worker's drawing 4: a status, a focused control, a log."""
     region = body.append(Element("div", {dom.STAMP: "4"}))
@@ -133,7 +140,7 @@ def test_a_patch_replaces_the_changed_element_alone_and_leaves_the_focus_untouch
     region.children[0].parse = lambda html: [new_log]
     region.parse = lambda html: 1 / 0  # the whole HTML is not parsed
     card = dom.render(
-        region, "<whole>", [5, 4, [], [[[0, 2], "ol", "<ol data-role=log></ol>"]], []]
+        region, "<whole>", [5, 4, changes(puts=[[[0, 2], "ol", "<ol data-role=log></ol>"]])]
     )
     assert card is None and region.getAttribute(dom.STAMP) == "5"
     assert region.children[0].children[2] is new_log and log.parent is None
@@ -147,7 +154,7 @@ def test_a_patch_gives_back_a_focus_that_was_in_a_replaced_element():
     button.focus()
     again = Element("button", {"data-cmd": "undo", "disabled": ""})
     region.children[0].parse = lambda html: [again]
-    dom.render(region, "<whole>", [5, 4, [], [[[0, 1], "button", "<button></button>"]], []])
+    dom.render(region, "<whole>", [5, 4, changes(puts=[[[0, 1], "button", "<button></button>"]])])
     assert again.focused and log.scrollTop == 0  # the log was not redrawn: not scrolled
 
 
@@ -158,9 +165,11 @@ def test_a_patch_for_another_drawing_or_another_tag_falls_back_to_the_whole():
         region.setAttribute(dom.STAMP, stamp)
         whole = Element("div", {"class": "play"})
         region.parse = lambda html, whole=whole: [whole]
-        dom.render(region, "<whole>", [5, 4, [], [[path, tag, "<x></x>"]], []])
+        dom.render(region, "<whole>", [5, 4, changes(puts=[[path, tag, "<x></x>"]])])
         assert region.children[0] is whole and region.getAttribute(dom.STAMP) == "5"
         assert log.parent is status.parent  # no part was replaced before the whole came
+        # a patch for this drawing that did not fit is said in the page's log
+        assert len(dom.env.window.console.warned) == (stamp == "4")
 
 
 def test_a_whole_drawing_without_a_stamp_clears_the_regions_stamp():
@@ -179,17 +188,17 @@ def test_a_splice_takes_out_and_puts_in_a_run_of_elements():
     since = Element("div", {"class": "since"})
     table.parse = lambda html: [since]
     splices = [[[0], "div", 1, 0, 1, "<div class=since></div>"]]
-    dom.render(region, "<whole>", [5, 4, [], [], splices])
+    dom.render(region, "<whole>", [5, 4, changes(splices=splices)])
     assert table.children == [status, since, button, log]
     log.append(Element("li"))
     splices = [[[0, 3], "ol", 0, 1, 0, ""], [[0], "div", 1, 1, 0, ""]]  # the deepest first
-    dom.render(region, "<whole>", [6, 5, [], [], splices])
+    dom.render(region, "<whole>", [6, 5, changes(splices=splices)])
     assert table.children == [status, button, log] and log.children == []
     assert region.getAttribute(dom.STAMP) == "6"
     # a splice whose parent is elsewhere than drawn: the whole, from the drawing before
     whole = Element("div", {"class": "play"})
     region.parse = lambda html: [whole]
-    dom.render(region, "<whole>", [7, 6, [], [], [[[0, 9], "ol", 0, 1, 0, ""]]])
+    dom.render(region, "<whole>", [7, 6, changes(splices=[[[0, 9], "ol", 0, 1, 0, ""]])])
     assert region.children == [whole]
 
 
@@ -199,7 +208,7 @@ def test_a_mark_sets_and_removes_attributes_of_an_element_kept():
     button.setAttribute("disabled", "")
     button.focus()
     marks = [[[0, 1], "button", {"disabled": None, "class": "ready"}]]
-    dom.render(region, "<whole>", [5, 4, marks, [], []])
+    dom.render(region, "<whole>", [5, 4, changes(marks=marks)])
     assert region.children[0].children[1] is button and button.focused
     assert button.getAttribute("class") == "ready" and not button.hasAttribute("disabled")
     assert region.getAttribute(dom.STAMP) == "5"

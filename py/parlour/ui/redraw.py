@@ -16,6 +16,8 @@ named tag) falls back to the whole HTML, which every render still carries.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,14 +63,16 @@ class Drawn:
         self.trees: dict[str, tuple[int, Node]] = {}
 
     def draw(self, selector: str, tree: Node, base: tuple[int, Node] | None) -> list[object]:
-        """Record `tree` as the region's drawing; [stamp, base stamp or None, marks, puts,
-        splices]: how the main thread gets from the drawing `base` to this one (`Changes`)."""
+        """Record `tree` as the region's drawing; [stamp, base stamp or None, changes]: how the
+        main thread gets from the drawing `base` to this one (`Changes`, as JSON text, which
+        the page's own JSON parser reads in one call, assets/main-thread.js)."""
         self.stamp += 1
         self.trees[selector] = (self.stamp, tree)
         found = None if base is None else changes(base[1], tree)
         if base is None or found is None:
-            return [self.stamp, None, [], [], []]
-        return [self.stamp, base[0], found.marks, found.puts, found.splices]
+            return [self.stamp, None, ""]
+        text = json.dumps([found.marks, found.puts, found.splices], separators=(",", ":"))
+        return [self.stamp, base[0], text]
 
 
 def changes(old: Node, new: Node) -> Changes | None:
@@ -107,14 +111,13 @@ def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> 
     if any(isinstance(c, str) or not c.tag for c in (*a, *b)):
         return False
     olds, news = [c for c in a if isinstance(c, Node)], [c for c in b if isinstance(c, Node)]
-    head = 0
-    while head < min(len(olds), len(news)) and _key(olds[head]) == _key(news[head]):
-        head += 1
-    tail = 0
-    while tail < min(len(olds), len(news)) - head and _key(olds[-1 - tail]) == _key(
-        news[-1 - tail]
-    ):
-        tail += 1
+    # the same elements at either end first (a row put in above a list of rows leaves every row
+    # as it was), then, inward, elements that stand for each other (a changed status beside a
+    # new line): these are patched where they are, and what is left between is spliced
+    head = _run_length(olds, news, lambda x, y: x == y, 0)
+    tail = _run_length(olds[::-1], news[::-1], lambda x, y: x == y, head)
+    head = _run_length(olds, news, lambda x, y: _key(x) == _key(y), tail, head)
+    tail = _run_length(olds[::-1], news[::-1], lambda x, y: _key(x) == _key(y), head, tail)
     for i in range(head):
         _compare(olds[i], news[i], [*path, i], out)
     for j in range(1, tail + 1):
@@ -123,6 +126,21 @@ def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> 
     added = news[head : len(news) - tail]
     out.splices.append([path, tag, head, taken, len(added), "".join(to_html(n) for n in added)])
     return True
+
+
+def _run_length(
+    olds: list[Node],
+    news: list[Node],
+    same: Callable[[Node, Node], bool],
+    other: int,
+    start: int = 0,
+) -> int:
+    """How far from `start` the two lists go on alike by `same`, leaving `other` elements at
+    their other end to the other run."""
+    n, i = min(len(olds), len(news)) - other, start
+    while i < n and same(olds[i], news[i]):
+        i += 1
+    return i
 
 
 def _elements(a: list[Node | str], b: list[Node | str]) -> list[tuple[Node, Node]]:
