@@ -162,7 +162,7 @@ def patch(container, changes):
         return False
     lost = inside and bool(done.lost)
     fresh = [done.fresh.at(i) for i in range(int(done.fresh.length))]
-    card = new_card(container, before) if fresh else None
+    card = new_card(container, before)
     target = None
     if lost:
         target = value(container.querySelector(key)) if key else None

@@ -125,8 +125,11 @@ def test_what_cannot_be_matched_is_sent_whole():
     # a list that grew: the new line is put in after the first
     assert changes(a, more) == Changes(splices=[[[0, 1], "ul", 1, 0, 1, "<li>2</li>"]])
     # another attribute: set on the element kept; the focus's new control: put in whole
-    moved = h("div", {"class": "other"}, h("p", None, x), h("ul", None, h("li", None, "1")))
-    assert changes(a, moved) == Changes(marks=[[[0], "div", {"class": "other"}]])
+    moved = h("div", {"title": "other"}, h("p", None, x), h("ul", None, h("li", None, "1")))
+    assert changes(a, moved) == Changes(marks=[[[0], "div", {"title": "other"}]])
+    # another class or role: another element (a hand-off where the table was), put in whole
+    other = h("div", {"class": "handoff"}, h("p", None, x), h("ul", None, h("li", None, "1")))
+    assert changes(a, other) is None  # the region's one element: the whole HTML
     focused = h("div", {"data-autofocus": ""}, h("p", None, x), h("ul", None, h("li", None, "1")))
     assert changes(a, focused) is None  # the region's one element: the whole HTML
     # inside an SVG drawing, the changed shape (a board's changed cell)

@@ -158,8 +158,10 @@ def _compare(old: Node, new: Node, path: list[int], out: Changes) -> None:
         return
     names = sorted(set(old.attrs) | set(new.attrs))
     marked = {k: new.attrs.get(k) for k in names if old.attrs.get(k) != new.attrs.get(k)}
-    # a field whole (as before), and a control that is to take the focus (it is new to the page)
-    whole = new.tag in FIELDS or AUTOFOCUS in marked
+    # a field whole (as before), a control that is to take the focus (it is new to the page),
+    # and an element that stands for another (another class or role: a hand-off where the
+    # table was is a new card, which the page scrolls to and focuses as one)
+    whole = new.tag in FIELDS or AUTOFOCUS in marked or _key(old) != _key(new)
     if not whole and marked:
         out.marks.append([path, new.tag, marked])
     if whole or not _children(old, new, path, new.tag, out):
