@@ -44,6 +44,9 @@ class EspSelection:
     cell: Cell | None = None
 
 
+ANCHOR = ("data-left", "data-top", "data-width", "data-height")
+
+
 class EspScreen:
     def __init__(self) -> None:
         # The board's zoom on this device (an index into `ZOOMS`): a way of looking, not a
@@ -128,10 +131,15 @@ class EspScreen:
         zoom = ZOOMS[self.zoom] if zoomable else None
         svg = board_tree(view, session.viewer, marks, zoom, auto=self.zoom == DEFAULT_ZOOM)
         level = "fit" if zoom is None else "auto" if self.zoom == DEFAULT_ZOOM else "zoomed"
+        canvas = canvas_tree(svg)
+        anchor = next((c for c in canvas.find_all(data_role="scroll-anchor")), None)
+        # the frame scrolls first to its anchor when it is made (CSS scroll-initial-target); a
+        # redraw that moves the anchor makes it anew (ui/redraw.py: another `data-key`)
+        key = " ".join(anchor.attrs.get(k, "") for k in ANCHOR) if anchor is not None else None
         frame = h(
             "div",
-            {"class": f"esp-frame {level}", "data-role": "board-frame"},
-            canvas_tree(svg),
+            {"class": f"esp-frame {level}", "data-role": "board-frame", "data-key": key},
+            canvas,
         )
         if not zoomable:
             return frame

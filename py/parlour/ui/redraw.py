@@ -92,9 +92,12 @@ def _as_region(tree: Node) -> Node:
     return tree if not tree.tag else Node("", {}, [tree])
 
 
-def _key(node: Node) -> tuple[str, str | None, str | None]:
-    """Which old element a new one stands for when a parent's children differ in number."""
-    return node.tag, node.attrs.get("class"), node.attrs.get("data-role")
+def _key(node: Node) -> tuple[str, str | None, str | None, str | None]:
+    """Which old element a new one stands for: its tag, class and role, and `data-key`, which
+    a screen changes to have an element made anew (a board's frame, which scrolls to its anchor
+    only when it is made)."""
+    attrs = node.attrs
+    return node.tag, attrs.get("class"), attrs.get("data-role"), attrs.get("data-key")
 
 
 def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> bool:
