@@ -15,7 +15,8 @@ from e2e.players import SoloPage
 from parlour.games.declared import default_tables
 
 GOAL_MS = 100
-SEATS = {**dict(default_tables()), "esp": 4, "psi-squad": 8}
+DEFAULT = dict(default_tables())
+SEATS = {**DEFAULT, "esp": 4, "psi-squad": 8}
 
 
 def game_tasks(browser, url: str, game: str, throttle: Throttle | None) -> tuple[list[float], int]:
@@ -27,7 +28,10 @@ def game_tasks(browser, url: str, game: str, throttle: Throttle | None) -> tuple
     watch = PageWatch(url)
     watch.attach(page)
     solo = SoloPage(page, game)
-    solo.start(url, SEATS[game], "easy")
+    radio = None  # the form's own number of players, else the larger table's radio
+    if SEATS[game] != DEFAULT[game]:
+        radio = f"input[name='{game}-seats'][value='{SEATS[game]}']"
+    solo.start(url, SEATS[game], "easy", radio)
     page.wait_for_timeout(500)  # the start's own tasks are reported
     mark = len(watch.long_tasks)
     table = solo.play_to_the_end()
