@@ -85,19 +85,7 @@ class Effects:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        lists = (
-            "render",
-            "local",
-            "session",
-            "send",
-            "links",
-            "attrs",
-            "text",
-            "later",
-            "download",
-            "patch",
-        )
-        for name in lists:
+        for name in LISTS:
             if getattr(self, name):
                 data[name] = getattr(self, name)
         for name in ("go", "focus", "ticking", "top"):
