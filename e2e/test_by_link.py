@@ -139,6 +139,9 @@ class Chat:
         page.click(f"#new-{game} .link-setup summary")
         page.click(f"#new-{game} a[href='#link-{game}']")
         page.locator(f"{ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
+        page.locator(f"{ROOT} [data-role=bylink-bar] [data-role=invite-code]").wait_for(
+            timeout=STEP_MS
+        )  # the code joiners compare before joining, on the creator's screen too
         return self.devices[0].sent()
 
     def join(self, index: int, invite: list[str], name: str) -> None:
@@ -151,6 +154,9 @@ class Chat:
         device.page.locator(f"{ROOT} [data-role=bylink-join]").wait_for(timeout=STEP_MS)
         terms = device.page.locator(f"{ROOT} [data-role=bylink-terms]").inner_text()
         assert "time per move" in terms.lower(), terms  # said before joining (issue 37)
+        code = device.page.locator(f"{ROOT} [data-role=invite-code] [data-code]")
+        invited = code.get_attribute("data-code", timeout=STEP_MS)
+        assert invited == self.devices[0].saved().invite_code(), invited  # compared first
         device.page.fill(f"{ROOT} [data-field=bylink-name]", name)
         device.page.select_option(f"{ROOT} [data-field=bylink-seat]", str(index))
         device.page.click(f"{ROOT} [data-cmd=bylink-join]")

@@ -1169,3 +1169,113 @@ def test_one_link_cannot_fill_a_save_with_moves_that_can_never_count():
     assert not out.ok and "more moves from Bo's device than a game can use" in out.sentence
     assert len(json.dumps(ada.to_json())) == size and not ada._halted()
     assert ada.match.head() == bo.match.head()
+
+
+# -- a seat that has read its shared card and keeps back its commitment ----------------------
+
+
+def start_with_a_staller(hours: float = 1) -> tuple[Group, LinkPlay]:
+    """Telepathic four partners with a time per move, where Cy opens every link and sends its
+    own until its device has read its card: the link that would carry its commitment (and every
+    one after it) is never sent, so the start waits on Cy."""
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}, hours=hours)
+    cy = group.holder(2)
+    while group.queue:
+        to, link = group.queue.pop(0)
+        device = group.devices[to]
+        taken = device.take_link(link, group.now)
+        if device is not cy or 2 not in cy.commits:
+            group.post(to, taken.links)
+    return group, cy
+
+
+def test_a_seat_that_read_its_card_and_stalls_its_commitment_can_be_claimed():
+    group, cy = start_with_a_staller()
+    assert 2 in cy.commits  # Cy's device read its card and got ready: Cy sends nothing
+    ada = group.devices[0]
+    assert ada.owed() == (2, "link that starts the game", 0), ada.owed()
+    assert ada.time_left(1800) == (2, 1800, "link that starts the game")
+    early = ada.claim(1800)
+    assert not early.ok and "Cy still has 30 minutes" in early.sentence
+    out = ada.claim(3600)
+    assert out.ok and out.links, out.sentence
+    assert ada.forfeit is not None and ada.summary()["over"]
+    assert "Cy did not get ready within the time per move" in ada.waiting()
+    assert ada.forfeit.winners == frozenset()  # Telepathic: the partners lose together
+    for device in group.devices[1:]:
+        if device is not cy:
+            for link in out.links:
+                assert device.take_link(link, 3600).ok
+            assert device.forfeit == ada.forfeit, device.waiting()
+    # Cy's link comes after all: a commitment carries no time, so it goes first and the start
+    # goes on from there, on every device
+    late = cy.links()
+    for device in group.devices:
+        if device is not cy:
+            for link in late:
+                device.take_link(link, 3700)
+            assert device.forfeit is None, device.waiting()
+            assert 2 in device.commits
+
+
+def test_a_claim_against_a_commitment_that_came_first_is_void_on_the_staller_s_device():
+    group, cy = start_with_a_staller()
+    ada = group.devices[0]
+    out = ada.claim(3600)
+    assert out.ok
+    for link in out.links:
+        assert cy.take_link(link, 3600).ok
+    assert cy.forfeit is None and 2 in cy.commits, cy.waiting()
+
+
+def test_no_claim_against_a_seat_whose_card_is_not_dealt_to_it_yet():
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}, hours=1)
+    ada = group.devices[0]
+    assert ada.owed() is None
+    out = ada.claim(10**6)
+    assert not out.ok and "nobody can be claimed against" in out.sentence
+
+
+def test_a_device_that_signs_more_due_records_than_there_are_seats_is_refused():
+    group, _ = start_with_a_staller()
+    ada = group.devices[0]
+    bo = group.holder(1)
+    for _ in range(8):
+        ada._append("due", {"s": 0, "on": 2, "t": 0})
+    before = len(bo.records)
+    outs = [bo.take_link(link, 0) for link in ada.links()]
+    assert not outs[-1].ok and "than a game can use" in outs[-1].sentence
+    assert len(bo.records) == before
+
+
+# -- the invite's code, compared before joining (issue 37) -----------------------------------
+
+
+def test_the_join_screen_s_invite_code_is_the_creator_s_and_a_relay_s_new_key_changes_it():
+    """Whoever carries the invite can re-sign it with a key of their own (to sit between the
+    players): the join screen's invite code then differs from the one on the creator's screen,
+    before anyone has joined; the honest invite gives the same code on both devices."""
+    from parlour.fair.signing import DeviceKey, invite_code
+    from parlour.ui.link_screen import join_form
+    from parlour.ui.tree import to_html as render
+
+    group = Group("esp", ("Ada", "Bo"), {}, hours=24)
+    ada = group.devices[0]
+    packet = packing.read_invite(group.invite)
+    opened = next(r for r in packet.records if r.kind == "open")
+    code = invite_code(packet.match_id, opened.device, opened.body)
+    assert ada.invite_code() == code == group.devices[1].invite_code()
+    html = render(join_form(opened, packet.records, "", [], code))
+    assert f'data-code="{code}"' in html and "ask Ada in your chat" in html
+
+    mallory = Ed25519Signer()
+    forged = Signed(opened.device, 1, "open", {**opened.body, "k": DeviceKey.of(mallory).to_json()})
+    forged.signature = mallory.sign(forged.payload(packet.match_id))
+    head = Signed(opened.device, 1, "head", {"have": {opened.device: 1}, "n": 0, "h": "0" * 16})
+    head.signature = mallory.sign(head.payload(packet.match_id))
+    relayed = packing.links(BASE, packing.pack(packing.Packet(packet.match_id, (forged,), head)))
+    seen = packing.read_invite(relayed)
+    shown = next(r for r in seen.records if r.kind == "open")
+    assert invite_code(seen.match_id, shown.device, shown.body) != code
+    for change in ({"l": 3600}, {"n": ["Ada", "Eve"]}, {"b": {"1": "easy"}}):
+        assert invite_code(packet.match_id, opened.device, {**opened.body, **change}) != code

@@ -29,6 +29,7 @@ from parlour.fair.encoding import Json, canonical_json, encode_fields
 SIGNED_TAG = "psi-parlour/signed"
 SIGNED_VERSION = "2"
 TABLE_TAG = "psi-parlour/table-code"
+INVITE_TAG = "psi-parlour/invite-code"
 ED25519 = "Ed25519"
 P256 = "ECDSA-P256"  # ECDSA on P-256 with SHA-256; signatures as r || s (IEEE P1363)
 KEY_BYTES = {ED25519: 32, P256: 65}  # raw public keys: Ed25519's 32, P-256's 0x04 || x || y
@@ -203,6 +204,16 @@ def table_code(
         fields += [name, keys[name].algorithm, keys[name].public]
     for term in sorted(terms or {}):
         fields += [term, (terms or {})[term]]
+    return short_code(hashlib.sha256(encode_fields(fields)).digest())
+
+
+def invite_code(match_id: str, creator: str, invite: Mapping[str, Json]) -> str:
+    """The short code of an invite by link, before anyone joins: from the match, the creator's
+    device and its signed `open` record (the creator's key, the seats, the set-up, the bots and
+    the time per move). The joiner compares it with the creator's before joining: the table
+    code, which binds every key and the start, exists only once everyone has joined."""
+    fields: list[bytes | str] = [INVITE_TAG, SIGNED_VERSION, match_id, creator]
+    fields.append(canonical_json(dict(invite)))
     return short_code(hashlib.sha256(encode_fields(fields)).digest())
 
 

@@ -129,6 +129,16 @@ class Dealing:
     def complete(self) -> bool:
         return all(p.complete() for p in self.progress.values())
 
+    def readable(self, seat: int) -> bool:
+        """Could `seat`'s device read every card dealt to it from the steps taken here (every
+        lock in, and every other recipient's unlock of its card)? Then it owes its commitment."""
+        for p in self.progress.values():
+            if seat in p.deal.seats:
+                chain = p.unlocks.get(p.deal.seats.index(seat), [])
+                if not p.locked() or len(chain) < len(p.deal.seats) - 1:
+                    return False
+        return True
+
     def records(self) -> dict[str, Json]:
         return {label: sra.record_to_json(p.record()) for label, p in self.progress.items()}
 

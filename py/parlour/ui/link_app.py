@@ -17,7 +17,7 @@ from typing import Any
 
 from parlour.errors import ParlourError
 from parlour.fair.encoding import Json, parse_json
-from parlour.fair.signing import Signer
+from parlour.fair.signing import Signer, invite_code
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.device import Outcome
 from parlour.match.config import name_refusal
@@ -589,7 +589,11 @@ class LinkGames:
                 ),
             )
         decks = _deck_choices(self.app) if opened.body.get("g") == "espeers" else []
-        return join_form(opened, packet.records, self.join_error, decks)
+        try:
+            code = invite_code(packet.match_id, opened.device, opened.body)
+        except ParlourError:
+            code = ""  # an invite this page cannot join says so on the form
+        return join_form(opened, packet.records, self.join_error, decks, code)
 
 
 # -- trees ------------------------------------------------------------------------------------

@@ -111,7 +111,11 @@ def qr_or_word(link: str, label: str = "QR code of the link") -> Node:
 
 
 def join_form(
-    opened: Signed, records: tuple[Signed, ...], error: str, decks: list[tuple[str, str]]
+    opened: Signed,
+    records: tuple[Signed, ...],
+    error: str,
+    decks: list[tuple[str, str]],
+    code: str = "",
 ) -> Node:
     """A free seat and your name (and in ESPEERS your deck), for a device that opens an
     invite."""
@@ -135,6 +139,7 @@ def join_form(
             "you one to send to the group chat.",
         ),
         h("p", {"data-role": "bylink-terms"}, terms(body.get("l"))),
+        invite_check(code, creator_name(names, held or [], bots)) if code else None,
         h("p", {"data-role": "bylink-held"}, held_by_device(names, held or [], bots))
         if len(held or []) > 1
         else None,
@@ -191,6 +196,33 @@ def terms(limit: object) -> str:
     )
 
 
+def creator_name(names: list[str], held: list[object], bots: list[str]) -> str:
+    """The person whose device made the invite: its first seat that is not a bot."""
+    seats = [names[s] for s in held if type(s) is int and 0 <= s < len(names)]
+    return next((n for n in seats if n not in bots), "the player who invited you")
+
+
+def invite_check(code: str, creator: str, sent: bool = False) -> Node:
+    """The invite's code, to compare with its creator's before joining (the table code binds
+    every key and the start, so it exists only once everyone has joined): the same code means
+    nobody changed the invite on its way (its key, seats, set-up or time per move)."""
+    shown = h("strong", {"class": "code", "data-code": code}, code)
+    if sent:
+        said: tuple[Node | str, ...] = (
+            "Invite code ",
+            shown,
+            ": whoever opens your invite sees it before joining. The same code on their "
+            "screen means nobody changed your invite on the way.",
+        )
+    else:
+        said = (
+            f"Before you join, ask {creator} in your chat: “Is the invite code ",
+            shown,
+            "?” The same code means nobody changed this invite on its way to you.",
+        )
+    return h("p", {"class": "table-code", "data-role": "invite-code"}, *said)
+
+
 def held_by_device(names: list[str], held: list[object], bots: list[str]) -> str:
     """Which seats one device plays besides its owner's (the creator's, on the join screen):
     whoever holds it could see those seats' secrets (a bot's cards, another person's)."""
@@ -229,7 +261,8 @@ def trust(play: LinkPlay, result: bool = False) -> Node | None:
     a key swapped by whoever carried the first links shows as another code on the other side."""
     code = play.table_code()
     if code is None:
-        return None
+        invited = play.invite_code()
+        return invite_check(invited, "", sent=True) if invited else None
     shown = h("strong", {"class": "code", "data-code": code}, code)
     if play.compared or result:
         return h(

@@ -25,7 +25,15 @@ from parlour.bots.base import LEVELS
 from parlour.errors import MalformedInput, ParlourError, ProtocolError
 from parlour.fair.commit import Opening
 from parlour.fair.encoding import Json, check_text
-from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify, table_code
+from parlour.fair.signing import (
+    DeviceKey,
+    Fork,
+    Signed,
+    Signer,
+    Verify,
+    invite_code,
+    table_code,
+)
 from parlour.fair.store import PrivateStore
 from parlour.games import GAMES
 from parlour.match.bot_seats import bot_name, next_decision
@@ -211,6 +219,14 @@ class LinkPlay(Admission, Telling, OutOfTurn):
         if self.match is None:
             return None
         return table_code(self.match_id, self.match.genesis, self.keys, {"limit": str(self.limit)})
+
+    def invite_code(self) -> str | None:
+        """The invite's code (fair/signing.py), the same as the join screen showed: from the
+        creator's signed `open`. None before this device holds it."""
+        opened = self.records.get((self.creator, 1)) if self.creator else None
+        if opened is None:
+            return None
+        return invite_code(self.match_id, self.creator, opened.body)
 
     def _head(self) -> Signed:
         """Our signed word on what we hold, for the next link (signed once per position)."""
@@ -418,6 +434,7 @@ class LinkPlay(Admission, Telling, OutOfTurn):
             "act": self._on_act,
             "claim": self._on_claim,
             "seen": self._on_seen,
+            "due": self._on_due,
             "openings": self._on_openings,
         }[record.kind]
         try:
@@ -634,8 +651,9 @@ class LinkPlay(Admission, Telling, OutOfTurn):
         owed = self.owed() if self.limit else None
         if owed is None and self.limit and self.match is None:
             return Outcome(
-                "The time per move counts from the first move, or from your link that starts the "
-                f"game: before it nobody can be claimed against. {self.waiting()}",
+                "The time per move counts from the first move, from your link that starts the "
+                "game, or from when a player's cards were dealt to them: before that nobody can "
+                f"be claimed against. {self.waiting()}",
                 ok=False,
             )
         if owed is None:

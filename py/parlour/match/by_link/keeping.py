@@ -11,6 +11,7 @@ from parlour.match.by_link.state import LinkState
 
 VOID_MOST = 8  # moves of one device in one link that cannot count (honest play: a race, 1)
 WAITING_MOST = 256  # records of one device held but not yet taken (honest play: a few)
+DUE_MOST = 7  # `due` records of one device: one at most on each other seat (8 seats at most)
 
 
 class Keeping(LinkState):
@@ -74,7 +75,8 @@ class Keeping(LinkState):
                 and (r.device, r.seq) not in taken
             ]
             waiting = [q for d, q in self.records if d == device and q > consumed]
-            if len(void) > VOID_MOST or len(waiting) > WAITING_MOST:
+            dues = [r for (d, _), r in self.records.items() if d == device and r.kind == "due"]
+            if len(void) > VOID_MOST or len(waiting) > WAITING_MOST or len(dues) > DUE_MOST:
                 who = self._device_name(device, self.held)
                 return (
                     f"That link carries more moves from {who} than a game can use "

@@ -14,6 +14,9 @@ exact keys and types before anything reads it; anything else is `MalformedInput`
 - `claim`: s the seat out of time, by the claimant's seat, at the step, t;
 - `seen`: s seat, at the step, t: when this device first held a turn of its seat that came
   late (signed more than `SLACK` before it arrived): that seat's time per move counts from here;
+- `due`: s seat, on another seat, t: with a time per move, when this device first held everything
+  `on` needed to read its shared cards while its commitment was not here (a claim against a
+  commitment kept back counts from it);
 - `openings`: o {seat: [openings]} (at the end, every device for its seats);
 - `head`: have {device: last record held}, n step, h head (16 hex): the sender's word on
   what it holds, signed with each link and not kept.
@@ -37,6 +40,7 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "act": {"s": int, "a": (dict, list, str, int, bool), "at": int, "h": str, "t": int},
     "claim": {"s": int, "by": int, "at": int, "t": int},
     "seen": {"s": int, "at": int, "t": int},
+    "due": {"s": int, "on": int, "t": int},
     "openings": {"o": dict},
     "head": {"have": dict, "n": int, "h": str},
 }
@@ -64,7 +68,7 @@ def seat_of(kind: str, body: Mapping[str, Json]) -> int | None:
     """The seat a record speaks for (its device must hold it); None for a claim or openings."""
     if kind in ("lock", "unlock"):
         seat = body["seat"]
-    elif kind in ("commit", "reveal", "act", "join", "seen"):
+    elif kind in ("commit", "reveal", "act", "join", "seen", "due"):
         seat = body["s"]
     elif kind == "claim":
         seat = body["by"]

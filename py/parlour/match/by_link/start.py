@@ -213,7 +213,7 @@ class Starting(Timing):
                 opening = joint.my_reveal().to_json()
                 self._append("reveal", {"s": seat, "o": opening, "t": int(self.now)})
             return True
-        return made
+        return made or self._note_start_seen()
 
     def _waiting_to_start(self) -> str:
         free = [self.name(s) for s in range(len(self.names)) if self.device_of(s) is None]

@@ -23,6 +23,7 @@ DEEDS = {
     "act": "made a move that waits for an earlier link",
     "claim": "claimed the game on time",
     "seen": "got a move that came late",
+    "due": "started the clock on a player who has their cards to get ready",
     "openings": "showed their secrets for the final check",
 }
 VOID_CLAIM = "claimed the game on time before the time was up (it does not count)"

@@ -70,6 +70,17 @@ class Timing(LinkState):
         ]
         return min(times, default=None)
 
+    def _start_seen(self, seat: int, device: str) -> int | None:
+        """When `device` said it first held everything `seat` needed to read its cards (its
+        `due` record on that seat): where a claim of `device` against that seat's missing
+        commitment counts from."""
+        times = [
+            number_in(r, "t")
+            for (d, _), r in self.records.items()
+            if d == device and r.kind == "due" and r.body["on"] == seat and not self._ahead(r)
+        ]
+        return min(times, default=None)
+
     def _note_seen(self, seat: int) -> bool:
         """Sign when this device first held a turn of its person's `seat` that came late (while
         taking the link that brought it): that seat's time counts from now. True if signed."""
@@ -97,6 +108,11 @@ class Timing(LinkState):
         """Read where it is needed (`_seen_at`); in its device's order it waits for its step."""
         match = self.match
         return WAIT if match is None or number_in(record, "at") > match.step else DONE
+
+    def _on_due(self, record: Signed) -> str:
+        """Read where it is needed (`_start_seen`); a `due` on one of the signer's own seats,
+        or one signed once the game began, is void."""
+        return DONE
 
     def _claim_beats(self, act: Signed, step: int) -> bool:
         """A valid claim signed before a late move wins over it (the earlier time wins)."""
@@ -153,9 +169,13 @@ class Timing(LinkState):
         (it could see the seed first and veto it): counted from the claimant's own reveal, and
         beaten by that seat's reveal signed no later."""
         seat, by, t = number_in(record, "s"), number_in(record, "by"), number_in(record, "t")
-        if self.game is None or len(self.commits) < len(self.names):
+        if self.game is None:
             return WAIT
-        if seat in self.reveals or by not in self.revealed_at or self._ahead(record):
+        if by not in self.revealed_at:  # the claimant had not revealed: a commitment withheld
+            return self._on_start_claim(record)
+        if len(self.commits) < len(self.names):
+            return WAIT
+        if seat in self.reveals or self._ahead(record):
             return WAIT  # revealed after all: the claim waits for the game's first step
         if t < self.revealed_at[by] + self.limit:
             raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
@@ -164,6 +184,44 @@ class Timing(LinkState):
             return WAIT  # the reveal in time goes first
         self.forfeit = self._seed_forfeit(seat, by)
         return DONE
+
+    def _on_start_claim(self, record: Signed) -> str:
+        """A claim against a seat that could read its shared cards and keeps back its
+        commitment (having seen its card, it could stall the start for ever): counted from the
+        claimant's own `seen` of that seat. A commitment carries no time, so one that comes
+        goes first, whenever it comes: a slow link never loses the start, a staller who never
+        sends it forfeits."""
+        seat, by = number_in(record, "s"), number_in(record, "by")
+        if seat in self.commits:
+            return DONE  # it committed after all: void
+        if seat in self.local or self._next_of(seat) is not None or self._ahead(record):
+            return WAIT  # its own records (our own commitment, here) go first
+        since = self._start_seen(seat, record.device)
+        if since is None or number_in(record, "t") < since + self.limit:
+            raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
+        self.forfeit = self._seed_forfeit(seat, by, ready=True)
+        return DONE
+
+    def _note_start_seen(self) -> bool:
+        """With a time per move, sign when this device first holds everything another seat
+        needs to read its shared cards, while its commitment is not here: that seat's time to
+        send it counts from now (the claim line's, and a claim's). True if signed."""
+        if not self.limit or self.dealing is None or self.match is not None:
+            return False
+        for seat in range(len(self.names)):
+            device = self.device_of(seat)
+            if (
+                device is None
+                or device == self.me
+                or seat in self.commits
+                or self._next_of(seat) is not None
+                or not self.dealing.readable(seat)
+                or self._start_seen(seat, self.me) is not None
+            ):
+                continue
+            self._append("due", {"s": self.local[0], "on": seat, "t": int(self.now)})
+            return True
+        return False
 
     def _seed_claim_beats(self, reveal: Signed) -> bool:
         """Is there a claim against this reveal's seat, signed before it and once the time was
@@ -184,15 +242,21 @@ class Timing(LinkState):
         found = (r for (d, _), r in self.records.items() if d == device and r.kind == "reveal")
         return next((number_in(r, "t") for r in found if r.body["s"] == seat), None)
 
-    def _seed_forfeit(self, seat: int, by: int) -> Outcome:
+    def _seed_forfeit(self, seat: int, by: int, ready: bool = False) -> Outcome:
+        """The start ended by a claim: `seat` kept back its seed reveal, or (`ready`) the
+        link that gets it ready once its cards were dealt."""
         assert self.game is not None
         others = frozenset(set(range(len(self.names))) - {seat})
+        owed = (
+            "get ready within the time per move after their cards were dealt to them"
+            if ready
+            else "reveal their part of the seed within the time per move, after every device "
+            "had committed to its own,"
+        )
         return Outcome(
             Termination.FORFEIT,
             others & self.game.forfeit_winners(self._setup(), seat),
-            f"{self.name(seat)} did not reveal their part of the seed within the time per move, "
-            f"after every device had committed to its own, and forfeits ({self.name(by)} "
-            "claimed the game).",
+            f"{self.name(seat)} did not {owed} and forfeits ({self.name(by)} claimed the game).",
         )
 
     def _on_seals_claim(self, record: Signed) -> str:
@@ -231,6 +295,15 @@ class Timing(LinkState):
         match = self.match
         if self.forfeit is not None or self.game is None:
             return None
+        if match is None and len(self.commits) < len(self.names):
+            stalled = [
+                (s, since)
+                for s in range(len(self.names))
+                if s not in self.commits
+                and self._next_of(s) is None
+                and (since := self._start_seen(s, self.me)) is not None
+            ]
+            return (stalled[0][0], START_LINK, stalled[0][1]) if stalled else None
         if match is None:
             missing = [s for s in range(len(self.names)) if s not in self.reveals]
             mine = [self.revealed_at[s] for s in self.local if s in self.revealed_at]
