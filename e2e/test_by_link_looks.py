@@ -1,6 +1,6 @@
-"""Three screens of play by link seen as a player sees them, at 360x740 and 1280x800, light and
-dark (e2e/screenshots/look-*.png), and checked with axe: "Claim the game" once a time per move
-is up, "Your games by link" with a finished game's Remove and the question it asks, and the
+"""Screens of play by link seen as a player sees them, at 360x740 and 1280x800, light and
+dark (e2e/screenshots/look-*.png), and checked with axe: the join screen with the invite's code
+to compare, "Claim the game" once a time per move is up, "Your games by link" with a finished game's Remove and the question it asks, and the
 panel of a link split into parts, each with its QR code."""
 
 from __future__ import annotations
@@ -48,7 +48,15 @@ def test_a_claim_when_time_is_up_then_the_finished_game_in_your_games_and_its_re
         page.fill("#new-esp [data-seat-name='0']", "Ada")
         page.eval_on_selector("#new-esp [data-link-limit]", "e => { e.value = '1'; }")
 
-    chat.join(1, chat.create("esp", form), "Bo")
+    invite = chat.create("esp", form)
+    joiner = chat.devices[1].page
+    joiner.goto(invite[0])
+    joiner.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    joiner.locator(f"{ROOT} [data-role=invite-code]").wait_for(timeout=STEP_MS)
+    joining = axe.AxeLog(joiner, "by link join")
+    shots(joiner, screenshots, "join", None, joining, prefix="look")  # the invite code
+    joining.assert_clean()
+    chat.join(1, invite, "Bo")
     chat.deliver()
     plays = [d.saved() for d in chat.devices]
     mover = next(i for i, p in enumerate(plays) if p.summary()["my_turn"])
