@@ -1,7 +1,8 @@
 """Screens of play by link seen as a player sees them, at 360x740 and 1280x800, light and
 dark (e2e/screenshots/look-*.png), and checked with axe: the join screen with the invite's code
-to compare, "Claim the game" once a time per move is up, "Your games by link" with a finished game's Remove and the question it asks, and the
-panel of a link split into parts, each with its QR code."""
+to compare, "Claim the game" once a time per move is up, "Your games by link" with a finished
+game's Remove and the question it asks, and the panel of a link split into parts, each with its
+QR code."""
 
 from __future__ import annotations
 

@@ -12,9 +12,11 @@ seat that did not open). The same document travels two ways:
 Version 2 adds one field, `signed` (match/signed_replay.py): an online game's keys and each
 move's signature, so the viewer can say which device made which move. Version 3 writes `signed`
 compactly (what the viewer recomputes left out, the moves' signatures packed as bytes) and adds
-the signatures on each seat's openings and each device's verdict. A record without signatures
-is still written as version 1, so pages that read only version 1 open it as before; this page
-reads all three.
+the signatures on each seat's openings and each device's verdict. Version 4 is a game played by
+link's `signed` part: every device's first record (its key and seats) and each move's record
+(match/signed_replay.py). A record without signatures is still written as version 1, so pages
+that read only version 1 open it as before, and an online game's as version 3; this page reads
+all four.
 
 Everything read back is checked with the match's own parsers (`MatchConfig.from_json`,
 `Opening.from_json`, canonical JSON) and refused as `MalformedInput` with a sentence a player
@@ -41,7 +43,8 @@ from parlour.match.signed_replay import Signatures
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/replay"
-VERSION = 3  # the newest this page reads and writes; 1: no signatures; 2: signed, written out
+VERSION = 4  # the newest this page reads and writes; 1: no signatures; 2: signed, written out
+SIGNED_ONLINE = 3  # an online game's signatures, compact (2: the same written out)
 PREFIX = "#replay="
 MAX_BYTES = 2_000_000  # the document, uncompressed (a saved game's limit)
 MAX_LINK = 400_000  # characters of a link's data
@@ -78,7 +81,7 @@ class ReplayRecord:
     seed: bytes
     moves: tuple[tuple[int, Json], ...]  # (seat, action as the log writes it)
     openings: Mapping[int, tuple[Opening, ...] | None]  # by seat; None: did not open
-    signed: Signatures | None = None  # an online game's keys and move signatures
+    signed: Signatures | None = None  # a signed game's keys and move signatures
 
     @classmethod
     def of(
@@ -87,8 +90,8 @@ class ReplayRecord:
         openings: Mapping[int, Sequence[Opening] | None],
         signed: Signatures | None = None,
     ) -> ReplayRecord:
-        """The record of a match as this device holds it, with the openings it has (and, online,
-        the signatures of its moves)."""
+        """The record of a match as this device holds it, with the openings it has (and, signed
+        online or by link, the signatures of its moves)."""
         seats = range(len(match.config.seats))
         if signed is not None and len(signed.proofs) != len(match.entries):
             signed = None  # never a signature for the wrong move
@@ -102,16 +105,15 @@ class ReplayRecord:
 
     @property
     def version(self) -> int:
-        """The format this record is written in: 3 only when it carries signatures."""
-        return VERSION if self.signed is not None else 1
+        """The format this record is written in: 1 unsigned, 3 signed online, 4 by link."""
+        if self.signed is None:
+            return 1
+        return VERSION if self.signed.start else SIGNED_ONLINE
 
-    def final(self) -> tuple[int, str]:
-        """The last step and its hash (the genesis hash before any move): the position every
-        device's verdict was signed on."""
-        entries = self.entries()
-        if not entries:
-            return 0, genesis_hash(self.config.to_json(), self.seed)
-        return len(entries), entries[-1].hash
+    def genesis(self) -> str:
+        """The log's hash before any move (from the set-up and the seed): its signatures are
+        checked on the log that grows from it."""
+        return genesis_hash(self.config.to_json(), self.seed)
 
     def entries(self) -> list[LogEntry]:
         """The log with its hash chain, recomputed from the moves (for `Match.receive` and the
@@ -154,7 +156,7 @@ class ReplayRecord:
         version = data.get("version")
         if type(version) is int and version > VERSION:
             raise MalformedInput(NEWER.format(what=what, version=version, ours=VERSION))
-        signed_versions = (2, VERSION)
+        signed_versions = (2, SIGNED_ONLINE, VERSION)
         if set(data) != {*_KEYS, *(["signed"] if version in signed_versions else [])} or (
             version not in (1, *signed_versions)
         ):
@@ -166,7 +168,9 @@ class ReplayRecord:
             openings = _openings(data["openings"], len(config.seats))
             signed = None
             if version in signed_versions:
-                signed = Signatures.from_json(data["signed"], moves, int(str(version)))
+                signed = Signatures.from_json(
+                    data["signed"], moves, int(str(version)), len(config.seats)
+                )
         except MalformedInput as error:
             raise MalformedInput(BROKEN.format(what=what, reason=error.sentence)) from None
         return cls(config, seed, moves, openings, signed)
@@ -219,7 +223,7 @@ def from_code(code: str) -> ReplayRecord:
     version = int(found.group("version"))
     if version > VERSION:
         raise MalformedInput(NEWER.format(what="replay link", version=version, ours=VERSION))
-    if version not in (1, 2, VERSION):
+    if version not in (1, 2, SIGNED_ONLINE, VERSION):
         raise MalformedInput(NOT_OURS_LINK)
     raw = _inflate(_unbase64(found.group("data")))
     try:

@@ -54,7 +54,7 @@ class Replay:
     result_asked: bool = False  # "Show the result" pressed: the ending is told before the end
     everything: bool = False
     revision: int = 0  # changes with every move of the viewer (autoplay's ticks carry it)
-    signatures: SignatureReport | None = None  # who signed which move (an online game's)
+    signatures: SignatureReport | None = None  # who signed which move (a signed game's)
     _stores: dict[int, PrivateStore] = field(default_factory=dict)
 
     @classmethod
@@ -86,7 +86,6 @@ class Replay:
             match.genesis,
             check or _cannot_check,
             record.openings,
-            record.final(),
         )
         return replay
 

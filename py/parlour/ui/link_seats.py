@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Protocol
 from parlour.match.by_link import LinkPlay
 from parlour.match.by_link.device import Outcome
 from parlour.match.match import Submitted
+from parlour.match.signed_replay import Signatures
 from parlour.ui.play import PlaySession
 
 
@@ -60,8 +61,8 @@ class LinkSeats:
     def audit_result(self) -> Any:
         return self.play.audit_result
 
-    def replay_signatures(self) -> None:
-        return None
+    def replay_signatures(self) -> Signatures | None:
+        return self.play.replay_signatures()
 
     def table_code(self) -> str | None:
         return self.play.table_code()

@@ -116,7 +116,7 @@ class Replays:
         except ParlourError:
             return []
         return signature_checks(
-            record.signed, record.config.match_id, record.moves, record.openings, record.final()
+            record.signed, record.config.match_id, record.moves, record.genesis(), record.openings
         )
 
     def open_file(self, text: object) -> None:

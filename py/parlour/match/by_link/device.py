@@ -46,6 +46,7 @@ from parlour.match.by_link.telling import Telling
 from parlour.match.by_link.timing import duration
 from parlour.match.config import MatchConfig, clean_name, person_name
 from parlour.match.match import declared
+from parlour.match.signed_replay import Signatures, of_link
 from parlour.match.table import new_match_id
 from parlour.numbers import whole
 
@@ -227,6 +228,22 @@ class LinkPlay(Admission, Telling, OutOfTurn):
         if opened is None:
             return None
         return invite_code(self.match_id, self.creator, opened.body)
+
+    def replay_signatures(self) -> Signatures | None:
+        """This game's signatures for its replay (match/signed_replay.py): every device's first
+        record (its key and seats: the keys the table code is made from), the record each log
+        entry came from, and the openings taken at the end. None before the start, or while one
+        of them waits for its signature."""
+        if self.match is None:
+            return None
+        start = [self.records[(device, 1)] for device in sorted(self.keys)]
+        moves = [self.records[source] for source in self.sources]
+        openings = [
+            r
+            for (device, q), r in sorted(self.records.items())
+            if r.kind == "openings" and q <= self.consumed.get(device, 0)
+        ]
+        return of_link(start, moves, openings)
 
     def _head(self) -> Signed:
         """Our signed word on what we hold, for the next link (signed once per position)."""
