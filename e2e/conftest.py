@@ -35,6 +35,21 @@ def site():
         yield server
 
 
+# Every page plays with "Quick bots" on (ui/pace.py), as a player who chose it: a bot's move
+# comes 80 ms after the last instead of 600 ms (the person's time to follow, not the test's).
+# Set once per tab, where nothing is set yet, so a test that turns it off keeps it off across
+# its reloads; storage the browser refuses leaves the page's own default.
+QUICK_BOTS = """
+try {
+  if (!sessionStorage.getItem("e2e:quick-bots")) {
+    sessionStorage.setItem("e2e:quick-bots", "1");
+    if (localStorage.getItem("psi-parlour:quick-bots") === null)
+      localStorage.setItem("psi-parlour:quick-bots", "1");
+  }
+} catch (e) {}
+"""
+
+
 class SeedingBrowser:
     """The session's browser, whose new contexts hold this build's engine snapshot, as a
     returning player's device does (e2e/engine_seed.py); during a test marked `first_visit`,
@@ -49,6 +64,7 @@ class SeedingBrowser:
         context = self.browser.new_context(**kwargs)
         if self.seed is not None and not self.first_visit:
             self.seed.seed(context)
+        context.add_init_script(QUICK_BOTS)
         return context
 
     def __getattr__(self, name: str):

@@ -188,3 +188,22 @@ def test_home_cards_line_up_with_learn_by_playing_in_view(
     SoloPage(page, "esp").settle()
     page.screenshot(path=screenshots / f"solo-esp-{width}-{scheme}.png")
     page.close()
+
+
+def test_quick_bots_beside_the_players_is_the_player_s_choice_and_kept(page, site, watch):
+    """A new player's bots pause before each move (600 ms: the person follows the game);
+    "Quick bots" under the players shortens it, shows pressed, and is kept after a reload. (The
+    other browser tests play with it on: e2e/conftest.py.)"""
+    page.goto(site.url)
+    page.evaluate("localStorage.removeItem('psi-parlour:quick-bots')")
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    one_tap(page, "esp")
+    toggle = page.locator("#play-esp [data-cmd=quick-bots]")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    page.locator("#play-esp [data-cmd=quick-bots][aria-pressed=true]").wait_for(timeout=10_000)
+    assert page.evaluate("localStorage.getItem('psi-parlour:quick-bots')") == "1"
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.locator("#play-esp [data-cmd=quick-bots][aria-pressed=true]").wait_for(timeout=30_000)

@@ -13,7 +13,7 @@ import json
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from parlour.ui import setup_form, signing
+from parlour.ui import pace, setup_form, signing
 from parlour.ui.deck_shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
 from parlour.ui.page import Effects, Storage, within
 from parlour.ui.redraw import Drawn
@@ -24,7 +24,7 @@ from parlour.ui.saved_game import (
     save_session,
     saved_table,
 )
-from parlour.ui.screens import BOT_PAUSE_MS, SCREENS, now, screen_for
+from parlour.ui.screens import SCREENS, now, screen_for
 from parlour.ui.signing import LINK_SAVE
 
 if TYPE_CHECKING:
@@ -455,7 +455,9 @@ class App:
         if data.get("cmd") == "download-game":
             self.effects.download.append(session.game_file())
             return
-        if data.get("cmd") == "rematch":
+        if data.get("cmd") == "quick-bots":
+            pace.toggle(self.storage)
+        elif data.get("cmd") == "rematch":
             config = session.table.match.config
             table = new_table(game_id, config.seats, dict(config.variant), config.bot_levels)
             self.sessions[game_id] = self._session(table, game_id)
@@ -467,6 +469,7 @@ class App:
 
     def draw(self, game_id: str) -> None:
         session = self.sessions[game_id]
+        session.quick_bots = pace.quick(self.storage) if session.bots else None
         self.effects.draw(play_root(game_id), session.render())
         self.effects.announce(session.take_said())
         focus = session.take_focus()
@@ -477,7 +480,8 @@ class App:
         self.effects.attrs["bot-due"] = "1" if due else None
         if due:
             step = session.table.match.step
-            self.effects.later.append([BOT_PAUSE_MS, {"op": "bot", "game": game_id, "step": step}])
+            pause = pace.bot_pause(self.storage)
+            self.effects.later.append([pause, {"op": "bot", "game": game_id, "step": step}])
 
     def on_bot(self, request: dict[str, Any]) -> None:
         """A bot's turn, asked for by the page after the pause (see `draw`). A request for a

@@ -327,7 +327,7 @@ class EspeersScreen:
         button = h(
             "button",
             {
-                "class": "button small stops",
+                "class": "button small toggle stops",
                 "data-cmd": stops.STANDING,
                 "type": "button",
                 "aria-pressed": "true" if on else "false",

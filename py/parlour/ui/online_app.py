@@ -25,7 +25,7 @@ from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
-from parlour.ui import network, setup_form
+from parlour.ui import network, pace, setup_form
 from parlour.ui.host import Host
 from parlour.ui.online_join import guest_join
 from parlour.ui.online_saves import (
@@ -49,7 +49,7 @@ from parlour.ui.online_screen import (
 )
 from parlour.ui.page import within
 from parlour.ui.play import PlaySession
-from parlour.ui.screens import BOT_PAUSE_MS, now, screen_for
+from parlour.ui.screens import now, screen_for
 
 ROOT = "#online .online-root"
 PLAYER_NAME = "psi-parlour:player-name"  # the name a guest last chose on a join screen
@@ -327,7 +327,7 @@ class OnlineController:
             if due:
                 step = self.session.table.match.step if self.session.table else -1
                 request = {"op": "bot", "game": "online", "step": step}
-                self.effects.later.append([BOT_PAUSE_MS, request])
+                self.effects.later.append([pace.bot_pause(self.app.storage), request])
             return
         if self.played and not self.joining:
             self.effects.draw(ROOT, next_game_tree(self.session))

@@ -21,6 +21,7 @@ from parlour.ui.online_screen import (
     verdicts_tree,
 )
 from parlour.ui.outcome import outcome_title
+from parlour.ui.pace import pace_tool
 from parlour.ui.play_session import Session
 from parlour.ui.seat import LastMove
 from parlour.ui.tree import Node, h
@@ -40,6 +41,8 @@ SINCE_MOST = 6  # lines in "Since your turn:"; the log has the rest
 
 class PlaySession(Session):
     """The play screen of one device, drawn (see `Session` for what it holds)."""
+
+    quick_bots: bool | None = None  # "Quick bots" pressed or not; None: no toggle (ui/pace.py)
 
     def relayed(self) -> frozenset[int]:
         """On a guest: the other guests' seats (all they say comes through the host)."""
@@ -155,6 +158,8 @@ class PlaySession(Session):
                     "aside",
                     {"class": "side"},
                     self._seats_tree(view),
+                    # beside the players, where the bots are: how long each bot pauses
+                    pace_tool(self.quick_bots) if self.quick_bots is not None else None,
                     log_tree(lines, self.log_open, self.scope),
                 ),
             ),

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 from parlour.errors import ParlourError
 from parlour.games.catalog import CATALOG, load
 from parlour.match.match import Submitted
+from parlour.ui import pace
 from parlour.ui.page import within
 from parlour.ui.play import PlaySession
 from parlour.ui.play_session import STATUS
-from parlour.ui.screens import BOT_PAUSE_MS, screen_for
+from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
@@ -354,7 +355,7 @@ class Lessons:
         if due:
             step = session.table.match.step
             request = {"op": "bot", "game": f"learn:{game_id}", "step": step}
-            effects.later.append([BOT_PAUSE_MS, request])
+            effects.later.append([pace.bot_pause(self.host.storage), request])
 
     def bot(self, game_id: str, step: object) -> None:
         """The bot's turn in a lesson, after the pause: its scripted reply, or, after the
