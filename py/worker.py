@@ -19,6 +19,7 @@ try:
     from parlour.ui.app import App
 
     app = App()
+    app.lean = True  # a redraw's changes travel without its whole HTML (ui/page.py, Effects)
     FAULT = None
 except Exception:
     FAULT = traceback.format_exc()

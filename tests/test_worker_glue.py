@@ -39,6 +39,7 @@ def test_a_worker_without_indexeddb_or_webcrypto_imports_the_keyring_and_plays_u
     assert keyring.db is None and keyring.fresh() is None  # unsigned: version 1
     worker = importlib.import_module("worker")
     assert worker.FAULT is None and worker.keyring is not None
+    assert worker.app.lean  # the page is sent a redraw's changes without its whole HTML
     out = json.loads(asyncio.run(worker.call(json.dumps({"op": "start", "local": {}}))))
     assert "error" not in out
 

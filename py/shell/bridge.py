@@ -91,7 +91,9 @@ class Bridge:
             container = dom.value(document.querySelector(selector))
             if container is not None:
                 card = dom.render(container, html, patches.get(selector))
-                if card is not None:
+                if card is dom.WHOLE:  # its changes did not fit: the whole drawing, asked for
+                    self.request({"op": "whole", "selector": selector})
+                elif card is not None:
                     cards.append(card)
         for selector, text in effects.get("text", []):
             element = dom.value(document.querySelector(selector))

@@ -98,6 +98,7 @@ def show_top(card):
 
 
 STAMP = "data-drawn"  # on a region: the stamp of the worker's drawing it holds
+WHOLE = "whole"  # `render`'s answer when it needs the region's whole drawing from the worker
 
 
 def render(container, html, drawn=None):
@@ -106,15 +107,18 @@ def render(container, html, drawn=None):
     `drawn` ([stamp, base, changes], parlour.ui.redraw): when the region holds the drawing
     `base`, only the changed elements are replaced, and the focus is touched only if it
     was in one of them (giving it back forced the browser to lay out the whole screen at once).
-    Returns a card that opens at its top (`CARD`) new in this redraw, else None: the focus
-    given here does not scroll when there is one, and the caller scrolls to it (`show_top`)
-    once every focus is given."""
+    `html` is None when the worker sent the changes alone: if they do not fit, `WHOLE` (the
+    caller asks the worker for the whole drawing). Else returns a card that opens at its top
+    (`CARD`) new in this redraw, or None: the focus given here does not scroll when there is
+    one, and the caller scrolls to it (`show_top`) once every focus is given."""
     based = drawn is not None and drawn[1] is not None
     if based and value(container.getAttribute(STAMP)) == str(drawn[1]):
         card = patch(container, drawn[2])
         if card is not False:
             container.setAttribute(STAMP, str(drawn[0]))
             return card
+    if html is None:
+        return WHOLE  # the changes came alone and do not fit: the caller asks for the whole
     active = value(env.document.activeElement)
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None

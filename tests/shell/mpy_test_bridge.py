@@ -222,3 +222,30 @@ async def test_a_new_hand_off_or_result_opens_at_its_top_and_its_focus_does_not_
     bridge.request({"op": "click"})
     await settle()
     assert window.scrolled == []
+
+
+async def test_changes_that_do_not_fit_ask_the_worker_for_the_whole_drawing_and_draw_it():
+    document, _ = page()
+    region = document.querySelector("#play-esp .play-root")
+    region.setAttribute("data-drawn", "3")  # the page holds drawing 3; the changes start at 4
+
+    def answer(request):
+        if request["op"] == "whole":
+            return {
+                "render": [[request["selector"], "<p>the whole</p>"]],
+                "patch": {request["selector"]: [5, None, ""]},
+            }
+        return {
+            "render": [["#play-esp .play-root", None]],
+            "patch": {"#play-esp .play-root": [5, 4, '[[],[[[0],"p","<p></p>"]],[]]']},
+        }
+
+    worker = Worker(answer)
+    bridge = Bridge()
+    bridge.started(worker)
+    bridge.request({"op": "bot", "game": "esp", "step": 3})
+    await settle()
+    assert [r["op"] for r in worker.requests] == ["bot", "whole"]
+    assert worker.requests[1]["selector"] == "#play-esp .play-root"
+    assert region.innerHTML == "<p>the whole</p>" and region.getAttribute("data-drawn") == "5"
+    assert not document.documentElement.hasAttribute("data-pending")

@@ -212,3 +212,24 @@ def test_a_mark_sets_and_removes_attributes_of_an_element_kept():
     assert region.children[0].children[1] is button and button.focused
     assert button.getAttribute("class") == "ready" and not button.hasAttribute("disabled")
     assert region.getAttribute(dom.STAMP) == "5"
+
+
+def test_changes_sent_alone_that_fit_need_no_whole_html():
+    _document, body = page()
+    region, _status, _button, _log = drawn_region(body)
+    new_log = Element("ol", {"data-role": "log"})
+    region.children[0].parse = lambda html: [new_log]
+    card = dom.render(region, None, [5, 4, changes(puts=[[[0, 2], "ol", "<ol></ol>"]])])
+    assert card is None and region.children[0].children[2] is new_log
+    assert region.getAttribute(dom.STAMP) == "5"
+
+
+def test_changes_sent_alone_that_do_not_fit_ask_for_the_whole_and_touch_nothing():
+    for stamp in ("3", "4"):  # another drawing held; or this one, but a path that is not there
+        _document, body = page()
+        region, status, _button, log = drawn_region(body)
+        region.setAttribute(dom.STAMP, stamp)
+        region.parse = lambda html: 1 / 0  # nothing to parse: it came without its whole HTML
+        answer = dom.render(region, None, [5, 4, changes(puts=[[[0, 7], "ol", "<x></x>"]])])
+        assert answer is dom.WHOLE
+        assert region.getAttribute(dom.STAMP) == stamp and log.parent is status.parent

@@ -189,3 +189,25 @@ def test_the_app_sends_each_region_its_patch_against_the_drawing_before():
     (selector, _html), *_ = first["render"]
     stamp = first["patch"][selector][0]
     assert again["patch"][selector] == [stamp + 1, stamp, "[[],[],[]]"]  # nothing to change
+
+
+def test_the_worker_s_page_sends_changes_without_the_whole_and_sends_it_when_asked():
+    """In the worker (`lean`), a region drawn by its changes goes without its whole HTML: the
+    main thread parses a fraction of it. When the changes do not fit, the page asks (op
+    "whole") and gets the region's last drawing whole, with its stamp."""
+    app = App()
+    app.lean = True
+    call(app, {"op": "start", "local": {}, "session": {}})
+    call(app, {"op": "route", "hash": "#solo-psi-squad"})
+    first = call(app, {"op": "route", "hash": "#play-psi-squad"})
+    for selector, html in first["render"]:
+        assert (html is None) == (first["patch"][selector][1] is not None)
+    assert any(html is not None for _, html in first["render"])  # the first drawing: whole
+    again = call(app, {"op": "route", "hash": "#play-psi-squad"})
+    selector = next(s for s, html in again["render"] if html is None)
+    stamp = again["patch"][selector][0]
+    whole = call(app, {"op": "whole", "selector": selector})
+    assert whole["patch"][selector] == [stamp, None, ""]
+    [[_, html]] = [r for r in whole["render"] if r[0] == selector]
+    assert html == to_html(app.drawn.trees[selector][1])
+    assert call(app, {"op": "whole", "selector": "#nowhere"}).get("render") is None

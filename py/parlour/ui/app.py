@@ -73,6 +73,7 @@ class App:
         self.pending_form: object = None  # a start waiting on "replace the game?": its form
         self.pending_table: Table | None = None  # or its table
         self.drawn = Drawn()  # what the page's regions hold: each redraw sends what changed
+        self.lean = False  # the worker's page: changes go without the whole HTML (page.Effects)
 
     @property
     def effects(self) -> Effects:
@@ -83,7 +84,7 @@ class App:
     def call(self, text: str) -> str:
         """One request from the page, as JSON; its effects, as JSON. Nothing raises out of
         here: a fault becomes an `error` the page shows, and the app goes on."""
-        self.storage.effects = Effects(self.drawn)
+        self.storage.effects = Effects(self.drawn, self.lean)
         try:
             request = json.loads(text)
             if not isinstance(request, dict):
@@ -592,4 +593,5 @@ HANDLERS = {
     "bot": App.on_bot,
     "replay-file": App.on_replay_file,
     "replay-tick": App.on_replay_tick,
+    "whole": lambda app, request: app.effects.whole(str(request.get("selector"))),
 }

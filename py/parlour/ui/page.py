@@ -47,12 +47,15 @@ def within(root: str, selector: str) -> str:
 class Effects:
     """The effects of one call, in the JSON form the main thread reads."""
 
-    def __init__(self, drawn: Drawn | None = None) -> None:
+    def __init__(self, drawn: Drawn | None = None, lean: bool = False) -> None:
         self.render: list[list[str]] = []  # [selector, html]: the region's new content
         # selector -> [stamp, base stamp, patches]: the same content by its changed parts
         # (parlour.ui.redraw), where the page keeps the drawings (`drawn`)
         self.patch: dict[str, list[object]] = {}
         self.drawn = drawn
+        # `lean`: a region sent by its changes goes without its whole HTML (the page asks for
+        # it, op "whole", in the rare case the changes do not fit what it holds)
+        self.lean = lean
         self._before: dict[str, tuple[int, Node] | None] = {}  # each region's drawing at start
         self.local: dict[str, str | None] = {}  # localStorage writes (None removes)
         self.session: dict[str, str | None] = {}  # sessionStorage writes
@@ -78,6 +81,16 @@ class Effects:
                 self._before[selector] = self.drawn.trees.get(selector)
             self.patch[selector] = self.drawn.draw(selector, tree, self._before[selector])
 
+    def whole(self, selector: str) -> None:
+        """The region's last drawing whole, for a page that could not make its changes (it
+        holds another drawing): drawn as it is, with its stamp."""
+        kept = self.drawn.trees.get(selector) if self.drawn is not None else None
+        if kept is not None:
+            self.render = [r for r in self.render if r[0] != selector] + [
+                [selector, to_html(kept[1])]
+            ]
+            self.patch[selector] = [kept[0], None, ""]
+
     def announce(self, said: str) -> None:
         """Have the page's live region (#announcer) say `said`: each move in a sentence."""
         if said:
@@ -88,6 +101,11 @@ class Effects:
         for name in LISTS:
             if getattr(self, name):
                 data[name] = getattr(self, name)
+        if self.lean and self.render:
+            data["render"] = [
+                [selector, None if self.patch.get(selector, [0, None])[1] is not None else html]
+                for selector, html in self.render
+            ]
         for name in ("go", "focus", "ticking", "top"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
