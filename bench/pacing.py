@@ -37,7 +37,7 @@ from parlour.games.espeers.state import EspeersState, ends_active_phase
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.espeers_screen import EspeersScreen
+from parlour.ui.espeers.screen import EspeersScreen
 from parlour.ui.play import PlaySession
 
 PERSON = 0

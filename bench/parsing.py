@@ -150,19 +150,19 @@ def _saved_game() -> Kind:
 
 
 def _online_save() -> Kind:
-    from parlour.ui import online_saves
+    from parlour.ui.online import saves as online_saves
 
     return Kind("save: an online game", SAVE, online_saves.load, str)
 
 
 def _link_save() -> Kind:
-    from parlour.ui import link_saves
+    from parlour.ui.by_link import saves as link_saves
 
     return Kind("save: a game by link", SAVE, link_saves.save_keys, str)
 
 
 def _kept_parts() -> Kind:
-    from parlour.ui import link_saves
+    from parlour.ui.by_link import saves as link_saves
 
     return Kind("save: parts of links kept", SAVE, link_saves.kept_parts, str)
 

@@ -16,7 +16,7 @@ from parlour.games.esp.actions import Flip, Move
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.esp_screen import EspScreen
+from parlour.ui.esp.screen import EspScreen
 
 MAX_HUMAN_MOVES = 120
 SETTLED = (

@@ -24,8 +24,8 @@ from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.esp_board import next_focus, parse_key
-from parlour.ui.esp_screen import EspScreen
+from parlour.ui.esp.board import next_focus, parse_key
+from parlour.ui.esp.screen import EspScreen
 from parlour.ui.play import PlaySession
 
 ESP = GAMES["esp"]
@@ -173,7 +173,7 @@ def test_a_whole_game_by_keyboard_alone_from_the_home_screen_to_the_result(page,
     result = table.match.result()
     if result.winners:
         counted = dialog.locator("[data-role=set-count]").inner_text()
-        # esp_screen.set_count_tree's three openings: "The set holds 4 of Ada's tiles...",
+        # esp/told.py set_count_tree's three openings: "The set holds 4 of Ada's tiles...",
         # "The set's 5 tiles are all Bo's." and, two sets at once, "The 2 sets hold 6 tiles..."
         assert re.match(r"The (set holds |set's 5 tiles are all |\d+ sets hold )", counted), counted
     tab_to(page, "[data-role=result] [data-cmd=close-result]")

@@ -32,7 +32,7 @@ from parlour.games.espeers.cards import CARDS, STARTER_DECKS
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.espeers_screen import EspeersScreen
+from parlour.ui.espeers.screen import EspeersScreen
 from parlour.ui.play import PlaySession
 
 ROOT = "#play-espeers"

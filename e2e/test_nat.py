@@ -27,8 +27,8 @@ from e2e.players import plan_game
 from e2e.test_online import ROOT, STEP_TIMEOUT_MS, Device, OnlineGame
 from parlour.games.esp.actions import Flip
 from parlour.net.sdp import OFFER, expand, parse_invite
-from parlour.ui import network
-from parlour.ui.online_screen import NO_ROUTE
+from parlour.ui.online import network
+from parlour.ui.online.screen import NO_ROUTE
 
 NO_ROUTE_WITHIN = 15.0  # seconds from the host's Connect to the offer to play by link
 

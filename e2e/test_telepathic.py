@@ -19,7 +19,7 @@ from parlour.games.telepathic.actions import Announce, Continue, HandCard, Perfo
 from parlour.games.telepathic.grid import ACTION_CARDS, COLUMNS, holds
 from parlour.match import bot_seats
 from parlour.match.table import Table
-from parlour.ui.tele_screen import in_a_line
+from parlour.ui.telepathic.screen import in_a_line
 
 ROOT = "#play-telepathic"
 CARD_IDS = {c.name: c.id for c in ACTION_CARDS}

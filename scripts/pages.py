@@ -42,7 +42,7 @@ from parlour.games.options import (  # noqa: E402
     Options,
 )
 from parlour.match.config import MAX_NAME as NAME_LIMIT  # noqa: E402
-from parlour.ui import network  # noqa: E402
+from parlour.ui.online import network  # noqa: E402
 from parlour.ui.tree import to_html  # noqa: E402
 
 BOT_HINT = (
@@ -229,8 +229,8 @@ def choices_table(options: Options) -> list[str]:
 
 
 def network_choice(options: Options) -> list[str]:
-    """Online set-up: where the other players are (ui/network.py draws it again from what this
-    browser chose last, whenever the set-up screen opens)."""
+    """Online set-up: where the other players are (ui/online/network.py draws it again from what
+    this browser chose last, whenever the set-up screen opens)."""
     return [to_html(network.choice_tree(options.game))]
 
 

@@ -1256,7 +1256,7 @@ def test_the_join_screen_s_invite_code_is_the_creator_s_and_a_relay_s_new_key_ch
     players): the join screen's invite code then differs from the one on the creator's screen,
     before anyone has joined; the honest invite gives the same code on both devices."""
     from parlour.fair.signing import DeviceKey, invite_code
-    from parlour.ui.link_screen import join_form
+    from parlour.ui.by_link.screen import join_form
     from parlour.ui.tree import to_html as render
 
     group = Group("esp", ("Ada", "Bo"), {}, hours=24)

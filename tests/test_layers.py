@@ -133,11 +133,10 @@ def package_graph(
     return graph
 
 
-# Known: ui/tutorial.py loads each game's lesson (ui/lessons/<game>.py), which imports its
-# Lesson and Step back. Left for the change that splits the ui modules (issue 40); any other
-# circle fails.
+# Known: ui/tutorial.py loads each game's lesson (ui/<game>/lesson.py), which imports its
+# Lesson and Step back; any other circle fails.
 KNOWN_CIRCLES = [
-    ["parlour.ui.lessons." + e.id.replace("-", "_") for e in CATALOG] + ["parlour.ui.tutorial"]
+    [f"parlour.ui.{e.id.replace('-', '_')}.lesson" for e in CATALOG] + ["parlour.ui.tutorial"]
 ]
 
 
@@ -181,15 +180,17 @@ def test_the_package_graph_sees_function_imports_and_the_catalog_s_paths(tmp_pat
     (package / "ui" / "screens.py").write_text(
         "from parlour.games.catalog import CATALOG, load\nS = [e.screen for e in CATALOG]\n"
     )
-    (package / "ui" / "esp_screen.py").write_text("from parlour.ui.screens import S\n")
+    (package / "ui" / "esp").mkdir()
+    (package / "ui" / "esp" / "__init__.py").write_text("")
+    (package / "ui" / "esp" / "screen.py").write_text("from parlour.ui.screens import S\n")
     (package / "games" / "options.py").write_text(
         "from parlour.games import catalog\nx = catalog.CATALOG[0].screen\n"
     )
     graph = package_graph(package, CATALOG[:1])
-    assert graph["parlour.games.options"] == {"parlour.games.catalog", "parlour.ui.esp_screen"}
+    assert graph["parlour.games.options"] == {"parlour.games.catalog", "parlour.ui.esp.screen"}
     assert circles(graph) == [
         ["parlour.bots.arena", "parlour.bots.balance"],
-        ["parlour.ui.esp_screen", "parlour.ui.screens"],
+        ["parlour.ui.esp.screen", "parlour.ui.screens"],
     ]
 
 

@@ -23,7 +23,7 @@ from parlour.match.signed_replay import (
     _moves_words,
 )
 from parlour.match.viewer import Replay
-from parlour.ui.link_seats import LinkSeats, LinkView
+from parlour.ui.by_link.seats import LinkSeats, LinkView
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import screen_for
 from tests.by_link_group import Group

@@ -566,7 +566,7 @@ def test_a_guest_framed_by_the_host_is_shown_how_to_tell():
     """What Cy's screen says when the audit pins a cheat on another guest: that guest's
     messages came through the host, and its own device's verdict (verified) is right below."""
     from parlour.ui.play import PlaySession
-    from parlour.ui.psi_screen import PsiScreen
+    from parlour.ui.psi_squad.screen import PsiScreen
 
     net, _screens = three_devices("m-attack-frame-2")
 

@@ -14,7 +14,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.online import OnlineSession
 from parlour.match.wire import decode, encode
 from parlour.net.memory import MemoryNet
-from parlour.ui.online_screen import held_by_the_host
+from parlour.ui.online.screen import held_by_the_host
 from tests.signers import crypto
 from tests.test_online import over, play
 
@@ -95,7 +95,7 @@ def test_the_seats_the_host_holds_are_told_as_a_plain_sentence():
 def test_the_join_screen_asks_the_guest_s_name_keeps_it_and_says_it_in_the_hello():
     from parlour.net.sdp import OFFER, compress
     from parlour.ui.app import App
-    from parlour.ui.online_app import PLAYER_NAME
+    from parlour.ui.online.app import PLAYER_NAME
     from tests.test_sdp import SAMPLES
 
     def call(app: App, request: dict) -> dict:

@@ -5,7 +5,7 @@ at every stage (a guest not yet welcomed, a host alone in its lobby, the seed ha
 decks half dealt, play with a move on its way, the end with its verdicts, a seed forfeit). Each
 is then damaged the ways a save gets damaged: a key deleted, a value's type changed, two values
 swapped, a part of another save put in, a list cut short, garbage text, junk nested in. The page
-drops a save it cannot load and says so (ui/online_app.py); any other exception would escape
+drops a save it cannot load and says so (ui/online/app.py); any other exception would escape
 as a fault of the page. A save that does load must then work as a session: it saves again and
 its clock ticks.
 """

@@ -25,7 +25,7 @@ from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.wire import encode
 from parlour.net.memory import MemoryNet
 from parlour.ui.play import PlaySession
-from parlour.ui.psi_screen import PsiScreen
+from parlour.ui.psi_squad.screen import PsiScreen
 from parlour.ui.tree import Node
 from tests.test_online import device, notices, same_everywhere, start
 

@@ -25,7 +25,8 @@ from parlour.fair.encoding import check_text, lone_surrogate, parse_json, too_de
 from parlour.match import replay, wire
 from parlour.match.by_link import packing
 from parlour.match.match import Match
-from parlour.ui import link_saves, online_saves
+from parlour.ui.by_link import saves as link_saves
+from parlour.ui.online import saves as online_saves
 
 FLOOR = 0.1  # seconds: far above a linear read of these sizes, far below the quadratic one's
 FACTOR = 40  # times json.loads of an honest document of the same size

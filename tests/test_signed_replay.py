@@ -114,7 +114,7 @@ def test_the_viewer_sets_codes_whole_and_the_caveat_apart_from_the_devices():
     """The table code and each key's fingerprint are set as the table code is everywhere (never
     broken at their hyphen on a phone), and what a signature cannot prove is its own sentence,
     not one more device in the list."""
-    from parlour.ui.replay_screen import _signatures
+    from parlour.ui.replays.screen import _signatures
     from parlour.ui.tree import to_html
 
     replay = Replay.open(signed_record(), check=verify)

@@ -12,7 +12,7 @@ import pytest
 
 from parlour.games.psi_squad.state import score, value_of
 from parlour.games.psi_squad.words import answer_example
-from parlour.ui.psi_screen import PsiScreen
+from parlour.ui.psi_squad.screen import PsiScreen
 from parlour.ui.tree import Node
 from parlour.words import YOU, Named, agree, plural, possessive, theirs, with_verb
 from tests.test_conformance import SETUPS

@@ -85,7 +85,7 @@ class PageSigner:
 
 
 class Keyring:
-    """The app's `Keyring` (ui/online_app.py), on WebCrypto and IndexedDB."""
+    """The app's `Keyring` (ui/online/app.py), on WebCrypto and IndexedDB."""
 
     def __init__(self):
         self.kept_signers = {}  # save key -> PageSigner

@@ -27,7 +27,7 @@ from parlour.games.turns import first_automatic
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.online_screen import GAME_NAMES
+from parlour.ui.online.screen import GAME_NAMES
 from parlour.ui.screens import SCREENS
 from parlour.ui.tutorial import LESSONS, Lesson
 from scripts import pages
@@ -227,7 +227,7 @@ TOY = """    Entry(
 IN_THE_COPY = """
 from parlour.bots.registry import bot_for, player_levels
 from parlour.games import GAMES
-from parlour.ui.online_screen import GAME_NAMES
+from parlour.ui.online.screen import GAME_NAMES
 from parlour.ui.screens import SCREENS
 from shell.embed import choices
 from shell.page import REGIONS

@@ -31,7 +31,7 @@ from parlour.match.config import MatchConfig
 from parlour.match.log import entry_hash
 from parlour.match.match import Match
 from parlour.match.table import Table
-from parlour.ui.esp_screen import EspScreen
+from parlour.ui.esp.screen import EspScreen
 
 esp = GAMES["esp"]
 E, SE, SW, W, NW, NE = range(6)

@@ -67,9 +67,9 @@ from parlour.games.telepathic.grid import (
 from parlour.games.telepathic.options import DISCARD
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.esp_board import cell_name as esp_cell_name
-from parlour.ui.espeers_cards import card_face, card_label
-from parlour.ui.espeers_controls import HELP
+from parlour.ui.esp.board import cell_name as esp_cell_name
+from parlour.ui.espeers.cards import card_face, card_label
+from parlour.ui.espeers.controls import HELP
 from parlour.ui.tutorial import TutorialSession, lesson_for
 from tests.games.test_esp import build, line
 from tests.games.test_espeers import (

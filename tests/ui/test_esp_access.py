@@ -16,9 +16,9 @@ from parlour.games.esp.state import EspState, Tile
 from parlour.games.zener import SYMBOLS, Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.esp_board import ZOOMS, cell_name
-from parlour.ui.esp_screen import EspScreen
-from parlour.ui.esp_told import set_count_tree
+from parlour.ui.esp.board import ZOOMS, cell_name
+from parlour.ui.esp.screen import EspScreen
+from parlour.ui.esp.told import set_count_tree
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node, to_html
 from tests.ui.test_play_session import SET_IN_NINE

@@ -9,7 +9,7 @@ import pytest
 from parlour.games import GAMES
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS, deck_list, resolve_deck
 from parlour.match.config import MatchConfig
-from parlour.ui.espeers_decks import (
+from parlour.ui.espeers.decks import (
     DeckBuilder,
     cost_curve,
     deck_choices,

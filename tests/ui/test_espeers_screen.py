@@ -16,7 +16,7 @@ from parlour.games.espeers.actions import Mulligan, Pass, Play
 from parlour.games.espeers.cards import CARDS, STARTER_DECKS, deck_list
 from parlour.games.espeers.hands import deck_order
 from parlour.match.table import Table
-from parlour.ui.espeers_cards import (
+from parlour.ui.espeers.cards import (
     NAME_ROOM,
     card_back,
     card_face,
@@ -24,7 +24,7 @@ from parlour.ui.espeers_cards import (
     cycle_text,
     name_width,
 )
-from parlour.ui.espeers_screen import EspeersScreen, deck_name
+from parlour.ui.espeers.screen import EspeersScreen, deck_name
 from parlour.ui.help import help_key
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node, to_html

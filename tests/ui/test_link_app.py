@@ -1,4 +1,4 @@
-"""Play by link's screens in the worker (ui/link_app.py), driven as the page drives them: the
+"""Play by link's screens in the worker (ui/by_link/app.py), driven as the page drives them: the
 set-up form's "Play by link", links opened by address, the join screen, moves, saves."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.by_link import LinkPlay
 from parlour.match.online.device import Crypto
-from parlour.ui import link_app
 from parlour.ui.app import App
-from parlour.ui.link_screen import removal, send_tree
+from parlour.ui.by_link import app as link_app
+from parlour.ui.by_link.screen import removal, send_tree
 from parlour.ui.tree import to_html
 from tests.signers import Ed25519Signer, P256Signer
 from tests.signers import verify as real_verify

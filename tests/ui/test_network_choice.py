@@ -1,5 +1,5 @@
 """Issue 38: the online set-up asks where the other players are. "Across the internet" uses
-public STUN servers of two operators, named once (ui/network.py) and explained; the choice is
+public STUN servers of two operators, named once (ui/online/network.py) and explained; the choice is
 remembered; and a pair of devices that finds no route is told so within 15 s and offered the
 same game by link in one tap."""
 
@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from parlour.games.catalog import CATALOG
-from parlour.ui import network, online_app
 from parlour.ui.app import App
-from parlour.ui.online_screen import NO_ROUTE
+from parlour.ui.online import app as online_app
+from parlour.ui.online import network
+from parlour.ui.online.screen import NO_ROUTE
 from tests.test_sdp import SAMPLES
 from tests.ui.test_bot_seats import form
 from tests.ui.test_online_app import Keyring

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from parlour.match.online import Phase
-from parlour.ui import online_app, online_saves
 from parlour.ui.app import App
-from parlour.ui.online_saves import ONLINE_LAST, ONLINE_SAVE
+from parlour.ui.online import app as online_app
+from parlour.ui.online import saves as online_saves
+from parlour.ui.online.saves import ONLINE_LAST, ONLINE_SAVE
 from tests.test_online import play, start
 
 

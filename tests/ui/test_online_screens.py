@@ -7,10 +7,10 @@ from parlour.games import GAMES
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, seat_peer
 from parlour.net.memory import MemoryNet
-from parlour.ui.online_join import guest_join
-from parlour.ui.online_screen import Invite, host_lobby, online_banner, online_bar
+from parlour.ui.online.join import guest_join
+from parlour.ui.online.screen import Invite, host_lobby, online_banner, online_bar
 from parlour.ui.play import PlaySession
-from parlour.ui.psi_screen import PsiScreen
+from parlour.ui.psi_squad.screen import PsiScreen
 from parlour.ui.tree import to_html
 
 
@@ -210,7 +210,7 @@ def test_the_host_can_play_again_from_the_result_and_a_guest_is_told_who_can():
 
 
 def test_between_games_the_screen_says_the_next_one_is_being_set_up():
-    from parlour.ui.online_screen import next_game_tree
+    from parlour.ui.online.screen import next_game_tree
 
     net, _ada, _bo = game_over_the_network()
     tree = next_game_tree(net.host)
@@ -257,7 +257,7 @@ def test_online_the_board_stays_this_seat_s_way_round_after_the_end():
 
 
 def test_the_bar_shows_news_and_lets_it_go():
-    from parlour.ui.online_screen import NOTICE_SECONDS, REFUSAL_SECONDS, bar_notice
+    from parlour.ui.online.screen import NOTICE_SECONDS, REFUSAL_SECONDS, bar_notice
 
     net, _ada, _bo = game_over_the_network()
     host = net.host
@@ -291,7 +291,7 @@ def test_an_espeers_guest_chooses_the_deck_first_then_sends_the_answer():
 
 
 def test_a_seed_forfeit_is_shown_as_a_result_with_play_again_on_the_host():
-    from parlour.ui.online_screen import forfeit_tree
+    from parlour.ui.online.screen import forfeit_tree
     from tests.test_online_attacks import esp_three_cy_withholds
 
     net = esp_three_cy_withholds("m-online-ui-veto")

@@ -9,7 +9,7 @@ from parlour.games import GAMES
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui.app import App
-from parlour.ui.esp_screen import EspScreen
+from parlour.ui.esp.screen import EspScreen
 from parlour.ui.help import help_key
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import Node

@@ -9,8 +9,8 @@ from parlour.games.esp.actions import Flip, Place
 from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.esp_board import next_focus
-from parlour.ui.esp_screen import EspScreen
+from parlour.ui.esp.board import next_focus
+from parlour.ui.esp.screen import EspScreen
 from parlour.ui.play import PlaySession
 from parlour.ui.tree import h, to_html
 
@@ -162,7 +162,7 @@ def test_the_end_shows_the_result_with_the_audit_and_opens_hidden_tiles():
 
 
 def test_an_event_the_game_does_not_know_is_refused_in_words():
-    from parlour.ui.psi_screen import PsiScreen
+    from parlour.ui.psi_squad.screen import PsiScreen
 
     config = MatchConfig("psi-squad", "m-ui-test-0002", ("Ann", "Bo"))
     s = PlaySession(Table.new(GAMES["psi-squad"], config, bytes(32), range(2)), PsiScreen())

@@ -9,7 +9,7 @@ from parlour.match.online import OnlineSession
 from parlour.match.table import Table
 from parlour.net.memory import MemoryNet
 from parlour.ui.play import PlaySession
-from parlour.ui.psi_screen import NOTES_TARGET, PsiScreen
+from parlour.ui.psi_squad.screen import NOTES_TARGET, PsiScreen
 from parlour.ui.tree import Node, to_html
 
 PSI = GAMES["psi-squad"]

@@ -19,9 +19,9 @@ from parlour.match.replay import CUT_SHORT, NOT_OURS_FILE, TOO_LARGE, from_code,
 from parlour.match.viewer import TOO_MANY_MOVES, Replay
 from parlour.ui.app import App
 from parlour.ui.play import PlaySession
-from parlour.ui.psi_tables import HISTORY_ROWS
-from parlour.ui.replay_app import Watching
-from parlour.ui.replay_screen import replay_tree
+from parlour.ui.psi_squad.tables import HISTORY_ROWS
+from parlour.ui.replays.app import Watching
+from parlour.ui.replays.screen import replay_tree
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, to_html
 from parlour.ui.widgets import LOG_ROWS, earlier_words

@@ -151,7 +151,7 @@ def test_a_finished_game_is_marked_so_that_it_is_not_offered_to_resume():
 
 
 def test_the_telepathic_lesson_teaches_reading_a_partner_and_places_nothing_beside():
-    from parlour.ui.lessons.telepathic import LESSON
+    from parlour.ui.telepathic.lesson import LESSON
 
     words = [step.say for step in LESSON.steps]
     assert not any("beside" in said for said in words), "on a phone the cards are not beside"

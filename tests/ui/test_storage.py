@@ -10,8 +10,8 @@ import json
 import pytest
 
 from parlour.ui.app import App, new_table
-from parlour.ui.deck_shelf import DECKS_STORAGE
-from parlour.ui.online_saves import ONLINE_LAST, ONLINE_SAVE
+from parlour.ui.espeers.shelf import DECKS_STORAGE
+from parlour.ui.online.saves import ONLINE_LAST, ONLINE_SAVE
 from parlour.ui.page import Storage
 from parlour.ui.saved_game import STORAGE
 from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves, remove_save, retry
@@ -47,7 +47,7 @@ def esp_save() -> str:
 
 
 def valid_deck_json() -> dict:
-    from parlour.ui.espeers_decks import DeckBuilder
+    from parlour.ui.espeers.decks import DeckBuilder
 
     builder = DeckBuilder.from_json({})
     builder.handle({"cmd": "start-from", "name": first_starter()})
@@ -56,7 +56,7 @@ def valid_deck_json() -> dict:
 
 
 def first_starter() -> str:
-    from parlour.ui.espeers_decks import deck_choices
+    from parlour.ui.espeers.decks import deck_choices
 
     return deck_choices({})[0][0].partition(":")[2]
 

@@ -13,9 +13,9 @@ from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui.help import help_key
 from parlour.ui.play import PlaySession
-from parlour.ui.psi_screen import PsiScreen
-from parlour.ui.tele_controls import in_a_line
-from parlour.ui.tele_screen import TeleScreen, turn_perform
+from parlour.ui.psi_squad.screen import PsiScreen
+from parlour.ui.telepathic.controls import in_a_line
+from parlour.ui.telepathic.screen import TeleScreen, turn_perform
 from parlour.ui.tree import Node
 
 TELE = GAMES["telepathic"]

@@ -10,8 +10,8 @@ from parlour.games.telepathic.grid import CARDS_BY_ID, apply_card, holds
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
 from parlour.ui.play import PlaySession
-from parlour.ui.tele_controls import in_a_line
-from parlour.ui.tele_screen import TeleScreen
+from parlour.ui.telepathic.controls import in_a_line
+from parlour.ui.telepathic.screen import TeleScreen
 from parlour.ui.tree import Node
 
 TELE = GAMES["telepathic"]

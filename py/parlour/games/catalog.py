@@ -48,23 +48,24 @@ class Entry:
     page: Page
     options: str  # its set-up declaration (seats and variant options): an `Options`
     engine: str  # its rules: a `Game` class
-    screen: str  # its play screen (ui/): a class
-    lesson: str  # its guided first game (ui/lessons/): a `Lesson`
+    screen: str  # its play screen (ui/<package>/screen.py): a class
+    lesson: str  # its guided first game (ui/<package>/lesson.py): a `Lesson`
     bots: str  # its bots: a mapping of level to bot (bots/<game>/)
     facts: str = ""  # what the tools need to know of it: a `Facts` (games/<game>/facts.py)
 
 
 # The folders (under py/parlour/) where each game has a package named by its id.
-GAME_PACKAGES = ("games", "bots")
+GAME_PACKAGES = ("games", "bots", "ui")
 _PARLOUR = Path(__file__).resolve().parent.parent
 
 
 def package_of(game: str, parlour: Path = _PARLOUR) -> str:
-    """The name of a game's packages (games/<package>/, bots/<package>/) from its id: "psi-squad"
-    is psi_squad. Refuses, with a sentence, an id whose package would be a module that exists
-    already (games/zener.py, the five symbols, makes `zener` impossible), since the game's
-    parts would then be looked for in that module. The check reads the source tree; the browser
-    imports from a zip, where it finds no file and passes what the tests passed."""
+    """The name of a game's packages (games/<package>/, bots/<package>/, ui/<package>/) from its
+    id: "psi-squad" is psi_squad. Refuses, with a sentence, an id whose package would be a
+    module that exists already (games/zener.py, the five symbols, makes `zener` impossible), or
+    a folder of ui/ that is not a game's (ui/online/, live play's, makes `online` impossible),
+    since the game's parts would then be looked for there. The check reads the source tree; the
+    browser imports from a zip, where it finds no file and passes what the tests passed."""
     package = game.replace("-", "_")
     for folder in GAME_PACKAGES:
         taken = parlour / folder / f"{package}.py"
@@ -74,17 +75,23 @@ def package_of(game: str, parlour: Path = _PARLOUR) -> str:
                 f" parlour.{folder}.{package}, and {folder}/{package}.py is a module already;"
                 " choose another id."
             )
+    if (parlour / "ui" / package).is_dir() and not (parlour / "games" / package).is_dir():
+        raise ValueError(
+            f"A game cannot have the id {game!r}: its screens would be in ui/{package}/, which"
+            " is a folder of the site's own already; choose another id."
+        )
     return package
 
 
 def _parts(game: str, screen: str, engine: str) -> dict[str, str]:
-    """The import paths of a game laid out as every game here is (docs/architecture.md)."""
+    """The import paths of a game laid out as every game here is (docs/architecture.md): its
+    folders games/<package>/, bots/<package>/ and ui/<package>/ (its screen and its lesson)."""
     package = package_of(game)
     return {
         "options": f"parlour.games.{package}.options:OPTIONS",
         "engine": f"parlour.games.{package}.rules:{engine}",
-        "screen": f"parlour.ui.{screen}",
-        "lesson": f"parlour.ui.lessons.{package}:LESSON",
+        "screen": f"parlour.ui.{package}.screen:{screen}",
+        "lesson": f"parlour.ui.{package}.lesson:LESSON",
         "bots": f"parlour.bots.{package}:LEVELS",
         "facts": f"parlour.games.{package}.facts:FACTS",
     }
@@ -107,7 +114,7 @@ CATALOG: tuple[Entry, ...] = (
             " under the colour's name.",
             starting="Setting up the board…",
         ),
-        **_parts("esp", "esp_screen:EspScreen", "ESP"),
+        **_parts("esp", "EspScreen", "ESP"),
     ),
     Entry(
         "espeers",
@@ -131,7 +138,7 @@ CATALOG: tuple[Entry, ...] = (
             " another device chooses theirs when they open the invite.",
             links=(("#decks-espeers", "Deck builder"),),
         ),
-        **_parts("espeers", "espeers_screen:EspeersScreen", "Espeers"),
+        **_parts("espeers", "EspeersScreen", "Espeers"),
     ),
     Entry(
         "telepathic",
@@ -151,7 +158,7 @@ CATALOG: tuple[Entry, ...] = (
             starting="Dealing the condition cards…",
             solo="Setting up a game with a bot partner…",
         ),
-        **_parts("telepathic", "tele_screen:TeleScreen", "Telepathic"),
+        **_parts("telepathic", "TeleScreen", "Telepathic"),
     ),
     Entry(
         "psi-squad",
@@ -168,7 +175,7 @@ CATALOG: tuple[Entry, ...] = (
             " the real game.",
             starting="Preparing the isolation chamber…",
         ),
-        **_parts("psi-squad", "psi_screen:PsiScreen", "PsiSquad"),
+        **_parts("psi-squad", "PsiScreen", "PsiSquad"),
     ),
 )
 

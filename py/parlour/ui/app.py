@@ -14,7 +14,7 @@ import traceback
 from typing import TYPE_CHECKING, Any
 
 from parlour.ui import pace, setup_form, signing
-from parlour.ui.deck_shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
+from parlour.ui.espeers.shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
 from parlour.ui.page import Effects, Storage, within
 from parlour.ui.redraw import Drawn
 from parlour.ui.saved_game import (
@@ -30,11 +30,11 @@ from parlour.ui.signing import LINK_SAVE
 if TYPE_CHECKING:
     from parlour.fair.signing import Signed, Signer
     from parlour.match.table import Table
-    from parlour.ui.link_app import LinkGames
-    from parlour.ui.online_app import OnlineController
-    from parlour.ui.online_saves import Keyring
+    from parlour.ui.by_link.app import LinkGames
+    from parlour.ui.online.app import OnlineController
+    from parlour.ui.online.saves import Keyring
     from parlour.ui.play import PlaySession
-    from parlour.ui.replay_app import Replays
+    from parlour.ui.replays.app import Replays
     from parlour.ui.storage_note import StorageNote
     from parlour.ui.tutorial import Lessons
 
@@ -224,7 +224,7 @@ class App:
             self.draw_builder()
             return
         if hash_.startswith("#new-") and hash_[5:] in SCREENS:
-            from parlour.ui import network  # (the set-up's online part: drawn, not at start)
+            from parlour.ui.online import network  # (the set-up's online part: drawn, not at start)
 
             network.draw_choice(self.storage, self.effects, hash_[5:])
         if hash_ == "#new-espeers":
@@ -253,7 +253,7 @@ class App:
     def replays(self) -> Replays:
         """The replay viewer, made on first use (a game's page never needs it)."""
         if self._replays is None:
-            from parlour.ui.replay_app import Replays
+            from parlour.ui.replays.app import Replays
 
             self._replays = Replays(self)
         return self._replays
@@ -261,7 +261,7 @@ class App:
     def links(self) -> LinkGames:
         """This browser's games by link, made on first use."""
         if self._links is None:
-            from parlour.ui.link_app import LinkGames
+            from parlour.ui.by_link.app import LinkGames
 
             self._links = LinkGames(self)
         return self._links
@@ -278,13 +278,13 @@ class App:
         return self._lessons is not None and game_id in self._lessons.under_way
 
     def _online_module(self) -> Any:
-        from parlour.ui import online_app
+        from parlour.ui.online import app as online_app
 
         return online_app
 
     def _online_start(self) -> Any:
         """Where online games begin (a host's table, a guest's join): loaded on first use."""
-        from parlour.ui import online_start
+        from parlour.ui.online import start as online_start
 
         return online_start
 
@@ -331,7 +331,7 @@ class App:
     def _ask_replace(self, game_id: str, screen: str) -> bool:
         """Whether a game in progress saved here must be replaced: then the question is drawn
         in the screen `#<screen>-<game>` and the start waits for the answer."""
-        from parlour.ui.online_screen import GAME_NAMES
+        from parlour.ui.online.screen import GAME_NAMES
         from parlour.ui.saved_game import replace_game_tree, saved_summary
 
         saved = read_saved(self.storage, game_id)
@@ -441,7 +441,7 @@ class App:
         elif key in ("Enter", " "):
             send({"cell": str(cell)})
         elif key.startswith("Arrow"):
-            from parlour.ui.esp_board import arrow_focus
+            from parlour.ui.esp.board import arrow_focus
 
             target = arrow_focus(str(cell), request.get("cells"), key)
             roots = {"play": play_root(game_id), "learn": f"#learn-{game_id} .learn-root"}
@@ -529,7 +529,7 @@ class App:
 
     def deck_builder(self) -> Any:
         if self.builder is None:
-            from parlour.ui.espeers_decks import DeckBuilder
+            from parlour.ui.espeers.decks import DeckBuilder
 
             self.builder = DeckBuilder.from_json(self.saved_decks_raw())
         return self.builder

@@ -12,7 +12,7 @@ from typing import Any
 from parlour.match.replay import too_long_to_send
 from parlour.ui import help as helps
 from parlour.ui.help import with_help
-from parlour.ui.online_screen import (
+from parlour.ui.online.screen import (
     copy_box,
     online_bar,
     play_again_button,

@@ -24,7 +24,7 @@ OPTION = "psi-parlour:{game}:option:{name}"
 
 def saved_what(game_id: str) -> str:
     """A pass-and-play save, named for the player ("Your saved ESP game")."""
-    from parlour.ui.online_screen import GAME_NAMES
+    from parlour.ui.online.screen import GAME_NAMES
 
     return f"Your saved {GAME_NAMES.get(game_id, game_id)} game"
 

@@ -1,7 +1,7 @@
-"""What a table needs whoever runs it, pass-and-play (app.py) or online (online_app.py).
+"""What a table needs whoever runs it, pass-and-play (app.py) or online (online/app.py).
 
 Each game's screen, made on first use (the home screen needs none of the engines), the pause
-before a bot's move, and the clock. Both app.py and online_app.py import these from here, so
+before a bot's move, and the clock. Both app.py and online/app.py import these from here, so
 neither imports the other: the app loads online play on first use, and online play never loads
 the app.
 """

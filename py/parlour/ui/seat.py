@@ -1,11 +1,11 @@
 """What a game's screen and the shared play screen know of each other.
 
-A game's screen (esp_screen.py and the others) draws its board and controls and turns a click
+A game's screen (esp/screen.py and the others) draws its board and controls and turns a click
 into a move through its table of commands (`run_command`); it sees the play session only
 through `Seat`: the seat shown, its selection, the match as a read-only `Record`,
 that seat's view and legal moves, the secrets opened at the end, and the commands it may give
 (`act`, `run_stops`). Never the table (every local seat's store, a move past the session). The
-session (play_session.py) and the replay's spectator (replay_screen.py) both answer it.
+session (play_session.py) and the replay's spectator (replays/screen.py) both answer it.
 """
 
 from __future__ import annotations

@@ -12,11 +12,11 @@ from parlour.ui.page import Effects
 
 if TYPE_CHECKING:
     from parlour.fair.signing import Signed, Signer
-    from parlour.ui.link_app import LinkGames
-    from parlour.ui.online_app import OnlineController
-    from parlour.ui.replay_app import Replays
+    from parlour.ui.by_link.app import LinkGames
+    from parlour.ui.online.app import OnlineController
+    from parlour.ui.replays.app import Replays
 
-LINK_SAVE = "psi-parlour:link:"  # then a match id: a game by link (ui/link_app.py's SAVE)
+LINK_SAVE = "psi-parlour:link:"  # then a match id: a game by link (ui/by_link/app.py's SAVE)
 
 
 class Signs(Protocol):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.ui.online_screen import GAME_NAMES
+from parlour.ui.online.screen import GAME_NAMES
 from parlour.ui.page import DAMAGED, Effects, Storage
 from parlour.ui.tree import Node, fragment, h, to_html
 

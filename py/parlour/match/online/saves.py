@@ -1,6 +1,6 @@
 """Saving a session and loading it again: all a reload needs, and nothing trusted on the way back.
 
-A save is written after every change (ui/online_app.py keeps it in the browser's storage). It
+A save is written after every change (ui/online/app.py keeps it in the browser's storage). It
 holds what this device could not get again from the others: its private stores and its random
 bytes for the seed (so it commits to the same again), its players' own choices (an ESPEERS deck)
 and its moves on their way; and the public record so far: the seed steps, the log, the openings,

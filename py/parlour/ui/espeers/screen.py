@@ -44,8 +44,8 @@ from parlour.games.espeers.views import (
     psi,
 )
 from parlour.numbers import whole
-from parlour.ui.espeers_cards import card_back, card_face, card_label
-from parlour.ui.espeers_controls import (
+from parlour.ui.espeers.cards import card_back, card_face, card_label
+from parlour.ui.espeers.controls import (
     HELP,
     assign_tree,
     barrier_row,
@@ -57,7 +57,7 @@ from parlour.ui.espeers_controls import (
     predict_tree,
     selected_card,
 )
-from parlour.ui.espeers_table import (
+from parlour.ui.espeers.table import (
     Mark,
     card_backs,
     discard_pile,

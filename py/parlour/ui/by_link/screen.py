@@ -1,6 +1,6 @@
 """Play by link's screen pieces (pure): the links to send with their QR codes, the claim line,
 the join form, the trust line, "Your games by link" with removal, and the other-tab notice.
-The worker's side of play by link (link_app.py) decides what to show; these draw it."""
+The worker's side of play by link (by_link/app.py) decides what to show; these draw it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from parlour.fair.signing import Signed
 from parlour.match.by_link import LinkPlay
 from parlour.match.by_link.start import LIMITS
 from parlour.match.by_link.timing import duration
-from parlour.ui.online_screen import GAME_NAMES, copy_box
+from parlour.ui.online.screen import GAME_NAMES, copy_box
 from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
 from parlour.words import and_list

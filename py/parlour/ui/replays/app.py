@@ -26,13 +26,13 @@ from parlour.match.signed_replay import Check, signature_checks
 from parlour.match.viewer import Replay
 from parlour.numbers import whole
 from parlour.ui.host import Host
-from parlour.ui.replay_screen import open_tree, replay_tree, said_of
+from parlour.ui.replays.screen import open_tree, replay_tree, said_of
 from parlour.ui.screens import screen_for
 from parlour.ui.widgets import describe_entry
 
 if TYPE_CHECKING:
     from parlour.match.table import Table
-    from parlour.ui.online_saves import Keyring
+    from parlour.ui.online.saves import Keyring
 
 ROOT = "#replay .replay-root"
 AUTOPLAY_MS = 1200

@@ -5,7 +5,7 @@ The protocol is `parlour.match.by_link` (docs/links.md); this module carries tex
 and the page. Keys are the page's (WebCrypto, py/ui/webcrypto.py): a record waits for its
 signature (`pending`), the page signs it, and `after_signing` shows the links that then exist.
 Checking the others' signatures is asked for before the call (`checks`). The app (app.py)
-imports this module on first use and hands it itself; what it uses of the app is online_app's
+imports this module on first use and hands it itself; what it uses of the app is online/app.py's
 `TheApp`.
 """
 
@@ -23,8 +23,8 @@ from parlour.match.by_link.device import Outcome
 from parlour.match.config import name_refusal
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form
-from parlour.ui.link_saves import is_part, kept_parts, save_checks, save_keys, summary_line
-from parlour.ui.link_screen import (
+from parlour.ui.by_link.saves import is_part, kept_parts, save_checks, save_keys, summary_line
+from parlour.ui.by_link.screen import (
     claim_tree,
     disclosures,
     elsewhere_tree,
@@ -34,10 +34,10 @@ from parlour.ui.link_screen import (
     trust,
     your_games,
 )
-from parlour.ui.link_seats import LinkSeats, LinkView, Pending
-from parlour.ui.online_app import TheApp, _deck_choices, _guest_choices
-from parlour.ui.online_saves import OWNER, this_tab
-from parlour.ui.online_screen import GAME_NAMES
+from parlour.ui.by_link.seats import LinkSeats, LinkView, Pending
+from parlour.ui.online.app import TheApp, _deck_choices, _guest_choices
+from parlour.ui.online.saves import OWNER, this_tab
+from parlour.ui.online.screen import GAME_NAMES
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
 from parlour.words import and_list

@@ -22,7 +22,7 @@ from parlour.games.espeers.cards import (
 )
 from parlour.games.espeers.words import KIND_WHEN, cycle_words
 from parlour.match.config import clean_name
-from parlour.ui.espeers_cards import card_face, card_label
+from parlour.ui.espeers.cards import card_face, card_label
 from parlour.ui.tree import Node, fragment, h, s
 
 MAX_SAVED = 40

@@ -1,6 +1,6 @@
 """ESP in words and numbers beside the board: the set that ended the game, whose tiles it holds
 and why that decides it (the result's details), and the board told in sentences ("Describe the
-board"). Used by esp_screen.py."""
+board"). Used by esp/screen.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, cast
 from parlour.games.esp.hexgrid import Cell
 from parlour.games.esp.state import EspState
 from parlour.games.esp.views import EspPublicView
-from parlour.ui.esp_board import cell_name
+from parlour.ui.esp.board import cell_name
 from parlour.ui.tree import Node, h
 from parlour.words import Named, agree, and_list, capital, possessive, theirs
 

@@ -1,7 +1,7 @@
 """The ESPEERS decks saved in this browser, as the app reads them: an entry that cannot be read
 is set aside (the storage note says so) and what could be read of it written back; the set-up
 form's deck choices offer them beside the starter decks. The decks' own module
-(espeers_decks.py) is imported on first use: most pages never need it."""
+(espeers/decks.py) is imported on first use: most pages never need it."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ DECKS_WHAT = "Your saved ESPEERS decks"
 def saved_decks_raw(storage: Storage) -> object:
     """The saved decks as stored. An entry that is not JSON, or whose decks are not all
     readable, is set aside first; what could be read of it is written back."""
-    from parlour.ui.espeers_decks import DeckBuilder, saved_decks
+    from parlour.ui.espeers.decks import DeckBuilder, saved_decks
 
     raw = storage.read(DECKS_STORAGE, DECKS_WHAT)
     if raw is None:
@@ -34,7 +34,7 @@ def saved_decks_raw(storage: Storage) -> object:
 def fill_deck_choices(storage: Storage, effects: Effects, form: object) -> None:
     """Offer the decks saved in this browser next to the starter decks of the set-up form,
     keeping each seat's choice if it is still there."""
-    from parlour.ui.espeers_decks import deck_options, saved_decks
+    from parlour.ui.espeers.decks import deck_options, saved_decks
 
     saved = saved_decks(saved_decks_raw(storage))
     for seat, (chosen, default) in enumerate(setup_form.deck_choices(form)):
@@ -44,7 +44,7 @@ def fill_deck_choices(storage: Storage, effects: Effects, form: object) -> None:
 
 def chosen_decks(storage: Storage, choices: list[tuple[str, str]]) -> list[Any]:
     """The set-up form's deck choices, in seat order, as the game's variant wants them."""
-    from parlour.ui.espeers_decks import resolve_choice, saved_decks
+    from parlour.ui.espeers.decks import resolve_choice, saved_decks
 
     saved = saved_decks(saved_decks_raw(storage))
     decks: list[Any] = []

@@ -2,7 +2,7 @@
 
 A seat's notes (`PlaySession.notes_of(seat)`, saved with the game) hold one grid per other seat,
 under that seat's number as a string ("2" -> {"pos:digit": mark}), and under NOTES_TARGET whose
-grid is on screen. psi_screen.py turns the grid's clicks into changes of the notes.
+grid is on screen. psi_squad/screen.py turns the grid's clicks into changes of the notes.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from parlour.games.espeers.views import (
     is_seat_view,
     psi,
 )
-from parlour.ui.espeers_cards import card_back, card_face
+from parlour.ui.espeers.cards import card_back, card_face
 from parlour.ui.tree import Node, h, s
 
 if TYPE_CHECKING:

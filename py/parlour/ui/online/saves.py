@@ -1,6 +1,6 @@
 """Online games saved in this browser: the keys they are saved under (one save per game and seat,
 the latest few kept), the tab that owns each, the signing keys kept beside them (`Keyring`), and
-reading a save back. Online play (online_app.py) and the app both use it."""
+reading a save back. Online play (online/app.py) and the app both use it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A game by link seen as a play screen sees a session (pure): the seats this device holds, what
-waits for the page's signature, and the board drawn by the shared play screen (link_app.py
+waits for the page's signature, and the board drawn by the shared play screen (by_link/app.py
 makes them)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Pending:
 
 
 class Games(Protocol):
-    """What a game's seats ask of the device's games by link (link_app.LinkGames)."""
+    """What a game's seats ask of the device's games by link (by_link/app.py, `LinkGames`)."""
 
     def clock(self) -> float: ...
 

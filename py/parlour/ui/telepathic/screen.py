@@ -37,7 +37,13 @@ from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.numbers import whole
 from parlour.ui.help import with_help
 from parlour.ui.seat import LastMove, run_command
-from parlour.ui.tele_controls import TeleSelection, in_a_line, my_cards, turn_controls, waiting_for
+from parlour.ui.telepathic.controls import (
+    TeleSelection,
+    in_a_line,
+    my_cards,
+    turn_controls,
+    waiting_for,
+)
 from parlour.ui.tree import Node, h, s
 from parlour.ui.widgets import last_move_of
 from parlour.words import agree, capital, name_in, possessive, with_verb

@@ -22,8 +22,8 @@ from parlour.games.psi_squad.state import CYPHER_LABEL, PsiState
 from parlour.games.psi_squad.views import PsiMe, PsiPublicView, PsiRecord, PsiSeatView
 from parlour.numbers import whole
 from parlour.ui.help import help_tip, with_help
-from parlour.ui.psi_notes import NOTE_CYCLE, NOTES_TARGET, notes_target, notes_tree
-from parlour.ui.psi_tables import history_table, signed, status_table, target_history
+from parlour.ui.psi_squad.notes import NOTE_CYCLE, NOTES_TARGET, notes_target, notes_tree
+from parlour.ui.psi_squad.tables import history_table, signed, status_table, target_history
 from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree

@@ -18,7 +18,7 @@ from parlour.match.signed_replay import CAVEAT
 from parlour.match.table import Table
 from parlour.match.viewer import Replay
 from parlour.ui import help as helps
-from parlour.ui.online_screen import GAME_NAMES
+from parlour.ui.online.screen import GAME_NAMES
 from parlour.ui.outcome import outcome_title
 from parlour.ui.seat import GameScreen
 from parlour.ui.tree import Node, h, s

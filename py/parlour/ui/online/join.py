@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.match.config import MAX_NAME
-from parlour.ui.online_screen import (
+from parlour.ui.online.screen import (
     GAME_NAMES,
     NO_ROUTE,
     chip,

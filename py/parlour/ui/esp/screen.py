@@ -17,7 +17,7 @@ from parlour.games.esp.state import EspState, tile_label
 from parlour.games.esp.views import EspPublicView, EspSeatView
 from parlour.games.esp.words import describe
 from parlour.games.zener import SYMBOLS, Symbol
-from parlour.ui.esp_board import (
+from parlour.ui.esp.board import (
     DEFAULT_ZOOM,
     ZOOM_NAMES,
     ZOOMS,
@@ -27,7 +27,7 @@ from parlour.ui.esp_board import (
     cell_name,
     parse_key,
 )
-from parlour.ui.esp_told import board_sentences, set_count_tree
+from parlour.ui.esp.told import board_sentences, set_count_tree
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.play_session import Session
 from parlour.ui.seat import Seat, run_command
@@ -81,7 +81,7 @@ class EspScreen:
 
     def seat_line(self, view: EspPublicView, seat: int) -> str:
         info = view["seats"][seat]
-        # the pips its tiles carry (esp_board._pips): whose tile, not by colour alone
+        # the pips its tiles carry (esp/board.py, `_pips`): whose tile, not by colour alone
         pips = ("one pip", "two pips", "three pips", "four pips")[seat % 4]
         colour = f"{info['colour']}, {pips}"
         if view["stage"] == "placement":

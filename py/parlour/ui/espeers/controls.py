@@ -24,7 +24,7 @@ from parlour.games.espeers.views import (
     is_seat_view,
 )
 from parlour.games.zener import SYMBOLS
-from parlour.ui.espeers_table import split_words
+from parlour.ui.espeers.table import split_words
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.tree import Node, h
 from parlour.ui.zener_art import symbol_icon

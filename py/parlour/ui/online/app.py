@@ -25,10 +25,11 @@ from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
-from parlour.ui import network, pace, setup_form
+from parlour.ui import pace, setup_form
 from parlour.ui.host import Host
-from parlour.ui.online_join import guest_join
-from parlour.ui.online_saves import (
+from parlour.ui.online import network
+from parlour.ui.online.join import guest_join
+from parlour.ui.online.saves import (
     ONLINE_SAVE,
     OWNER,
     TAB_KEY,
@@ -38,7 +39,7 @@ from parlour.ui.online_saves import (
     saved_game,
     this_tab,
 )
-from parlour.ui.online_screen import (
+from parlour.ui.online.screen import (
     Invite,
     bar_notice,
     elsewhere_tree,
@@ -546,14 +547,14 @@ class OnlineController:
 
 
 def _deck_choices(app: TheApp) -> list[tuple[str, str]]:
-    from parlour.ui.espeers_decks import deck_choices, saved_decks
+    from parlour.ui.espeers.decks import deck_choices, saved_decks
 
     return deck_choices(saved_decks(app.saved_decks_raw()))
 
 
 def _guest_choices(app: TheApp, chosen: str) -> dict:
     """What the guest chose on the join screen for dealing: an ESPEERS deck."""
-    from parlour.ui.espeers_decks import resolve_choice, saved_decks
+    from parlour.ui.espeers.decks import resolve_choice, saved_decks
 
     choice = resolve_choice(chosen, saved_decks(app.saved_decks_raw()))
     return {"deck": choice} if choice is not None else {}

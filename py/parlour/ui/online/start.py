@@ -12,9 +12,10 @@ from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import parse_invite, stun_servers
-from parlour.ui import network, setup_form
-from parlour.ui.online_app import OnlineController, TheApp, replace_controller
-from parlour.ui.online_saves import saved_game
+from parlour.ui import setup_form
+from parlour.ui.online import network
+from parlour.ui.online.app import OnlineController, TheApp, replace_controller
+from parlour.ui.online.saves import saved_game
 from parlour.ui.screens import now
 
 

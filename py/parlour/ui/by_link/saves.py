@@ -1,5 +1,5 @@
 """What play by link keeps in browser storage, read back (pure): each game's save, its key pair
-and records, and the parts of split links kept until every part has come (link_app.py writes
+and records, and the parts of split links kept until every part has come (by_link/app.py writes
 them)."""
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""ESP's play screen: its board, its told sets and its lesson."""

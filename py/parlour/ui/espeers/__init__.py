@@ -1,0 +1,1 @@
+"""ESPEERS' play screen: its cards, controls, table, decks and lesson."""

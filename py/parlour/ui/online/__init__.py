@@ -1,0 +1,1 @@
+"""Live play online: the app's side of it, its screens, saves and the network choice."""

@@ -1,0 +1,1 @@
+"""Psi Squad's play screen: its notes, tables and lesson."""

@@ -1,0 +1,1 @@
+"""Replays: the replay app and its screen."""

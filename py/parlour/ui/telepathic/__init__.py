@@ -1,0 +1,1 @@
+"""Telepathic's play screen: its grid, controls and lesson."""
