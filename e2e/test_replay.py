@@ -19,7 +19,7 @@ from e2e.settle import settle
 from e2e.test_psi_squad import PsiPage
 from parlour.games import GAMES
 from parlour.match.replay import CUT_SHORT, NEWER, VERSION, from_code
-from parlour.ui.app import new_table
+from parlour.ui.pass_and_play import new_table
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import screen_for
 from tests.replays import endless

@@ -118,7 +118,8 @@ def test_the_app_starts_the_new_game_and_asks_before_it_replaces_one_in_progress
     progress saved, the question first, and "Replace" starts the played-on game."""
     import json
 
-    from parlour.ui.app import App, new_table
+    from parlour.ui.app import App
+    from parlour.ui.pass_and_play import new_table
     from parlour.ui.saved_game import STORAGE
 
     table = esp_game()

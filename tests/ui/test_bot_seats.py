@@ -24,8 +24,9 @@ from parlour.match.config import MatchConfig
 from parlour.match.online import OnlineSession, Phase
 from parlour.match.table import Table
 from parlour.net.memory import MemoryNet
-from parlour.ui.app import App, screen_for
+from parlour.ui.app import App
 from parlour.ui.play import PlaySession
+from parlour.ui.screens import screen_for
 from parlour.ui.tree import to_html
 from tests.test_online import no_secret_before_its_reveal, same_everywhere
 

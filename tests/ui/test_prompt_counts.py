@@ -17,8 +17,8 @@ from parlour.games import GAMES
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
-from parlour.ui.app import screen_for
 from parlour.ui.play import PlaySession
+from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node
 
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}

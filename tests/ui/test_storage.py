@@ -9,10 +9,11 @@ import json
 
 import pytest
 
-from parlour.ui.app import App, new_table
+from parlour.ui.app import App
 from parlour.ui.espeers.shelf import DECKS_STORAGE
 from parlour.ui.online.saves import ONLINE_LAST, ONLINE_SAVE
 from parlour.ui.page import Storage
+from parlour.ui.pass_and_play import new_table
 from parlour.ui.saved_game import STORAGE
 from parlour.ui.storage_note import ROOT, SAVED_AGAIN, SENTENCES, old_saves, remove_save, retry
 

@@ -13,18 +13,16 @@ import json
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from parlour.ui import pace, setup_form, signing
-from parlour.ui.espeers.shelf import DECKS_STORAGE, chosen_decks, fill_deck_choices, saved_decks_raw
+from parlour.ui import setup_form, signing
+from parlour.ui.espeers.shelf import DECKS_STORAGE, fill_deck_choices, saved_decks_raw
 from parlour.ui.page import Effects, Storage, within
+from parlour.ui.pass_and_play import PassAndPlay, play_root
 from parlour.ui.redraw import Drawn
 from parlour.ui.saved_game import (
     STORAGE,
-    read_saved,
-    recall_options,
-    save_session,
-    saved_table,
 )
-from parlour.ui.screens import SCREENS, now, screen_for
+from parlour.ui.screens import SCREENS
+from parlour.ui.setup_form import SetUp
 from parlour.ui.signing import LINK_SAVE
 
 if TYPE_CHECKING:
@@ -49,12 +47,10 @@ DRAWN_SCREENS = (
 )
 
 
-def play_root(game_id: str) -> str:
-    return f"#play-{game_id} .play-root"
-
-
-class App:
-    """Everything Python does for one page, fed one request at a time."""
+class App(PassAndPlay):
+    """Everything Python does for one page, fed one request at a time: it routes each request,
+    plays the games of this device (`PassAndPlay`, ui/pass_and_play.py) and makes online play,
+    play by link, replays and the lessons on first use."""
 
     def __init__(self) -> None:
         self.storage = Storage({}, {})
@@ -70,14 +66,10 @@ class App:
         self.note: StorageNote | None = None  # the storage note: made when it has a word
         # A game made elsewhere (a replay played on), started by the next #start-<game>
         self.pending_tables: dict[str, Table] = {}
-        self.pending_form: object = None  # a start waiting on "replace the game?": its form
+        self.pending_setup: SetUp | None = None  # a start waiting on "replace the game?"
         self.pending_table: Table | None = None  # or its table
         self.drawn = Drawn()  # what the page's regions hold: each redraw sends what changed
         self.lean = False  # the worker's page: changes go without the whole HTML (page.Effects)
-
-    @property
-    def effects(self) -> Effects:
-        return self.storage.effects
 
     # -- the one entry point ------------------------------------------------------------
 
@@ -212,10 +204,10 @@ class App:
         if self._replays is not None:
             self._replays.leave()
         if hash_.startswith("#host-") and hash_[6:] in SCREENS:
-            self._online_start().host_new(self, hash_[6:], form)
+            self._online_start().host_new(self, hash_[6:], setup_form.read(form, hash_[6:]))
             return
         if hash_.startswith("#link-") and hash_[6:] in SCREENS:
-            self.links().create(hash_[6:], form)
+            self.links().create(hash_[6:], setup_form.read(form, hash_[6:]))
             return
         if hash_.startswith("#learn-") and hash_[7:] in SCREENS:
             self.lessons().route(hash_[7:])
@@ -232,7 +224,9 @@ class App:
             return
         for game_id in SCREENS:
             if hash_ == f"#start-{game_id}":
-                self.start_new(game_id, form, table=self.pending_tables.pop(game_id, None))
+                table = self.pending_tables.pop(game_id, None)
+                setup = setup_form.read(form, game_id) if table is None else None
+                self.start_new(game_id, setup, table=table)
                 return
             if hash_ == f"#solo-{game_id}":
                 self.start_solo(game_id)
@@ -245,10 +239,6 @@ class App:
                 session.focus_to = session.focus_to or "[data-autofocus],[data-role=status]"
                 self.draw(game_id)
                 return
-
-    def go(self, hash_: str) -> None:
-        """Replace the address (so Back skips the screen we leave); the page then routes."""
-        self.effects.go = hash_
 
     def replays(self) -> Replays:
         """The replay viewer, made on first use (a game's page never needs it)."""
@@ -288,100 +278,6 @@ class App:
 
         return online_start
 
-    # -- pass-and-play ------------------------------------------------------------------
-
-    def start_new(
-        self, game_id: str, form: object, confirmed: bool = False, table: Table | None = None
-    ) -> None:
-        """The set-up form's "Start the game" (or a game made elsewhere: `table`, from a replay
-        played on). A game in progress saved on this device is never lost without the player
-        saying so: first ask, in the start screen."""
-        if not confirmed and self._ask_replace(game_id, "start"):
-            self.pending_form, self.pending_table = form, table
-            return
-        if table is not None:
-            self._show_new(game_id, table)
-            return
-        from parlour.match.bot_seats import bot_name
-
-        bots = setup_form.seat_kinds(form)
-        names = tuple(
-            bot_name(name) if seat in bots else name
-            for seat, name in enumerate(setup_form.seat_names(form))
-        )
-        variant = setup_form.variant(form, game_id)
-        decks = setup_form.deck_choices(form)
-        self._begin(game_id, names, variant, bots, decks)
-
-    def start_solo(self, game_id: str, confirmed: bool = False) -> None:
-        """The home card's "Play vs computer": at once, one person against bots, as the person
-        chose last time they played alone (else the game's defaults and medium bots)."""
-        if not confirmed and self._ask_replace(game_id, "solo"):
-            return
-        from parlour.match.bot_seats import bot_name
-        from parlour.ui import solo
-
-        choice = solo.read_choice(game_id, self.storage.get(solo.KEY.format(game=game_id)))
-        names, bots = solo.seats_of(game_id, choice)
-        names = tuple(bot_name(n) if s in bots else n for s, n in enumerate(names))
-        defaults = solo.default_choice(game_id).decks
-        decks = [(d, defaults[i]) for i, d in enumerate(choice.decks)]
-        self._begin(game_id, names, dict(choice.variant), bots, decks)
-
-    def _ask_replace(self, game_id: str, screen: str) -> bool:
-        """Whether a game in progress saved here must be replaced: then the question is drawn
-        in the screen `#<screen>-<game>` and the start waits for the answer."""
-        from parlour.ui.online.screen import GAME_NAMES
-        from parlour.ui.saved_game import replace_game_tree, saved_summary
-
-        saved = read_saved(self.storage, game_id)
-        summary = saved_summary(saved)
-        if summary is None and saved is not None and game_id not in self.sessions:
-            self.resume(game_id)  # a save that cannot be read is set aside, not replaced
-        if summary is None:
-            return False
-        tree = replace_game_tree(game_id, GAME_NAMES[game_id], summary)
-        self.effects.draw(f"#{screen}-{game_id}", tree)
-        return True
-
-    def _begin(
-        self,
-        game_id: str,
-        names: tuple[str, ...],
-        variant: dict[str, Any],
-        bots: dict[int, str],
-        decks: list[tuple[str, str]],
-    ) -> None:
-        """A new game on this device, saved and shown; a person alone against bots has their
-        choice remembered for "Play vs computer"."""
-        from parlour.ui import solo
-
-        choice = solo.remembered(game_id, bots, len(names), variant, [d for d, _ in decks])
-        if decks:
-            variant["decks"] = self.chosen_decks(decks)
-        table = new_table(game_id, names, variant, bots)
-        if choice is not None:
-            self.storage.set(solo.KEY.format(game=game_id), choice.to_text())
-        self._show_new(game_id, table)
-
-    def _show_new(self, game_id: str, table: Table) -> None:
-        """A new game on this device: saved and shown."""
-        self.sessions[game_id] = self._session(table, game_id)
-        recall_options(self.storage, game_id, self.sessions[game_id])
-        self.save(game_id)
-        self.go(f"#play-{game_id}")
-
-    def start_table(self, table: Table) -> None:
-        """Start a game made elsewhere (a replay played on) as a new pass-and-play game: through
-        the start screen, which asks first if it would replace a game in progress."""
-        self.pending_tables[table.game.id] = table
-        self.go(f"#start-{table.game.id}")
-
-    def _session(self, table: Table, game_id: str) -> PlaySession:
-        from parlour.ui.play import PlaySession
-
-        return PlaySession(table, screen_for(game_id), site=self.href)
-
     def on_click(self, request: dict[str, Any]) -> None:
         region, data = request.get("region"), request.get("data")
         if not isinstance(region, str) or not isinstance(data, dict):
@@ -393,8 +289,8 @@ class App:
             self.lessons().dispatch(game_id, data)
         elif kind == "start" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
-            form, table = self.pending_form, self.pending_table
-            self.start_new(game_id, form, confirmed=True, table=table)
+            setup, table = self.pending_setup, self.pending_table
+            self.start_new(game_id, setup, confirmed=True, table=table)
         elif kind == "solo" and game_id in SCREENS and data.get("cmd") == "replace-game":
             self.sessions.pop(game_id, None)
             self.start_solo(game_id, confirmed=True)
@@ -449,41 +345,6 @@ class App:
             root = roots.get(kind, "#online .online-root")
             self.effects.focus = within(root, target) if target else None
 
-    def dispatch(self, game_id: str, data: dict[str, Any]) -> None:
-        session = self.sessions.get(game_id)
-        if session is None:
-            return
-        if data.get("cmd") == "download-game":
-            self.effects.download.append(session.game_file())
-            return
-        if data.get("cmd") == "quick-bots":
-            pace.toggle(self.storage)
-        elif data.get("cmd") == "rematch":
-            config = session.table.match.config
-            table = new_table(game_id, config.seats, dict(config.variant), config.bot_levels)
-            self.sessions[game_id] = self._session(table, game_id)
-            recall_options(self.storage, game_id, self.sessions[game_id])
-        else:
-            session.handle(data)
-        self.save(game_id)
-        self.draw(game_id)
-
-    def draw(self, game_id: str) -> None:
-        session = self.sessions[game_id]
-        session.quick_bots = pace.quick(self.storage) if session.bots else None
-        self.effects.draw(play_root(game_id), session.render())
-        self.effects.announce(session.take_said())
-        focus = session.take_focus()
-        if focus:
-            self.effects.focus = within(play_root(game_id), focus)
-        due = session.bot_due()
-        # <html data-bot-due> while a bot's move is coming: the browser tests wait for it to go
-        self.effects.attrs["bot-due"] = "1" if due else None
-        if due:
-            step = session.table.match.step
-            pause = pace.bot_pause(self.storage)
-            self.effects.later.append([pause, {"op": "bot", "game": game_id, "step": step}])
-
     def on_bot(self, request: dict[str, Any]) -> None:
         """A bot's turn, asked for by the page after the pause (see `draw`). A request for a
         step the match has left (an undo, a second request) changes nothing."""
@@ -495,32 +356,8 @@ class App:
             if self.online is not None:
                 self.online.bot(request.get("step"))
             return
-        session = self.sessions.get(game_id) if isinstance(game_id, str) else None
-        if session is None or request.get("step") != session.table.match.step:
-            return
-        started = now()
-        thinking = session.bot_thinking()
-        session.bot_move()
-        if thinking is not None:
-            # each decision's time, for the page's own measure (`make bench`)
-            self.effects.attrs["bot-thought"] = f"{session.table.match.step}:{now() - started:.4f}"
-        self.save(game_id)
-        self.draw(game_id)
-
-    # -- storage: a reload loses nothing ------------------------------------------------
-
-    def save(self, game_id: str) -> None:
-        save_session(self.storage, game_id, self.sessions[game_id])
-
-    def resume(self, game_id: str) -> bool:
-        saved = saved_table(self.storage, game_id)
-        if saved is None:
-            return False
-        table, notes = saved
-        session = self._session(table, game_id)
-        session.notes = notes
-        self.sessions[game_id] = session
-        return True
+        if isinstance(game_id, str):
+            self.bot_turn(game_id, request.get("step"))
 
     # -- the ESPEERS deck builder and the decks of a new game ---------------------------
 
@@ -542,9 +379,6 @@ class App:
         self.storage.set(DECKS_STORAGE, json.dumps(self.deck_builder().to_json()))
         self.draw_builder()
 
-    def chosen_decks(self, choices: list[tuple[str, str]]) -> list[Any]:
-        return chosen_decks(self.storage, choices)
-
     # -- online play: its module is imported on first use --------------------------------
 
     def on_tick(self, request: dict[str, Any]) -> None:
@@ -562,23 +396,6 @@ class App:
 
     def on_replay_tick(self, request: dict[str, Any]) -> None:
         self.replays().tick(request.get("revision"))
-
-
-def new_table(
-    game_id: str,
-    names: tuple[str, ...],
-    variant: dict | None = None,
-    bots: dict[int, str] | None = None,
-) -> Table:
-    import secrets
-
-    from parlour.games import GAMES
-    from parlour.match.config import MatchConfig
-    from parlour.match.table import Table, new_match_id
-
-    levels = {str(seat): level for seat, level in (bots or {}).items()}
-    config = MatchConfig(game_id, new_match_id(), names, variant or {}, bots=levels)
-    return Table.new(GAMES[game_id], config, secrets.token_bytes(32), range(len(names)))
 
 
 HANDLERS = {

@@ -3,11 +3,14 @@
 The set-up forms are plain HTML, usable before any Python runs. When a game starts, the page's
 main thread sends the form's fields as they stand (`Field` records: tag, type, name, value,
 checked, placeholder and the data-* attributes); these functions read the seats, names and
-variant from them, so the main thread knows nothing of games.
+variant from them, so the main thread knows nothing of games. A start (pass and play, online,
+by link) reads the form once, at the edge, into a `SetUp` (`read`), which everything after it
+takes.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from parlour.numbers import whole_or
@@ -155,3 +158,46 @@ def stun_text(form: object) -> str | None:
         if _data(field, "stun") is not None:
             return _text(field, "value")
     return None
+
+
+@dataclass(frozen=True)
+class SetUp:
+    """A set-up form as read once when a game starts: the seats' names (as typed, or their
+    placeholders), the bots by seat, the variant, ESPEERS' deck choices, and the online and
+    by-link parts (this device's seats, the reveal limit, the time per move, the network)."""
+
+    game: str
+    names: tuple[str, ...]
+    bots: dict[int, str]
+    variant: dict[str, Any]
+    decks: list[tuple[str, str]]
+    refusal: str  # why a name typed for a person cannot be used as typed, or ""
+    here: tuple[int, ...]  # online: the seats ticked as played on this device
+    online_limit: int
+    link_hours: int
+    network: str | None
+    stun_text: str | None
+
+    def bot_named(self) -> tuple[str, ...]:
+        """The names with each bot's marked as a bot's ("Bo (bot)")."""
+        from parlour.match.bot_seats import bot_name  # here: it brings the engines
+
+        return tuple(bot_name(n) if s in self.bots else n for s, n in enumerate(self.names))
+
+
+def read(form: object, game_id: str) -> SetUp:
+    """The whole set-up of a start, from the page's fields (each read once)."""
+    names = seat_names(form)
+    return SetUp(
+        game=game_id,
+        names=names,
+        bots=seat_kinds(form),
+        variant=variant(form, game_id),
+        decks=deck_choices(form),
+        refusal=names_refusal(form),
+        here=here_seats(form, len(names)),
+        online_limit=online_limit(form),
+        link_hours=link_hours(form),
+        network=network(form),
+        stun_text=stun_text(form),
+    )

@@ -52,3 +52,19 @@ def chosen_decks(storage: Storage, choices: list[tuple[str, str]]) -> list[Any]:
         choice = resolve_choice(chosen, saved)
         decks.append(choice if choice is not None else default.partition(":")[2])
     return decks
+
+
+def guest_decks(raw: object) -> list[tuple[str, str]]:
+    """The decks a guest may bring (an invite's join screen, online or by link): the starter
+    decks and those saved in this browser (`raw`, as stored)."""
+    from parlour.ui.espeers.decks import deck_choices, saved_decks
+
+    return deck_choices(saved_decks(raw))
+
+
+def guest_choices(raw: object, chosen: str) -> dict[str, Any]:
+    """What the guest chose on the join screen for dealing: an ESPEERS deck."""
+    from parlour.ui.espeers.decks import resolve_choice, saved_decks
+
+    choice = resolve_choice(chosen, saved_decks(raw))
+    return {"deck": choice} if choice is not None else {}

@@ -16,18 +16,18 @@ game's screen, the bots' pause, the clock) comes from screens.py.
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Any, Protocol
 
-from parlour.errors import MalformedInput, ParlourError
+from parlour.errors import ParlourError
 from parlour.match.config import person_name
-from parlour.match.online import HOST, OnlineSession, Phase, seat_peer
+from parlour.match.online import OnlineSession, Phase
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
-from parlour.net.sdp import ANSWER, OFFER, compress, expand, invite_link, parse_invite, stun_servers
+from parlour.net.sdp import parse_invite
 from parlour.ui import pace, setup_form
-from parlour.ui.host import Host
+from parlour.ui.espeers.shelf import guest_decks
 from parlour.ui.online import network
+from parlour.ui.online.connecting import Candidate, Connecting, DeckHost
 from parlour.ui.online.join import guest_join
 from parlour.ui.online.saves import (
     ONLINE_SAVE,
@@ -51,42 +51,35 @@ from parlour.ui.online.screen import (
 from parlour.ui.page import within
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import now, screen_for
+from parlour.ui.setup_form import SetUp
 
 ROOT = "#online .online-root"
 PLAYER_NAME = "psi-parlour:player-name"  # the name a guest last chose on a join screen
 
-# what still works where the browser refuses a direct connection (WebRTC off)
-BY_LINK = "Playing by link needs no direct connection: choose it in a game's set-up."
 # Once the host's browser has the answer code, two devices that can reach each other connect
 # within a second or two; after this long they are told there is no route, and offered play
 # by link (the browser itself gives up only after about 15 s more, or never says so).
 NO_ROUTE_SECONDS = 10.0
 
 
-class Candidate:
-    """One way a remote seat may connect (its WebRTC invite or its tab invite), a link on the
-    main thread named `id`: the first that opens becomes that seat's link, the other closes."""
-
-    def __init__(self, peer: str, kind: str, link_id: str) -> None:
-        self.peer, self.kind, self.id = peer, kind, link_id
-        self.open = False
-
-
-class TheApp(Host, Protocol):
+class TheApp(DeckHost, Protocol):
     """What online play (and play by link) uses of the app beyond any part's (app.App, which
     hands itself to this module)."""
 
     online: OnlineController | None
     keyring: Keyring | None
 
-    def saved_decks_raw(self) -> object: ...
-
     def links(self) -> Any: ...
 
     def chosen_decks(self, choices: list[tuple[str, str]]) -> list[Any]: ...
 
 
-class OnlineController:
+class OnlineController(Connecting):
+    """Online play on this device: the session's messages carried, saved, drawn and clicked
+    (its links and invites: `Connecting`, connecting.py)."""
+
+    app: TheApp
+
     def __init__(self, app: TheApp, session: OnlineSession) -> None:
         self.app = app
         self.session = session
@@ -107,7 +100,7 @@ class OnlineController:
         self.notes: dict[int, dict] = {}
         self.drawn = -1
         self.stun = network.servers_stored(app.storage)
-        self.setup_form: object = None  # the host's set-up form, for "Play by link instead"
+        self.setup: SetUp | None = None  # the host's set-up, for "Play by link instead"
         self.joining = False  # a guest between opening an invite and being connected
         self.played = False  # a game was on screen: a new one in the making is "Play again"
         self.owned: str | None = None  # the save key this tab has claimed
@@ -115,98 +108,6 @@ class OnlineController:
         self.shown_notice = ""  # the online bar's notice as last drawn
         self.told_unkept = False  # said that this browser would not keep the game's key
         self.saved_mark: tuple[object, ...] | None = None  # what the last save written held
-
-    @property
-    def effects(self) -> Any:
-        return self.app.effects
-
-    # -- links on the main thread -----------------------------------------------------------
-
-    def new_candidate(self, peer: str, kind: str) -> Candidate:
-        candidate = Candidate(peer, kind, "L" + secrets.token_hex(4))
-        self.candidates.setdefault(peer, []).append(candidate)
-        return candidate
-
-    def close(self, candidate: Candidate) -> None:
-        self.effects.links.append({"do": "close", "link": candidate.id})
-
-    def find(self, link_id: object) -> Candidate | None:
-        for candidates in self.candidates.values():
-            for candidate in candidates:
-                if candidate.id == link_id:
-                    return candidate
-        return None
-
-    def on_link(self, event: dict[str, Any]) -> None:
-        """What a link on the main thread did: opened, received, closed, or finished making
-        an offer, an answer or taking an answer (or failed to)."""
-        if self.passive:
-            return
-        candidate = self.find(event.get("link"))
-        if candidate is None:
-            return
-        kind = event.get("event")
-        if kind == "opened":
-            self.opened(candidate)
-        elif kind == "received" and isinstance(event.get("text"), str):
-            self.received(candidate, event["text"])
-        elif kind == "closed":
-            self.link_closed(candidate)
-        elif kind == "offered":
-            self.offered(candidate, str(event.get("sdp", "")))
-        elif kind == "answered":
-            self.answered(str(event.get("sdp", "")))
-        elif kind == "accepted":
-            self.accepted(candidate)
-        elif kind == "failed":
-            self.failed(candidate, str(event.get("stage", "")))
-
-    def opened(self, candidate: Candidate) -> None:
-        if candidate.open:
-            return  # once: opening again would restart the numbering mid-conversation
-        candidate.open = True
-        peer = candidate.peer
-        for other in self.candidates.get(peer, []):
-            if other is not candidate:
-                self.close(other)
-        self.candidates[peer] = [candidate]
-        self.links[peer] = candidate
-        if peer != HOST:
-            self.invites[int(peer.removeprefix("seat-"))].status = "connected"
-        else:
-            self.join["status"] = "connected"
-            self.joining = False
-            self.session.guest_name = self.join.get("name", "")  # said in the hello
-        self.session.opened(peer, now())
-        self.after()
-
-    def received(self, candidate: Candidate, text: str) -> None:
-        if not candidate.open and candidate in self.candidates.get(candidate.peer, []):
-            # A message can be dispatched before the channel's open event: the channel is open
-            # all the same, and dropping this one would lose a guest's hello (no welcome, ever).
-            self.opened(candidate)
-        if self.links.get(candidate.peer) is candidate:
-            if self.session.config is None:  # the deck on the join screen goes with us
-                deck = self.join.get("deck") or next(iter(_deck_choices(self.app)), ("", ""))[0]
-                self.session.guest_choices = _guest_choices(self.app, deck)
-            self.session.receive(candidate.peer, text, now())
-            self.after()
-
-    def link_closed(self, candidate: Candidate) -> None:
-        peer = candidate.peer
-        if self.links.get(peer) is candidate:
-            self.session.closed(peer, now())
-        elif not candidate.open and peer != HOST:
-            invite = self.invites.get(int(peer.removeprefix("seat-")))
-            if invite is not None and invite.status in ("waiting", "connecting"):
-                if invite.accepted_at is not None:  # both codes were in: no route between
-                    invite.status = "no-route"
-                else:
-                    invite.status = "failed"
-                    invite.error = "The connection could not be made. Make a new invite."
-        elif peer == HOST and not candidate.open:
-            self.join["status"] = "no-route" if candidate.kind == "rtc" else "failed"
-        self.after(redraw=True)  # an invite's or the join's state is drawn, not the session's
 
     def after(self, redraw: bool = False, signed: bool = False) -> None:
         """After anything: send what the session has to say, save, redraw if it changed. While
@@ -230,6 +131,10 @@ class OnlineController:
             self.save()  # (what waits is sent only with this call's last effects, saved first)
         if redraw or self.session.revision != self.drawn:
             self.draw()
+
+    def clock(self) -> float:
+        """The page's monotonic clock (`now`, which the tests move on)."""
+        return now()
 
     def tick(self) -> None:
         if self.passive:
@@ -344,147 +249,25 @@ class OnlineController:
                     j["status"],
                     j["error"],
                     tab=j["tab"],
-                    decks=_deck_choices(self.app),
+                    decks=guest_decks(self.app.saved_decks_raw()),
                     deck=j.get("deck", ""),
                     game=j["game"],
                     name=j.get("name", ""),
                 ),
             )
 
-    # -- the host's invites --------------------------------------------------------------
-
-    def invite_all(self) -> None:
-        for link in self.session.links.values():
-            if link.state != "connected":
-                self.make_invite(link.seats[0])
-
-    def make_invite(self, seat: int) -> None:
-        """Two candidates for the seat: a WebRTC offer (made on the main thread, which says
-        when the code is ready) and a tab invite (a BroadcastChannel room, ready at once)."""
-        peer = seat_peer(seat)
-        for old in self.candidates.pop(peer, []):
-            self.close(old)
-        self.invites[seat] = invite = Invite(seat)
-        rtc = self.new_candidate(peer, "rtc")
-        tab = self.new_candidate(peer, "tab")
-        room = secrets.token_hex(8)
-        self.effects.links.append({"do": "tab", "link": tab.id, "room": room, "hosting": True})
-        self.effects.links.append({"do": "rtc-offer", "link": rtc.id, "stun": list(self.stun)})
-        invite.tab_link = invite_link(self.app.href, f"bc.{room}", self.session.config.game)
-        self.draw()
-
-    def offered(self, candidate: Candidate, sdp: str) -> None:
-        seat = int(candidate.peer.removeprefix("seat-"))
-        invite = self.invites.get(seat)
-        if invite is None or self.find(candidate.id) is None:
-            return
-        code = compress(sdp, OFFER)
-        invite.link = invite_link(self.app.href, code, self.session.config.game, tuple(self.stun))
-        if invite.status == "making":
-            invite.status = "waiting"
-        self.draw()
-
-    def failed(self, candidate: Candidate, stage: str) -> None:
-        if candidate.peer == HOST:  # the guest's answer, or its tab link, refused
-            error = "This invite could not be opened: this browser refused to connect"
-            why = " to other tabs." if stage == "tab" else f" (is WebRTC turned off?). {BY_LINK}"
-            self.join.update(error=error + why, status="failed")
-        else:
-            invite = self.invites.get(int(candidate.peer.removeprefix("seat-")))
-            if invite is None:
-                return
-            if stage == "tab":  # this browser keeps its tabs apart: the invite link goes on
-                invite.tab_link = ""
-            elif stage == "accept":
-                invite.error = (
-                    "That answer does not fit this invite: make a new invite and try again."
-                )
-            else:
-                invite.status = "failed"
-                invite.error = (
-                    f"This browser could not make an invite (is WebRTC turned off?). {BY_LINK}"
-                )
-        self.draw()
-
-    def accept(self, seat: int, code: str) -> None:
-        invite = self.invites.get(seat)
-        rtc = next((c for c in self.candidates.get(seat_peer(seat), []) if c.kind == "rtc"), None)
-        if invite is None or rtc is None:
-            return
-        try:
-            sdp = expand(code, ANSWER)
-        except ParlourError as error:
-            invite.error = error.sentence
-            self.draw()
-            return
-        self.effects.links.append({"do": "rtc-accept", "link": rtc.id, "sdp": sdp})
-
-    def accepted(self, candidate: Candidate) -> None:
-        invite = self.invites.get(int(candidate.peer.removeprefix("seat-")))
-        if invite is None:
-            return
-        invite.error = ""
-        if invite.status == "waiting":  # the channel may have opened already: keep that
-            invite.status = "connecting"
-            invite.accepted_at = now()
-        self.draw()
-
-    # -- the guest's side ----------------------------------------------------------------
-
-    def answer(self, code: str, stun: list[str], game: str = "") -> None:
-        self.joining = True
-        self.join.update(answer="", status="waiting", error="", tab=False, game=game)
-        for old in self.candidates.pop(HOST, []):
-            self.close(old)
-        if not code:  # "I have an invite" on the home screen: ask for it
-            self.join["status"] = "paste"
-            self.draw()
-            return
-        if code.startswith("bc."):
-            candidate = self.new_candidate(HOST, "tab")
-            self.join.update(status="connecting", tab=True)
-            room = code.removeprefix("bc.")
-            self.effects.links.append(
-                {"do": "tab", "link": candidate.id, "room": room, "hosting": False}
-            )
-            self.draw()
-            return
-        try:
-            stun = stun_servers(stun)
-            sdp = expand(code, OFFER)
-        except MalformedInput as problem:
-            broken_stun = "STUN" in problem.sentence
-            self.join.update(
-                error="This invite names a STUN server that cannot be used: ask the host to "
-                "correct it in the set-up and send a new invite."
-                if broken_stun
-                else problem.sentence,
-                status="failed",
-            )
-            self.draw()
-            return
-        candidate = self.new_candidate(HOST, "rtc")
-        self.effects.links.append(
-            {"do": "rtc-answer", "link": candidate.id, "sdp": sdp, "stun": stun or self.stun}
-        )
-        self.draw()
-
     def by_link(self) -> None:
         """No route between the devices: the same game by link, from the same set-up (the
         form as the host filled it; after a reload, the set-up screen, where "Play by link" is
         one tap)."""
         game = self.session.config.game
-        if self.setup_form is None:
+        if self.setup is None:
             self.app.go(f"#new-{game}")
             return
         self.close_all()
         self.app.online = None
         self.effects.ticking = False
-        self.app.links().create(game, self.setup_form)
-
-    def answered(self, sdp: str) -> None:
-        self.join["answer"] = compress(sdp, ANSWER)
-        self.draw()
+        self.app.links().create(game, self.setup)
 
     def bot(self, step: object) -> None:
         """A bot seated here takes its turn (the host's device), asked for after the pause."""
@@ -544,20 +327,6 @@ class OnlineController:
 
 
 # -- the app's entry points ---------------------------------------------------------------------
-
-
-def _deck_choices(app: TheApp) -> list[tuple[str, str]]:
-    from parlour.ui.espeers.decks import deck_choices, saved_decks
-
-    return deck_choices(saved_decks(app.saved_decks_raw()))
-
-
-def _guest_choices(app: TheApp, chosen: str) -> dict:
-    """What the guest chose on the join screen for dealing: an ESPEERS deck."""
-    from parlour.ui.espeers.decks import resolve_choice, saved_decks
-
-    choice = resolve_choice(chosen, saved_decks(app.saved_decks_raw()))
-    return {"deck": choice} if choice is not None else {}
 
 
 def show(app: TheApp) -> None:

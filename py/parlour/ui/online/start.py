@@ -6,34 +6,29 @@ from __future__ import annotations
 
 from parlour.errors import MalformedInput, ParlourError
 from parlour.games import GAMES
-from parlour.match.bot_seats import bot_name
 from parlour.match.config import MatchConfig
 from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
 from parlour.match.table import new_match_id
 from parlour.net.sdp import parse_invite, stun_servers
-from parlour.ui import setup_form
 from parlour.ui.online import network
 from parlour.ui.online.app import OnlineController, TheApp, replace_controller
 from parlour.ui.online.saves import saved_game
 from parlour.ui.screens import now
+from parlour.ui.setup_form import SetUp
 
 
-def host_new(app: TheApp, game_id: str, form: object) -> None:
+def host_new(app: TheApp, game_id: str, setup: SetUp) -> None:
     """The set-up form's "Make the invites": a new online game hosted here."""
-    bots = setup_form.seat_kinds(form)
-    names = tuple(
-        bot_name(name) if seat in bots else name
-        for seat, name in enumerate(setup_form.seat_names(form))
-    )
-    variant = setup_form.variant(form, game_id)
-    decks = setup_form.deck_choices(form)
-    if decks:
-        variant["decks"] = app.chosen_decks(decks)
+    bots = setup.bots
+    names = setup.bot_named()
+    variant = dict(setup.variant)
+    if setup.decks:
+        variant["decks"] = app.chosen_decks(setup.decks)
     # a bot plays on the host's device, its secrets kept there like the host's own
-    local = tuple(sorted(set(setup_form.here_seats(form, len(names))) | set(bots)))
-    limit = setup_form.online_limit(form)
-    if not _remember_network(app, game_id, form):
+    local = tuple(sorted(set(setup.here) | set(bots)))
+    limit = setup.online_limit
+    if not _remember_network(app, game_id, setup):
         return
     private = {}
     if game_id == "espeers":  # every player brings a deck the other does not see
@@ -57,17 +52,17 @@ def host_new(app: TheApp, game_id: str, form: object) -> None:
         return
     _refuse_setup(app, game_id, "")  # nothing wrong: clear an earlier sentence
     controller = replace_controller(app, OnlineController(app, session))
-    controller.setup_form = form  # for "Play by link instead", should no route be found
+    controller.setup = setup  # for "Play by link instead", should no route be found
     controller.invite_all()
     controller.after()
     app.go("#online")
 
 
-def _remember_network(app: TheApp, game_id: str, form: object) -> bool:
+def _remember_network(app: TheApp, game_id: str, setup: SetUp) -> bool:
     """Keep the set-up's network choice and its own STUN servers (checked first: False, and
     the set-up says why, when they cannot be used)."""
-    choice = setup_form.network(form)
-    stun_text = setup_form.stun_text(form)
+    choice = setup.network
+    stun_text = setup.stun_text
     if stun_text is not None:
         try:
             stun = stun_servers(stun_text.split(","))
