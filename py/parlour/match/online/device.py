@@ -26,7 +26,8 @@ from parlour.games.base import Game
 from parlour.match.config import MatchConfig
 from parlour.match.match import AnyMatch
 from parlour.match.table import AnyTable
-from parlour.match.wire import ACK, SIGNED, SIGNED_VERSION, VERSION, Limits, encode, encode_signed
+from parlour.match.wire import ACK, SIGNED, SIGNED_VERSION, VERSION, encode, encode_signed
+from parlour.match.wire_bodies import Limits
 
 HOST = "host"  # a guest's name for its one connection
 SLACK = 2.0  # seconds a guest allows for the way, when it checks the host's clock

@@ -33,7 +33,8 @@ from parlour.match.match import AnyMatch, Match
 from parlour.match.online.device import HOST, Crypto, Link, seat_peer
 from parlour.match.online.joining import Joining, check_setup
 from parlour.match.table import Table
-from parlour.match.wire import ACK, Limits, SeedStep, seed_step
+from parlour.match.wire import ACK, seed_step
+from parlour.match.wire_bodies import Limits, SeedStep
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/online"
