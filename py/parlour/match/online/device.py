@@ -1,11 +1,11 @@
 """What every part of an online session stands on: this device, what it plays, how it speaks.
 
 An `OnlineSession` is one object, one device's side of a match, put together from one class per
-concern (links.py, seed.py, seed_forfeit.py, moves.py, verdicts.py, joining.py, saves.py; the
-whole in session.py). Each of those stands on `Device`, which holds what lasts as long as the
-session does (across games, with "Play again"): the role, the clock, the set-up, the seats held
-here, the links, the outbox and the notices. Each concern keeps the state of one game itself
-and starts it afresh in its own `_new_...` method.
+concern (links.py, seed.py, seed_forfeit.py, moves.py, verdicts.py, joining.py, loading.py,
+saves.py; the whole in session.py). Each of those stands on `Device`, which holds what lasts as
+long as the session does (across games, with "Play again"): the role, the clock, the set-up, the
+seats held here, the links, the outbox and the notices. Each concern keeps the state of one game
+itself and starts it afresh in its own `_new_...` method.
 
 Where one concern must call on another it calls an abstract method declared here, so every such
 crossing is written down in one place.
