@@ -33,7 +33,7 @@ from parlour.games.telepathic.grid import holds
 from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
 from parlour.match.replay import from_code, link_to
-from parlour.match.signed_replay import CAVEAT
+from parlour.match.signature_check import CAVEAT
 from parlour.match.viewer import Replay
 from tests.signers import verify
 

@@ -15,7 +15,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.signing import Signed, b64
 from parlour.match.by_link import LinkPlay
 from parlour.match.replay import ReplayRecord, file_text, from_code, from_file
-from parlour.match.signed_replay import (
+from parlour.match.signature_check import (
     CAVEAT,
     UNSIGNED,
     SignatureReport,

@@ -634,19 +634,19 @@ def test_a_guest_whose_hello_was_lost_greets_the_host_again():
 
 def test_every_message_type_has_one_handler_and_its_body_one_typed_shape():
     """`OnlineSession._handlers` is the one place a type meets its handler, and every body is
-    written down twice: its checks in `wire.SHAPES` (`SHAPES_SIGNED` for version 2), its fields'
-    types in a TypedDict that the handler reads. The three must name the same types and the same
-    fields."""
+    written down twice (match/wire_bodies.py): its checks in `SHAPES` (`SHAPES_SIGNED` for version
+    2), its fields' types in a TypedDict that the handler reads. The three must name the same types
+    and the same fields."""
     from typing import get_type_hints
 
-    from parlour.match import wire
+    from parlour.match.wire_bodies import SHAPES, SHAPES_SIGNED
 
     session = OnlineSession.guest(0.0)
     handlers = session._handlers()
-    assert set(handlers) == set(wire.SHAPES_SIGNED) == set(wire.SHAPES)
+    assert set(handlers) == set(SHAPES_SIGNED) == set(SHAPES)
     for kind, handler in handlers.items():
         hints = get_type_hints(handler)
         body = hints[next(name for name in hints if name not in ("link", "return"))]
-        assert set(body.__annotations__) == set(wire.SHAPES_SIGNED[kind]), kind
-        assert set(wire.SHAPES.get(kind, {})) <= set(wire.SHAPES_SIGNED[kind]), kind
+        assert set(body.__annotations__) == set(SHAPES_SIGNED[kind]), kind
+        assert set(SHAPES.get(kind, {})) <= set(SHAPES_SIGNED[kind]), kind
         assert handler.__name__ == "_on_" + kind.replace("-", "_")

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from parlour.match.replay import ReplayRecord, file_text, from_code, from_file
-from parlour.match.signed_replay import CAVEAT, UNCHECKED, UNSIGNED
+from parlour.match.signature_check import CAVEAT, UNCHECKED, UNSIGNED
 from parlour.match.viewer import Replay
 from tests.signers import crypto, verify
 from tests.test_online import play, start

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from parlour.errors import MalformedInput
 from parlour.match.online import HOST, OnlineSession, seat_peer
-from parlour.match.wire import MAX_DEPTH, SHAPES, VERSION, decode
+from parlour.match.wire import MAX_DEPTH, VERSION, decode
+from parlour.match.wire_bodies import SHAPES
 from tests.test_online import device, over, play, start
 
 FIELDS = sorted({name for shape in SHAPES.values() for name in shape})

@@ -16,7 +16,7 @@ from parlour.fair import sra
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import SharedDeal
-from parlour.match.wire import DealLock, DealStep, DealUnlock
+from parlour.match.wire_bodies import DealLock, DealStep, DealUnlock
 
 
 def lock_label(deal: str) -> str:

@@ -27,8 +27,8 @@ from parlour.games.base import AnyGame, Outcome
 from parlour.match.audit import AuditResult, Cheat, open_seals, replay_log
 from parlour.match.match import AnyMatch
 from parlour.match.replay import ReplayRecord
-from parlour.match.signed_replay import Check, SignatureReport
-from parlour.match.signed_replay import check as check_signatures
+from parlour.match.signature_check import Check, SignatureReport
+from parlour.match.signature_check import check as check_signatures
 
 # Whether the move at a log index (0-based) is routine, given the match it is in.
 Routine = Callable[[AnyMatch, int], bool]

@@ -24,7 +24,7 @@ from parlour.match.config import MatchConfig, person_name
 from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.match import Match
 from parlour.match.table import Table, deal_stores, dealt_commitments
-from parlour.match.wire import DealLock, DealUnlock
+from parlour.match.wire_bodies import DealLock, DealUnlock
 from parlour.words import and_list
 
 LIMITS = range(0, 30 * 24 * 3600 + 1, 3600)  # the times per move the set-up form offers

@@ -1,11 +1,13 @@
 """What every part of a device's game by link stands on: the records it holds, the seats it
 plays, its secrets, and the state derived from the records (reset and derived again at will).
 
-`LinkPlay` (device.py: links in and out, the derivation, moves) is one object put together from
-a class per concern: this base, what comes in from outside the game (admission.py), the start
-(start.py: set-up, joins, deals, the seed), time (timing.py: claims of time), what the others
-hold and what this device owes them (keeping.py), the player's sentences (telling.py) and steps
-taken out of turn (out_of_turn.py).
+`LinkPlay` (device.py: making a game, and the assembly) is one object put together from a class
+per concern: this base, what comes in from outside the game (admission.py), the start (start.py:
+set-up, joins, deals, the seed), time (timing.py: claims of time), what the others hold and what
+this device owes them (keeping.py), the player's sentences (telling.py), steps taken out of turn
+(out_of_turn.py), links out (sending.py: links, signatures, codes), our own seats' due steps
+(own_steps.py), the derivation (deriving.py: records into the log), links in (receiving.py), the
+player's moves and claims (acting.py) and storage (saving.py).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ Robustness: every message is numbered per connection (a replay is refused), chec
 `wire.decode` first (malformed or oversized is refused), a heartbeat notices a silent peer within
 `LOST_AFTER` seconds (links.py), a guest that comes back gets the log again from where it was,
 and a seat that stalls on a step its own device must take (a seal, an answer, a reveal) forfeits
-after the time-out chosen at set-up. A session is saved and loaded by saves.py.
+after the time-out chosen at set-up. A session is saved by saves.py and loaded by loading.py.
 
 What every part shares is in device.py; session.py puts the parts together as `OnlineSession`
 and holds the table of message types and their handlers.

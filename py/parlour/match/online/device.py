@@ -1,11 +1,11 @@
 """What every part of an online session stands on: this device, what it plays, how it speaks.
 
 An `OnlineSession` is one object, one device's side of a match, put together from one class per
-concern (links.py, seed.py, seed_forfeit.py, moves.py, verdicts.py, joining.py, saves.py; the
-whole in session.py). Each of those stands on `Device`, which holds what lasts as long as the
-session does (across games, with "Play again"): the role, the clock, the set-up, the seats held
-here, the links, the outbox and the notices. Each concern keeps the state of one game itself
-and starts it afresh in its own `_new_...` method.
+concern (links.py, seed.py, seed_forfeit.py, moves.py, verdicts.py, joining.py, loading.py,
+saves.py; the whole in session.py). Each of those stands on `Device`, which holds what lasts as
+long as the session does (across games, with "Play again"): the role, the clock, the set-up, the
+seats held here, the links, the outbox and the notices. Each concern keeps the state of one game
+itself and starts it afresh in its own `_new_...` method.
 
 Where one concern must call on another it calls an abstract method declared here, so every such
 crossing is written down in one place.
@@ -26,7 +26,8 @@ from parlour.games.base import Game
 from parlour.match.config import MatchConfig
 from parlour.match.match import AnyMatch
 from parlour.match.table import AnyTable
-from parlour.match.wire import ACK, SIGNED, SIGNED_VERSION, VERSION, Limits, encode, encode_signed
+from parlour.match.wire import ACK, SIGNED, SIGNED_VERSION, VERSION, encode, encode_signed
+from parlour.match.wire_bodies import Limits
 
 HOST = "host"  # a guest's name for its one connection
 SLACK = 2.0  # seconds a guest allows for the way, when it checks the host's clock

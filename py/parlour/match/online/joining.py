@@ -24,7 +24,7 @@ from parlour.match.online.links import Links
 from parlour.match.online.moves import Moves
 from parlour.match.online.seed_forfeit import SeedForfeit
 from parlour.match.online.verdicts import Verdicts
-from parlour.match.wire import MAX_ENTRIES, Hello, Resume, Welcome
+from parlour.match.wire_bodies import MAX_ENTRIES, Hello, Resume, Welcome
 from parlour.words import and_list
 
 

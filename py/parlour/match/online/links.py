@@ -11,7 +11,7 @@ from __future__ import annotations
 from parlour.errors import ProtocolError
 from parlour.fair.signing import DeviceKey
 from parlour.match.online.device import HOST, Device, Link
-from parlour.match.wire import Ping, Pong, Resume, Status
+from parlour.match.wire_bodies import Ping, Pong, Resume, Status
 
 LOST_AFTER = 5.0  # seconds without a word from a peer: it is lost
 PING_EVERY = 1.0

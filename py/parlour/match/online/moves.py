@@ -17,7 +17,7 @@ from parlour.fair.signing import Signed
 from parlour.match.log import LogEntry
 from parlour.match.match import Submitted, declared, forfeited_seat, timed_out_seat
 from parlour.match.online.device import HOST, SLACK, Device, Link
-from parlour.match.wire import Entries, Propose, Reject
+from parlour.match.wire_bodies import Entries, Propose, Reject
 
 
 class Moves(Device):

@@ -24,7 +24,14 @@ from parlour.match.dealing import Dealing, lock_label, new_locks
 from parlour.match.match import Match
 from parlour.match.online.device import HOST, Device, Link
 from parlour.match.table import Table, deal_stores, dealt_commitments
-from parlour.match.wire import DealLock, DealStep, DealUnlock, SeedCommit, SeedReveal, SeedStep
+from parlour.match.wire_bodies import (
+    DealLock,
+    DealStep,
+    DealUnlock,
+    SeedCommit,
+    SeedReveal,
+    SeedStep,
+)
 
 
 class SeedDraw(Device):

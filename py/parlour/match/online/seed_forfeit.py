@@ -14,7 +14,7 @@ from parlour.errors import ProtocolError
 from parlour.games.base import Outcome, Termination
 from parlour.match.online.device import HOST, SLACK, Link
 from parlour.match.online.seed import SeedDraw
-from parlour.match.wire import SeedForfeit as SeedForfeitBody
+from parlour.match.wire_bodies import SeedForfeit as SeedForfeitBody
 from parlour.words import and_list
 
 

@@ -23,7 +23,7 @@ from parlour.match.online.saves import Saves
 from parlour.match.wire import Message, decode
 from parlour.words import and_list
 
-# A message's handler: its link, and its body, as the TypedDict of its type in match/wire.py
+# A message's handler: its link, and its body, as the TypedDict of its type in match/wire_bodies.py
 # (`decode` checked it against that type's shape before the handler sees it).
 Handler = Callable[[Link, Any], None]
 
@@ -97,7 +97,7 @@ class OnlineSession(Saves):
     # -- a message comes in --------------------------------------------------------------
 
     def _handlers(self) -> dict[str, Handler]:
-        """Every message type, and what acts on it (the same types as wire.SHAPES)."""
+        """Every message type, and what acts on it (the same types as wire_bodies.SHAPES)."""
         return {
             "hello": self._on_hello,  # joining.py
             "welcome": self._on_welcome,  # joining.py

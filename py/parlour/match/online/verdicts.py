@@ -17,7 +17,8 @@ from parlour.fair.signing import Signed, table_code
 from parlour.match.audit import AuditResult, Cheat, Unverified, Verified, audit
 from parlour.match.online.device import HOST, Device, Link
 from parlour.match.signed_replay import Signatures, of_proofs
-from parlour.match.wire import ACK, Openings, Verdict
+from parlour.match.wire import ACK
+from parlour.match.wire_bodies import Openings, Verdict
 from parlour.words import and_list
 
 

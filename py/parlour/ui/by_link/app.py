@@ -18,8 +18,7 @@ from typing import Any
 from parlour.errors import ParlourError
 from parlour.fair.encoding import Json
 from parlour.fair.signing import invite_code
-from parlour.match.by_link import LinkPlay, packing
-from parlour.match.by_link.device import Outcome
+from parlour.match.by_link import LinkPlay, Outcome, packing
 from parlour.match.config import name_refusal
 from parlour.match.table import AnyTable
 from parlour.ui import setup_form

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Protocol
 
-from parlour.match.by_link import LinkPlay
-from parlour.match.by_link.device import Outcome
+from parlour.match.by_link import LinkPlay, Outcome
 from parlour.match.match import Submitted
 from parlour.match.signed_replay import Signatures
 from parlour.ui.play import PlaySession

@@ -22,7 +22,7 @@ from parlour.match.replay import (
     from_file,
     link_to,
 )
-from parlour.match.signed_replay import Check, signature_checks
+from parlour.match.signature_check import Check, signature_checks
 from parlour.match.viewer import Replay
 from parlour.numbers import whole
 from parlour.ui.host import Host

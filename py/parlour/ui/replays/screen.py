@@ -14,7 +14,7 @@ from typing import Any
 
 from parlour.match.play_on import offered
 from parlour.match.replay import too_long_to_send
-from parlour.match.signed_replay import CAVEAT
+from parlour.match.signature_check import CAVEAT
 from parlour.match.table import Table
 from parlour.match.viewer import Replay
 from parlour.ui import help as helps

@@ -1,0 +1,108 @@
+"""A device's game by link in its own storage and back: everything it keeps (its records, what
+the others hold, its secrets, a fork's proof), and, read back as input, every record checked
+again and the game derived again.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from parlour.errors import MalformedInput
+from parlour.fair.encoding import Json, check_text
+from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify
+from parlour.fair.store import PrivateStore
+from parlour.match.by_link import packing
+from parlour.match.by_link.receiving import Receiving
+
+FORMAT = "psi-parlour/by-link"
+FORMAT_VERSION = 1
+
+
+class Saving(Receiving):
+    """The game as JSON for this device's storage (`to_json`), and back (`from_json`)."""
+
+    def to_json(self) -> dict[str, Json]:
+        """Everything this device keeps of the game (its secrets included: for its own storage
+        only). The key pair is not here: the page keeps it apart, not exportable."""
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "match": self.match_id,
+            "me": self.me,
+            "base": self.base,
+            "records": [r.to_json() for _, r in sorted(self.records.items())],
+            "heads": {d: dict(h) for d, h in self.heads.items()},
+            "parts": {t: {str(i): p for i, p in ps.items()} for t, ps in self.parts.items()},
+            "stores": {str(s): st.to_json() for s, st in self.stores.items()},
+            "secrets": {str(s): [a.hex(), b.hex()] for s, (a, b) in self.secrets.items()},
+            "private": {str(s): dict(v) for s, v in self.private.items()},
+            "dealt": self.dealt_here,
+            "forks": [f.to_json() for f in self.forks],
+            "sent": self.sent_upto,
+            "compared": self.compared,
+            "last_link_at": int(self.last_link_at),
+        }
+
+    def _proof(self, saved: object) -> Fork:
+        """A fork kept in a save, read back as input: two different records under one number
+        of one device, each signed by that device's key."""
+        if not isinstance(saved, dict):
+            raise MalformedInput("That saved game's proof of a fork is damaged.")
+        first, second = Signed.from_json(saved.get("first")), Signed.from_json(saved.get("second"))
+        key = self.keys.get(first.device)
+        if (
+            key is None
+            or (first.device, first.seq) != (second.device, second.seq)
+            or saved.get("device") != first.device
+            or first.same_content(second)
+            or not all(r.verified_by(key, self.match_id, self.verify) for r in (first, second))
+        ):
+            raise MalformedInput("That saved game's proof of a fork does not hold.")
+        return Fork(first.device, first, second)
+
+    @classmethod
+    def from_json(cls, data: object, signer: Signer, verify: Verify, now: float) -> Self:
+        """A kept game read back as input: every record checked again, then derived again."""
+        check_text(data)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise MalformedInput("That is not a saved game by link.")
+        if data.get("version") != FORMAT_VERSION:
+            raise MalformedInput("That saved game by link is of another version.")
+        if not packing.is_match_id(str(data.get("match"))):
+            raise MalformedInput("That saved game by link names no match.")
+        try:
+            play = cls(str(data["match"]), str(data["me"]), signer, verify, str(data["base"]), now)
+            records = [Signed.from_json(r) for r in data["records"]]
+            play.stores = {int(s): PrivateStore.from_json(v) for s, v in data["stores"].items()}
+            play.secrets = {
+                int(s): (bytes.fromhex(v[0]), bytes.fromhex(v[1]))
+                for s, v in data["secrets"].items()
+            }
+            play.private = {int(s): dict(v) for s, v in data["private"].items()}
+            play.dealt_here = bool(data["dealt"])
+            sent = data.get("sent")
+            play.compared = data.get("compared") is True
+            play.last_link_at = float(data["last_link_at"])
+            play.parts = {
+                str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()
+            }
+            heads = {
+                str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()
+            }
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            raise MalformedInput("That saved game by link is damaged.") from None
+        if any(st.context.match_id != play.match_id for st in play.stores.values()):
+            raise MalformedInput("That saved game's secrets are of another game.")
+        mine = [r for r in records if r.device == play.me]
+        if mine and DeviceKey.from_json(mine[0].body.get("k")) != DeviceKey.of(signer):
+            raise MalformedInput("That saved game was signed with another key.")
+        taken, _ = play._keep(records, None)
+        if not taken.ok:
+            raise MalformedInput(f"That saved game by link is damaged: {taken.sentence}")
+        play.heads = heads
+        play.sent_upto = sent if type(sent) is int else play._mine()  # older saves: as if sent
+        forks = data.get("forks", [])
+        if not isinstance(forks, list):
+            raise MalformedInput("That saved game's proof of a fork is damaged.")
+        play.forks = [play._proof(f) for f in forks]
+        return play
