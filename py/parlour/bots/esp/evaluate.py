@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from parlour.bots.esp.cells import DIRS, LINE_AXES
 from parlour.bots.esp.model import (
-    DIRS,
     FLIP,
     KINDS,
     LENGTH,
-    LINE_AXES,
     MOVE,
     PASS_ACTION,
     PLACE,
