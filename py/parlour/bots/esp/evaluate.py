@@ -9,19 +9,19 @@ a set the seat owns for sure counts fully, one it might still win counts a littl
 
 "Hot" windows (four symbol-up tiles of different symbols and one cell that is empty, or holds
 a face-down tile of the missing symbol) are kept aside: they are where a set can be completed
-by one action, which `winning_action` looks for.
+by one action, which `winning_action` looks for (`threats.py`, the mixin `Threats` of
+`Tracker`, which also finds the cells that complete or lock a set).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from parlour.bots.esp.cells import LINE_AXES
 from parlour.bots.esp.model import (
-    DIRS,
     FLIP,
     KINDS,
     LENGTH,
-    LINE_AXES,
     MOVE,
     PASS_ACTION,
     PLACE,
@@ -30,6 +30,7 @@ from parlour.bots.esp.model import (
     Position,
     UndoRecord,
 )
+from parlour.bots.esp.threats import Threats
 
 WIN = 100000.0
 DELTA_CACHE_SIZE = 200000
@@ -230,7 +231,7 @@ def judge_for(seats: int, weights: Weights) -> Judge:
     return judge
 
 
-class Tracker:
+class Tracker(Threats):
     """A position with its window table kept up to date as it plays and undoes."""
 
     def __init__(self, pos: Position, judge: Judge) -> None:
@@ -355,87 +356,6 @@ class Tracker:
         others = sum(total) - total[seat]
         return total[seat] - self.judge.weights.others * others
 
-    def _majority(self, window: list[int], skip: int, seat: int) -> bool:
-        """Would `seat` win a set on `window` if its own tile went on `skip`?"""
-        board, owner = self.pos.board, self.pos.owner
-        counts = [0] * self.pos.seats
-        for c in window:
-            if c != skip:
-                counts[owner[board[c]]] += 1
-        counts[seat] += 1
-        return counts[seat] >= max(counts)
-
-    def completions(self, seat: int) -> set[int]:
-        """The cells on which `seat` could complete, by one action if it were its turn, a set
-        it would win (judged on the window alone)."""
-        if not self.hot:
-            return set()
-        pos = self.pos
-        board, owner, up, symbol = pos.board, pos.owner, pos.up, pos.symbol
-        placing = pos.placing
-        cells: set[int] = set()
-        for wid, (x, s) in self.hot.items():
-            if x in cells:
-                continue
-            ai = wid & 3
-            a = LINE_AXES[ai]
-            start = (wid - ai) >> 2
-            window = [start + i * a for i in range(LENGTH)]
-            if not self._majority(window, x, seat):
-                continue
-            t = board.get(x)
-            if t is not None:
-                if not placing and owner[t] == seat and not pos.pinned(x):
-                    cells.add(x)
-            elif placing:
-                if pos.pool[seat][s] and pos.placed[seat] < TILES_PER_SEAT and pos.can_place(x):
-                    cells.add(x)
-            else:
-                for step in DIRS:
-                    if x - step not in board:
-                        continue
-                    y = x - step - step
-                    found = False
-                    while y in board:
-                        t = board[y]
-                        if (
-                            owner[t] == seat
-                            and up[t]
-                            and symbol[t] == s
-                            and y not in window
-                            and not pos.pinned(y)
-                        ):
-                            found = True
-                            break
-                        y -= step
-                    if found:
-                        cells.add(x)
-                        break
-        return cells
-
-    def locks(self, seat: int) -> set[int]:
-        """While placing: on how many cells `seat` could place a symbol-up tile that makes a
-        window of four symbol-up tiles and its own fitting face-down tile, a set it would win
-        by flipping once flips are allowed, which nobody can block while tiles are placed."""
-        pos = self.pos
-        if not self.warm or not pos.placing or pos.placed[seat] >= TILES_PER_SEAT:
-            return set()
-        board, owner = pos.board, pos.owner
-        cells: set[int] = set()
-        for wid, (x, s) in self.warm.items():
-            if x in cells or not pos.pool[seat][s]:
-                continue
-            ai = wid & 3
-            a = LINE_AXES[ai]
-            start = (wid - ai) >> 2
-            window = [start + i * a for i in range(LENGTH)]
-            downs = [c for c in window if c != x and not pos.up[board[c]]]
-            if owner[board[downs[0]]] != seat or not self._majority(window, x, seat):
-                continue
-            if pos.can_place(x):
-                cells.add(x)
-        return cells
-
     def leaf(self, me: int) -> float:
         """The judgement of a quiet position (its mover has no winning action): the window
         worth; a lock the mover can make; the threats of the seats not to move (two cells
@@ -459,50 +379,6 @@ class Tracker:
             if bonus:
                 value += bonus if seat == me else -bonus * others
         return value
-
-    def winning_action(self, seat: int) -> ModelAction | None:
-        """An action of `seat` (assumed to move now) that completes a set it wins, if any."""
-        if not self.hot:
-            return None
-        pos = self.pos
-        board, owner, up, symbol = pos.board, pos.owner, pos.up, pos.symbol
-        placing = pos.placing
-        tried = set()
-        for cell, s in list(self.hot.values()):
-            candidates: list[ModelAction] = []
-            t = board.get(cell)
-            if t is not None:
-                if not placing and owner[t] == seat and not up[t] and symbol[t] == s:
-                    candidates.append((FLIP, t))
-            elif placing:
-                if pos.pool[seat][s] and pos.placed[seat] < TILES_PER_SEAT and pos.can_place(cell):
-                    candidates.append((PLACE, cell, s, True))
-            else:
-                for d in range(6):
-                    step = DIRS[d]
-                    y = cell - step
-                    j = 1
-                    while y in board:
-                        if j >= 2:
-                            t = board[y]
-                            if owner[t] == seat and up[t] and symbol[t] == s:
-                                candidates.append((MOVE, t, d))
-                        y -= step
-                        j += 1
-            for action in candidates:
-                if action in tried:
-                    continue
-                tried.add(action)
-                if action[0] != PLACE and pos.pinned(pos.at[action[1]]):
-                    continue
-                record, changed = pos.play(action)
-                assert changed is not None  # (not a pass)
-                sets = pos.sets_through(changed)
-                won = bool(sets) and pos.winners(sets, seat) == frozenset((seat,))
-                pos.undo(record)
-                if won:
-                    return action
-        return None
 
     # -- one-ply estimates ---------------------------------------------------------------
 

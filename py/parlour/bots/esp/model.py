@@ -5,30 +5,36 @@ because search needs tens of thousands of positions a second. It mutates one `Po
 place (`play` returns what `undo` needs) and speaks in small integers:
 
 - a cell is `q * STRIDE + r` (the grid is unbounded; views keep |q|, |r| <= 1000), so a
-  neighbour is one addition;
+  neighbour is one addition (`cells.py`, with the position keys);
 - a tile is its index in the position's tile lists (placement order); a symbol is its index
   in `zener.SYMBOLS`;
 - an action is a tuple: (PLACE, cell, symbol, up), (FLIP, tile), (MOVE, tile, direction),
   or (PASS,).
 
-Every tile's symbol is known to the model: a bot fills in the symbols its seat cannot see by
-sampling them (`determinise`) before it searches.
+Where a tile may go and which tiles are pinned, `Position` takes from its mixin `Legality`
+(`legality.py`). Every tile's symbol is known to the model: a bot fills in the symbols its seat
+cannot see by sampling them (`determinise`) before it searches.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parlour.bots.esp.cells import (
+    ARCS,
+    DIRS,
+    LINE_AXES,
+    TURN_KEYS,
+    cell_of,
+    occupancy_key,
+    tile_key,
+)
+from parlour.bots.esp.legality import Legality
 from parlour.bots.esp.prng import Prng
-from parlour.games.esp.hexgrid import AXES, DIRECTIONS
 from parlour.games.zener import SYMBOLS
 
-STRIDE = 1 << 16
-HALF = STRIDE >> 1
-DIRS: tuple[int, ...] = tuple(dq * STRIDE + dr for dq, dr in DIRECTIONS)
-LINE_AXES: tuple[int, ...] = tuple(dq * STRIDE + dr for dq, dr in AXES)
 SYMBOL_INDEX = {s.value: i for i, s in enumerate(SYMBOLS)}
 COPIES = 2
 KINDS = len(SYMBOLS)
@@ -48,52 +54,8 @@ ModelAction = tuple[int, ...]
 # on, flipped on or moved from (None for a pass).
 UndoRecord = tuple[ModelAction, int, int, int, int | None, int]
 
-# Outcomes of `Position.winners` after a set: the seats that win (empty for none).
-MASK64 = (1 << 64) - 1
 
-
-def cell_of(q: int, r: int) -> int:
-    return q * STRIDE + r
-
-
-def coords(cell: int) -> tuple[int, int]:
-    q = (cell + HALF) // STRIDE
-    return q, cell - q * STRIDE
-
-
-def _mix(x: int) -> int:
-    """A fixed 64-bit mixer (splitmix64's finaliser): position keys are XORs of these."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x ^ (x >> 31)
-
-
-def tile_key(cell: int, owner: int, symbol: int, up: bool) -> int:
-    """A tile's share of a position key: as players see it (a face-down symbol is not in it)."""
-    face = symbol + 1 if up else 0
-    return _mix((cell * 8 + owner) * 8 + face)
-
-
-TURN_KEYS = tuple(_mix(-1 - seat) for seat in range(8))
-
-
-def occupancy_key(cell: int) -> int:
-    """A cell's share of the key of which cells are occupied (for the cache of pins)."""
-    return _mix(cell * 2 + 1 + (1 << 40))
-
-
-# For each set of occupied neighbours (bit i: direction i), in how many separate arcs they lie
-# around the cell: a tile whose neighbours form one arc can always be lifted.
-ARCS = tuple(
-    sum(1 for i in range(6) if m >> i & 1 and not m >> ((i + 1) % 6) & 1) for m in range(64)
-)
-BITS = tuple(bin(m).count("1") for m in range(64))
-CUT_CACHE: dict[int, frozenset[int]] = {}
-CUT_CACHE_SIZE = 20000
-
-
-class Position:
+class Position(Legality):
     """One position, mutated in place by `play` and restored by `undo`."""
 
     __slots__ = (
@@ -168,115 +130,6 @@ class Position:
         self.to_move = seat
 
     # -- legality ------------------------------------------------------------------------
-
-    def placement_cells(self) -> list[int]:
-        board = self.board
-        if not board:
-            return [0]
-        touch: dict[int, int] = {}
-        for cell in board:
-            for d in DIRS:
-                n = cell + d
-                if n not in board:
-                    touch[n] = touch.get(n, 0) + 1
-        if len(board) == 1:
-            return sorted(touch)
-        cells = []
-        for cell, count in touch.items():
-            if count < 2 or count == 6:
-                continue
-            for d in DIRS:
-                n = cell + d
-                if n in board and touch_count(board, n) == 5:
-                    break
-            else:
-                cells.append(cell)
-        cells.sort()
-        return cells
-
-    def ring(self, cell: int) -> int:
-        """The occupied neighbours of `cell` as bits (bit i: direction i)."""
-        board = self.board
-        return (
-            (cell + DIRS[0] in board)
-            | (cell + DIRS[1] in board) << 1
-            | (cell + DIRS[2] in board) << 2
-            | (cell + DIRS[3] in board) << 3
-            | (cell + DIRS[4] in board) << 4
-            | (cell + DIRS[5] in board) << 5
-        )
-
-    def can_place(self, cell: int) -> bool:
-        """May a tile go on the empty `cell` now (touch two, enclose nothing)?"""
-        board = self.board
-        if not board:
-            return True
-        ring = self.ring(cell)
-        if len(board) == 1:
-            return ring != 0
-        if ring == 63 or BITS[ring] < 2:
-            return False
-        for d in DIRS:
-            n = cell + d
-            if n in board and touch_count(board, n) == 5:
-                return False
-        return True
-
-    def pinned(self, cell: int) -> bool:
-        """Can the tile on `cell` not be lifted (six neighbours, or lifting splits the group)?"""
-        ring = self.ring(cell)
-        if ring == 63:
-            return True
-        if ARCS[ring] <= 1:
-            return False
-        return cell in self.cut_cells()
-
-    def cut_cells(self) -> frozenset[int]:
-        """The cells whose tile holds the group together (articulation points), cached by
-        which cells are occupied."""
-        cuts = CUT_CACHE.get(self.occ)
-        if cuts is None:
-            if len(CUT_CACHE) >= CUT_CACHE_SIZE:
-                CUT_CACHE.clear()
-            cuts = CUT_CACHE[self.occ] = frozenset(self._cut_cells())
-        return cuts
-
-    def _cut_cells(self) -> set[int]:
-        """Tarjan's low-link method, iterative."""
-        board = self.board
-        cuts: set[int] = set()
-        if len(board) < 3:
-            return cuts
-        root = next(iter(board))
-        order = {root: 0}
-        low = {root: 0}
-        children = 0
-        stack: list[tuple[int, int | None, Iterator[int]]] = [(root, None, iter(DIRS))]
-        while stack:
-            cell, parent, pending = stack[-1]
-            for d in pending:
-                n = cell + d
-                if n not in board or n == parent:
-                    continue
-                if n in order:
-                    if order[n] < low[cell]:
-                        low[cell] = order[n]
-                    continue
-                order[n] = low[n] = len(order)
-                if cell == root:
-                    children += 1
-                stack.append((n, cell, iter(DIRS)))
-                break
-            else:
-                stack.pop()
-                if parent is not None:  # (only the root has none, and it is popped last)
-                    if low[cell] < low[parent]:
-                        low[parent] = low[cell]
-                    if parent != root and low[cell] >= order[parent]:
-                        cuts.add(parent)
-        if children > 1:
-            cuts.add(root)
-        return cuts
 
     def actions(self, seat: int | None = None) -> list[ModelAction]:
         """Every board action of `seat` (the seat to move by default), or [PASS_ACTION]."""
@@ -448,10 +301,6 @@ class Position:
         if mover in leaders:
             return frozenset({mover})
         return leaders
-
-
-def touch_count(board: Mapping[int, int], cell: int) -> int:
-    return sum(1 for d in DIRS if cell + d in board)
 
 
 # -- from a seat's view ----------------------------------------------------------------------

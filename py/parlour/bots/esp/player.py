@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.bots.base import PublicStep, SeatKnowledge
+from parlour.bots.esp.cells import TURN_KEYS, cell_of, tile_key
 from parlour.bots.esp.evaluate import WIN, Tracker, Weights, judge_for
 from parlour.bots.esp.model import (
     FLIP,
@@ -18,11 +19,8 @@ from parlour.bots.esp.model import (
     PASS_ACTION,
     PLACE,
     SYMBOL_INDEX,
-    TURN_KEYS,
     ModelAction,
     Seen,
-    cell_of,
-    tile_key,
 )
 from parlour.bots.esp.prng import Prng
 from parlour.bots.esp.search import Search

@@ -6,17 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from parlour.bots.telepathic import model
-from parlour.bots.telepathic.mind import (
-    COLOUR,
-    PAIRS,
-    SLOTS,
-    Mind,
-    PerType,
-    Then,
-    after_row,
-    next_turn,
-)
+from parlour.bots.telepathic.mind import Mind, PerType, Then, after_row, next_turn
 from parlour.bots.telepathic.model import Grid, holding
+from parlour.bots.telepathic.worlds import COLOUR, PAIRS, SLOTS
 
 OPEN = 99  # turns left in a game with no end of the deck
 

@@ -5,6 +5,8 @@ The game is split by concern, and this module is only the rules:
 - `cards.py` and `cards.json`: the card pool, the starter decks, what makes a deck legal;
 - `state.py`: the game's numbers and the state every device agrees on;
 - `actions.py`: the actions and their JSON in the match log;
+- `start.py`: decks sealed, opening hands, mulligans; `resolve.py`: a card resolving, its
+  effects, damage and draws; `decisions.py`: what a decision the game waits for does;
 - `hands.py`: each seat's hand replayed from its deck and the public events, and the audit;
 - `views.py`: what a seat sees (typed), `words.py`: the game in sentences.
 
@@ -26,14 +28,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
-from typing import Any, TypeGuard
 
-from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
-from parlour.fair.commit import Context, Opening, check_opening, commitment_of
+from parlour.errors import IllegalAction
+from parlour.fair.commit import commitment_of
 from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
-from parlour.games.base import Game, Outcome, Sealed, Setup, Termination
+from parlour.games.base import Game, Outcome, Sealed, Setup
 from parlour.games.espeers import views
 from parlour.games.espeers.actions import (
     Action,
@@ -52,20 +53,21 @@ from parlour.games.espeers.actions import (
     action_to_json,
     parse_action,
 )
-from parlour.games.espeers.cards import CARDS, CYCLING, DECK_SIZE, deck_problem, resolve_deck
+from parlour.games.espeers.cards import CARDS, CYCLING, deck_problem, resolve_deck
+from parlour.games.espeers.decisions import decide, end_active, show_barrier
 from parlour.games.espeers.hands import check_hands, replay_hand
 from parlour.games.espeers.options import DEFAULT_DECKS, OPTIONS
+from parlour.games.espeers.resolve import add_event, damage, draw, effect, resolve_top, set_player
+from parlour.games.espeers.start import mulligan, seal_deck
 from parlour.games.espeers.state import (
     ATTACK_DAMAGE,
     BARRIER_PSI,
     DECK_LABEL,
     DECK_SEED_BYTES,
     HAND,
-    MULLIGAN_PSI,
     SEALED,
     Barrier,
     EspeersState,
-    EventDetail,
     Pending,
     Player,
     StackItem,
@@ -74,26 +76,8 @@ from parlour.games.espeers.state import (
     ends_active_phase,
     mulligan_cost,
 )
-from parlour.games.espeers.words import KIND_WHEN, PENDING_SENTENCES
+from parlour.games.espeers.words import KIND_WHEN
 from parlour.games.zener import Symbol
-from parlour.words import Named
-
-
-def _is_card(value: object) -> TypeGuard[str]:
-    """A card's id: an opening's value comes from another device, and may be any JSON (a list
-    there is no key of CARDS: `in` would raise, not refuse)."""
-    return isinstance(value, str) and value in CARDS
-
-
-def _set(state: EspeersState, seat: int, **changes: Any) -> EspeersState:
-    players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=(players[0], players[1]))
-
-
-def _event(state: EspeersState, seat: int, kind: str, detail: EventDetail = None) -> EspeersState:
-    return replace(state, events=(*state.events, (state.ply, seat, kind, detail)))
-
 
 # -- the game ---------------------------------------------------------------------------------
 
@@ -327,13 +311,13 @@ class Espeers(Game[EspeersState, Action]):
         if state.phase == "setup":
             if not isinstance(action, SealDeck):
                 raise IllegalAction("First both players seal their decks.")
-            return self._seal_deck(state, seat, action)
+            return seal_deck(state, seat, action)
         if state.pending is not None:
-            return self._decide(state, seat, action)
+            return decide(state, seat, action)
         if state.phase == "mulligan":
             if not isinstance(action, Mulligan):
                 raise IllegalAction(f"{state.name(seat)} keeps this hand or takes a mulligan.")
-            return self._mulligan(state, seat, action.keep)
+            return mulligan(state, seat, action.keep)
         if isinstance(action, Play):
             return self._play(state, seat, action)
         if isinstance(action, Cycle):
@@ -346,51 +330,6 @@ class Espeers(Game[EspeersState, Action]):
             return self._barrier_attack(state, seat, action)
         raise IllegalAction("That cannot be done now.")
 
-    # setup and mulligans
-
-    def _seal_deck(self, state: EspeersState, seat: int, action: SealDeck) -> EspeersState:
-        promised = state.setup.precommitted(seat, DECK_LABEL)
-        if promised is not None and action.commitment != promised:
-            raise CommitmentMismatch(
-                f"{state.name(seat)} sealed another deck than the one committed before the "
-                "shuffle seed was drawn.",
-                seat,
-            )
-        sealed = list(state.sealed)
-        sealed[seat] = (action.commitment, state.ply)
-        state = replace(state, sealed=tuple(sealed))
-        if None in state.sealed:
-            return state
-        for s in (0, 1):
-            state = self._draw(state, s, HAND)
-        return replace(state, phase="mulligan")
-
-    def _mulligan(self, state: EspeersState, seat: int, keep: bool) -> EspeersState:
-        if keep:
-            done = state.mulligan_done | {seat}
-            state = replace(state, mulligan_done=done)
-            if done == {0, 1}:
-                # the very first turn skips Refresh and Draw
-                return replace(state, phase="active", opportunity=state.active)
-            return state
-        me = state.players[seat]
-        cost = self.mulligan_cost(state, seat)
-        if cost > me.pool:
-            raise IllegalAction(
-                f"A further mulligan costs {MULLIGAN_PSI} PSI from your Pool, which is empty."
-            )
-        state = _set(
-            state,
-            seat,
-            mulligans=me.mulligans + 1,
-            drawn=0,
-            hand=0,
-            pool=me.pool - cost,
-            spent=me.spent + cost,
-        )
-        state = _event(state, seat, "mulligan", me.mulligans + 1)
-        return self._draw(state, seat, HAND)
-
     # playing
 
     def _play(self, state: EspeersState, seat: int, action: Play) -> EspeersState:
@@ -401,10 +340,10 @@ class Espeers(Game[EspeersState, Action]):
         if me.hand < 1:
             raise IllegalAction("Your hand is empty.")
         info = CARDS[action.card]
-        state = _set(
+        state = set_player(
             state, seat, pool=me.pool - info.cost, spent=me.spent + info.cost, hand=me.hand - 1
         )
-        state = _event(state, seat, "play", action.card)
+        state = add_event(state, seat, "play", action.card)
         return replace(
             state,
             stack=(*state.stack, StackItem(seat, action.card)),
@@ -417,117 +356,26 @@ class Espeers(Game[EspeersState, Action]):
         me = state.players[seat]
         if info is None or me.hand < 1:
             raise IllegalAction("Cycle a card from your hand.")
-        state = _set(state, seat, hand=me.hand - 1, discard=(*me.discard, action.card))
-        state = _event(state, seat, "cycle", action.card)
+        state = set_player(state, seat, hand=me.hand - 1, discard=(*me.discard, action.card))
+        state = add_event(state, seat, "cycle", action.card)
         ability = CYCLING[info.symbol]
         state = replace(state, passes=0)
         if ability is None:
             return state
-        return self._effect(state, seat, *ability)
+        return effect(state, seat, *ability)
 
     def _pass(self, state: EspeersState, seat: int) -> EspeersState:
         """The Active player passing on an empty stack ends the Active phase (Discard, then End
         follow); any other pass hands Opportunity over, and the second pass in a row resolves
         the top card, or, in End with nothing on the stack, ends the turn."""
         if ends_active_phase(state, seat):
-            return self._end_active(replace(state, passes=0))
+            return end_active(replace(state, passes=0))
         passes = state.passes + 1
         if passes < 2:
             return replace(state, passes=passes, opportunity=1 - seat)
         if state.stack:
-            return self._resolve_top(replace(state, passes=0))
+            return resolve_top(replace(state, passes=0))
         return self._next_turn(replace(state, passes=0))
-
-    def _resolve_top(self, state: EspeersState) -> EspeersState:
-        item = state.stack[-1]
-        state = replace(state, stack=state.stack[:-1], resolving=item)
-        owner = state.players[item.owner]
-        state = _set(state, item.owner, discard=(*owner.discard, item.card))
-        if not item.countered:
-            effects = tuple((item.owner, verb, n) for verb, n in CARDS[item.card].effects)
-            state = replace(state, queue=effects)
-        return self._run_queue(state)
-
-    def _run_queue(self, state: EspeersState) -> EspeersState:
-        while state.queue and state.pending is None and state.outcome is None:
-            (owner, verb, n), rest = state.queue[0], state.queue[1:]
-            state = self._effect(replace(state, queue=rest), owner, verb, n)
-        if state.pending is None and state.outcome is None and state.resolving is not None:
-            owner = state.resolving.owner
-            state = replace(state, resolving=None, opportunity=owner, passes=0)
-        return state
-
-    def _effect(self, state: EspeersState, owner: int, verb: str, n: int) -> EspeersState:
-        other = 1 - owner
-        me, them = state.players[owner], state.players[other]
-        if verb == "damage":
-            return self._damage(state, other, n)
-        if verb == "drain":
-            k = min(n, them.pool)
-            return _set(state, other, pool=them.pool - k, spent=them.spent + k)
-        if verb == "regain":
-            k = min(n, me.spent)
-            return _set(state, owner, pool=me.pool + k, spent=me.spent - k)
-        if verb == "draw":
-            return self._draw(state, owner, n)
-        if verb == "prevent":
-            return _set(state, owner, shield=me.shield + n)
-        if verb == "counter":
-            if state.stack:  # the suspended card just below the resolving one
-                top = replace(state.stack[-1], countered=True)
-                return replace(state, stack=(*state.stack[:-1], top))
-            return state
-        raise MalformedInput(f"Unknown effect {verb!r}.")
-
-    def _damage(self, state: EspeersState, target: int, n: int) -> EspeersState:
-        p = state.players[target]
-        prevented = min(p.shield, n)
-        n -= prevented
-        state = _set(state, target, shield=p.shield - prevented)
-        if n <= 0:
-            return state
-        p = state.players[target]
-        if p.barrier is not None:
-            # The barrier prevents up to its points of this damage; the points it used and the
-            # points left on it all go to Spent (the text: "rather than being removed from play").
-            n -= min(p.barrier.points, n)
-            state = _set(
-                state,
-                target,
-                barrier=replace(p.barrier, points=0),
-                spent=p.spent + p.barrier.points,
-            )
-            state = replace(state, pending=Pending("reveal-barrier", target, n))
-            return state  # the rest of the damage follows once the barrier is shown
-        return self._take(state, target, n)
-
-    def _take(self, state: EspeersState, target: int, n: int) -> EspeersState:
-        """Remove n PSI from the game; the damaged player chooses the zones when it matters."""
-        p = state.players[target]
-        if n <= 0:
-            return state
-        if n >= p.pool + p.spent:
-            state = _set(state, target, pool=0, spent=0)
-            return self._check_loss(state, target)
-        if p.pool == 0 or p.spent == 0 or n == 0:
-            from_pool = min(n, p.pool)
-            return _set(state, target, pool=p.pool - from_pool, spent=p.spent - (n - from_pool))
-        return replace(state, pending=Pending("assign", target, n))
-
-    def _check_loss(self, state: EspeersState, seat: int) -> EspeersState:
-        if state.players[seat].psi > 0:
-            return state
-        reason = f"{Named(state.name(seat)):has} no PSI left."
-        return replace(state, outcome=Outcome(Termination.WIN, frozenset({1 - seat}), reason))
-
-    def _draw(self, state: EspeersState, seat: int, n: int) -> EspeersState:
-        p = state.players[seat]
-        if p.drawn + n > DECK_SIZE:
-            reason = f"{Named(state.name(seat)):must} draw from an empty deck."
-            state = _set(state, seat, drawn=DECK_SIZE, hand=p.hand + p.deck)
-            return replace(state, outcome=Outcome(Termination.WIN, frozenset({1 - seat}), reason))
-        state = _set(state, seat, drawn=p.drawn + n, hand=p.hand + n)
-        return _event(state, seat, "draw", n)
 
     # barriers
 
@@ -540,7 +388,7 @@ class Espeers(Game[EspeersState, Action]):
         me = state.players[seat]
         label = barrier_label(me.barriers_made)
         barrier = Barrier(action.commitment, label, state.turn, state.ply)
-        state = _set(
+        state = set_player(
             state,
             seat,
             barrier=barrier,
@@ -548,7 +396,7 @@ class Espeers(Game[EspeersState, Action]):
             pool=me.pool - BARRIER_PSI,
             hand=me.hand - 1,
         )
-        state = _event(state, seat, "barrier", label)
+        state = add_event(state, seat, "barrier", label)
         return replace(state, pending=Pending("predict", 1 - seat), passes=0)
 
     def _barrier_attack(
@@ -557,111 +405,20 @@ class Espeers(Game[EspeersState, Action]):
         problem = self.attack_problem(state, seat)
         if problem:
             raise IllegalAction(problem)
-        state = self._show_barrier(replace(state, passes=0), seat, action.opening)
-        return self._damage(state, 1 - seat, ATTACK_DAMAGE)
+        state = show_barrier(replace(state, passes=0), seat, action.opening)
+        return damage(state, 1 - seat, ATTACK_DAMAGE)
 
-    def _show_barrier(self, state: EspeersState, seat: int, opening: Opening) -> EspeersState:
-        """Discard the barrier face up: its card is checked, its points go to Spent."""
-        me = state.players[seat]
-        barrier = me.barrier
-        assert barrier is not None
-        if opening.label != barrier.label or not _is_card(opening.value):
-            raise CommitmentMismatch(f"{state.name(seat)} showed the wrong card.", seat)
-        check_opening(
-            Context(state.setup.match_id, seat),
-            barrier.commitment,
-            opening,
-            who=state.name(seat),
-            what="their barrier card",
-            step=barrier.step,
-        )
-        state = _set(
-            state,
-            seat,
-            barrier=None,
-            spent=me.spent + barrier.points,
-            discard=(*me.discard, opening.value),
-        )
-        return _event(state, seat, "barrier-shown", opening.value)
-
-    # decisions the game waits for
-
-    def _decide(self, state: EspeersState, seat: int, action: Action) -> EspeersState:
-        pending = state.pending
-        assert pending is not None
-        state = replace(state, pending=None)
-        if pending.kind == "predict" and isinstance(action, Predict):
-            if action.symbol is None:
-                return state
-            if Symbol.parse(action.symbol) is None:
-                raise IllegalAction("Name one of the five symbols.")
-            return replace(state, prediction=action.symbol, pending=Pending("answer", 1 - seat))
-        if pending.kind == "answer" and isinstance(action, AnswerPrediction):
-            return self._answer(state, seat, action)
-        if pending.kind == "reveal-barrier" and isinstance(action, RevealBarrier):
-            state = self._show_barrier(state, seat, action.opening)
-            state = self._check_loss(self._take(state, seat, pending.amount), seat)
-            return self._run_queue(state)
-        if pending.kind == "assign" and isinstance(action, AssignDamage):
-            p = state.players[seat]
-            a, b = action.from_pool, action.from_spent
-            if a < 0 or b < 0 or a + b != pending.amount or a > p.pool or b > p.spent:
-                raise IllegalAction(f"Take exactly {pending.amount} from your Pool and Spent.")
-            state = _set(state, seat, pool=p.pool - a, spent=p.spent - b)
-            return self._run_queue(self._check_loss(state, seat))
-        if pending.kind == "discard" and isinstance(action, Discard):
-            return self._discard(state, seat, action)
-        raise IllegalAction(PENDING_SENTENCES[pending.kind].format(name=Named(state.name(seat))))
-
-    def _answer(self, state: EspeersState, seat: int, action: AnswerPrediction) -> EspeersState:
-        guess = state.prediction
-        state = replace(state, prediction=None)
-        state = _event(state, seat, "answer", (guess, action.right))
-        if not action.right:
-            return state
-        if action.opening is None:
-            raise IllegalAction("A right prediction is proven by showing the barrier card.")
-        value = action.opening.value
-        if not _is_card(value) or CARDS[value].symbol != guess:
-            raise CommitmentMismatch(f"{state.name(seat)}'s barrier card is not a {guess}.", seat)
-        return self._show_barrier(state, seat, action.opening)
-
-    # the end of the Active phase, Discard, End and the next turn
-
-    def _end_active(self, state: EspeersState) -> EspeersState:
-        """Discard down to HAND (when the hand is larger), then End."""
-        seat = state.active
-        extra = state.players[seat].hand - HAND
-        if extra > 0:
-            return replace(state, phase="discard", pending=Pending("discard", seat, extra))
-        return self._begin_end(state)
-
-    def _begin_end(self, state: EspeersState) -> EspeersState:
-        """End: the Active player has declared the turn over (its pass counts as the first of two
-        in a row), so the opponent holds Opportunity once more; when both have passed in a row
-        with nothing on the stack, the turn ends. The hand is not checked again: cards drawn
-        now stay until the next Discard."""
-        return replace(state, phase="end", opportunity=1 - state.active, passes=1)
-
-    def _discard(self, state: EspeersState, seat: int, action: Discard) -> EspeersState:
-        me = state.players[seat]
-        extra = me.hand - HAND
-        if len(action.cards) != extra or any(c not in CARDS for c in action.cards):
-            raise IllegalAction(f"Discard exactly {extra} card(s) to get down to {HAND}.")
-        state = _set(state, seat, hand=HAND, discard=(*me.discard, *action.cards))
-        for card in action.cards:
-            state = _event(state, seat, "discard", card)
-        return self._begin_end(state)
+    # the next turn
 
     def _next_turn(self, state: EspeersState) -> EspeersState:
         nxt = 1 - state.active
-        state = _set(state, state.active, shield=0)
+        state = set_player(state, state.active, shield=0)
         p = state.players[nxt]
-        state = _set(state, nxt, pool=p.pool + p.spent, spent=0, shield=0)  # Refresh
+        state = set_player(state, nxt, pool=p.pool + p.spent, spent=0, shield=0)  # Refresh
         state = replace(
             state, phase="active", active=nxt, opportunity=nxt, turn=state.turn + 1, passes=0
         )
-        return self._draw(state, nxt, 1)  # Draw
+        return draw(state, nxt, 1)  # Draw
 
     # -- results and views -------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ game is lost" (its device does it by itself); the audit at the end replays the g
 any "play on" said while that seat's lose condition was met.
 
 The arrangements (pair, director, four partners, teams), the modes (first game, standard,
-challenge) and the cards a challenge sets aside are declared in options.py.
+challenge) and the cards a challenge sets aside are declared in options.py; the views are built
+in views.py, and the audit at the end is audit.py.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from itertools import pairwise, product
+from itertools import product
 
-from parlour.errors import CommitmentMismatch, IllegalAction, MalformedInput
-from parlour.fair import sra
+from parlour.errors import CommitmentMismatch, IllegalAction
 from parlour.fair.commit import Context, Opening, check_opening, commitment_of
 from parlour.fair.encoding import Json
 from parlour.fair.rng import Rng
 from parlour.fair.store import PrivateStore
 from parlour.games.base import Game, Outcome, Sealed, Setup, SharedDeal, Termination
+from parlour.games.telepathic import views
 from parlour.games.telepathic.actions import (
     Action,
     Announce,
@@ -38,6 +39,7 @@ from parlour.games.telepathic.actions import (
     action_to_json,
     parse_action,
 )
+from parlour.games.telepathic.audit import check_conditions
 from parlour.games.telepathic.grid import (
     ACTION_CARDS,
     CARDS_BY_ID,
@@ -56,7 +58,7 @@ from parlour.games.telepathic.state import (
     starting_grid,
     unsealed,
 )
-from parlour.games.telepathic.views import TeleMe, TelePublicView, TeleSeatView
+from parlour.games.telepathic.views import TelePublicView, TeleSeatView
 from parlour.words import Named, capital
 
 # -- the game ---------------------------------------------------------------------------------
@@ -430,51 +432,10 @@ class Telepathic(Game[TeleState, Action]):
         return state.outcome
 
     def public_view(self, state: TeleState) -> TelePublicView:
-        handed = state.row[state.handed] if state.handed is not None else None
-        return {
-            "game": self.id,
-            "arrangement": state.arrangement,
-            "mode": state.mode,
-            "phase": state.phase,
-            "to_move": sorted(self.to_move(state)),
-            "active": state.active,
-            "performer": state.performer,
-            "receiver": next_performer(state) if state.phase == "hand" else state.performer,
-            "grid": [list(t) for t in state.grid],
-            "row": list(state.row),
-            "handed": handed,
-            "handed_slot": state.handed,
-            "deck": len(state.deck),
-            "used": len(state.used),
-            "removed": state.removed,
-            "reshuffles": state.reshuffles,
-            "must_announce": self.must_announce(state),
-            "seats": [
-                {
-                    "name": state.name(s),
-                    "roles": [list(r) for r in state.roles(s)],
-                    "sealed": state.sealed[s] is not None,
-                }
-                for s in range(state.seats)
-            ],
-            "claims": [list(c) for c in state.claims],
-            "announcer": state.announcer,
-            "revealed": {str(s): dict(v) for s, v in state.revealed.items()},
-            "outcome": None if state.outcome is None else state.outcome.to_json(),
-        }
+        return views.public_view(state, self.id, self.to_move(state), self.must_announce(state))
 
     def seat_view(self, state: TeleState, seat: int, store: PrivateStore | None) -> TeleSeatView:
-        view = self.public_view(state)
-        mine: dict[str, str] = (
-            dict(store.value(CONDITIONS_LABEL)) if store and CONDITIONS_LABEL in store else {}
-        )
-        me: TeleMe = {
-            "seat": seat,
-            "conditions": mine,
-            # a private hint for the owner only; the app never tells the partner
-            "met": {which: holds(state.grid, c) for which, c in mine.items()},
-        }
-        return {**view, "me": me}
+        return views.seat_view(self.public_view(state), state, seat, store)
 
     def reveals(self, action: Action) -> bool:
         """Sealing, "play on" (my lose condition is not met), a loss and a reveal all tell
@@ -507,70 +468,9 @@ class Telepathic(Game[TeleState, Action]):
     def check_secrets(
         self, states: Sequence[TeleState], opened: Mapping[tuple[int, str], Json]
     ) -> None:
-        final = states[-1]
-        cards = {s: v for (s, label), v in opened.items() if label == CONDITIONS_LABEL}
-        cards.update({s: v for s, v in final.revealed.items()})
-        for seat, value in sorted(cards.items()):
-            problem = conditions_problem(final, seat, value)
-            if problem:
-                raise CommitmentMismatch(problem, seat, final.sealed_at(seat))
-        self._check_shared(final, cards, opened)  # first: a false lock explains a repeat
-        self._check_dealing(final, cards)
-        for before, after in pairwise(states):
-            for seat in after.checked - before.checked:
-                lose = cards.get(seat, {}).get("lose")
-                if lose and holds(after.grid, lose):
-                    raise CommitmentMismatch(
-                        f"{final.name(seat)} let play go on at move {after.ply} although their "
-                        f"lose condition ({lose}) was met: the game was lost.",
-                        seat,
-                        after.ply,
-                    )
-
-    def _check_shared(
-        self,
-        final: TeleState,
-        cards: Mapping[int, Mapping[str, str]],
-        opened: Mapping[tuple[int, str], Json],
-    ) -> None:
-        """Online: replay every deal across devices with the opened locks; each seat's card of
-        that kind must be the one it drew."""
-        for label, raw in final.setup.shared.items():
-            record = sra.record_from_json(raw)
-            exponents = {}
-            for seat in record.seats:
-                lock = opened.get((seat, f"sra:{label}"))
-                if lock is None:
-                    continue
-                try:
-                    exponents[seat] = sra.number(lock)
-                except MalformedInput:
-                    raise CommitmentMismatch(
-                        f"{final.name(seat)}'s deal lock is not a number.", seat
-                    ) from None
-            claimed = {
-                seat: card
-                for seat in record.seats
-                for (kind, which) in final.roles(seat)
-                if kind == label and (card := cards.get(seat, {}).get(which)) is not None
-            }
-            sra.check_deal(
-                record, exponents, claimed, final.setup.seat_names, final.setup.match_id, label
-            )
-
-    def _check_dealing(self, final: TeleState, cards: Mapping[int, Mapping[str, str]]) -> None:
-        """Cards come from one deck per kind: no two seats can hold the same card."""
-        seen: dict[str, int] = {}
-        for seat, value in sorted(cards.items()):
-            for card in value.values():
-                if card in seen and seen[card] != seat:
-                    raise CommitmentMismatch(
-                        f"{final.name(seat)} and {final.name(seen[card])} both hold {card}: "
-                        "a card was dealt twice.",
-                        seat,
-                        final.sealed_at(seat),
-                    )
-                seen[card] = seat
+        """Every condition card opened, every deal across devices and every "play on"
+        (`audit.py`)."""
+        check_conditions(states, opened)
 
 
 PHASE_SENTENCES = {
