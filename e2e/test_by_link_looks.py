@@ -1,13 +1,15 @@
 """Screens of play by link seen as a player sees them, at 360x740 and 1280x800, light and
 dark (e2e/screenshots/look-*.png), and checked with axe: the join screen with the invite's code
-to compare, "Claim the game" once a time per move is up, "Your games by link" with a finished game's Remove and the question it asks, and the
-panel of a link split into parts, each with its QR code."""
+to compare, "Claim the game" once a time per move is up, "Your games by link" with a finished
+game's Remove and the question it asks, and the panel of a link split into parts, each with its
+QR code."""
 
 from __future__ import annotations
 
 from e2e import axe
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
-from e2e.test_by_link import ROOT, STEP_MS, Chat, Device, shots
+from e2e.link_players import ROOT, STEP_MS, Chat, Device
+from e2e.test_by_link import shots
 
 HOUR = 3600
 
