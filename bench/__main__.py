@@ -14,6 +14,7 @@ from bench import (
     bylink,
     click,
     engine,
+    linkopen,
     longtasks,
     offline,
     online,
@@ -58,6 +59,7 @@ def main() -> int:
             "parsing",
             "bylink",
             "redraws",
+            "linkopen",
         ],
         help="run one part",
     )
@@ -91,8 +93,14 @@ def main() -> int:
         "--settle-ms",
         type=int,
         default=0,
-        help="snapshot: open each visit's page this long after its browser started (0: at once;"
-        " bench/snapshot.py, visit)",
+        help="snapshot and linkopen: open each visit's page this long after its browser started"
+        " (0: at once; bench/snapshot.py, visit)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=10, help="linkopen: new-tab rounds, each with a bare page"
+    )
+    parser.add_argument(
+        "--links", type=int, default=24, help="linkopen: links opened in an open page"
     )
     args = parser.parse_args()
     print(f"Psi Parlour bench, {date.today()}, {platform.machine()}, {platform.python_version()}")
@@ -181,6 +189,9 @@ def run_browser_parts(args, browser, slowed, url: str) -> None:
         else:
             lines = redraws.run(slowed[0], url, None, slowed[1])
         for line in lines:
+            print(line, flush=True)
+    if args.only in (None, "linkopen"):
+        for line in linkopen.run(browser, url, args.rounds, args.links, args.settle_ms):
             print(line, flush=True)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from e2e.harness import PageWatch
-from e2e.test_by_link import Chat, Device
+from e2e.link_players import Chat, Device
 from parlour.match.by_link import LinkPlay
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from e2e import axe
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
-from e2e.test_by_link import ROOT, STEP_MS, Chat, Device, shots
+from e2e.link_players import ROOT, STEP_MS, Chat, Device
+from e2e.test_by_link import shots
 
 HOUR = 3600
 
