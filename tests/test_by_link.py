@@ -1267,6 +1267,12 @@ def test_the_join_screen_s_invite_code_is_the_creator_s_and_a_relay_s_new_key_ch
     assert ada.invite_code() == code == group.devices[1].invite_code()
     html = render(join_form(opened, packet.records, "", [], code))
     assert f'data-code="{code}"' in html and "ask Ada in your chat" in html
+    from parlour.ui.by_link.screen import trust
+
+    bar = render(trust(ada))  # until the start: the creator's bar, and the joiner's
+    assert f'data-code="{code}"' in bar and "whoever opens your invite" in bar
+    bar = render(trust(group.devices[1]))
+    assert f'data-code="{code}"' in bar and "compare with Ada's" in bar
 
     mallory = Ed25519Signer()
     forged = Signed(opened.device, 1, "open", {**opened.body, "k": DeviceKey.of(mallory).to_json()})
@@ -1279,3 +1285,111 @@ def test_the_join_screen_s_invite_code_is_the_creator_s_and_a_relay_s_new_key_ch
     assert invite_code(seen.match_id, shown.device, shown.body) != code
     for change in ({"l": 3600}, {"n": ["Ada", "Eve"]}, {"b": {"1": "easy"}}):
         assert invite_code(packet.match_id, opened.device, {**opened.body, **change}) != code
+
+
+def deliver_all(group: Group, now: float = 0) -> None:
+    while group.queue:
+        to, link = group.queue.pop(0)
+        group.post(to, group.devices[to].take_link(link, now).links)
+
+
+def test_a_claim_against_a_seat_that_cannot_read_its_card_yet_never_forfeits_it():
+    """Bo signs a `due` on Cy, whose join is still on its way, and claims at once: no device
+    could see Cy read a card, so the claim waits, and the game starts when Cy's links come."""
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}, hours=1)
+    cy = group.holder(2)
+    group.queue = [(to, link) for to, link in group.queue if group.devices[to] is not cy]
+    held = [(to, link) for to, link in group.queue if link in cy.links()]
+    group.queue = [q for q in group.queue if q not in held]
+    deliver_all(group)
+    bo = group.holder(1)
+    bo._append("due", {"s": 1, "on": 2, "t": 0})
+    bo._append("claim", {"s": 2, "by": 1, "at": 0, "t": 3600})
+    bo.now = 3600
+    group.post(group.devices.index(bo), bo.links())
+    group.queue += held
+    deliver_all(group, 3600)
+    group.resend()
+    deliver_all(group, 3600)
+    for device in group.devices:
+        assert device.forfeit is None and device.match is not None, device.waiting()
+
+
+def withholding(monkeypatch, commit: bool) -> Group:
+    """Telepathic teams, 1 hour per move, where Bo's device never unlocks Ada's colour card (a
+    changed page) and, unless `commit`, never commits either: Bo reads his own card all the same
+    (Ada unlocks it), and could veto the game having seen it."""
+    from parlour.match import dealing
+    from parlour.match.by_link.start import Starting
+
+    steps, start = dealing.Dealing.my_steps, Starting._start_steps
+
+    def my_steps(self, stores):
+        found = steps(self, stores)
+        if 1 not in stores:
+            return found
+        return [
+            (kind, step)
+            for kind, step in found
+            if not (kind == "deal-unlock" and step["label"] == "colour" and step["card"] == 0)
+        ]
+
+    def start_steps(self):
+        if 1 in self.local and not commit:
+            made = False
+            for kind, step in self.dealing.my_steps(self.stores):
+                self._append(kind.removeprefix("deal-"), dict(step))
+                made = True
+            return made
+        return start(self)
+
+    monkeypatch.setattr(dealing.Dealing, "my_steps", my_steps)
+    monkeypatch.setattr(Starting, "_start_steps", start_steps)
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "teams"}, hours=1)
+    deliver_all(group)
+    return group
+
+
+@pytest.mark.parametrize("commit", [True, False])
+def test_a_seat_that_read_its_card_and_withholds_an_unlock_is_claimed(monkeypatch, commit):
+    group = withholding(monkeypatch, commit)
+    ada, bo = group.holder(0), group.holder(1)
+    assert (1 in ada.commits) == commit
+    assert ada.owed() == (1, "link that starts the game", 0)
+    out = ada.claim(3600)
+    assert out.ok, out.sentence
+    group.post(group.devices.index(ada), out.links)
+    # Bo answers with a `due` and a claim of his own against Ada: it changes nothing
+    bo._append("due", {"s": 1, "on": 0, "t": 0})
+    bo._append("claim", {"s": 0, "by": 1, "at": 0, "t": 3600})
+    bo.now = 3600
+    group.post(group.devices.index(bo), bo.links())
+    deliver_all(group, 3600)
+    for device in group.devices:
+        if device is not bo:
+            assert device.forfeit is not None and device.forfeit.winners == frozenset({0, 2})
+            assert "Bo did not get ready" in device.forfeit.reason
+
+
+def test_a_record_in_place_of_the_commitment_shields_no_staller(monkeypatch):
+    """Cy reads its card and signs a `seen` that can never be taken before the start, instead
+    of its commitment: the start's clock runs on Cy all the same, and the claim counts."""
+    from parlour.match.by_link.start import Starting
+
+    start = Starting._start_steps
+
+    def start_steps(self):
+        if 2 in self.local and self.dealing.my_cards(self.stores) is not None:
+            if not any(r.kind == "seen" for (d, _), r in self.records.items() if d == self.me):
+                self._append("seen", {"s": 2, "at": 0, "t": 0})
+                return True
+            return False
+        return start(self)
+
+    monkeypatch.setattr(Starting, "_start_steps", start_steps)
+    group = Group("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}, hours=1)
+    deliver_all(group)
+    ada = group.devices[0]
+    assert ada.owed() == (2, "link that starts the game", 0)
+    out = ada.claim(3600)
+    assert out.ok and ada.forfeit is not None, out.sentence

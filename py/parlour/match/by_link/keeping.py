@@ -75,8 +75,18 @@ class Keeping(LinkState):
                 and (r.device, r.seq) not in taken
             ]
             waiting = [q for d, q in self.records if d == device and q > consumed]
-            dues = [r for (d, _), r in self.records.items() if d == device and r.kind == "due"]
-            if len(void) > VOID_MOST or len(waiting) > WAITING_MOST or len(dues) > DUE_MOST:
+            dues = [
+                str(r.body["on"])
+                for (d, _), r in self.records.items()
+                if d == device and r.kind == "due"
+            ]
+            twice = len(set(dues)) < len(dues)  # one `due` at most on each seat
+            if (
+                len(void) > VOID_MOST
+                or len(waiting) > WAITING_MOST
+                or len(dues) > DUE_MOST
+                or twice
+            ):
                 who = self._device_name(device, self.held)
                 return (
                     f"That link carries more moves from {who} than a game can use "

@@ -70,16 +70,38 @@ class Timing(LinkState):
         ]
         return min(times, default=None)
 
-    def _start_seen(self, seat: int, device: str) -> int | None:
-        """When `device` said it first held everything `seat` needed to read its cards (its
-        `due` record on that seat): where a claim of `device` against that seat's missing
-        commitment counts from."""
+    def _start_seen(self, seat: int, device: str, ahead: bool = False) -> int | None:
+        """When `device` said it first held everything `seat` needed to read its cards while
+        the seat still owed a step of the start (its `due` on that seat): where a claim of
+        `device` against that seat counts from. A `due` on the signer's own seat, or one from
+        this device's future (unless `ahead`), counts for nothing."""
         times = [
             number_in(r, "t")
             for (d, _), r in self.records.items()
-            if d == device and r.kind == "due" and r.body["on"] == seat and not self._ahead(r)
+            if d == device
+            and r.kind == "due"
+            and r.body["on"] == seat
+            and self.device_of(seat) not in (None, d)
+            and (ahead or not self._ahead(r))
         ]
         return min(times, default=None)
+
+    def _stalling(self, seat: int) -> bool:
+        """Has `seat` read its shared cards (every step it needed is here) and yet owes a step
+        of the start (its commitment, or a lock or unlock of another's card)? Every step it
+        owes was due by then: the decks here have two recipients, whose locks come before
+        either can read a card and whose unlocks are due as soon as both have locked."""
+        dealing = self.dealing
+        if dealing is None or self.device_of(seat) is None or not dealing.readable(seat):
+            return False
+        return seat not in self.commits or seat in dealing.waiting_for()
+
+    def _start_step_next(self, seat: int) -> bool:
+        """Is the next record of `seat`'s device a step of the start (a commitment, a lock or an
+        unlock)? That goes first, whenever it comes: it carries no time. Any other record in
+        its place shields nothing."""
+        waiting = self._next_of(seat)
+        return waiting is not None and waiting.kind in ("commit", "lock", "unlock")
 
     def _note_seen(self, seat: int) -> bool:
         """Sign when this device first held a turn of its person's `seat` that came late (while
@@ -110,8 +132,8 @@ class Timing(LinkState):
         return WAIT if match is None or number_in(record, "at") > match.step else DONE
 
     def _on_due(self, record: Signed) -> str:
-        """Read where it is needed (`_start_seen`); a `due` on one of the signer's own seats,
-        or one signed once the game began, is void."""
+        """Read where it is needed (`_start_seen`, which gives a `due` on one of the signer's
+        own seats no weight); in its device's order it is taken at once."""
         return DONE
 
     def _claim_beats(self, act: Signed, step: int) -> bool:
@@ -171,7 +193,7 @@ class Timing(LinkState):
         seat, by, t = number_in(record, "s"), number_in(record, "by"), number_in(record, "t")
         if self.game is None:
             return WAIT
-        if by not in self.revealed_at:  # the claimant had not revealed: a commitment withheld
+        if by not in self.revealed_at or self._stalling(seat):  # a step of the start withheld
             return self._on_start_claim(record)
         if len(self.commits) < len(self.names):
             return WAIT
@@ -186,16 +208,21 @@ class Timing(LinkState):
         return DONE
 
     def _on_start_claim(self, record: Signed) -> str:
-        """A claim against a seat that could read its shared cards and keeps back its
-        commitment (having seen its card, it could stall the start for ever): counted from the
-        claimant's own `seen` of that seat. A commitment carries no time, so one that comes
-        goes first, whenever it comes: a slow link never loses the start, a staller who never
-        sends it forfeits."""
+        """A claim against a seat that has read its shared cards and keeps back a step of the
+        start (having seen its card, it could veto the game): counted from the claimant's own
+        `due` on that seat. A step of the start carries no time, so one that comes goes first,
+        whenever it comes: a claim counts only while the seat could read its cards here and
+        owes a step with no step of its own waiting; until the seat could read them it waits."""
         seat, by = number_in(record, "s"), number_in(record, "by")
-        if seat in self.commits:
-            return DONE  # it committed after all: void
-        if seat in self.local or self._next_of(seat) is not None or self._ahead(record):
-            return WAIT  # its own records (our own commitment, here) go first
+        if self.forfeit is not None:
+            return DONE  # the start ended already, on an earlier claim
+        if self.dealing is None or self._ahead(record):
+            return WAIT
+        if not self._stalling(seat):
+            owes = seat not in self.commits or seat in self.dealing.waiting_for()
+            return WAIT if owes else DONE  # not readable here yet; or it owes nothing: void
+        if seat in self.local or self._start_step_next(seat):
+            return WAIT  # its own step goes first (ours, made in our own steps, here)
         since = self._start_seen(seat, record.device)
         if since is None or number_in(record, "t") < since + self.limit:
             raise ProtocolError(f"A claim against {self.name(seat)} came before the time was up.")
@@ -204,19 +231,17 @@ class Timing(LinkState):
 
     def _note_start_seen(self) -> bool:
         """With a time per move, sign when this device first holds everything another seat
-        needs to read its shared cards, while its commitment is not here: that seat's time to
-        send it counts from now (the claim line's, and a claim's). True if signed."""
+        needed to read its shared cards while that seat owes a step of the start: its time to
+        send it counts from now (the claim line's, and a claim's). Once per seat. True if
+        signed."""
         if not self.limit or self.dealing is None or self.match is not None:
             return False
         for seat in range(len(self.names)):
-            device = self.device_of(seat)
             if (
-                device is None
-                or device == self.me
-                or seat in self.commits
-                or self._next_of(seat) is not None
-                or not self.dealing.readable(seat)
-                or self._start_seen(seat, self.me) is not None
+                self.device_of(seat) in (None, self.me)
+                or not self._stalling(seat)
+                or self._start_step_next(seat)
+                or self._start_seen(seat, self.me, ahead=True) is not None
             ):
                 continue
             self._append("due", {"s": self.local[0], "on": seat, "t": int(self.now)})
@@ -295,15 +320,18 @@ class Timing(LinkState):
         match = self.match
         if self.forfeit is not None or self.game is None:
             return None
+        stalled = [
+            (s, since)
+            for s in range(len(self.names))
+            if match is None
+            and self._stalling(s)
+            and not self._start_step_next(s)
+            and (since := self._start_seen(s, self.me)) is not None
+        ]
+        if stalled:
+            return stalled[0][0], START_LINK, stalled[0][1]
         if match is None and len(self.commits) < len(self.names):
-            stalled = [
-                (s, since)
-                for s in range(len(self.names))
-                if s not in self.commits
-                and self._next_of(s) is None
-                and (since := self._start_seen(s, self.me)) is not None
-            ]
-            return (stalled[0][0], START_LINK, stalled[0][1]) if stalled else None
+            return None
         if match is None:
             missing = [s for s in range(len(self.names)) if s not in self.reveals]
             mine = [self.revealed_at[s] for s in self.local if s in self.revealed_at]

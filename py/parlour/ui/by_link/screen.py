@@ -202,13 +202,20 @@ def creator_name(names: list[str], held: list[object], bots: list[str]) -> str:
     return next((n for n in seats if n not in bots), "the player who invited you")
 
 
-def invite_check(code: str, creator: str, sent: bool = False) -> Node:
+def invite_check(code: str, creator: str, sent: bool = False, joined: bool = False) -> Node:
     """The invite's code, to compare with its creator's before joining (the table code binds
     every key and the start, so it exists only once everyone has joined): the same code means
     nobody changed the invite on its way (its key, seats, set-up or time per move)."""
     shown = h("strong", {"class": "code", "data-code": code}, code)
-    if sent:
+    if joined:
         said: tuple[Node | str, ...] = (
+            "Invite code ",
+            shown,
+            f": the one to compare with {creator}'s; the table code comes once everyone has "
+            "joined.",
+        )
+    elif sent:
+        said = (
             "Invite code ",
             shown,
             ": whoever opens your invite sees it before joining. The same code on their "
@@ -262,7 +269,10 @@ def trust(play: LinkPlay, result: bool = False) -> Node | None:
     code = play.table_code()
     if code is None:
         invited = play.invite_code()
-        return invite_check(invited, "", sent=True) if invited else None
+        if not invited:
+            return None
+        creator = play.name(min(play.held.get(play.creator, (0,)), default=0))
+        return invite_check(invited, creator, sent=True, joined=play.me != play.creator)
     shown = h("strong", {"class": "code", "data-code": code}, code)
     if play.compared or result:
         return h(
