@@ -1393,3 +1393,19 @@ def test_a_record_in_place_of_the_commitment_shields_no_staller(monkeypatch):
     assert ada.owed() == (2, "link that starts the game", 0)
     out = ada.claim(3600)
     assert out.ok and ada.forfeit is not None, out.sentence
+
+
+@pytest.mark.parametrize(
+    "change", [{"b": 5}, {"h": [{}]}, {"h": 3, "b": []}, {"n": 7}, {"h": ["0", None]}]
+)
+def test_the_join_screen_draws_an_invite_whatever_its_fields_hold(change):
+    """The join screen reads an invite before its record's shape is checked (joining checks it,
+    and refuses with a sentence): a wrong-typed field never raises there."""
+    from parlour.ui.by_link.screen import join_form
+    from parlour.ui.tree import to_html
+
+    group = Group("esp", ("Ada", "Bo"), {})
+    opened = next(r for r in packing.read_invite(group.invite).records if r.kind == "open")
+    changed = Signed(opened.device, 1, "open", {**opened.body, **change})
+    join = Signed("s9", 1, "join", {"s": {}, "n": "Eve", "k": [], "t": 0})
+    assert "bylink-join" in to_html(join_form(changed, (changed, join), "", [], "ABCD-EFGH"))

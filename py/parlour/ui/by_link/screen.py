@@ -121,11 +121,17 @@ def join_form(
     invite."""
     body = opened.body
     names = [str(n) for n in body.get("n", [])] if isinstance(body.get("n"), list) else []
-    held = body.get("h") if isinstance(body.get("h"), list) else []
-    taken = set(held or []) | {r.body.get("s") for r in records if r.kind == "join"}
+    # an invite is read here before its record's shape is checked (joining checks it and
+    # refuses with a sentence): whatever it holds, the form is drawn
+    listed = body.get("h")
+    held: list[object] = [s for s in listed if type(s) is int] if isinstance(listed, list) else []
+    joins = [r.body.get("s") for r in records if r.kind == "join"]
+    taken = set(held) | {s for s in joins if type(s) is int}
     free = [s for s in range(len(names)) if s not in taken]
     game = GAME_NAMES.get(str(body.get("g")), str(body.get("g")))
-    bots = [names[int(s)] for s in body.get("b", {}) if str(s).isdigit() and int(s) < len(names)]
+    given = body.get("b")
+    chosen = given if isinstance(given, dict) else {}
+    bots = [names[int(s)] for s in chosen if str(s).isdigit() and int(s) < len(names)]
     seats = [h("option", {"value": str(s)}, names[s]) for s in free]
     return h(
         "div",
