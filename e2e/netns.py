@@ -112,6 +112,11 @@ class Topology:
         for part, name in self.names.items():
             _run("ip", "netns", "add", name)
             self.made.append(name)
+            # No IPv6 in the namespaces: a new interface's link-local address finishes its
+            # duplicate check a second or two after the link comes up, and Chromium, seeing an
+            # address change, aborts a page's loads with ERR_NETWORK_CHANGED.
+            for scope in ("all", "default"):
+                self._in(part, "sysctl", "-qw", f"net.ipv6.conf.{scope}.disable_ipv6=1")
             self._ip(part, "link", "set", "lo", "up")
         self._link("a", "lan", "nata", "lan")
         self._link("nata", "wan", "inet", "wana")
