@@ -10,14 +10,14 @@ VPY := $(VENV)/bin/python
 serve: runtime
 	$(PYTHON) -m scripts.serve --port $(PORT)
 
-## test: ruff, mypy, the unit tests (tests/, on both cores) and the browser tests (e2e/, one at a
-## time: each page gets the machine as a visitor's would)
+## test: ruff, mypy, the unit tests (tests/, on both cores) and the browser tests (e2e/: two
+## files at a time, then the tests that bound a time the page takes, one at a time, each page
+## with the machine to itself as a visitor's would be)
 test: venv runtime
 	$(VPY) -m ruff check .
 	$(VPY) -m mypy
 	$(VPY) -m pytest -n 2 tests
-	scripts/nat-tools.sh
-	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e
+	$(MAKE) e2e
 
 ## unit: everything pure under CPython, and the main thread's modules under MicroPython (the
 ## npm runtime is installed first: tests/shell runs the real MicroPython under Node)
@@ -26,7 +26,8 @@ unit: venv runtime
 
 e2e: venv runtime
 	scripts/nat-tools.sh
-	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest e2e
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest -n 2 --dist loadfile -m "not timing" e2e
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest -m timing e2e
 
 lint: venv
 	$(VPY) -m ruff check .

@@ -15,6 +15,8 @@ from e2e.players import THOUGHTS, SoloPage
 from parlour.games.declared import default_tables
 from parlour.match import bot_seats
 
+pytestmark = pytest.mark.timing  # the longest main-thread task is bounded: run alone
+
 MAX_TASK_MS = 200
 GAMES = [(game, seats, None) for game, seats in default_tables()]  # every game of the catalog
 

@@ -10,6 +10,8 @@ import pytest
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 from e2e.test_snapshot import COLD, FAIL_FIRST_READ, NO_SNAPSHOT, RESTORED, loader_after, one_move
 
+pytestmark = pytest.mark.timing  # first contentful paint is bounded: run alone (Makefile)
+
 GAMES = {"esp": "ESP", "espeers": "ESPEERS", "telepathic": "Telepathic", "psi-squad": "Psi Squad"}
 
 

@@ -30,6 +30,8 @@ from parlour.net.sdp import OFFER, expand, parse_invite
 from parlour.ui.online import network
 from parlour.ui.online.screen import NO_ROUTE
 
+pytestmark = pytest.mark.timing  # the connect and the no-route offer are bounded: run alone
+
 NO_ROUTE_WITHIN = 15.0  # seconds from the host's Connect to the offer to play by link
 
 

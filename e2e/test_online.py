@@ -468,6 +468,7 @@ def psi_squad_player():
     return decide
 
 
+@pytest.mark.timing  # the connect time is bounded
 def test_psi_squad_online_three_devices_with_a_reload(browser, site, screenshots):
     decide = psi_squad_player()
 

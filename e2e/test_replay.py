@@ -194,6 +194,7 @@ TIMED_CLICK = """async ([cmd, want]) => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.timing
 def test_the_longest_replay_accepted_steps_within_half_a_second(browser, site, screenshots, scheme):
     """Issue 25: a forged Psi Squad link as long as the site accepts (its `max_moves`) opens,
     and Last, one step back and First each answer, from the click to the frame drawn, within

@@ -22,7 +22,10 @@ from e2e.players import SoloPage
 from parlour.games.declared import default_tables
 from parlour.match import bot_seats
 
-pytestmark = pytest.mark.first_visit  # the snapshot's own life, from a device without one
+pytestmark = [
+    pytest.mark.first_visit,  # the snapshot's own life, from a device without one
+    pytest.mark.timing,  # the restore's main-thread tasks are bounded
+]
 
 ROOT = Path(__file__).parent.parent
 GAMES = [(game, seats, None) for game, seats in default_tables()]  # every game of the catalog
