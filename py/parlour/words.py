@@ -10,6 +10,26 @@ def and_list(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+# -- how often: a number a rule or the set-up fixes, in words ----------------------------------
+
+_TIMES = {1: "once", 2: "twice"}
+_NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+_NUMBERS = {3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def times(n: int) -> str:
+    """How often, in words: "once", "twice", "three times", ..., "12 times"."""
+    return _TIMES.get(n) or f"{_NUMBERS.get(n, str(n))} times"
+
+
+def nth(n: int) -> str:
+    """The ordinal, in words to the sixth ("third"), then in figures ("7th", "21st")."""
+    if n in _NTH:
+        return _NTH[n]
+    last = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{last}"
+
+
 # -- a seat's name in a sentence ------------------------------------------------------------
 # One rule for every sentence that names a seat, here and nowhere else: the seat called "You"
 # (the person playing on from a replay; the one person at a device, told as "you" by

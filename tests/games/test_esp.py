@@ -681,7 +681,8 @@ def test_a_position_seen_twice_is_warned_of_before_the_third_decides():
     warned = []
     for ply in range(8):
         state = esp.apply(state, ply % 2, cycle[ply % 4])
-        warned.append(repetition_warning(esp.public_view(state)["seen"]) is not None)
+        view = esp.public_view(state)
+        warned.append(repetition_warning(view["seen"], view["draw_at"]) is not None)
     assert warned == [False] * 4 + [True] * 4
     said = EspScreen().status(esp.public_view(state), 0)
     assert said.endswith("This position has been seen twice; a third time is a draw.")

@@ -49,6 +49,7 @@ from parlour.games.esp.state import (
 )
 from parlour.games.esp.views import EspMe, EspPublicView, EspSeatView
 from parlour.games.zener import SYMBOLS, Symbol
+from parlour.words import nth, times
 
 # -- the game --------------------------------------------------------------------------------
 
@@ -329,7 +330,7 @@ class ESP(Game[EspState, Action]):
         new = replace(new, seen=seen)
         limit = repetitions_for_draw(new.setup)
         if seen[key] >= limit:
-            reason = f"The same position arose for the {_NTH.get(limit, f'{limit}th')} time."
+            reason = f"The same position arose for the {nth(limit)} time."
             return replace(new, outcome=Outcome(Termination.DRAW, frozenset(), reason))
         return new
 
@@ -351,6 +352,7 @@ class ESP(Game[EspState, Action]):
             "sets": [[list(c) for c in window] for window in state.sets],
             "passes": state.passes,
             "seen": state.seen.get(position_key(state.board, state.to_move), 0),
+            "draw_at": repetitions_for_draw(state.setup),
             "offer": None
             if state.offer is None
             else {"proposer": state.offer.proposer, "accepted": sorted(state.offer.accepted)},
@@ -443,16 +445,13 @@ def repetitions_for_draw(setup: Setup) -> int:
     return OPTIONS.fixed(setup.variant, "repetitions", REPETITIONS_FOR_DRAW)
 
 
-_TIMES = {1: "once", 2: "twice", 3: "three times"}
-_NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
-
-
-def repetition_warning(seen: int) -> str | None:
+def repetition_warning(seen: int, draw_at: int) -> str | None:
     """The warning before a repetition decides the game: the position on the table (its
-    public view's "seen") has been there as often as one short of the draw."""
-    if seen != REPETITIONS_FOR_DRAW - 1:
+    public view's "seen") has been there as often as one short of the draw, `draw_at` (the
+    public view's, from the set-up: the rules' three, or an option's choice)."""
+    if seen != draw_at - 1 or seen < 1:
         return None
-    return f"This position has been seen {_TIMES[seen]}; a {_NTH[seen + 1]} time is a draw."
+    return f"This position has been seen {times(seen)}; a {nth(seen + 1)} time is a draw."
 
 
 def position_key(board: Mapping[Cell, Tile], to_move: int) -> PositionKey:

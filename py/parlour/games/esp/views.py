@@ -52,6 +52,7 @@ class EspPublicView(TypedDict):
     sets: list[list[list[int]]]  # the completed sets at the end: windows of five cells
     passes: int  # passes in a row
     seen: int  # how often the position on the table has been there (movement), this time too
+    draw_at: int  # the set-up's repetitions that draw: every reader states this one number
     offer: EspOffer | None
     outcome: OutcomeJson | None
 

@@ -76,7 +76,7 @@ class EspScreen:
             placed = sum(10 - seat["unplaced"] for seat in view["seats"])
             total = 10 * len(view["seats"])
             return f"{who} place a tile ({placed} of {total} placed)."
-        warning = repetition_warning(view.get("seen", 0))
+        warning = repetition_warning(view.get("seen", 0), view["draw_at"])
         return f"{who} flip or move a tile." + (f" {warning}" if warning else "")
 
     def seat_line(self, view: EspPublicView, seat: int) -> str:
