@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parlour.games.esp.actions import Flip
 from parlour.games.esp.hexgrid import Cell
 from parlour.games.esp.views import EspOffer, EspPublicView, EspSeatView
 from parlour.games.zener import SYMBOLS, Symbol
@@ -16,6 +15,8 @@ from parlour.ui.zener_art import symbol_icon
 
 @dataclass
 class EspSelection:
+    """The turn's choices so far: the tray's tile and its face (placing), the board's tile."""
+
     tray: Symbol | None = None
     face: str = "up"
     cell: Cell | None = None
@@ -164,10 +165,10 @@ def tray_controls(sel: EspSelection, view: EspSeatView) -> Node:
     )
 
 
-def move_controls(flip: Flip | None, jumping: bool) -> Node:
-    """The moves' controls: flip the chosen tile (`flip`), or where to jump (`jumping`: the chosen
-    tile can jump), or which tile to choose."""
-    if flip is not None:
+def move_controls(flipping: bool, jumping: bool) -> Node:
+    """The moves' controls: flip the chosen tile (`flipping`: it is yours and symbol-down), or
+    where to jump (`jumping`: it can jump), or which tile to choose."""
+    if flipping:
         body = [
             h("p", None, "This tile is symbol-down. Flip it to show its symbol?"),
             with_help(

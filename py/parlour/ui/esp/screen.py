@@ -265,9 +265,9 @@ class EspScreen:
         sel: EspSelection = session.selection
         if view["stage"] == "placement":
             return tray_controls(sel, view)
-        flip = self._flip(session)
-        jumping = flip is None and sel.cell is not None and bool(self._targets(session))
-        return move_controls(flip, jumping)
+        flipping = self._flip(session) is not None
+        jumping = not flipping and sel.cell is not None and bool(self._targets(session))
+        return move_controls(flipping, jumping)
 
     # -- clicks --------------------------------------------------------------------------
 
