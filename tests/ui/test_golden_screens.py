@@ -31,8 +31,9 @@ from parlour.fair.rng import Rng
 from parlour.games.catalog import ids
 from parlour.match.online import OnlineSession
 from parlour.ui.app import App
+from parlour.ui.online.invites import host_lobby
 from parlour.ui.online.join import guest_join
-from parlour.ui.online.screen import Invite, host_lobby
+from parlour.ui.online.screen import Invite
 from parlour.ui.replays.app import Watching
 from parlour.ui.replays.screen import replay_tree
 from parlour.ui.screens import screen_for

@@ -7,8 +7,9 @@ from parlour.games import GAMES
 from parlour.match.config import MatchConfig
 from parlour.match.online import HOST, OnlineSession, seat_peer
 from parlour.net.memory import MemoryNet
+from parlour.ui.online.invites import host_lobby, online_banner
 from parlour.ui.online.join import guest_join
-from parlour.ui.online.screen import Invite, host_lobby, online_banner, online_bar
+from parlour.ui.online.screen import Invite, online_bar
 from parlour.ui.play import PlaySession
 from parlour.ui.psi_squad.screen import PsiScreen
 from parlour.ui.tree import to_html

@@ -18,8 +18,9 @@ from parlour.games.psi_squad.actions import Guess
 from parlour.match.config import MatchConfig
 from parlour.match.online import OnlineSession
 from parlour.match.table import Table
+from parlour.ui.online.invites import host_lobby
 from parlour.ui.online.join import guest_join
-from parlour.ui.online.screen import Invite, host_lobby
+from parlour.ui.online.screen import Invite
 from parlour.ui.play import PlaySession
 from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h, to_html

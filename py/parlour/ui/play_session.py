@@ -1,6 +1,9 @@
 """Pass-and-play's session: one device, every seat (or, online, the seats held here). Pure:
 events in, state out; play.py draws it.
 
+What it reads and never changes (the seats here, the view of the seat shown, the log in words,
+the record) is its base, `TableHere` (table_here.py); what an undo takes back is undo.py's.
+
 The session decides whose view is on screen. Whenever the seat to act is not the one shown, the
 view goes to the hand-off, so the DOM holds no seat's secrets until the next player taps. Its
 own commands (hand-off, undo, the result, the log's fold) are one table, `COMMANDS`; a game's
@@ -13,17 +16,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
-from parlour.fair.commit import Context, Opening
-from parlour.fair.store import PrivateStore
 from parlour.games import turns
 from parlour.match import bot_seats
 from parlour.match.audit import Cheat, Unverified, Verified, audit
-from parlour.match.match import Match, Submitted
-from parlour.match.replay import ReplayRecord, file_text
+from parlour.match.match import Submitted
 from parlour.match.table import Table
 from parlour.ui.seat import GameScreen
+from parlour.ui.table_here import TableHere
 from parlour.ui.tree import Node
-from parlour.ui.widgets import describe_entry
+from parlour.ui.undo import NOTHING_TO_UNDO
 
 if TYPE_CHECKING:
     from parlour.match.online import OnlineSession
@@ -32,7 +33,7 @@ STATUS = "[data-role=status]"  # the play screen's heading
 RESULT_TITLE = "[data-role=result] h2"  # the result's title
 
 
-class Session:
+class Session(TableHere):
     """The play screen of one device: every seat (pass-and-play) or the seats held here (online,
     where `online` carries the moves to the other devices and runs the automatic steps)."""
 
@@ -43,9 +44,7 @@ class Session:
         online: OnlineSession | None = None,
         site: str = "",
     ) -> None:
-        self.table = table
-        self.screen = screen
-        self.online = online
+        super().__init__(table, screen, online)
         self.site = site  # the page's address: a shared game's link starts with it
         self.sharing = False  # the result dialog shows the link to share
         self.banner: Callable[[], Node] | None = None  # online: the bar the page puts on top
@@ -53,18 +52,12 @@ class Session:
         self.result_extras: Callable[[], list[Node | None]] | None = None
         self.sent_words = "Your move is on its way to the host…"
         self.seen_step = table.match.step
-        self.viewer: int | None = None
         self.message = ""
         self.selection = screen.new_selection()
         self.audit_result: Verified | Cheat | Unverified | None = None
         self.result_open = False
-        # Private scribbles per seat (Psi Squad's deduction grid): shown in that seat's view only.
-        self.notes: dict[int, dict] = {}
-        # Bot seats held here (seat -> level); the step at which their optional moves were last
-        # declined (so each is asked once), and one at which a bot failed (so none loops).
-        self.bots = {
-            s: level for s, level in table.match.config.bot_levels.items() if s in table.stores
-        }
+        # The step at which the bots' optional moves were last declined (so each is asked
+        # once), and one at which a bot failed (so none loops).
         self.declined_at = -1
         self.stalled_at = -1
         self.describing = False  # "Describe the board" is open
@@ -83,63 +76,7 @@ class Session:
             self._run_automatic()
         self._next_view()
 
-    # -- who is looking ------------------------------------------------------------------
-
-    @property
-    def game(self):
-        return self.table.game
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return self.table.match.config.seats
-
-    @property
-    def match(self) -> Match:
-        """The game's record, as a screen reads it (`Seat.match`)."""
-        return self.table.match
-
-    def view(self) -> Any:
-        """What the seat on screen sees; the public view while none is (a hand-off, the end)."""
-        viewer, state = self.viewer, self.table.state
-        if viewer is None:
-            return self.game.public_view(state)
-        return self.game.seat_view(state, viewer, self.table.stores.get(viewer))
-
-    def legal(self) -> list:
-        """The moves the seat on screen may take now; none while no seat is shown."""
-        return self.table.legal(self.viewer) if self.viewer is not None else []
-
-    def notes_of(self, seat: int) -> dict:
-        return self.notes.setdefault(seat, {})
-
-    def to_json(self) -> dict:
-        """What the device saves: the table (with every local store), the seats' notes, and a
-        summary to name the game by without replaying it (see `replace_game_tree`)."""
-        return {
-            "table": self.table.to_json(),
-            "notes": {str(k): v for k, v in self.notes.items()},
-            "summary": {
-                "names": list(self.names),
-                "moves": self.table.match.step,
-                "over": self.table.match.result() is not None,
-            },
-        }
-
-    @property
-    def local(self) -> list[int]:
-        """The seats played on this device."""
-        return sorted(self.table.stores)
-
-    @property
-    def humans(self) -> list[int]:
-        """The seats of this device that a person plays (the others are its bots)."""
-        return [s for s in self.local if s not in self.bots]
-
-    def to_act(self) -> int | None:
-        """The person of this device the game waits on (the lowest seat, when several may
-        act); a bot seat is never handed the device."""
-        seats = self.game.to_move(self.table.state) & set(self.humans)
-        return min(seats) if seats else None
+    # -- the bots of this device ---------------------------------------------------------
 
     def bot_thinking(self) -> int | None:
         """The bot seat the game waits on, while it decides."""
@@ -186,34 +123,7 @@ class Session:
         self._next_view()
         return True
 
-    def opened(self, seat: int) -> PrivateStore | None:
-        """A seat's secrets for a screen to draw (the final board, the end's details): none
-        before the game is over, when every seat opens its secrets; then its store here, or,
-        online, the openings the other devices published for the audit."""
-        if self.table.match.result() is None:
-            return None
-        store = self.table.stores.get(seat)
-        if store is not None or self.online is None or seat not in self.online.openings:
-            return store
-        opened = {o.label: o for o in self.online.openings[seat]}
-        return PrivateStore(Context(self.table.match.config.match_id, seat), opened)
-
-    def end_openings(self) -> dict[int, list[Opening] | None]:
-        """What the seats opened at the end, as this device has it: every seat's store in
-        pass-and-play; online, what each device published for the audit (None: not yet)."""
-        if self.online is None:
-            return {s: self.table.openings(s) for s in self.table.stores}
-        return {s: self.online.openings.get(s) for s in range(len(self.names))}
-
-    def replay_record(self) -> ReplayRecord:
-        """This game's replay; online, with its keys and each move's signature."""
-        signed = self.online.replay_signatures() if self.online is not None else None
-        return ReplayRecord.of(self.table.match, self.end_openings(), signed)
-
-    def game_file(self) -> list[str]:
-        """The finished game as a file to download: [name, text]."""
-        record = self.replay_record()
-        return [record.file_name(), file_text(record)]
+    # -- whose view is shown, and the end ------------------------------------------------
 
     def _next_view(self) -> None:
         """After any change: keep the view if the same seat acts again, else hand off (between
@@ -365,27 +275,6 @@ class Session:
             else:
                 return
 
-    def passed_for(self, state: Any, seat: int) -> Any:
-        """The pass the game's stops take for `seat` in `state`, or None (games/espeers/stops.py):
-        where a person's legal actions hold nothing else (public, so pass-and-play too: no hand-off
-        just to press Pass). The standing option reads the hand: only alone against bots (a bot
-        sees the log, not the timing). Online, each device's own engine moves (not here)."""
-        stops = getattr(self.screen, "auto_pass", None)
-        if stops is None or self.online is not None or seat not in self.humans:
-            return None
-        if seat not in self.game.to_move(state):
-            return None
-        return stops(
-            state,
-            seat,
-            self.game.legal_actions(state, seat, self.table.stores.get(seat)),
-            self.notes_of(seat) if self.alone_with_bots() else {},
-        )
-
-    def alone_with_bots(self) -> bool:
-        """One person plays this device's game against its bots (no one else, not online)."""
-        return self.online is None and bool(self.bots) and len(self.humans) == 1
-
     def run_stops(self) -> None:
         """After the person changed an option of the stops: take the pass it now allows."""
         step = self.table.match.step
@@ -394,46 +283,7 @@ class Session:
             self.said = self.message
             self._next_view()
 
-    def persons_move(self, entry: Any) -> bool:
-        """Whether a log entry is a move a person of this device decided (not an automatic
-        answer, not a pass the stops took for them): what undo takes back."""
-        if entry.seat not in self.humans:
-            return False
-        before = self.table.match.state_at(entry.seq - 1)
-        if self.game.automatic(before, entry.seat):
-            return False
-        return not self._taken(entry, before)
-
-    def _taken(self, entry: Any, before: Any = None) -> bool:
-        """Whether a log entry is a pass the stops took for its seat (nobody decided it)."""
-        if before is None:
-            before = self.table.match.state_at(entry.seq - 1)
-        passed = self.passed_for(before, entry.seat)
-        return passed is not None and self.game.action_to_json(passed) == entry.action
-
-    def undo_target(self) -> Any:
-        """The log entry an undo would take back: the last one; with bots, the last move a
-        person made here (the bots' replies after it go too). None if there is none."""
-        if not self.can_undo():
-            return None
-        match, floor = self.table.match, self.table.undo_floor()
-        for entry in reversed(match.entries[floor:]):
-            # pass-and-play: the last move, but never only a pass taken for a seat (it would
-            # come back at once): the move before it goes too
-            if self.persons_move(entry) if self.bots else not self._taken(entry):
-                return entry
-        return None
-
-    def undo_asks(self) -> int | None:
-        """Pass-and-play (two people or more here): the seat whose move an undo would take
-        back, when it is not the seat shown (the player holding the device is asked first);
-        None when nobody need be asked."""
-        if self.online is not None or len(self.humans) < 2:
-            return None
-        target = self.undo_target()
-        if target is None or target.seat == self.viewer:
-            return None
-        return int(target.seat)
+    # -- undo, asked and answered, and the hand-off's take back --------------------------
 
     def ask_undo(self) -> None:
         if self.undo_asks() is None:
@@ -484,59 +334,15 @@ class Session:
 
     def undo(self) -> None:
         if not self.can_undo():
-            self.message = "Nothing to undo: undo never goes back past a revealed secret."
+            self.message = NOTHING_TO_UNDO
             return
-        target = None if self.bots else self.undo_target()
-        if self.bots:
-            self._undo_with_bots()
-        elif target is None:
-            self.message = "Nothing to undo: undo never goes back past a revealed secret."
-        else:
-            self.table.match.truncate(target.seq - 1)
-            self.message = "Took back the last move."
+        said = self._undo().cut(self.viewer, self.names)
+        self.message = said or NOTHING_TO_UNDO
+        if said and self.bots:
+            self.declined_at = self.stalled_at = -1
         self._next_view()
 
-    def _undo_with_bots(self) -> None:
-        """Against bots, undo takes back the last move a person made here and everything after
-        it (the bots' replies, the answers given for them), so it is that person's turn again;
-        never past a revealed secret."""
-        match, floor = self.table.match, self.table.undo_floor()
-        for entry in reversed(match.entries):
-            if entry.seq - 1 < floor:
-                break
-            if self.persons_move(entry):
-                undone = match.step - (entry.seq - 1)
-                match.truncate(entry.seq - 1)
-                self.declined_at = self.stalled_at = -1
-                whose = "your" if entry.seat == self.viewer else f"{self.names[entry.seat]}'s"
-                self.message = (
-                    f"Took back {whose} move and the bots' replies."
-                    if undone > 1
-                    else f"Took back {whose} move."
-                )
-                return
-        self.message = "Nothing to undo: undo never goes back past a revealed secret."
-
-    # -- the log -------------------------------------------------------------------------
-
-    def log_lines(self) -> list[str]:
-        """Every move in words; routine steps a game describes with "" stay out."""
-        match = self.table.match
-        lines = (self.entry_words(e) for e in match.entries)
-        return [line for line in lines if line]
-
-    def entry_words(self, entry: Any) -> str:
-        return describe_entry(self.screen, self.table.match, entry)
-
-    def board_sentences(self) -> list[str]:
-        """The position as the seat shown sees it, in sentences ("Describe the board")."""
-        viewer, view = self.viewer, self.view()
-        describe = getattr(self.screen, "describe_board", None)
-        sentences = describe(view, viewer) if describe is not None else None
-        return list(sentences or []) or [self.screen.status(view, viewer or 0)]
-
-    def _over(self) -> bool:
-        return self.table.match.result() is not None
+    # -- what the page takes once --------------------------------------------------------
 
     def take_focus(self) -> str | None:
         """Where the keyboard focus should go now (a screen of this session changed), once."""
@@ -547,38 +353,6 @@ class Session:
         """What the page's live region should say now, once."""
         said, self.said = self.said, ""
         return said
-
-    def can_undo(self) -> bool:
-        """Undo is for one device: online, a move made is a move sent. Against bots, there
-        must be a move of a person's to take back."""
-        if self.online is not None or not self.table.can_undo():
-            return False
-        if not self.bots:
-            return True
-        match, floor = self.table.match, self.table.undo_floor()
-        return any(self.persons_move(e) for e in match.entries[floor:])
-
-    def one_seat_shown(self) -> bool:
-        """One device shows one seat all game: online, or one person against bots."""
-        return self.online is not None or (bool(self.bots) and len(self.humans) == 1)
-
-    def my_turn(self) -> bool:
-        """Where one device shows one seat all game (online, or one person against bots): is
-        that seat to act by hand?"""
-        if (
-            not self.one_seat_shown()
-            or self.viewer is None
-            or self.table.match.result() is not None
-        ):
-            return False
-        state = self.table.state
-        seat = self.viewer
-        return seat in self.game.to_move(state) and not self.game.automatic(state, seat)
-
-    def you(self) -> int | None:
-        """The seat of the one person at this device (alone against bots, or online), whom
-        the status line and the result address as "you"; None in pass-and-play."""
-        return self.viewer if self.one_seat_shown() and len(self.humans) == 1 else None
 
 
 # The session's own commands, as the page sends them: what each does, and whether it needs a seat

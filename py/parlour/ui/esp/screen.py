@@ -1,4 +1,5 @@
-"""ESP on the shared play screen: its board, its controls, its clicks, its words (pure).
+"""ESP on the shared play screen: its board, its clicks, its words (pure); the controls beside
+the board are drawn by controls.py.
 
 Legality always comes from the engine's `legal_actions`; this module only picks among them and
 asks the engine for the sentence when a click is refused.
@@ -7,7 +8,6 @@ asks the engine for the sentence when a click is refused.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from parlour.games.esp.actions import AnswerDraw, Flip, Move, Pass, Place
@@ -16,7 +16,7 @@ from parlour.games.esp.rules import ESP, repetition_warning
 from parlour.games.esp.state import EspState, tile_label
 from parlour.games.esp.views import EspPublicView, EspSeatView
 from parlour.games.esp.words import describe
-from parlour.games.zener import SYMBOLS, Symbol
+from parlour.games.zener import Symbol
 from parlour.ui.esp.board import (
     DEFAULT_ZOOM,
     ZOOM_NAMES,
@@ -27,22 +27,20 @@ from parlour.ui.esp.board import (
     cell_name,
     parse_key,
 )
+from parlour.ui.esp.controls import (
+    EspSelection,
+    draw_offer_controls,
+    move_controls,
+    pass_controls,
+    tray_controls,
+)
 from parlour.ui.esp.told import board_sentences, set_count_tree
-from parlour.ui.help import help_tip, with_help
+from parlour.ui.help import with_help
 from parlour.ui.play_session import Session
 from parlour.ui.seat import Seat, run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree
-from parlour.ui.zener_art import symbol_icon
 from parlour.words import capital, possessive
-
-
-@dataclass
-class EspSelection:
-    tray: Symbol | None = None
-    face: str = "up"
-    cell: Cell | None = None
-
 
 ANCHOR = ("data-left", "data-top", "data-width", "data-height")
 
@@ -256,182 +254,20 @@ class EspScreen:
 
     def controls(self, session: Seat, view: EspSeatView) -> Node | None:
         legal = self._legal(session)
-        if view["offer"] is not None:
-            return self._draw_controls(view)
+        offer = view["offer"]
+        if offer is not None:
+            return draw_offer_controls(view, offer)
         if session.viewer not in view["to_move"]:
             names = [seat["name"] for seat in view["seats"]]
             return waiting_tree(names, view["to_move"], "to move")
         if any(isinstance(a, Pass) for a in legal):
-            return h(
-                "section",
-                {"class": "controls"},
-                h("p", None, "You have no legal move, so you must pass."),
-                with_help(
-                    h(
-                        "button",
-                        {"class": "button primary", "data-cmd": "pass", "type": "button"},
-                        "Pass",
-                    ),
-                    "esp-pass",
-                    "Pass",
-                    "Ends your turn without a move, which is allowed only when you have none.",
-                ),
-            )
+            return pass_controls()
+        sel: EspSelection = session.selection
         if view["stage"] == "placement":
-            return self._tray_controls(session, view)
-        return self._move_controls(session)
-
-    def _draw_controls(self, view: EspPublicView) -> Node:
-        proposer = view["seats"][view["offer"]["proposer"]]["name"]
-        return h(
-            "section",
-            {"class": "controls"},
-            h("p", None, f"{proposer} offers a draw. Do you accept?"),
-            h(
-                "div",
-                {"class": "choice"},
-                with_help(
-                    h(
-                        "button",
-                        {
-                            "class": "button primary",
-                            "data-cmd": "answer-draw",
-                            "data-accept": "yes",
-                            "type": "button",
-                        },
-                        "Accept the draw",
-                    ),
-                    "esp-accept-draw",
-                    "Accept the draw",
-                    "Ends the game as a draw once every other player has accepted too.",
-                ),
-                with_help(
-                    h(
-                        "button",
-                        {
-                            "class": "button",
-                            "data-cmd": "answer-draw",
-                            "data-accept": "no",
-                            "type": "button",
-                        },
-                        "Play on",
-                    ),
-                    "esp-play-on",
-                    "Play on",
-                    "Declines the draw: the game goes on from here.",
-                ),
-            ),
-        )
-
-    def _tray_controls(self, session: Seat, view: EspSeatView) -> Node:
-        sel: EspSelection = session.selection
-        tray = view["me"]["tray"]
-        buttons = []
-        for symbol in SYMBOLS:
-            count = tray.count(symbol.value)
-            if not count:
-                continue
-            pressed = "true" if sel.tray == symbol else "false"
-            buttons.append(
-                h(
-                    "button",
-                    {
-                        "class": "tray-tile",
-                        "data-cmd": "tray",
-                        "data-symbol": symbol.value,
-                        "aria-pressed": pressed,
-                        "type": "button",
-                        "aria-label": f"{symbol.value}, {count} left",
-                    },
-                    symbol_icon(symbol.value),
-                    h("span", {"class": "count"}, f"×{count}"),
-                )
-            )
-        faces = [
-            with_help(
-                h(
-                    "button",
-                    {
-                        "class": "button small",
-                        "data-cmd": "face",
-                        "data-face": face,
-                        "aria-pressed": "true" if sel.face == face else "false",
-                        "type": "button",
-                    },
-                    label,
-                ),
-                f"esp-face-{face}",
-                label,
-                text,
-            )
-            for face, label, text in (
-                (
-                    "up",
-                    "Symbol up",
-                    "Places the tile showing its symbol: everyone sees it, and it can jump later.",
-                ),
-                (
-                    "down",
-                    "Symbol down",
-                    "Places the tile hiding its symbol from the others; it cannot jump until "
-                    "you flip it.",
-                ),
-            )
-        ]
-        hint = (
-            "Now choose a highlighted cell."
-            if sel.tray
-            else "Choose a tile from your tray, then symbol up or down."
-        )
-        return h(
-            "section",
-            {"class": "controls", "aria-label": "Your tray"},
-            h(
-                "h3",
-                None,
-                "Your tray",
-                help_tip(
-                    "esp-tray",
-                    "Your tray",
-                    "Your tiles still to place: choose one, then symbol up or down, then a "
-                    "highlighted cell on the board.",
-                ),
-            ),
-            h("div", {"class": "tray", "role": "group", "aria-label": "Tiles to place"}, *buttons),
-            h("div", {"class": "choice", "role": "group", "aria-label": "Face"}, *faces),
-            h("p", {"class": "hint"}, hint),
-        )
-
-    def _move_controls(self, session: Seat) -> Node:
-        sel: EspSelection = session.selection
-        flip = self._flip(session)
-        if flip is not None:
-            body = [
-                h("p", None, "This tile is symbol-down. Flip it to show its symbol?"),
-                with_help(
-                    h(
-                        "button",
-                        {"class": "button primary", "data-cmd": "flip", "type": "button"},
-                        "Flip this tile",
-                    ),
-                    "esp-flip",
-                    "Flip this tile",
-                    "Turns the chosen tile symbol-up for good, so everyone sees its symbol; "
-                    "that is your move.",
-                ),
-            ]
-        elif sel.cell is not None and self._targets(session):
-            body = [h("p", None, "Choose where to jump: the highlighted cells.")]
-        else:
-            body = [
-                h(
-                    "p",
-                    None,
-                    "Choose one of your tiles: flip a symbol-down tile, or jump a "
-                    "symbol-up tile over its neighbours.",
-                )
-            ]
-        return h("section", {"class": "controls"}, *body)
+            return tray_controls(sel, view)
+        flipping = self._flip(session) is not None
+        jumping = not flipping and sel.cell is not None and bool(self._targets(session))
+        return move_controls(flipping, jumping)
 
     # -- clicks --------------------------------------------------------------------------
 

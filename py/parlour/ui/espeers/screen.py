@@ -1,4 +1,5 @@
-"""ESPEERS on the shared play screen: the duel table, the stack, the hand and every prompt (pure).
+"""ESPEERS on the shared play screen: the duel table put together, the hand, every prompt, the
+end and the clicks (pure). Each duelist's side is drawn by duelist.py, the stack by stack.py.
 
 What a seat sees comes from its view only (`games/espeers/views.py`: a `SeatView`, or a
 `PublicView` for nobody's seat): its own hand face up and its own barrier card; the opponent's
@@ -16,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parlour.games.base import whose
 from parlour.games.espeers import stops, words
 from parlour.games.espeers.actions import (
     Action,
@@ -44,36 +44,30 @@ from parlour.games.espeers.views import (
     psi,
 )
 from parlour.numbers import whole
-from parlour.ui.espeers.cards import card_back, card_face, card_label
+from parlour.ui.espeers.cards import card_face, card_label
 from parlour.ui.espeers.controls import (
     HELP,
     assign_tree,
     barrier_row,
     card_actions,
     discard_bar,
-    in_play,
     is_discarding,
     mulligan_tree,
     predict_tree,
     selected_card,
 )
+from parlour.ui.espeers.duelist import duelist
+from parlour.ui.espeers.stack import stack_area
 from parlour.ui.espeers.table import (
-    Mark,
-    card_backs,
-    discard_pile,
     hand_chip,
     last_mark,
-    mark_tag,
-    pile_of,
     player_sentence,
-    psi_meter,
     stack_sentence,
 )
 from parlour.ui.help import help_tip, with_help
 from parlour.ui.seat import run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of
-from parlour.words import capital
 
 if TYPE_CHECKING:
     from parlour.ui.seat import Seat
@@ -145,9 +139,9 @@ class EspeersScreen:
         return h(
             "div",
             {"class": "duel" + (" seated" if me else ""), "data-role": "duel"},
-            self._duelist(view, 1 - bottom, mine=False, mark=mark, far=True),
-            self._stack(session, view, mark),
-            self._duelist(
+            duelist(view, 1 - bottom, mine=False, mark=mark, far=True),
+            stack_area(session, view, mark),
+            duelist(
                 view,
                 bottom,
                 mine=me is not None,
@@ -178,145 +172,6 @@ class EspeersScreen:
                 else "Your hand is empty."
             )
         return sentences
-
-    def _duelist(
-        self,
-        view: PublicView,
-        seat: int,
-        mine: bool,
-        mark: Mark | None = None,
-        far: bool = False,
-        extra: Node | None = None,
-    ) -> Node:
-        p = view["players"][seat]
-        here = mark if mark is not None and mark.seat == seat else None
-        badges = [
-            h("span", {"class": "badge active"}, "Active") if view["active"] == seat else None,
-            h("span", {"class": "badge opportunity"}, "Opportunity")
-            if view["opportunity"] == seat and in_play(view)
-            else None,
-            h("span", {"class": "badge shield"}, f"prevents next {p['shield']}")
-            if p["shield"]
-            else None,
-        ]
-        # a spectator's table (the end, a replay) has two players, nobody's opponent
-        who = "you" if mine else "opponent" if is_seat_view(view) else "player"
-        place = "far" if far else "near"
-        return h(
-            "section",
-            {
-                "class": f"duelist {who} {place} seat-{seat}",
-                "data-seat": seat,
-                "aria-label": f"{p['name']} ({'your table' if mine else who})",
-            },
-            h(
-                "header",
-                {"class": "duelist-head"},
-                h("strong", {"class": "who"}, p["name"]),
-                *badges,
-                mark_tag(here) if here and here.place == "duelist" else None,
-            ),
-            psi_meter(p, mark_tag(here) if here and here.place == "psi" else None),
-            h(
-                "div",
-                {"class": "zones"},
-                self._barrier(view, seat, mine, here if here and here.place == "barrier" else None),
-                None if mine else card_backs(p["hand"]),
-                pile_of("Deck", p["deck"], card_back("small") if p["deck"] else None),
-                discard_pile(p["discard"], here if here and here.place == "discard" else None),
-            ),
-            extra,
-        )
-
-    def _barrier(self, view: PublicView, seat: int, mine: bool, mark: Mark | None = None) -> Node:
-        barrier = view["players"][seat]["barrier"]
-        if barrier is None:
-            return h(
-                "div",
-                {"class": "zone barrier empty", "data-role": "barrier"},
-                h("span", {"class": "slot-empty"}, "No barrier"),
-            )
-        card = view["me"]["barrier_card"] if mine and is_seat_view(view) else None
-        art = card_face(card, "small") if card in CARDS else card_back("small")
-        # on a phone the label takes two lines, "Barrier ·" over "2 PSI"
-        points = h("span", {"class": "barrier-psi"}, f"{barrier['points']} PSI")
-        hint = (
-            f"Your barrier: {words.barrier_words(card, barrier['points'])} Face down to your "
-            "opponent."
-            if card is not None and card in CARDS
-            else words.BARRIER_FACE_DOWN
-        )
-        return h(
-            "div",
-            {
-                "class": "zone barrier" + (" last-move" if mark else ""),
-                "data-role": "barrier",
-                "title": hint,
-            },
-            mark_tag(mark),
-            art,
-            h("span", {"class": "zone-label"}, "Barrier · ", points),
-            h("span", {"class": "visually-hidden"}, f" {hint}"),
-        )
-
-    def _stack(self, session: Seat, view: PublicView, mark: Mark | None = None) -> Node:
-        names = [p["name"] for p in view["players"]]
-        items = []
-        for index, item in enumerate(view["stack"]):
-            here = (
-                mark if mark is not None and mark.place == "stack" and mark.index == index else None
-            )
-            css = "stack-card" + (" countered" if item["countered"] else "")
-            items.append(
-                h(
-                    "li",
-                    {"class": css + (" last-move" if here else ""), "data-card": item["card"]},
-                    mark_tag(here),
-                    card_face(item["card"]),
-                    hand_chip(item["card"]),
-                    h(
-                        "span",
-                        {"class": "stack-owner"},
-                        capital(whose(names, item["owner"], session.you())),
-                        h("span", {"class": "visually-hidden"}, f" {card_label(item['card'])}"),
-                        h("span", {"class": "countered-word"}, " countered")  # its own line
-                        if item["countered"]
-                        else None,
-                    ),
-                )
-            )
-        pile = (
-            h(
-                "ol",
-                {
-                    "class": "stack-pile",
-                    "data-role": "stack",
-                    "aria-label": "Suspended cards, the top one last",
-                },
-                *items,
-            )
-            if items
-            else h("p", {"class": "stack-empty", "data-role": "stack"}, "Nothing is suspended.")
-        )
-        waiting = ""
-        if in_play(view) and view["pending"] is None:
-            waiting = words.opportunity_line(view, session.viewer)
-        return h(
-            "section",
-            {"class": "stack-area", "aria-label": "The stack"},
-            h(
-                "header",
-                {"class": "stack-head"},
-                h("h3", None, "The stack"),
-                help_tip("espeers-stack", "the stack", HELP["stack"]),
-                h("p", {"class": "hint"}, words.STACK_RULE) if items else None,
-            ),
-            pile,
-            h("p", {"class": "opportunity-line", "data-role": "opportunity"}, waiting)
-            if waiting
-            else None,
-            self._pass_button(session, view),
-        )
 
     def _stops_toggle(self, session: Seat) -> Node | None:
         """One person against bots: the standing option (games/espeers/stops.py)."""
@@ -349,19 +204,6 @@ class EspeersScreen:
         other's turn, Opportunity is a chance to answer."""
         mine = view["active"] == seat or view["phase"] in ("setup", "mulligan")
         return "Your turn" if mine else "Your answer"
-
-    def _pass_button(self, session: Seat, view: PublicView) -> Node | None:
-        viewer = session.viewer
-        if viewer is None or not any(isinstance(a, Pass) for a in session.legal()):
-            return None
-        state: EspeersState = session.match.state
-        button = h(
-            "button",
-            {"class": "button primary pass", "data-cmd": "pass", "type": "button"},
-            "Pass ",
-            h("span", {"class": "pass-effect"}, f"({words.pass_effect(state, viewer)})"),
-        )
-        return with_help(button, "espeers-pass", "Pass", HELP["pass"])
 
     def _hand(self, session: Seat, view: SeatView) -> Node:
         sel: EspeersSelection = session.selection
@@ -406,8 +248,6 @@ class EspeersScreen:
             else h("p", {"class": "hint"}, "Your hand is empty."),
             discard_bar(session, view) if discarding else card_actions(session, view),
         )
-
-    # -- what the selected card can do ---------------------------------------------------
 
     # -- the prompts beside the table ----------------------------------------------------
 

@@ -28,6 +28,7 @@ from parlour.ui import pace, setup_form
 from parlour.ui.espeers.shelf import guest_decks
 from parlour.ui.online import network
 from parlour.ui.online.connecting import Candidate, Connecting, DeckHost
+from parlour.ui.online.invites import host_lobby, online_banner
 from parlour.ui.online.join import guest_join
 from parlour.ui.online.saves import (
     ONLINE_SAVE,
@@ -44,9 +45,7 @@ from parlour.ui.online.screen import (
     bar_notice,
     elsewhere_tree,
     forfeit_tree,
-    host_lobby,
     next_game_tree,
-    online_banner,
 )
 from parlour.ui.page import within
 from parlour.ui.play import PlaySession

@@ -1,4 +1,6 @@
-"""The screens of online play (pure): the host's invites, the guest's answer, the online bar.
+"""The screens of online play (pure): the online bar, the table code, the result's play again,
+the next game, a forfeited seed, a game taken over by another tab; and the pieces the host's
+invites (invites.py) and the guest's join (join.py) draw with.
 
 The browser layer makes the codes (WebRTC needs the browser) and keeps them in `Invite`s; these
 functions only draw what a session and its invites say. Every name and code is text in the
@@ -14,7 +16,6 @@ from parlour.games.catalog import names
 from parlour.games.declared import GAME_IDS, facts_for
 from parlour.match.bot_seats import BOT_SUFFIX
 from parlour.ui.outcome import outcome_title
-from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
 from parlour.words import and_list
 
@@ -96,47 +97,6 @@ def lobby_line(session: OnlineSession) -> str:
     return "Waiting for " + and_list(waiting) + " to join."
 
 
-def host_lobby(
-    session: OnlineSession, invites: dict[int, Invite], stun: list[str] | None = None
-) -> Node:
-    game = GAME_NAMES.get(session.config.game, session.config.game)
-    mine = and_list([session.name(s) for s in session.local])
-    cards = [_invite_card(session, invites[seat]) for seat in sorted(invites)]
-    return h(
-        "section",
-        {"class": "online-lobby", "data-role": "lobby"},
-        h("h2", None, f"Invite your players to {game}"),
-        h(
-            "p",
-            {"class": "lede"},
-            f"You play {mine} on this device. Send each other player their own invite; they "
-            "send you back an answer code. Nothing goes through a server: the codes are the "
-            "whole introduction.",
-        ),
-        h(
-            "p",
-            {"class": "lobby-line", "data-role": "lobby-line", "role": "status"},
-            lobby_line(session),
-        ),
-        h("div", {"class": "invites"}, *cards),
-        table_trust(session, long=True),
-        notices_tree(session),
-        h(
-            "p",
-            {"class": "hint"},
-            (
-                "These invites work across the internet: each device asks "
-                + and_list(stun)
-                + " for its address as the internet sees it. "
-            )
-            if stun
-            else "These invites work on the same network. For players across the internet, "
-            "choose “Across the internet” in the set-up and make the invites again. ",
-            h("a", {"href": "#online-help"}, "How online play works"),
-        ),
-    )
-
-
 def invite_status(session: OnlineSession, invite: Invite) -> str:
     """What to call a remote seat's invite: the session knows the link, the invite what the
     host did about it since (a lost seat with a fresh invite out is reconnecting)."""
@@ -146,122 +106,6 @@ def invite_status(session: OnlineSession, invite: Invite) -> str:
     if link_state == "lost" and invite.status in ("waiting", "connecting"):
         return "reconnecting"
     return invite.status
-
-
-def _invite_card(session: OnlineSession, invite: Invite) -> Node:
-    seat, name = invite.seat, session.name(invite.seat)
-    status = invite_status(session, invite)
-    body: list[Node | None] = []
-    error = h("p", {"class": "error", "role": "alert"}, invite.error) if invite.error else None
-    if status == "connected":
-        body.append(h("p", None, f"{name} is here."))
-    elif status == "no-route":
-        body += [
-            h("p", {"class": "error", "role": "alert", "data-role": "no-route"}, NO_ROUTE),
-            h("p", None, BY_LINK_OFFER),
-            h(
-                "div",
-                {"class": "actions"},
-                h(
-                    "button",
-                    {"class": "button primary", "data-cmd": "play-by-link", "type": "button"},
-                    "Play this game by link",
-                ),
-                " ",
-                _new_invite_button(seat, primary=False),
-            ),
-        ]
-        error = None
-    elif status in ("lost", "failed"):
-        if status == "lost":
-            body.append(
-                h(
-                    "p",
-                    None,
-                    f"{name}'s device stopped answering. Their game is saved on their device: "
-                    "make a new invite and send it again, and they continue where they were.",
-                )
-            )
-        else:
-            body.append(error)  # why it failed, then what to do about it
-            error = None
-        body.append(_new_invite_button(seat))
-    elif invite.link:
-        if status == "reconnecting":
-            body.append(
-                h(
-                    "p",
-                    None,
-                    f"{name}'s game is saved on their device: this invite takes them back.",
-                )
-            )
-        body += [
-            h("h4", None, f"1. Send this invite to {name}"),
-            h(
-                "div",
-                {"class": "invite-share"},
-                qr_svg(invite.link, f"QR code of {name}'s invite"),
-                h(
-                    "div",
-                    None,
-                    copy_box(invite.link, f"{name}'s invite link", f"invite-{seat}"),
-                    h(
-                        "p",
-                        {"class": "hint"},
-                        "By message, mail or the QR code.",
-                        *_tab_invite(invite.tab_link),
-                    ),
-                ),
-            ),
-            h("h4", None, f"2. Paste {name}'s answer code"),
-            h(
-                "div",
-                {"class": "answer-box"},
-                h(
-                    "textarea",
-                    {
-                        "data-field": f"answer-{seat}",
-                        "rows": "3",
-                        "aria-label": f"{name}'s answer code",
-                        "placeholder": "The code they send back",
-                        "spellcheck": "false",
-                        "autocomplete": "off",
-                    },
-                ),
-                h(
-                    "button",
-                    {
-                        "class": "button primary",
-                        "data-cmd": "accept-answer",
-                        "data-seat": seat,
-                        "type": "button",
-                    },
-                    "Connect",
-                ),
-            ),
-        ]
-    else:
-        body.append(h("p", {"class": "hint"}, "Making the invite…"))
-    body.append(error)
-    return h(
-        "article",
-        {"class": f"invite-card {status}", "data-seat": seat, "aria-label": f"Invite for {name}"},
-        h("header", None, h("h3", None, name), chip(status)),
-        *body,
-    )
-
-
-def _new_invite_button(seat: int, primary: bool = True) -> Node:
-    return h(
-        "button",
-        {
-            "class": "button primary" if primary else "button",
-            "data-cmd": "new-invite",
-            "data-seat": seat,
-            "type": "button",
-        },
-        "Make a new invite",
-    )
 
 
 def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None) -> Node:
@@ -431,23 +275,6 @@ def verdicts_tree(session: OnlineSession) -> Node | None:
     return h("ul", {"class": "verdicts", "data-role": "verdicts"}, *items)
 
 
-def online_banner(session: OnlineSession, invites: dict[int, Invite]) -> Node:
-    """The online bar, and on the host, the invite of any seat that must come back."""
-    again = [
-        invite
-        for seat, invite in sorted(invites.items())
-        if session.seat_state(seat) != "connected" and session.phase.value in ("play", "end")
-    ]
-    if not session.is_host or not again:
-        return online_bar(session, invites)
-    return h(
-        "div",
-        {"class": "online-banner"},
-        online_bar(session, invites),
-        h("div", {"class": "invites"}, *(_invite_card(session, invite) for invite in again)),
-    )
-
-
 def _play_again_blocked(session: OnlineSession) -> str:
     """Why the host cannot play again yet ("" when it can)."""
     if any(link.state != "connected" for link in session.links.values()):
@@ -548,11 +375,3 @@ def elsewhere_tree() -> Node:
             "Play it here instead",
         ),
     )
-
-
-def _tab_invite(link: str) -> list[Node | str]:
-    """The same-browser invite after the hint, where this browser lets its tabs meet."""
-    if not link:
-        return []
-    anchor = h("a", {"href": link, "target": "_blank", "rel": "noopener"}, "Open a tab invite")
-    return [" Playing in another tab of this browser? ", anchor]

@@ -116,7 +116,7 @@ def turn_controls(session: Seat, view: TelePublicView) -> Node | None:
         performer = name_in(names[view["receiver"]])
         parts = []
         if not view["must_announce"]:
-            # the card and its "Hand it" button sit under the grid (see `_card_row`)
+            # the card and its "Hand it" button sit under the grid (action_cards.py, `card_row`)
             parts.append(
                 h(
                     "p",
