@@ -1,0 +1,235 @@
+"""A fifth game is one catalog entry and its own files (issue 40), proven with a complete one.
+
+Second Sight (tests/toy_game/) is a small hidden-information game with everything a game of the
+site has: its declaration, state, actions, rules, views, words and facts, its bots, screen and
+lesson, all in its own folder. In a copy of the site whose catalog gains its one entry
+(tests/toy_game/entry.py) and nothing else, the build writes its page and the main thread's
+lists, and then every suite parametrised over the catalog plays it as it plays the four games:
+pass and play, online, by link, replays, play on, signed play, bots, lessons, screens and the
+golden journeys. The steps are those of docs/architecture.md, "Adding a game or an option".
+"""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from parlour.games.catalog import Entry
+from scripts import pages
+from tests.toy_game.entry import LINE, with_the_toy
+
+ROOT = Path(__file__).resolve().parents[2]
+TOY = "second-sight"
+CATALOG = "py/parlour/games/catalog.py"
+FOLDER = "tests/toy_game"  # everything of the game's own
+# What the copy holds of the site: the code, the tests, the page and what the build reads.
+SITE = ("py", "scripts", "tests", "assets", "index.html", "pyproject.toml")
+BUILD_OUTPUT = ("assets/vendor", "assets/build", "__pycache__", "*.pyc")
+# What the build writes from the catalog: the page and the main thread's lists.
+WRITTEN_BY_THE_BUILD = {"index.html", *pages.LIST_FILES}
+
+# Every suite parametrised over the catalog (its games, their example tables, their screens,
+# lessons, bots and forms), and how many of each one's tests play the toy at the least: a suite
+# that stops taking the games from the catalog drops below and fails here.
+SUITES = {
+    "tests/test_conformance.py": 6,
+    "tests/test_online.py": 1,
+    "tests/test_by_link.py": 2,
+    "tests/test_replay.py": 4,
+    "tests/test_play_on.py": 1,
+    "tests/test_signed_play.py": 3,
+    "tests/test_words.py": 2,
+    "tests/games/test_catalog.py": 3,
+    "tests/games/test_options.py": 6,
+    "tests/games/test_turns.py": 1,
+    "tests/bots/test_hung.py": 1,
+    "tests/ui/test_solo.py": 2,
+    "tests/ui/test_tutorial.py": 5,
+    "tests/ui/test_bot_seats.py": 1,
+    "tests/ui/test_one_status.py": 1,
+    "tests/ui/test_redraw.py": 1,
+    "tests/ui/test_replay_screen.py": 1,
+    "tests/ui/test_screen_commands.py": 3,
+    "tests/ui/test_since_your_turn.py": 1,
+    "tests/ui/test_golden_screens.py": 4,
+}
+
+
+def entry_of_the_line() -> Entry:
+    """The toy's entry, read from its catalog line as the copy's catalog reads it."""
+    from parlour.games import catalog
+
+    found: Entry = eval(LINE.strip().rstrip(","), vars(catalog))  # the line's own text
+    return found
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the site with the toy's entry in its catalog, built."""
+    copy = tmp_path_factory.mktemp("site")
+    for part in SITE:
+        if (ROOT / part).is_dir():
+            shutil.copytree(ROOT / part, copy / part, ignore=shutil.ignore_patterns(*BUILD_OUTPUT))
+        else:
+            shutil.copyfile(ROOT / part, copy / part)
+    catalog = copy / CATALOG
+    catalog.write_text(with_the_toy(catalog.read_text(encoding="utf-8")), encoding="utf-8")
+    built = subprocess.run(
+        [sys.executable, "-c", "from scripts import pages; pages.main()"],
+        cwd=copy,
+        env=environment(copy),
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    return copy
+
+
+def environment(copy: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": f"{copy / 'py'}{os.pathsep}{copy}"}
+
+
+def changed_files(copy: Path) -> set[str]:
+    """The files of the copy that differ from the checkout's, or that it alone holds."""
+    found = set()
+    for path in copy.rglob("*"):
+        if path.is_dir() or "__pycache__" in path.parts:
+            continue
+        name = path.relative_to(copy).as_posix()
+        mine = ROOT / name
+        if not mine.is_file() or not filecmp.cmp(path, mine, shallow=False):
+            found.add(name)
+    return found
+
+
+def test_the_toy_game_needs_no_file_but_its_own_and_the_catalog_line(site: Path):
+    """Registered the way docs/architecture.md says, the toy changed one file by hand, the
+    catalog, by one entry; the build rewrote the page and the main thread's lists from it; every
+    part the entry names is a module of the toy's own folder, and that folder holds nothing
+    else. So a new game needs no file outside its own folders but the catalog's line."""
+    assert changed_files(site) == {CATALOG} | WRITTEN_BY_THE_BUILD
+    source = (site / CATALOG).read_text(encoding="utf-8")
+    assert source.replace(LINE, "") == (ROOT / CATALOG).read_text(encoding="utf-8")
+    entry = entry_of_the_line()
+    parts = [entry.options, entry.engine, entry.screen, entry.lesson, entry.bots, entry.facts]
+    modules = {part.partition(":")[0] for part in parts}
+    files = {module.replace(".", "/") + ".py" for module in modules}
+    assert all(name.startswith(f"{FOLDER}/") and (ROOT / name).is_file() for name in files)
+    # the folder: the entry's parts, the modules they import from it, and the line itself
+    own = {p.relative_to(ROOT).as_posix() for p in (ROOT / FOLDER).glob("*.py")}
+    imported = set()
+    for name in own:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        imported |= {f"{FOLDER}/{m}.py" for m in re.findall(r"tests\.toy_game\.(\w+)", text)}
+        imported |= {
+            f"{FOLDER}/{m}.py" for m in re.findall(r"from tests\.toy_game import (\w+)", text)
+        }
+    assert own == files | imported | {f"{FOLDER}/__init__.py", f"{FOLDER}/entry.py"}
+
+
+# Run in the copy: the worker's lists, the bots and the facts take the toy from its catalog.
+IN_THE_COPY = """
+from parlour.bots.arena import sweep_levels, tables
+from parlour.bots.registry import bot_for, player_levels
+from parlour.games import GAMES
+from parlour.games.declared import facts_for
+from parlour.ui.online.screen import GAME_NAMES
+from parlour.ui.screens import SCREENS
+from shell.embed import choices
+from shell.page import REGIONS
+from tests.toy_game.bots import LEVELS
+
+assert GAMES["second-sight"].name == "Second Sight" and GAMES["second-sight"].max_seats == 2
+assert GAME_NAMES["second-sight"] == "Second Sight" and "second-sight" in SCREENS
+assert bot_for("second-sight", "hard") is LEVELS["hard"]
+assert player_levels("second-sight") == ("easy", "medium", "hard")
+assert choices({"game": "second-sight"})["game"] == "second-sight"
+assert ("#play-second-sight .play-root", "play:second-sight") in REGIONS
+assert facts_for("second-sight").hidden is not None
+assert tables("second-sight") == [(2, {"rounds": 3}), (2, {"rounds": 5})]
+assert sweep_levels("second-sight") == ("easy", "medium", "hard")
+print("the copy takes it")
+"""
+
+
+def test_the_build_writes_its_page_and_the_worker_takes_it(site: Path):
+    """The build wrote its home card, set-up form, screens, rules page skeleton and Embed
+    choice, and the main thread's lists; a second build changes nothing; the worker's registry,
+    online names, screens and the tools' facts take it."""
+    page = (site / "index.html").read_text(encoding="utf-8")
+    for screen in ("new", "start", "solo", "link", "host", "play", "learn", "rules"):
+        assert page.count(f'<section id="{screen}-second-sight"') == 1, screen
+    form = page[page.index('<section id="new-second-sight"') :]
+    form = form[: form.index("</section>")]
+    assert '<h2 id="new-second-sight-title">New game of Second Sight</h2>' in form
+    assert 'name="second-sight-rounds" data-variant="rounds" value="5"> Five' in form
+    rules = page[page.index('<section id="rules-second-sight"') :]
+    rules = rules[: rules.index("</section>")]
+    assert "<h2>Second Sight</h2>" in rules and 'href="#learn-second-sight"' in rules
+    assert "<td>Rounds</td><td>Three; Five</td><td>Three</td>" in rules
+    assert '<option value="second-sight">Second Sight</option>' in page
+    assert "All five games" in page and '<li class="game-card" data-game="second-sight"' in page
+    assert '"second-sight"' in (site / "assets/early.js").read_text(encoding="utf-8")
+    run = [sys.executable, "-c"]
+    again = subprocess.run(
+        [*run, "from scripts import pages; assert not pages.write()"],
+        cwd=site,
+        env=environment(site),
+    )
+    assert again.returncode == 0
+    checked = subprocess.run(
+        [*run, IN_THE_COPY], cwd=site, env=environment(site), capture_output=True, text=True
+    )
+    assert checked.returncode == 0 and "the copy takes it" in checked.stdout, checked.stderr
+
+
+def test_the_finder_of_changed_files_sees_one_byte(tmp_path: Path):
+    """The test above could pass by seeing nothing: a byte changed anywhere is a changed file."""
+    (tmp_path / "README.md").write_bytes((ROOT / "README.md").read_bytes() + b" ")
+    shutil.copyfile(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "new.txt").write_text("x")
+    assert changed_files(tmp_path) == {"README.md", "new.txt"}
+
+
+def test_every_suite_parametrised_over_the_catalog_plays_the_toy_game(site: Path):
+    """In the copy, each suite's tests of the toy game run and pass, as many as it has for a
+    game (SUITES): the games come from the catalog there, not from a list of four."""
+    report = site / "toy-report.xml"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            *SUITES,
+            "-k",
+            TOY,
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            f"--junitxml={report}",
+        ],
+        cwd=site,
+        env=environment(site),
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    passed: dict[str, int] = {}
+    for case in ElementTree.parse(report).iter("testcase"):
+        failed = any(child.tag in ("failure", "error", "skipped") for child in case)
+        assert not failed, case.attrib
+        assert TOY in case.attrib["name"], case.attrib
+        module = case.attrib["classname"].replace(".", "/") + ".py"
+        passed[module] = passed.get(module, 0) + 1
+    short = {suite: (passed.get(suite, 0), least) for suite, least in SUITES.items()}
+    assert all(ran >= least for ran, least in short.values()), short
