@@ -60,6 +60,7 @@ SUITES = {
     "tests/ui/test_screen_commands.py": 3,
     "tests/ui/test_since_your_turn.py": 1,
     "tests/ui/test_golden_screens.py": 4,
+    "tests/ui/test_link_app.py": 3,
 }
 
 
