@@ -51,7 +51,6 @@ MAY_LIST_THE_GAMES = {"tests/games/test_catalog.py", "py/shell/page.py", "py/she
 STILL_LISTED = {
     "e2e/clicks.py",
     "e2e/test_colour.py",
-    "e2e/test_home.py",
     "e2e/test_tutorial.py",
 }
 
