@@ -149,18 +149,11 @@ class SecondSight(Game[SightState, Action]):
         return state.outcome
 
     def public_view(self, state: SightState) -> SightPublicView:
-        stage = state.stage
         return {
             "game": self.id,
             "rounds": state.rounds,
             "round": min(state.round + 1, state.rounds),
-            "stage": "over"
-            if stage == "over"
-            else "seal"
-            if stage == "seal"
-            else "guess"
-            if stage == "guess"
-            else "reveal",
+            "stage": state.stage,
             "to_move": sorted(self.to_move(state)),
             "seats": [
                 {

@@ -4,7 +4,7 @@ symbols to seal or guess. The seat's own symbol is drawn from its own view only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from parlour.ui.seat import Seat, run_command
 from parlour.ui.tree import Node, h
@@ -12,6 +12,7 @@ from parlour.ui.widgets import waiting_tree
 from tests.toy_game import words
 from tests.toy_game.actions import Choose, Guess
 from tests.toy_game.state import SightState, label
+from tests.toy_game.views import SightPublicView, SightSeatView
 
 SYMBOLS = ("circle", "cross", "waves", "square", "star")
 DOING = {"seal": "to seal a symbol", "guess": "to guess", "reveal": "to open their seal"}
@@ -24,7 +25,7 @@ class SightScreen:
     def describe(self, before: SightState, seat: int, action: Any) -> str:
         return words.describe(before, seat, action)
 
-    def status(self, view: dict, viewer: int, you: int | None = None) -> str:
+    def status(self, view: SightPublicView, viewer: int, you: int | None = None) -> str:
         """What the game waits for; addressed to `you` (one person alone against bots)."""
         stage = view["stage"]
         if stage == "over":
@@ -38,11 +39,11 @@ class SightScreen:
         others = [view["seats"][s]["name"] for s in view["to_move"] if s != you]
         return f"{round_}: {' and '.join(others)} {DOING[stage]}."
 
-    def seat_line(self, view: dict, seat: int) -> str:
+    def seat_line(self, view: SightPublicView, seat: int) -> str:
         info = view["seats"][seat]
         return f"{info['score']} right" + (" · sealed" if info["sealed"] else "")
 
-    def describe_board(self, view: dict, viewer: int | None) -> list[str]:
+    def describe_board(self, view: SightPublicView, viewer: int | None) -> list[str]:
         lines = [self.status(view, viewer or 0)]
         for info in view["seats"]:
             lines.append(f"{info['name']}: {info['score']} right guesses.")
@@ -50,7 +51,7 @@ class SightScreen:
             lines.append(f"Round {number}: {' and '.join(done['symbols'])} were sealed.")
         return lines
 
-    def board(self, session: Seat, view: dict) -> Node:
+    def board(self, session: Seat, view: SightPublicView) -> Node:
         names = [s["name"] for s in view["seats"]]
         key = label(view["round"] - 1)
         sealed = []  # the symbols under this round's seals, once the screen may show them
@@ -91,7 +92,7 @@ class SightScreen:
             ),
         )
 
-    def controls(self, session: Seat, view: dict) -> Node | None:
+    def controls(self, session: Seat, view: SightSeatView) -> Node | None:
         names = [s["name"] for s in view["seats"]]
         own = view["me"]["symbol"]
         mine = h("p", {"class": "hint", "data-role": "own-symbol"}, f"Your symbol: {own or '?'}")
@@ -120,23 +121,25 @@ class SightScreen:
         )
 
     def final_details(self, session: Seat) -> Node | None:
-        view = session.view()
+        view = cast(SightPublicView, session.view())  # the game's own view: SecondSight's
         return h(
             "p",
             {"data-role": "final"},
-            " ".join(self.describe_board(dict(view), session.viewer)[1:]),
+            " ".join(self.describe_board(view, session.viewer)[1:]),
         )
 
-    def handle(self, session: Seat, event: dict) -> str | None:
+    def handle(self, session: Seat, event: dict[str, Any]) -> str | None:
         return run_command(COMMANDS, self, session, event)
 
-    def _seal(self, session: Seat, event: dict) -> str | None:
+    def _seal(self, session: Seat, event: dict[str, Any]) -> str | None:
         return self._act(session, event, Choose)
 
-    def _guess(self, session: Seat, event: dict) -> str | None:
+    def _guess(self, session: Seat, event: dict[str, Any]) -> str | None:
         return self._act(session, event, Guess)
 
-    def _act(self, session: Seat, event: dict, make: Callable[[str], object]) -> str | None:
+    def _act(
+        self, session: Seat, event: dict[str, Any], make: Callable[[str], object]
+    ) -> str | None:
         """A symbol's button: sealed or guessed (`make`); anything else is refused in words."""
         symbol = event.get("symbol")
         if symbol not in SYMBOLS:
@@ -145,7 +148,7 @@ class SightScreen:
         return None
 
 
-COMMANDS: dict[str, Callable[[SightScreen, Seat, dict], str | None]] = {
+COMMANDS: dict[str, Callable[[SightScreen, Seat, dict[str, Any]], str | None]] = {
     "seal": SightScreen._seal,
     "guess": SightScreen._guess,
 }

@@ -4,8 +4,11 @@ before its seal is opened: only the commitment."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from parlour.games.base import Outcome, Setup
+
+Stage = Literal["seal", "guess", "reveal", "over"]
 
 
 def label(round_: int) -> str:
@@ -35,7 +38,7 @@ class SightState:
     outcome: Outcome | None = None
 
     @property
-    def stage(self) -> str:
+    def stage(self) -> Stage:
         if self.outcome is not None:
             return "over"
         if None in self.sealed:
