@@ -11,6 +11,7 @@ golden journeys. The steps are those of docs/architecture.md, "Adding a game or 
 
 from __future__ import annotations
 
+import ast
 import filecmp
 import fnmatch
 import os
@@ -19,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -69,12 +71,14 @@ SUITES = {
 }
 
 
-def entry_of_the_line() -> Entry:
-    """The toy's entry, read from its catalog line as the copy's catalog reads it."""
-    from parlour.games import catalog
+PARTS = ("options", "engine", "screen", "lesson", "bots", "facts")  # an Entry's import paths
 
-    found: Entry = eval(LINE.strip().rstrip(","), vars(catalog))  # the line's own text
-    return found
+
+def parts_of_the_line() -> dict[str, str]:
+    """The import paths the toy's catalog line names, read from its text."""
+    call = ast.parse(LINE.strip().rstrip(","), mode="eval").body
+    assert isinstance(call, ast.Call) and ast.unparse(call.func) == Entry.__name__
+    return {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg in PARTS}
 
 
 @pytest.fixture(scope="module")
@@ -99,19 +103,27 @@ def environment(copy: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": f"{copy / 'py'}{os.pathsep}{copy}"}
 
 
-def outside_the_site(path: Path) -> bool:
-    """Whether a path is one the copy leaves out (a test run's cache, say, made in it later)."""
-    return any(fnmatch.fnmatch(part, pattern) for part in path.parts for pattern in NOT_THE_SITE)
+def outside_the_site(name: str) -> bool:
+    """Whether a file or folder's name is one the copy leaves out (a cache, build output)."""
+    return any(fnmatch.fnmatch(name, pattern) for pattern in NOT_THE_SITE)
+
+
+def site_files(root: Path) -> Iterator[str]:
+    """The site's files under `root`, by their paths from it: none of what it leaves out."""
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if not outside_the_site(f))
+        for file in sorted(files):
+            if not outside_the_site(file):
+                yield (Path(folder) / file).relative_to(root).as_posix()
 
 
 def changed_files(copy: Path) -> set[str]:
     """The files of the copy that differ from the checkout's, or that it alone holds."""
     found = set()
-    for path in copy.rglob("*"):
-        if path.is_dir() or path.name == REPORT or outside_the_site(path.relative_to(copy)):
+    for name in site_files(copy):
+        if name == REPORT:
             continue
-        name = path.relative_to(copy).as_posix()
-        mine = ROOT / name
+        path, mine = copy / name, ROOT / name
         if not mine.is_file() or not filecmp.cmp(path, mine, shallow=False):
             found.add(name)
     return found
@@ -125,9 +137,9 @@ def test_the_toy_game_needs_no_file_but_its_own_and_the_catalog_line(site: Path)
     assert changed_files(site) == {CATALOG} | WRITTEN_BY_THE_BUILD
     source = (site / CATALOG).read_text(encoding="utf-8")
     assert source.replace(LINE, "") == (ROOT / CATALOG).read_text(encoding="utf-8")
-    entry = entry_of_the_line()
-    parts = [entry.options, entry.engine, entry.screen, entry.lesson, entry.bots, entry.facts]
-    modules = {part.partition(":")[0] for part in parts}
+    parts = parts_of_the_line()
+    assert set(parts) == set(PARTS)
+    modules = {part.partition(":")[0] for part in parts.values()}
     files = {module.replace(".", "/") + ".py" for module in modules}
     assert all(name.startswith(f"{FOLDER}/") and (ROOT / name).is_file() for name in files)
     # the folder: the entry's parts, the modules they import from it, and the line itself
@@ -140,6 +152,26 @@ def test_the_toy_game_needs_no_file_but_its_own_and_the_catalog_line(site: Path)
             f"{FOLDER}/{m}.py" for m in re.findall(r"from tests\.toy_game import (\w+)", text)
         }
     assert own == files | imported | {f"{FOLDER}/__init__.py", f"{FOLDER}/entry.py"}
+
+
+# How a file would refer to the toy: an import from its folder, or its id as a literal.
+MENTIONS = re.compile(r"""tests\.toy_game|["']second-sight["']""")
+CODE = ("*.py", "*.js", "*.mjs", "*.html", "*.css", "*.json", "*.toml")
+
+
+def test_no_file_of_the_site_but_its_own_refers_to_the_toy_game():
+    """Everything else takes the toy from the catalog: no module, script, page, style or
+    setting of the site imports it or names its id, but its own files, this test, and the type
+    checker's list of packages (pyproject.toml), which checks it as strictly as the games it
+    stands for (a game under py/parlour/ is in that list already)."""
+    found = {
+        name
+        for name in site_files(ROOT)
+        if any(fnmatch.fnmatch(name, pattern) for pattern in CODE)
+        and not name.startswith(f"{FOLDER}/")
+        and MENTIONS.search((ROOT / name).read_text(encoding="utf-8", errors="replace"))
+    }
+    assert found == {"tests/games/test_toy_game.py", "pyproject.toml"}, found
 
 
 # Run in the copy: the worker's lists, the bots and the facts take the toy from its catalog.
