@@ -14,7 +14,7 @@ from parlour.games.zener import Symbol
 class Choose:
     """A seat's private choice of its symbol; `seal` turns it into `Seal` on its own device."""
 
-    symbol: str
+    symbol: Symbol
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Seal:
 
 @dataclass(frozen=True)
 class Guess:
-    symbol: str  # the other seat's symbol, guessed
+    symbol: Symbol  # the other seat's symbol, guessed
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,9 @@ def parse_action(data: Json) -> Action:
     kind, keys = data["type"], set(data)
     if kind == "seal" and keys == {"type", "commitment"} and is_commitment(data["commitment"]):
         return Seal(data["commitment"])
-    if kind == "guess" and keys == {"type", "symbol"} and Symbol.parse(data["symbol"]):
-        return Guess(str(data["symbol"]))
+    symbol = Symbol.parse(data.get("symbol"))
+    if kind == "guess" and keys == {"type", "symbol"} and symbol is not None:
+        return Guess(symbol)
     if kind == "reveal" and keys == {"type", "opening"}:
         return Reveal(Opening.from_json(data["opening"]))
     raise MalformedInput("That is not a Second Sight action.")
@@ -52,7 +53,7 @@ def action_to_json(action: Action) -> Json:
     if isinstance(action, Seal):
         return {"type": "seal", "commitment": action.commitment}
     if isinstance(action, Guess):
-        return {"type": "guess", "symbol": action.symbol}
+        return {"type": "guess", "symbol": action.symbol.value}
     if isinstance(action, Reveal):
         return {"type": "reveal", "opening": action.opening.to_json()}
     raise ValueError("a chosen symbol must be sealed before it is written down")

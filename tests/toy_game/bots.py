@@ -9,16 +9,16 @@ from typing import Any
 
 from parlour.bots.base import Bot, SeatKnowledge
 from parlour.fair.rng import Rng
+from parlour.games.zener import SYMBOLS, Symbol
 from tests.toy_game.actions import Choose, Guess
 
-SYMBOLS = ("circle", "cross", "waves", "square", "star")
+
+def _shown(knowledge: SeatKnowledge, seat: int) -> Counter[Symbol]:
+    """How often `seat` showed each symbol in the rounds so far (the public history)."""
+    return Counter(Symbol(r["symbols"][seat]) for r in knowledge.view["history"])
 
 
-def _shown(knowledge: SeatKnowledge, seat: int) -> Counter[str]:
-    return Counter(str(r["symbols"][seat]) for r in knowledge.view["history"])
-
-
-def _pick(rng: Rng, counts: Counter[str], most: bool) -> str:
+def _pick(rng: Rng, counts: Counter[Symbol], most: bool) -> Symbol:
     ranked = [counts.get(s, 0) for s in SYMBOLS]
     best = max(ranked) if most else min(ranked)
     tied = [s for s, n in zip(SYMBOLS, ranked, strict=True) if n == best]
@@ -32,11 +32,13 @@ def _play(knowledge: SeatKnowledge, seed: bytes, level: int) -> Any:
     first = knowledge.legal[0]
     me = knowledge.seat
     if isinstance(first, Choose):
-        symbol = _pick(rng, _shown(knowledge, me), most=False) if level > 1 else None
-        return Choose(symbol or SYMBOLS[rng.below(len(SYMBOLS))])
+        sealed = _pick(rng, _shown(knowledge, me), most=False) if level > 1 else rng.choice(SYMBOLS)
+        return Choose(sealed)
     if isinstance(first, Guess):
-        symbol = _pick(rng, _shown(knowledge, 1 - me), most=True) if level > 0 else None
-        return Guess(symbol or SYMBOLS[rng.below(len(SYMBOLS))])
+        guess = (
+            _pick(rng, _shown(knowledge, 1 - me), most=True) if level > 0 else rng.choice(SYMBOLS)
+        )
+        return Guess(guess)
     return first  # the opening of its seal: nothing to decide
 
 

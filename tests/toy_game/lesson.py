@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parlour.games import GAMES
+from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import AnyTable, Table, new_match_id
 from parlour.ui.tutorial import Lesson, Step
@@ -14,7 +15,7 @@ NAMES = ("Ada", "Bo (bot)")
 def table() -> AnyTable:
     config = MatchConfig("second-sight", new_match_id(), NAMES, {"rounds": 3}, bots={"1": "easy"})
     prepared: AnyTable = Table.new(GAMES["second-sight"], config, bytes(32), range(2))
-    result = prepared.act(1, Choose("circle"))
+    result = prepared.act(1, Choose(Symbol.CIRCLE))
     assert result.ok, result.reason
     return prepared
 
@@ -30,7 +31,7 @@ STEPS = (
         {"cmd": "guess", "symbol": "circle"},
         "circle button",
         moves=True,
-        replies=(Guess("cross"),),
+        replies=(Guess(Symbol.CROSS),),
     ),
     Step("Both seals were opened: you guessed right, so you score a point."),
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from parlour.errors import CommitmentMismatch, IllegalAction
 from parlour.fair.commit import Context, check_opening
@@ -30,7 +31,6 @@ from tests.toy_game.options import OPTIONS
 from tests.toy_game.state import Done, SightState, label
 from tests.toy_game.views import SightPublicView, SightSeatView
 
-NAMES = tuple(s.value for s in SYMBOLS)
 SEATS = (0, 1)
 
 
@@ -58,9 +58,9 @@ class SecondSight(Game[SightState, Action]):
         if seat not in self.to_move(state):
             return []
         if state.stage == "seal":
-            return [Choose(symbol) for symbol in NAMES]
+            return [Choose(symbol) for symbol in SYMBOLS]
         if state.stage == "guess":
-            return [Guess(symbol) for symbol in NAMES]
+            return [Guess(symbol) for symbol in SYMBOLS]
         key = label(state.round)
         return [Reveal(store.opening(key))] if store is not None and key in store else []
 
@@ -83,9 +83,9 @@ class SecondSight(Game[SightState, Action]):
         if isinstance(action, Choose):
             if state.stage != "seal" or state.sealed[seat] is not None:
                 raise ValueError("this seat's symbol is already sealed")
-            if Symbol.parse(action.symbol) is None:
+            if not isinstance(action.symbol, Symbol):
                 raise ValueError("that is no symbol")
-            return Seal(store.commit(label(state.round), action.symbol, replace=True))
+            return Seal(store.commit(label(state.round), action.symbol.value, replace=True))
         return action
 
     def apply(self, state: SightState, seat: int, action: Action) -> SightState:
@@ -101,7 +101,7 @@ class SecondSight(Game[SightState, Action]):
                 state, sealed=_put(state.sealed, seat, (action.commitment, step)), ply=step
             )
         if state.stage == "guess":
-            if not isinstance(action, Guess) or Symbol.parse(action.symbol) is None:
+            if not isinstance(action, Guess) or not isinstance(action.symbol, Symbol):
                 raise IllegalAction("Guess the other player's symbol.")
             return replace(state, guesses=_put(state.guesses, seat, action.symbol), ply=step)
         if not isinstance(action, Reveal):
@@ -114,16 +114,17 @@ class SecondSight(Game[SightState, Action]):
             raise CommitmentMismatch(f"{state.name(seat)}'s reveal is not of {what}.", seat)
         context = Context(state.setup.match_id, seat)
         check_opening(context, sealed[0], opening, who=state.name(seat), what=what, step=sealed[1])
-        if not isinstance(opening.value, str) or Symbol.parse(opening.value) is None:
+        symbol = Symbol.parse(opening.value)
+        if symbol is None:
             raise CommitmentMismatch(
                 f"{state.name(seat)} sealed {opening.value!r}, no symbol.", seat
             )
-        new = replace(state, shown=_put(state.shown, seat, opening.value), ply=step)
+        new = replace(state, shown=_put(state.shown, seat, symbol), ply=step)
         return new if None in new.shown else self._score(new)
 
     def _score(self, state: SightState) -> SightState:
-        shown = tuple(str(s) for s in state.shown)
-        guesses = tuple(str(g) for g in state.guesses)
+        shown = tuple(s for s in state.shown if s is not None)
+        guesses = tuple(g for g in state.guesses if g is not None)
         scores = tuple(state.scores[s] + (guesses[s] == shown[1 - s]) for s in SEATS)
         new = replace(
             state,
@@ -160,13 +161,14 @@ class SecondSight(Game[SightState, Action]):
                     "name": state.name(s),
                     "score": state.scores[s],
                     "sealed": state.sealed[s] is not None,
-                    "guess": state.guesses[s],
-                    "shown": state.shown[s],
+                    "guess": _name(state.guesses[s]),
+                    "shown": _name(state.shown[s]),
                 }
                 for s in SEATS
             ],
             "history": [
-                {"symbols": list(d.symbols), "guesses": list(d.guesses)} for d in state.history
+                {"symbols": [s.value for s in d.symbols], "guesses": [g.value for g in d.guesses]}
+                for d in state.history
             ],
             "outcome": None if state.outcome is None else state.outcome.to_json(),
         }
@@ -211,5 +213,13 @@ class SecondSight(Game[SightState, Action]):
                 )
 
 
-def _put(values: tuple, seat: int, value: object) -> tuple:  # type: ignore[type-arg]
+T = TypeVar("T")
+
+
+def _put(values: tuple[T | None, ...], seat: int, value: T) -> tuple[T | None, ...]:
+    """The pair with `seat`'s value put in."""
     return tuple(value if s == seat else v for s, v in enumerate(values))
+
+
+def _name(symbol: Symbol | None) -> str | None:
+    return None if symbol is None else symbol.value

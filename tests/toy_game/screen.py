@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
+from parlour.games.zener import SYMBOLS, Symbol
 from parlour.ui.seat import Seat, run_command
 from parlour.ui.tree import Node, h
 from parlour.ui.widgets import waiting_tree
@@ -14,7 +15,6 @@ from tests.toy_game.actions import Choose, Guess
 from tests.toy_game.state import SightState, label
 from tests.toy_game.views import SightPublicView, SightSeatView
 
-SYMBOLS = ("circle", "cross", "waves", "square", "star")
 DOING = {"seal": "to seal a symbol", "guess": "to guess", "reveal": "to open their seal"}
 
 
@@ -110,8 +110,13 @@ class SightScreen:
         buttons = [
             h(
                 "button",
-                {"class": "button small", "data-cmd": cmd, "data-symbol": s, "type": "button"},
-                s,
+                {
+                    "class": "button small",
+                    "data-cmd": cmd,
+                    "data-symbol": s.value,
+                    "type": "button",
+                },
+                s.value,
             )
             for s in SYMBOLS
         ]
@@ -138,11 +143,11 @@ class SightScreen:
         return self._act(session, event, Guess)
 
     def _act(
-        self, session: Seat, event: dict[str, Any], make: Callable[[str], object]
+        self, session: Seat, event: dict[str, Any], make: Callable[[Symbol], object]
     ) -> str | None:
         """A symbol's button: sealed or guessed (`make`); anything else is refused in words."""
-        symbol = event.get("symbol")
-        if symbol not in SYMBOLS:
+        symbol = Symbol.parse(event.get("symbol"))
+        if symbol is None:
             return "Choose one of the five symbols."
         session.act(make(symbol))
         return None

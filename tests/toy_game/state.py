@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from parlour.games.base import Outcome, Setup
+from parlour.games.zener import Symbol
 
 Stage = Literal["seal", "guess", "reveal", "over"]
 
@@ -20,8 +21,8 @@ def label(round_: int) -> str:
 class Done:
     """A finished round: each seat's symbol and guess."""
 
-    symbols: tuple[str, ...]
-    guesses: tuple[str, ...]
+    symbols: tuple[Symbol, ...]
+    guesses: tuple[Symbol, ...]
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,8 @@ class SightState:
     rounds: int
     round: int = 0  # the round under way, from 0
     sealed: tuple[tuple[str, int] | None, ...] = (None, None)  # (commitment, step) per seat
-    guesses: tuple[str | None, ...] = (None, None)
-    shown: tuple[str | None, ...] = (None, None)
+    guesses: tuple[Symbol | None, ...] = (None, None)
+    shown: tuple[Symbol | None, ...] = (None, None)
     scores: tuple[int, ...] = (0, 0)
     history: tuple[Done, ...] = ()
     ply: int = 0

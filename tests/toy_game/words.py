@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from parlour.games.zener import Symbol
 from parlour.words import Named, possessive
 from tests.toy_game.actions import Guess, Reveal, Seal
 from tests.toy_game.state import SightState
@@ -14,9 +15,9 @@ def describe(before: SightState, seat: int, action: object) -> str:
     if isinstance(action, Seal):
         return f"{name:seals} a symbol."
     if isinstance(action, Guess):
-        return f"{name:guesses} {action.symbol} for {possessive(other)} symbol."
+        return f"{name:guesses} {action.symbol.value} for {possessive(other)} symbol."
     if isinstance(action, Reveal):
-        right = before.guesses[1 - seat] == action.opening.value
+        right = before.guesses[1 - seat] == Symbol.parse(action.opening.value)
         return (
             f"{name:shows} {action.opening.value}: {other} guessed {'right' if right else 'wrong'}."
         )
