@@ -1,6 +1,7 @@
-"""Second Sight: each round both players seal a Zener symbol, then each guesses the other's;
-then both devices open their seals (an automatic step: the player has nothing to decide), and
-a right guess scores a point. After the last round the most points wins; equal points draw.
+"""Second Sight: each round both players seal a Zener symbol at once, then each guesses the
+other's, in turn (who guesses first changes each round); then both devices open their seals (an
+automatic step: the player has nothing to decide), and a right guess scores a point. After the
+last round the most points wins; equal points draw.
 
 The symbols are hidden from the seal to its opening, so between rounds nothing is hidden (a
 replay's position there may be played on), and an opening checked in play leaves nothing sealed
