@@ -9,10 +9,11 @@ import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 from e2e.test_snapshot import COLD, FAIL_FIRST_READ, NO_SNAPSHOT, RESTORED, loader_after, one_move
+from parlour.games.catalog import names
 
 pytestmark = pytest.mark.timing  # first contentful paint is bounded: run alone (Makefile)
 
-GAMES = {"esp": "ESP", "espeers": "ESPEERS", "telepathic": "Telepathic", "psi-squad": "Psi Squad"}
+GAMES = names()  # each game's name by its id, in the home screen's order: the catalog's
 
 
 @pytest.mark.first_visit

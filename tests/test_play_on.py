@@ -9,6 +9,7 @@ import pytest
 from parlour.errors import IllegalAction, MalformedInput
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
+from parlour.games.declared import facts_for
 from parlour.games.esp.actions import Place
 from parlour.match import bot_seats
 from parlour.match.audit import Verified, audit
@@ -58,15 +59,39 @@ def test_esp_is_played_on_exactly_where_every_tile_is_symbol_up():
     assert where[-1] is False  # over: nothing to play on
 
 
-# every example but ESP's, whose tiles may all be face up (played on above)
-HIDDEN_THROUGHOUT = [i for i, (game, _, _) in enumerate(SETUPS) if game != "esp"]
-
-
-@pytest.mark.parametrize("setup", HIDDEN_THROUGHOUT, ids=[IDS[i] for i in HIDDEN_THROUGHOUT])
-def test_games_with_hidden_values_throughout_are_never_played_on(setup):
+@pytest.mark.parametrize("setup", range(len(SETUPS)), ids=IDS)
+def test_every_game_is_played_on_where_its_facts_see_nothing_hidden_and_verifies(setup):
+    """Where each example's finished game may be played on is what its facts' `hidden` says of
+    the public view (ESP while every tile is up, Second Sight between rounds; a game hidden
+    throughout, nowhere). The new game from the first and the last such position, its seats'
+    stores empty of the original's secrets, plays to its end and the audit verifies it: nothing
+    it needed was hidden."""
     table, _record = finished(setup)
     match = table.match
-    assert not any(can_play_on(match.upto(step)) for step in range(match.step + 1))
+    hidden = facts_for(match.game.id).hidden
+    where = [step for step in range(match.step + 1) if can_play_on(match.upto(step))]
+    for step in range(match.step + 1):
+        view = match.game.public_view(match.state_at(step))
+        expected = hidden is not None and step < match.step and not hidden(view)
+        assert (step in where) == expected, step
+    for step in sorted({*where[:1], *where[-1:]}):
+        new = play_on(match.upto(step), Rng(b"on %d" % step).read(32))
+        rng = Rng(b"played on")
+        for _ in range(3000):
+            if new.match.result() is not None:
+                break
+            seat = min(new.game.to_move(new.state))
+            auto = new.game.auto_action(new.state, seat, new.stores[seat])
+            choice = (
+                auto
+                if auto is not None
+                else bot_seats.decide(new, seat, "easy", rng.read(32)).choice
+            )
+            assert new.act(seat, choice).ok
+        openings = {s: new.openings(s) for s in new.stores}
+        config = new.match.config
+        verdict = audit(new.game, config, new.match.seed, new.match.entries, openings)
+        assert isinstance(verdict, Verified), (step, verdict)
 
 
 def test_the_new_game_holds_the_original_moves_and_verifies_at_its_end():

@@ -1,17 +1,19 @@
-"""Count to Ten's set-up: two or three players, and the total that wins."""
+"""Second Sight's set-up: two players, and how many rounds."""
 
 from __future__ import annotations
 
 from parlour.games.catalog import entry
 from parlour.games.options import Choice, Option, Options, Seats, numbered
 
-GAME = entry("count-to-ten")  # its id and name: the catalog's (in the copy that holds it)
+GAME = entry("second-sight")  # its id and name: the catalog's (in the copy that holds it)
+
+ROUNDS = (3, 5)
 
 OPTIONS = Options(
     game=GAME.id,
     name=GAME.name,
     seats=Seats(
-        counts=(2, 3),
+        counts=(2,),
         default=2,
         legend="Names",
         label=numbered("Seat"),
@@ -19,12 +21,13 @@ OPTIONS = Options(
     ),
     options=(
         Option(
-            key="target",
-            legend="Target",
-            help="The total that wins: who says it first.",
-            choices=(Choice(10, "Ten", name="ten"), Choice(20, "Twenty", name="twenty")),
-            default=10,
+            key="rounds",
+            legend="Rounds",
+            help="How many rounds of sealing and guessing.",
+            choices=(Choice(3, "Three", name="three"), Choice(5, "Five", name="five")),
+            default=3,
         ),
     ),
-    max_moves=40,
+    max_moves=6 * max(ROUNDS) * 10,  # six steps a round; ten times the longest game
+    longest_per_seat=3 * max(ROUNDS),
 )

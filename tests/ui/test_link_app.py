@@ -13,7 +13,8 @@ import pytest
 
 from parlour.errors import MalformedInput
 from parlour.fair.rng import Rng
-from parlour.games.declared import GAME_IDS
+from parlour.games.declared import GAME_IDS, options_for
+from parlour.games.facts import Example
 from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.audit import Verified
 from parlour.match.by_link import LinkPlay
@@ -24,6 +25,7 @@ from parlour.ui.by_link.screen import removal, send_tree
 from parlour.ui.tree import to_html
 from tests.signers import Ed25519Signer, P256Signer
 from tests.signers import verify as real_verify
+from tests.tables import examples, labels
 from tests.ui.test_bot_seats import form
 from tests.ui.test_online_app import Keyring
 
@@ -300,19 +302,27 @@ def deck(seat: int, value: str) -> dict:
     return {"tag": "select", "value": value, "data": {"deck-seat": str(seat), "default": value}}
 
 
-SET_UPS = [
-    ("esp", form("esp", 2, {})),
-    ("esp", form("esp", 4, {3: "easy"})),
-    ("espeers", [*form("espeers", 2, {}), deck(0, "starter:mindwall"), deck(1, "starter:x")]),
-    ("telepathic", [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]),
-    ("telepathic", [*form("telepathic", 3, {}), radio("arrangement", "director", "3")]),
-    ("telepathic", [*form("telepathic", 4, {}), radio("arrangement", "four", "4")]),
-    ("telepathic", [*form("telepathic", 4, {}), radio("arrangement", "teams", "4")]),
-    ("psi-squad", [*psi_form({6: "easy", 7: "hard"}, 8)]),
-]
+def fields_of(game: str, example: Example) -> list[dict]:
+    """An example table's set-up form as the page sends it: the seat count, each seat's name and
+    kind (person or a bot's level), and each variant option's choice (one that fixes the seat
+    count, as Telepathic's arrangement, says so)."""
+    counted_by = options_for(game).seats.counted_by
+    fixed = str(example.seats)
+    return [
+        *form(game, example.seats, dict(example.bots)),
+        *(
+            radio(key, str(value), fixed if key == counted_by else None)
+            for key, value in example.variant.items()
+        ),
+    ]
 
 
-@pytest.mark.parametrize(("game", "fields"), SET_UPS)
+# Every game's example tables (games/<game>/facts.py), with bots and without.
+SET_UPS = [(game, fields_of(game, example)) for game, example in examples(more=True)]
+ESPEERS_DECKS = [deck(0, "starter:mindwall"), deck(1, "starter:x")]  # "x": not a deck
+
+
+@pytest.mark.parametrize(("game", "fields"), SET_UPS, ids=labels(more=True))
 def test_every_game_and_variant_starts_by_link_and_a_second_device_joins(game, fields):
     ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
     call(ada, {"op": "route", "hash": f"#link-{game}", "form": fields})
@@ -330,9 +340,22 @@ def test_every_game_and_variant_starts_by_link_and_a_second_device_joins(game, f
     assert links_in(drawn(out)), drawn(out)
     joined = next(iter(bo.links().plays.values()))
     assert joined.local == (1,) and joined.name(1) == "Bo"
-    if game == "espeers":
-        assert joined.private == {1: {"deck": "onslaught"}}
-        assert play.private[0] == {"deck": "mindwall"}
+
+
+def test_espeers_decks_by_link_are_each_device_s_own_choice():
+    """The maker's deck from its form (a deck that is none falls back on its default), the
+    joiner's from its join screen: each kept private on its own device."""
+    fields = [*fields_of("espeers", Example("ESPEERS", 2)), *ESPEERS_DECKS]
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-espeers", "form": fields})
+    invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
+    route(bo, invite[-1])
+    fields_ = {"bylink-seat": "1", "bylink-name": "Bo", "espeers-deck": "starter:onslaught"}
+    call(bo, {"op": "click", "region": "bylink",
+              "data": {"cmd": "bylink-join", "fields": fields_}})  # fmt: skip
+    play, joined = (next(iter(a.links().plays.values())) for a in (ada, bo))
+    assert joined.private == {1: {"deck": "onslaught"}}
+    assert play.private[0] == {"deck": "mindwall"}
 
 
 def test_a_digit_typed_on_the_board_of_a_game_by_link_reaches_it_and_its_save_is_kept():
@@ -358,15 +381,19 @@ def test_damaged_parts_and_text_that_is_no_link_get_a_sentence_not_a_fault():
         assert 'class="error"' in page and "Join the game" not in page, text
 
 
-OTHER_GAMES = [
-    ("esp", form("esp", 2, {})),
-    ("espeers", [*form("espeers", 2, {}), deck(0, "starter:mindwall"), deck(1, "starter:x")]),
-    ("telepathic", [*form("telepathic", 2, {}), radio("arrangement", "pair", "2")]),
-]
+# Each game's first two-player table of people; Psi Squad's cyphers, a choice its moves do not
+# list, are typed in by the test of its own above.
+TWO_PLAYERS = {
+    game: fields_of(game, example)
+    for game, example in reversed(examples(more=True))
+    if example.seats == 2 and not example.bots and game != "psi-squad"
+}
 
 
-@pytest.mark.parametrize(("game", "fields"), OTHER_GAMES)
-def test_esp_espeers_and_telepathic_play_to_the_end_by_link(game, fields):
+@pytest.mark.parametrize(("game", "fields"), TWO_PLAYERS.items(), ids=list(TWO_PLAYERS))
+def test_every_game_plays_to_the_end_by_link(game, fields):
+    if game == "espeers":
+        fields = [*fields, *ESPEERS_DECKS]
     ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
     call(ada, {"op": "route", "hash": f"#link-{game}", "form": fields})
     invite = links_in(drawn(call(ada, {"op": "route", "hash": "#bylink"})))
