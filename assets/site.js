@@ -147,9 +147,44 @@ function linkFullSite() {
   update();
 }
 
+// ESP's "More board beyond the edge": shown while the board's frame can scroll. The frame's
+// size and its board's are watched, and the frame's area marked (data-pans) at each change. (A
+// scroll-driven animation drew this before, without script; Chromium 150 and 156 kept a
+// frame's scroll range from before a window's resize, so the hint stayed on a frame that could
+// no longer scroll.) The marks are the page's own: the worker's redraws leave them alone.
+function markPanningFrames() {
+  const watched = new WeakSet();
+  const mark = (frame) => {
+    const area = frame.closest(".esp-area");
+    if (!area) return;
+    const pans =
+      frame.scrollWidth > frame.clientWidth + 1 || frame.scrollHeight > frame.clientHeight + 1;
+    area.toggleAttribute("data-pans", pans);
+  };
+  const sizes = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const frame = entry.target.closest(".esp-frame");
+      if (frame) mark(frame);
+    }
+  });
+  const watch = () => {
+    for (const frame of document.querySelectorAll(".esp-frame")) {
+      for (const part of [frame, frame.firstElementChild]) {
+        if (part && !watched.has(part)) {
+          watched.add(part);
+          sizes.observe(part);
+        }
+      }
+    }
+  };
+  new MutationObserver(watch).observe(document.body, { childList: true, subtree: true });
+  watch();
+}
+
 if (embedded) {
   linkFullSite();
   if (window.parent !== window) tellHeight();
 }
 watchNetwork();
+markPanningFrames();
 keepOffline();

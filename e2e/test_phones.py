@@ -153,9 +153,9 @@ def test_esp_a_placement_on_one_screen(page, site, watch):
         pans = page.locator("#play-esp [data-role=board-frame]").evaluate(CAN_SCROLL)
         assert pans or width > 360, "zoomed in, the board is larger than a phone's frame"
         # The board drawn again at this size, as after any move (the zoom out and back in).
-        # Chromium 150 may keep a scroll timeline's range from before a resize until its frame
-        # is drawn again: at 1280 after 360 the hint stayed on a frame that could not scroll
-        # (scroll 798x519 = client 798x519; 1 run in 4). Chromium 156 does not.
+        # (When the hint followed the frame's scroll timelines, Chromium 150 and 156 kept a
+        # timeline's range from before a resize: at 1280 after 360 the hint stayed on a frame
+        # that could not scroll, 1 run in 3 or 4. site.js now measures the frame.)
         page.click("#play-esp [data-cmd=zoom-out]")
         solo.settle()
         page.click("#play-esp [data-cmd=zoom-in]")
@@ -165,8 +165,7 @@ def test_esp_a_placement_on_one_screen(page, site, watch):
         hint = page.locator("#play-esp [data-role=pans]")
         for motion in ("reduce", "no-preference"):  # not motion: it stays with reduced motion
             page.emulate_media(reduced_motion=motion)
-            # the hint follows the frame's scroll timelines, which the browser updates with the
-            # next frame after a resize, not at once
+            # the hint follows the frame's size, measured after the browser's next layout
             try:
                 expect(hint).to_be_visible(visible=pans, timeout=2_000)
             except AssertionError:
