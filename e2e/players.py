@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from e2e import clicks
+from e2e.games import esp as esp_driver
 from e2e.harness import READY, READY_TIMEOUT_MS
 from parlour.fair.rng import Rng
 from parlour.games import GAMES
@@ -184,7 +185,7 @@ class EspPage:
             choice = next(
                 a for a in self.mirror.legal(seat) if isinstance(a, Flip) and a.cell == choice.cell
             )
-        clicks.esp(self.page, "#play-esp", self.mirror.state, choice)
+        esp_driver.click(self.page, "#play-esp", self.mirror.state, choice)
         page = self.page
         before = self.mirror.state
         assert self.mirror.act(seat, choice).ok

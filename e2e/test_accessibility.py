@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from e2e import axe, clicks
+from e2e.games import esp as esp_driver
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.players import SoloPage
 from e2e.test_bots import GAMES
@@ -300,7 +301,7 @@ def motion_journey(page, site_url: str) -> list[dict]:
     solo = SoloPage(page, "esp")
     solo.start(site_url, 2, "medium")
     table = solo.settle()
-    clicks.esp(page, solo.root, table.state, bot_seats.decide(table, 0, "easy").choice)
+    esp_driver.click(page, solo.root, table.state, bot_seats.decide(table, 0, "easy").choice)
     page.locator(f"{solo.root} [data-role=thinking]").wait_for()
     seen.append(page.evaluate(MOVING))  # the bot thinks: its chip would pulse
     solo.settle()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e import clicks
+from e2e.games import esp as esp_driver
 from e2e.players import THOUGHTS, SoloPage
 from parlour.games.declared import default_tables
 from parlour.match import bot_seats
@@ -46,7 +46,7 @@ def test_the_thinking_chip_and_undo_of_a_move_with_the_bots_reply(page, site, wa
     solo.start(site.url, 2, "medium")
     table = solo.settle()
     choice = bot_seats.decide(table, 0, "easy").choice
-    clicks.esp(page, solo.root, table.state, choice)
+    esp_driver.click(page, solo.root, table.state, choice)
     page.locator(f"{solo.root} [data-role=thinking]").wait_for()  # during the pause
     table = solo.settle()
     assert table.match.step == 2 and 0 in table.game.to_move(table.state)

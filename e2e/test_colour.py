@@ -19,8 +19,11 @@ import pytest
 from PIL import Image
 
 from e2e import clicks
+from e2e.games import driver
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.players import SoloPage
+from parlour.games.catalog import ids
+from parlour.games.declared import default_tables
 from parlour.match import bot_seats
 
 # Rows of the 3x3 matrix, each with 0 for alpha's part and 0 offset; alpha kept.
@@ -140,8 +143,9 @@ def test_the_filters_make_red_and_green_alike(app):
         assert red_green_gap(seen[name]) < normal / 2, (name, seen)
 
 
-# (game, seats, moves before the picture): four seats in ESP show every seat colour.
-PLAYS = [("esp", 4, 6), ("espeers", 2, 4), ("psi-squad", 3, 3), ("telepathic", 2, 2)]
+# (game, seats, moves before the picture): each game's driver says (e2e/games/).
+PLAYS = [(game, *driver(game).COLOUR_PICTURE) for game in ids()]
+TABLES = dict(default_tables())  # a game's own number of players: its form's default
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -154,7 +158,7 @@ def test_home_and_play_screens_under_simulated_colour_blindness(browser, site, s
     assert shots["normal"] != shots["deuteranopia"] != shots["protanopia"]
     for game, seats, moves in PLAYS:
         solo = SoloPage(page, game)
-        radio = "input[name='esp-seats'][value='4']" if game == "esp" else None
+        radio = None if seats == TABLES[game] else f"input[name='{game}-seats'][value='{seats}']"
         solo.start(site.url, seats, "easy", radio)
         advance(page, solo, moves)
         if game == "esp":  # a tile chosen: the cells it may go to are marked

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from e2e import clicks
+from e2e.games import espeers as espeers_driver
 from e2e.harness import READY, READY_TIMEOUT_MS
 from e2e.keys import tab_to
 from parlour.games import GAMES
@@ -160,7 +160,7 @@ class DuelPage:
 
     def make(self, choice, table: Table, seat: int) -> None:
         """The clicks a player makes for `choice`."""
-        clicks.espeers(self.page, ROOT, table.state, choice)
+        espeers_driver.click(self.page, ROOT, table.state, choice)
 
     def past_the_mulligans(self) -> None:
         """Both players keep their hands; the first player holds the device."""
@@ -396,7 +396,7 @@ def test_the_hand_the_stack_and_the_opponent_fit_a_laptop_and_a_phone(
         if table.match.step > 12 and mid_game(table):
             break
         choice = bot_seats.decide(table, 0, "medium").choice
-        clicks.espeers(page, ROOT, table.state, choice)
+        espeers_driver.click(page, ROOT, table.state, choice)
         solo.wait_for_move(table.match.step)
     else:
         raise AssertionError("no mid-game table")
@@ -458,7 +458,7 @@ def keyboard_move(page, table: Table, choice) -> None:
     elif isinstance(choice, AssignDamage):
         press_on(page, f"{ROOT} [data-cmd=assign][data-amount='{choice.from_pool}']")
     elif isinstance(choice, Discard):
-        hand = clicks.hand_faces(page, ROOT)
+        hand = espeers_driver.hand_faces(page, ROOT)
         for card in choice.cards:
             slot = hand.index(card)
             hand[slot] = ""
@@ -466,7 +466,7 @@ def keyboard_move(page, table: Table, choice) -> None:
             page.keyboard.press("Enter")
         press_on(page, f"{ROOT} [data-cmd=discard]")
     elif isinstance(choice, (Play, Cycle, PlaceBarrier)):
-        to_slot(page, clicks.hand_faces(page, ROOT).index(choice.card))
+        to_slot(page, espeers_driver.hand_faces(page, ROOT).index(choice.card))
         page.keyboard.press("Enter")
         cmd = {Play: "play", Cycle: "cycle", PlaceBarrier: "barrier"}[type(choice)]
         press_on(page, f"{ROOT} [data-cmd={cmd}]")

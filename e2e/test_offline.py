@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from e2e import clicks
+from e2e.games import esp as esp_driver
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer, chromium_launch_args
 from e2e.players import SoloPage
 from parlour.games.declared import default_tables
@@ -229,7 +229,7 @@ def test_open_tabs_keep_their_version_until_each_reloads_and_the_game_survives(b
         solo = SoloPage(b, "esp")
         solo.start(server.url, 2, "easy")
         table = solo.settle()
-        clicks.esp(b, solo.root, table.state, bot_seats.decide(table, 0, "easy").choice)
+        esp_driver.click(b, solo.root, table.state, bot_seats.decide(table, 0, "easy").choice)
         steps = solo.settle().match.step
         assert steps >= 2  # the person's move and the bot's reply
         # Everything tab B and its engines got since the switch came from version 1.

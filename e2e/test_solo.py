@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from e2e import clicks
+from e2e.games import esp as esp_driver
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer
 from e2e.players import SoloPage
 from parlour.games.declared import GAME_IDS
@@ -158,7 +158,7 @@ def test_the_board_stays_put_while_a_bot_thinks(browser, site, width):
         table = solo.settle()
         bar = page.locator("#play-esp .play-bar").bounding_box()
         choice = bot_seats.decide(table, 0, "easy").choice
-        clicks.esp(page, solo.root, table.state, choice)
+        esp_driver.click(page, solo.root, table.state, choice)
         page.locator("#play-esp [data-role=thinking]").wait_for()
         thinking = page.locator("#play-esp .play-bar").bounding_box()
         assert thinking["height"] == bar["height"], "the play bar wrapped while the bot thinks"

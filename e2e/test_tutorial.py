@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from e2e.games import driver
 from e2e.harness import READY, READY_TIMEOUT_MS
 from parlour.games.declared import GAME_IDS
 
@@ -100,12 +101,7 @@ def test_each_tutorial_by_keyboard_alone_from_its_rules_page(page, site, watch, 
 SIZES = {360: 740, 1280: 800}
 # The steps photographed (by the number of presses before them): each at both widths, in both
 # themes, by changing the viewport and the colour scheme of the one page.
-SHOT_AT = {
-    "esp": (3, 7, 11),
-    "espeers": (2, 4, 9),
-    "psi-squad": (4, 9, 11),
-    "telepathic": (1, 4, 7),
-}
+SHOT_AT = {game: driver(game).LESSON_PHOTOS for game in LESSON_GAMES}  # e2e/games/
 
 
 # Where the highlighted thing stands once scrolled to: inside the viewport, and the element at its

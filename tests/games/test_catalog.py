@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from e2e.games import driver
 from parlour.bots.arena import sweep_levels
 from parlour.bots.registry import BOTS, player_levels
 from parlour.fair.rng import Rng
@@ -46,13 +47,6 @@ def test_the_catalog_holds_the_expected_games():
 # Where a literal naming every game may stand: the inventory above, and the main thread's lists,
 # which the build writes from the catalog (py/shell/, between "The catalog's games" comments).
 MAY_LIST_THE_GAMES = {"tests/games/test_catalog.py", "py/shell/page.py", "py/shell/embed.py"}
-# Left for later (issue 40): the browser tests' clicks, colours, home cards and lessons. Nothing
-# may join them.
-STILL_LISTED = {
-    "e2e/clicks.py",
-    "e2e/test_colour.py",
-    "e2e/test_tutorial.py",
-}
 
 
 def hand_lists(root: Path, games: set[str]) -> dict[str, list[int]]:
@@ -83,8 +77,18 @@ def test_no_other_hand_list_of_the_games():
     the screens' modules) each had to learn of a fifth game; they are derived from the catalog
     and each game's facts now (tests/tables.py), and no new one may appear."""
     found = hand_lists(ROOT, set(EXPECTED_GAMES))
-    assert set(found) - MAY_LIST_THE_GAMES - STILL_LISTED == set(), found
-    assert set(found) >= STILL_LISTED, "one was derived: take it out of STILL_LISTED"
+    assert set(found) - MAY_LIST_THE_GAMES == set(), found
+
+
+def test_every_game_has_its_driver_for_the_browser_tests():
+    """The browser tests take each game's clicks, its colour picture and its lesson's photos
+    from its own module of e2e/games/ (found by its package name), not from lists of the four."""
+    for game in ids():
+        module = driver(game)
+        assert callable(module.click), game
+        seats, moves = module.COLOUR_PICTURE
+        assert GAMES[game].min_seats <= seats <= GAMES[game].max_seats and moves > 0, game
+        assert list(module.LESSON_PHOTOS) == sorted(set(module.LESSON_PHOTOS)), game
 
 
 def test_the_hand_list_finder_sees_rows_and_keys(tmp_path: Path):
