@@ -23,9 +23,10 @@ from parlour.games.turns import first_automatic
 from parlour.match import bot_seats
 from parlour.match.config import MatchConfig
 from parlour.match.table import Table
+from parlour.ui.lesson_steps import Lesson
 from parlour.ui.online.screen import GAME_NAMES
 from parlour.ui.screens import SCREENS
-from parlour.ui.tutorial import LESSONS, Lesson
+from parlour.ui.tutorial import LESSONS
 from scripts import pages
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from parlour.games import GAMES
 from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import AnyTable, Table, new_match_id
-from parlour.ui.tutorial import Lesson, Step
+from parlour.ui.lesson_steps import Lesson, Step
 from tests.toy_game.actions import Choose, Guess
 
 NAMES = ("Ada", "Bo (bot)")

@@ -15,14 +15,14 @@ real game behaves, and a real game must never be blocked by a script.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
 from parlour.games.catalog import CATALOG, load
 from parlour.match.match import Submitted
 from parlour.ui import pace
+from parlour.ui.lesson_steps import Lesson, Reply, Step
 from parlour.ui.page import within
 from parlour.ui.play import PlaySession
 from parlour.ui.play_session import STATUS
@@ -30,16 +30,10 @@ from parlour.ui.screens import screen_for
 from parlour.ui.tree import Node, h
 
 if TYPE_CHECKING:
-    from parlour.match.table import AnyTable
     from parlour.ui.host import Host
-
-# A bot's scripted reply: its choice, or a function of the table that makes it (a choice that
-# needs the bot's own store, such as a flip's opening).
-Reply = Any | Callable[["AnyTable"], Any]
 
 # The lessons, by game id (the catalog's `lesson`): imported on first use.
 LESSONS = {entry.id: entry.lesson for entry in CATALOG}
-NEXT = {"cmd": "lesson-next"}  # a step with nothing to press in the game: "Next"
 HIGHLIGHT = "learn-next"
 # Commands that never disturb the script: they open, fold or read things.
 LOOKING = (
@@ -51,43 +45,6 @@ LOOKING = (
     "zoom-in",
     "zoom-out",
 )
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of a lesson: `say` is shown and announced; `press` is the event that completes
-    it (None: a "Next" button); `what` names the thing to press, for the sentence a wrong press
-    gets; `moves`: the press must play a move (a refused one leaves the step as it is);
-    `replies`: the bot's moves after this step, before the next one's words; `also`: other
-    events that do the same (a digit typed on a keyboard for the digit's key on screen)."""
-
-    say: str
-    press: Mapping[str, str] | None = None
-    what: str = "highlighted control"
-    moves: bool = False
-    replies: tuple[Reply, ...] = ()
-    also: tuple[Mapping[str, str], ...] = ()
-
-    @property
-    def event(self) -> dict[str, str]:
-        return dict(self.press) if self.press is not None else dict(NEXT)
-
-
-@dataclass(frozen=True)
-class Lesson:
-    """A game's tutorial: its title, how to set its table up, its steps and its last words."""
-
-    game: str
-    title: str
-    table: Callable[[], AnyTable]  # a fresh prepared table (seat `human` is the learner)
-    steps: tuple[Step, ...]
-    done: str  # said after the last step, while the game goes on freely
-    human: int = 0
-    rules: str = field(default="")  # the rules page's address
-
-    @property
-    def bot(self) -> int:
-        return 1 - self.human
 
 
 def lesson_for(game_id: str) -> Lesson:

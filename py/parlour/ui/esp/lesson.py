@@ -15,7 +15,7 @@ from parlour.games.esp.hexgrid import Cell
 from parlour.games.zener import Symbol
 from parlour.match.config import MatchConfig
 from parlour.match.table import AnyTable, Table, new_match_id
-from parlour.ui.tutorial import Lesson, Step
+from parlour.ui.lesson_steps import Lesson, Step
 
 NAMES = ("Ada", "Bo (bot)")
 

@@ -11,7 +11,7 @@ from parlour.games import GAMES
 from parlour.games.psi_squad.actions import ChooseCypher, Guess
 from parlour.match.config import MatchConfig
 from parlour.match.table import AnyTable, Table, new_match_id
-from parlour.ui.tutorial import Lesson, Step
+from parlour.ui.lesson_steps import Lesson, Step
 
 NAMES = ("Ada", "Bo (bot)")
 SEED = bytes([4]) * 32  # Ada guesses first with this seed (tests/ui/test_tutorial.py)

@@ -17,7 +17,7 @@ from parlour.games.telepathic.state import CONDITIONS_LABEL
 from parlour.match.config import MatchConfig
 from parlour.match.match import Match
 from parlour.match.table import AnyTable, Table, new_match_id
-from parlour.ui.tutorial import Lesson, Step
+from parlour.ui.lesson_steps import Lesson, Step
 
 NAMES = ("Ada", "Bo (bot)")
 SEED = bytes(32)  # its starting grid is the one the lesson's words describe
