@@ -832,3 +832,24 @@ def test_a_name_typed_as_a_bot_s_or_with_a_direction_override_is_refused_with_a_
     page = html.unescape(drawn(out))
     assert "cannot end in" in page or "direction-changing" in page, page
     assert not bo.links().plays
+
+
+def test_a_saved_fork_reloads_with_the_checks_the_page_asked_for_first():
+    """The page checks a save's signatures before reading it back (WebCrypto answers later,
+    `save_checks`), and its `verify` answers only those: both records of a fork kept are among
+    them, so a game that proved a fork reloads with its proof (the fork's second record is not
+    among the save's records; it was missing, and the save was set aside as damaged)."""
+    from parlour.ui.by_link.saves import save_checks
+    from tests.test_by_link import forked
+
+    group, _, other = forked()
+    saved = other.to_json()
+    asked = set(save_checks(saved))
+
+    def page_verify(algorithm: str, key: str, data: bytes, signature: bytes) -> bool:
+        return (algorithm, key, data, signature) in asked and real_verify(
+            algorithm, key, data, signature
+        )
+
+    again = LinkPlay.from_json(saved, other.signer, page_verify, group.now)
+    assert len(again.forks) == len(other.forks) == 1

@@ -42,7 +42,40 @@ def save_checks(data: Json) -> list[packing.Check]:
     if not records or not isinstance(data, dict):
         return []
     packet = packing.Packet(str(data.get("match")), tuple(records[:-1]), records[-1])
-    return packing.signature_checks(packet, {})
+    # and both records of every fork kept, under the keys of the save's first records: a
+    # fork's second record is not among the records, and reading the save back checks it
+    kept = [r for r in _fork_records(data.get("forks")) if r not in records]
+    forks = packing.Packet(packet.match_id, tuple(kept[:-1]), kept[-1]) if kept else None
+    keys = {r.device: DeviceKey.from_json(r.body.get("k")) for r in _first_records(records)}
+    return packing.signature_checks(packet, {}) + (
+        packing.signature_checks(forks, keys) if forks else []
+    )
+
+
+def _fork_records(forks: Json) -> list[Signed]:
+    """Both records of each fork a save keeps (none that cannot be read: reading the save
+    back refuses it then)."""
+    found: list[Signed] = []
+    for fork in forks if isinstance(forks, list) else []:
+        for side in ("first", "second"):
+            try:
+                found.append(Signed.from_json(fork.get(side) if isinstance(fork, dict) else None))
+            except ParlourError:
+                continue
+    return found
+
+
+def _first_records(records: list[Signed]) -> list[Signed]:
+    """The devices' first records (their keys), those whose key can be read."""
+    firsts = []
+    for record in records:
+        if record.seq == 1 and record.kind in ("open", "join"):
+            try:
+                DeviceKey.from_json(record.body.get("k"))
+            except ParlourError:
+                continue
+            firsts.append(record)
+    return firsts
 
 
 def save_keys(raw: str | None) -> dict[str, DeviceKey]:
