@@ -262,3 +262,16 @@ def test_a_turn_link_of_two_players_is_at_most_350_characters_at_the_median(game
 )
 def test_a_game_of_up_to_four_seats_never_splits_a_send(game, names, variant, bots):
     assert all(len(lengths) == 1 for _, lengths in sends(game, names, variant, bots))
+
+
+def test_telepathic_s_shared_decks_split_only_the_start_never_a_turn():
+    """The goal not met: a shared deck's lock is the whole deck of 1536-bit numbers, so the
+    start of four partners splits (docs/links.md, "Sizes"); its turns never do."""
+    found = sends("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}, games=1)
+    assert all(len(lengths) == 1 for started, lengths in found if started)
+
+
+def test_eight_seats_of_psi_squad_split_under_5_percent_of_sends():
+    names = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus (bot)", "Hal (bot)")
+    found = sends("psi-squad", names, {"length": 3}, {6: "easy", 7: "easy"}, games=1)
+    assert sum(len(lengths) > 1 for _, lengths in found) < 0.05 * len(found)

@@ -64,7 +64,7 @@ class Sending(Telling):
         signed_head = self._signed_head
         assert signed_head is not None and signed_head.same_content(head)
         text = packing.pack(packing.Packet(self.match_id, tuple(rows), signed_head))
-        return packing.links(self.base, text, limit)
+        return packing.links(self.base, text, limit, (self.match_id, self.me))
 
     def _batch_proof(self, members: list[Signed], data: bytes) -> bytes | None:
         """A batch's proof (its signature, and its digests when it holds more than one), signed
