@@ -25,6 +25,7 @@ from parlour.fair.signing import (
     proof_parts,
     record_digest,
 )
+from parlour.games.declared import facts_for
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.sending import Sending
 from parlour.match.replay import ReplayRecord
@@ -264,14 +265,43 @@ def test_a_game_of_up_to_four_seats_never_splits_a_send(game, names, variant, bo
     assert all(len(lengths) == 1 for _, lengths in sends(game, names, variant, bots))
 
 
-def test_telepathic_s_shared_decks_split_only_the_start_never_a_turn():
-    """The goal not met: a shared deck's lock is the whole deck of 1536-bit numbers, so the
-    start of four partners splits (docs/links.md, "Sizes"); its turns never do."""
-    found = sends("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}, games=1)
-    assert all(len(lengths) == 1 for started, lengths in found if started)
+def telepathic_four() -> list[tuple[bool, list[int]]]:
+    return sends("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"}, games=1)
 
 
+def test_telepathic_four_partners_never_splits_a_turn():
+    assert all(len(lengths) == 1 for started, lengths in telepathic_four() if started)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 38's goal not met: a shared deck's lock is the whole deck of 1536-bit "
+    "numbers, so the start of four partners and teams splits (docs/links.md, Sizes)",
+)
+def test_telepathic_four_partners_never_splits_its_start():
+    assert all(len(lengths) == 1 for started, lengths in telepathic_four() if not started)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 38's goal not met: each record carried on for another device keeps its own "
+    "signature, and eight players' links carry up to a round of them (docs/links.md, Sizes)",
+)
 def test_eight_seats_of_psi_squad_split_under_5_percent_of_sends():
-    names = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus (bot)", "Hal (bot)")
-    found = sends("psi-squad", names, {"length": 3}, {6: "easy", 7: "easy"}, games=1)
+    eight = next(e for e in facts_for("psi-squad").more if len(e.names) == 8)
+    found = sends("psi-squad", eight.names, dict(eight.variant), dict(eight.bots), games=2)
     assert sum(len(lengths) > 1 for _, lengths in found) < 0.05 * len(found)
+
+
+def test_a_save_of_version_1_still_loads_and_a_newer_one_says_to_reload(monkeypatch):
+    monkeypatch.setattr(Sending, "_batches", one_by_one)
+    group = settled(moves=2)  # every record signed alone, as saves of version 1 hold them
+    monkeypatch.undo()
+    ada = group.devices[0]
+    old = dict(ada.to_json(), version=1)
+    assert all(len(r["s"]) == 86 for r in old["records"])
+    again = LinkPlay.from_json(old, ada.signer, verify, group.now)
+    assert again.match is not None and again.match.head() == ada.match.head()
+    assert again.to_json()["version"] == 2
+    with pytest.raises(MalformedInput, match="newer Psi Parlour: reload"):
+        LinkPlay.from_json(dict(old, version=3), ada.signer, verify, group.now)
