@@ -25,12 +25,15 @@ from parlour.fair.signing import (
     proof_parts,
     record_digest,
 )
+from parlour.games import GAMES
 from parlour.games.declared import facts_for
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.sending import Sending
+from parlour.match.config import MatchConfig
 from parlour.match.replay import ReplayRecord
 from tests.by_link_group import BASE, Group
 from tests.signers import verify
+from tests.tables import examples
 from tests.test_by_link import flush, next_move, pen, settled, snapshot
 from tests.test_link_replay import record_of, report_of
 
@@ -238,29 +241,27 @@ def sends(game: str, names: tuple[str, ...], variant: dict, bots=None, games: in
     return found
 
 
-@pytest.mark.parametrize(
-    "game, names, variant",
-    [
-        ("esp", ("Ada", "Bo"), {}),
-        ("psi-squad", ("Ada", "Bo"), {"length": 3}),
-        ("espeers", ("Ada", "Bo"), {}),
-        ("telepathic", ("Ada", "Bo"), {}),
-    ],
-)
+def shared_deck(game: str, names: tuple[str, ...], variant: dict) -> bool:
+    """Does this table deal a deck across devices (Telepathic's four partners and teams)?"""
+    setup = MatchConfig(game, "m-" + "0" * 16, names, variant).setup()
+    return bool(GAMES[game].shared_deals(setup))
+
+
+TWO = [(g, e.names, dict(e.variant)) for g, e in examples(more=True) if len(e.names) == 2]
+UP_TO_FOUR = [
+    (g, e.names, dict(e.variant), dict(e.bots) or None)
+    for g, e in examples(more=True)
+    if len(e.names) <= 4 and not shared_deck(g, e.names, dict(e.variant))
+]
+
+
+@pytest.mark.parametrize("game, names, variant", TWO)
 def test_a_turn_link_of_two_players_is_at_most_350_characters_at_the_median(game, names, variant):
     turns = [n for started, lengths in sends(game, names, variant) if started for n in lengths]
     assert statistics.median(turns) <= 350
 
 
-@pytest.mark.parametrize(
-    "game, names, variant, bots",
-    [
-        ("esp", ("Ada", "Bo", "Cy"), {}, None),
-        ("esp", ("Ada", "Bo", "Cy", "Di (bot)"), {}, {3: "easy"}),
-        ("psi-squad", ("Ada", "Bo", "Cy"), {"length": 3}, None),
-        ("telepathic", ("Ada", "Bo", "Cy"), {"arrangement": "director"}, None),
-    ],
-)
+@pytest.mark.parametrize("game, names, variant, bots", UP_TO_FOUR)
 def test_a_game_of_up_to_four_seats_never_splits_a_send(game, names, variant, bots):
     assert all(len(lengths) == 1 for _, lengths in sends(game, names, variant, bots))
 

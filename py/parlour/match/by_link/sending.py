@@ -186,6 +186,8 @@ class Sending(Telling):
             if self._batch_proof(members, data) is None:
                 which = "b" + hashlib.sha256(data).hexdigest()[:16]
                 self._asked[which] = (members, data)
+                while len(self._asked) > 8:  # the last few asked: one is signed, or asked again
+                    del self._asked[next(iter(self._asked))]
                 waiting.append((which, data))
         return waiting
 
