@@ -110,7 +110,7 @@ def psi_form(kinds: dict[int, str] | None = None, seats: int = 2) -> list[dict]:
     return [*form("psi-squad", seats, kinds or {}), length]
 
 
-@pytest.mark.parametrize(("keys", "split"), [(Keyring, 0), (PageKeyring, 0), (PageKeyring, 500)])
+@pytest.mark.parametrize(("keys", "split"), [(Keyring, 0), (PageKeyring, 0), (PageKeyring, 300)])
 def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
     keys, split, monkeypatch
 ):
