@@ -596,7 +596,7 @@ def test_parts_of_a_split_link_are_kept_across_a_reload_and_each_part_has_its_qr
     monkeypatch,
 ):
     whole = LinkPlay.links
-    monkeypatch.setattr(LinkPlay, "links", lambda self, limit=500: whole(self, limit))
+    monkeypatch.setattr(LinkPlay, "links", lambda self, limit=300: whole(self, limit))
     ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
     call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
     page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
