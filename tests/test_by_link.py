@@ -353,7 +353,9 @@ def test_a_long_step_splits_into_numbered_parts_taken_in_any_order():
     assert outs[-1].ok and "Part" not in outs[-1].sentence
     again = cy.take_link(links[0], 0).sentence  # a part again: harmless
     # a part still missing: the sentence names which, and whose send it is of
-    assert again.startswith(f"Part 1 of {len(links)} of the link from Bo's device: waiting for")
+    assert again.startswith(
+        f"Part 1 of {len(links)} of a link that says it is from Bo's device: waiting for"
+    )
     assert again.endswith(f"{len(links)} of the same send."), again
 
 

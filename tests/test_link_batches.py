@@ -167,6 +167,43 @@ def test_a_proof_with_a_digest_list_of_no_shape_is_refused_on_reading():
             Signed.from_json(bad)
 
 
+def test_a_batch_that_lists_a_digest_twice_is_refused_on_reading():
+    """A signer's own batch with a digest listed twice was accepted (its signature holds), and
+    then every honest link that carried its records on was refused as "signed twice": a
+    player could stop the game with the blame on the others. No honest batch repeats a digest
+    (its records all differ), so such a proof is no proof."""
+    digest = b"\2" * DIGEST_BYTES
+    twice = b"\1" * SIGNATURE_BYTES + digest + b"\3" * DIGEST_BYTES + digest
+    assert proof_parts(twice) is None
+    bad = Signed("s0", 1, "open", {}, b"\1").to_json()
+    bad["s"] = base64.urlsafe_b64encode(twice).decode().rstrip("=")
+    with pytest.raises(MalformedInput, match="signature"):
+        Signed.from_json(bad)
+    assert proof_parts(twice[:-DIGEST_BYTES]) is not None
+
+
+def test_a_split_link_whose_parts_name_another_sender_is_refused_and_changes_nothing():
+    """Each part names its match and sender, for the sentence while one is missing; that name
+    is the part's own word ("a link that says it is from ..."), and once every part is in, a
+    link whose parts name another device than its signed head is refused, nothing kept."""
+    group, ada, cy_link = joined_link()
+    bo_link = next(
+        link for to, link in group.queue if to == 0 and batch_of(link).head.device == "s1"
+    )
+    assert ada.take_link(bo_link, 0).ok  # Ada knows Bo's device
+    data = cy_link.split("#pl=2.", 1)[1]
+    relabelled = packing.links(BASE, data, 400, (ada.match_id, "s1"))  # Cy's send, "Bo's"
+    assert len(relabelled) > 1
+    before = snapshot(ada)
+    first = ada.take_link(relabelled[0], 0).sentence
+    assert first.startswith(f"Part 1 of {len(relabelled)} of a link that says it is from Bo")
+    outs = [ada.take_link(part, 0) for part in relabelled[1:]]
+    assert not outs[-1].ok and "another device than the one that sent it" in outs[-1].sentence
+    assert snapshot(ada) == before
+    honest = packing.links(BASE, data, 400, (ada.match_id, "s2"))
+    assert [ada.take_link(part, 0) for part in honest][-1].ok
+
+
 def old_link(device: LinkPlay) -> str:
     """What a page before batches sent: link version 1, each record's own signature (the
     device here signs every record alone, as it did)."""

@@ -36,7 +36,8 @@ KEY_BYTES = {ED25519: 32, P256: 65}  # raw public keys: Ed25519's 32, P-256's 0x
 SIGNATURE_BYTES = 64  # both: Ed25519's, and P-256's r || s
 BATCH_TAG = "psi-parlour/batch"
 DIGEST_BYTES = 16  # a record's digest in a batch: the first 128 bits of SHA-256 of its bytes
-MAX_BATCH = 64  # digests in one batch (a device's new records between two links, its head)
+MAX_BATCH = 16  # digests in one batch (a device's new records between two links, its head): a
+# dishonest signer can pad each of its proofs to this many, and honest devices carry them on
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud without doubt
 CODE_LENGTH = 8
 
@@ -137,12 +138,15 @@ def batch_bytes(match_id: str, device: str, digests: Sequence[bytes]) -> bytes:
 def proof_parts(proof: bytes) -> tuple[bytes, list[bytes]] | None:
     """A record's proof split: its signature, and the batch's digests (none: the signature is
     over the record alone). None for bytes that are neither: a batch holds 2 to `MAX_BATCH`
-    digests (a batch of one is a plain signature, so each record has one spelling)."""
+    digests, each once (a batch of one is a plain signature, so each record has one spelling;
+    a digest listed twice made every honest link that carried the record on refused)."""
     extra = len(proof) - SIGNATURE_BYTES
     count = extra // DIGEST_BYTES
     if extra < 0 or extra % DIGEST_BYTES or count == 1 or count > MAX_BATCH:
         return None
     digests = [proof[SIGNATURE_BYTES + i * DIGEST_BYTES :][:DIGEST_BYTES] for i in range(count)]
+    if len(set(digests)) != count:
+        return None  # a digest listed twice: no honest batch does (its records all differ)
     return proof[:SIGNATURE_BYTES], digests
 
 

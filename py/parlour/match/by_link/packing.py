@@ -3,17 +3,20 @@
 Why this shape: a link is carried by whatever messenger a group already uses, so it must stay
 short (under 2,000 characters: what chats and QR codes carry well) and must never reach a server
 (the fragment after `#` is not sent with a page request). The records are canonical JSON without
-their signatures, compressed with zlib, followed by the signatures as raw bytes (random bytes do
-not compress), all in unpadded base64url:
+their proofs, deflated with a preset dictionary (`ZDICT`), followed by the proofs as raw bytes
+(random bytes do not compress), all in unpadded base64url:
 
     #pl=<version>.<data>                      one link
     #pl=<version>.<i>-<k>.<tag>.<match>.<device>.<data>   part i of k of a longer one (tag:
                                               the whole's hash; the match and the sending
                                               device, to name whose send a missing part is of)
 
-data = version byte, the compressed JSON's length (2 bytes), the compressed JSON, then 64 bytes
-of signature per record and one for the sender's head. The JSON is
-{"m": match id, "r": [[device, q, kind, body], ...], "h": [device, q, body]}.
+data = version byte (2), the compressed JSON's length (2 bytes), the compressed JSON, then for
+each batch in "p" its 64-byte signature and the 16-byte digests of its records the link does
+not carry. The JSON is {"m": match id, "r": [[device, q, kind, body], ...], "h": [device, q,
+body], "p": [[slot, ...], ...]}: per batch, its digests in order as the index of a record of
+the link (the head last) or null where the digest comes in the bytes (`_groups`). Version 1
+(still read): zlib with its header, no "p", and 64 bytes of signature per record and the head.
 """
 
 from __future__ import annotations

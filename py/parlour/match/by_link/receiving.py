@@ -58,8 +58,14 @@ class Receiving(Admission, Deriving, Sending):
         if missing:
             return self.missing_parts(read, missing)
         data = packing.join_parts({i: parts[i] for i in range(1, read.count + 1)}, read.tag)
-        del self.parts[read.tag]
-        return packing.unpack(data)
+        del self.parts[read.tag]  # taken or refused whole: its parts are kept no longer
+        packet = packing.unpack(data)
+        if read.sender and (read.sender, read.match_id) != (packet.head.device, packet.match_id):
+            raise MalformedInput(
+                "That link is damaged: its parts say they come from another device than the one "
+                "that sent it."
+            )
+        return packet
 
     def _take(self, packet: packing.Packet) -> Outcome:
         """Check every record of a packet, then keep the new ones; all or nothing."""
@@ -138,11 +144,12 @@ class Receiving(Admission, Deriving, Sending):
         )
 
     def whose(self, read: packing.Part) -> str:
-        """A part's link in words: "the link from Bo's device" (the device the part names, if
+        """A part's link in words: "a link that says it is from Bo's device" (the device the
+        part names, unchecked until every part is in and the joined link's head is read; if
         it is one of this game's), else "a link"."""
         if read.match_id != self.match_id or read.sender not in self.keys:
             return "a link"
-        return f"the link from {self._device_name(read.sender, self.held)}"
+        return f"a link that says it is from {self._device_name(read.sender, self.held)}"
 
     def checks(self, text: str) -> list[packing.Check]:
         """The signatures `take_link(text)` will check (none for a part that does not complete
