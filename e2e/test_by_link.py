@@ -67,7 +67,7 @@ def test_psi_squad_by_link_between_three_devices_with_a_reload_and_a_link_opened
     shots(page, screenshots, "send", ROOT, log)
     assert page.locator(f"{ROOT} [data-share]").first.is_hidden()  # no Web Share API here
     invite = ada.sent()
-    assert len(invite) == 1 and "#pl=1." in invite[0]
+    assert len(invite) == 1 and "#pl=2." in invite[0]
 
     bo.page.goto(invite[0])
     bo.page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)

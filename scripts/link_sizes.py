@@ -6,7 +6,8 @@ a game's start takes before the first move, for every game and variant family.
 Each game is played by links only between devices in memory (tests/by_link_group.py), every
 link delivered once, in the order sent, to every other device (a group chat); moves are drawn at
 random from the legal ones. Needs the test-only `cryptography` (real Ed25519 and P-256 keys: a
-signature's size is what it is). Prints a Markdown table (docs/links.md, "Sizes").
+signature's size is what it is). Prints a Markdown table (docs/links.md, "Sizes"); "sends
+split": the sends (each device's links at one time, start and turns) that needed parts.
 """
 
 from __future__ import annotations
@@ -45,12 +46,13 @@ class Measured(Group):
 
 def measure(games: int) -> None:
     print(
-        "| game | links before the first move | start: longest (parts) | turn: median | p95 | max |"
+        "| game | links before the first move | start: longest (parts) | turn: median | p95 | max "
+        "| sends split |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for label, game, names, variant, bots in SETUPS:
         turns: list[int] = []
-        start_max, before, parts = 0, [], 0
+        start_max, before, parts, split, sends = 0, [], 0, 0, 0
         for i in range(games):
             group = Measured(game, names, variant, bots)
             rng = Rng(f"{label}-{i}".encode())
@@ -58,6 +60,8 @@ def measure(games: int) -> None:
             first = next(k for k, (move, _) in enumerate(group.posts) if move)
             before.append(first)
             for k, (_, lengths) in enumerate(group.posts):
+                sends += 1
+                split += len(lengths) > 1
                 if k < first:
                     start_max = max(start_max, *lengths)
                     parts = max(parts, len(lengths))
@@ -67,7 +71,8 @@ def measure(games: int) -> None:
         p95 = turns[int(0.95 * (len(turns) - 1))]
         print(
             f"| {label} | {max(before)} | {start_max} ({parts}) | "
-            f"{statistics.median(turns):.0f} | {p95} | {max(turns)} |"
+            f"{statistics.median(turns):.0f} | {p95} | {max(turns)} | "
+            f"{split} of {sends} ({100 * split / sends:.1f}%) |"
         )
 
 

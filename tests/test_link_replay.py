@@ -71,7 +71,7 @@ def test_a_whole_game_by_link_replays_signed_and_names_the_device_of_each_move()
     ada = played.devices[0]
     record = record_of(ada)
     code = record.code()
-    assert code.startswith("4.") and record.to_json()["version"] == 4
+    assert code.startswith("5.") and record.to_json()["version"] == 5
     again = from_code(code)
     assert again == record and from_file(file_text(record)) == record
     # every device holds the same records, so every device shares the same replay
@@ -307,7 +307,7 @@ def test_the_by_link_screen_s_replay_is_signed():
     assert table is not None
     view = LinkView(table, screen_for(table.game.id), LinkSeats(Clock(), ada), SITE)  # type: ignore[arg-type]
     record = view.replay_record()
-    assert record == record_of(ada) and record.code().startswith("4.")
+    assert record == record_of(ada) and record.code().startswith("5.")
     report = report_of(record)
     assert report.state == "signed" and report.sentences != (UNSIGNED,)
 

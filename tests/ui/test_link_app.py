@@ -112,7 +112,7 @@ def psi_form(kinds: dict[int, str] | None = None, seats: int = 2) -> list[dict]:
     return [*form("psi-squad", seats, kinds or {}), length]
 
 
-@pytest.mark.parametrize(("keys", "split"), [(Keyring, 0), (PageKeyring, 0), (PageKeyring, 500)])
+@pytest.mark.parametrize(("keys", "split"), [(Keyring, 0), (PageKeyring, 0), (PageKeyring, 300)])
 def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
     keys, split, monkeypatch
 ):
@@ -126,7 +126,7 @@ def test_a_game_of_psi_squad_by_link_between_two_browsers_ends_checked_on_both(
     assert ("Send these links" if split else "Send this link") in page and "group chat" in page
     assert split or 'class="qr"' in page or "too long for a QR code" in page
     invite = links_in(page)
-    assert (len(invite) > 1) == bool(split) and invite[0].startswith(SITE + "#pl=1.")
+    assert (len(invite) > 1) == bool(split) and invite[0].startswith(SITE + "#pl=2.")
     for part in invite[:-1]:
         assert "of the same send too" in drawn(route(bo, part))
 
@@ -562,7 +562,8 @@ def test_start_up_reads_only_each_game_s_line_and_checks_a_game_s_signatures_whe
     home = drawn(call(again, start), link_app.HOME_ROOT)
     assert "Psi Squad: P1, Bo" in home and again.links().plays == {}
     opened = {"op": "route", "hash": f"#bylink={play.match_id}"}
-    assert len(again.signature_checks(json.dumps(opened))) >= len(play.records)
+    proofs = {r.signature for r in play.records.values()}  # a batch's signature: checked once
+    assert len(again.signature_checks(json.dumps(opened))) >= len(proofs)
     assert 'class="play play-psi-squad"' in drawn(call(again, opened))
     assert again.links().plays[play.match_id].match.head() == play.match.head()
 
@@ -622,7 +623,7 @@ def test_parts_of_a_split_link_are_kept_across_a_reload_and_each_part_has_its_qr
     monkeypatch,
 ):
     whole = LinkPlay.links
-    monkeypatch.setattr(LinkPlay, "links", lambda self, limit=500: whole(self, limit))
+    monkeypatch.setattr(LinkPlay, "links", lambda self, limit=300: whole(self, limit))
     ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
     call(ada, {"op": "route", "hash": "#link-psi-squad", "form": psi_form()})
     page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -34,6 +34,10 @@ ED25519 = "Ed25519"
 P256 = "ECDSA-P256"  # ECDSA on P-256 with SHA-256; signatures as r || s (IEEE P1363)
 KEY_BYTES = {ED25519: 32, P256: 65}  # raw public keys: Ed25519's 32, P-256's 0x04 || x || y
 SIGNATURE_BYTES = 64  # both: Ed25519's, and P-256's r || s
+BATCH_TAG = "psi-parlour/batch"
+DIGEST_BYTES = 16  # a record's digest in a batch: the first 128 bits of SHA-256 of its bytes
+MAX_BATCH = 16  # digests in one batch (a device's new records between two links, its head): a
+# dishonest signer can pad each of its proofs to this many, and honest devices carry them on
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud without doubt
 CODE_LENGTH = 8
 
@@ -119,10 +123,43 @@ def signed_bytes(match_id: str, device: str, seq: int, kind: str, body: Json) ->
     )
 
 
+def record_digest(payload: bytes) -> bytes:
+    """A record's digest in a batch: SHA-256 of its signed bytes, cut to `DIGEST_BYTES`."""
+    return hashlib.sha256(payload).digest()[:DIGEST_BYTES]
+
+
+def batch_bytes(match_id: str, device: str, digests: Sequence[bytes]) -> bytes:
+    """What a device signs once for several records (by link: the records it originates in
+    one link and its head): the batch's tag and version, the match, the device, and each
+    record's digest in order; length-prefixed, so no batch shares these bytes with a record."""
+    return encode_fields((BATCH_TAG, SIGNED_VERSION, match_id, device, *digests))
+
+
+def proof_parts(proof: bytes) -> tuple[bytes, list[bytes]] | None:
+    """A record's proof split: its signature, and the batch's digests (none: the signature is
+    over the record alone). None for bytes that are neither: a batch holds 2 to `MAX_BATCH`
+    digests, each once (a batch of one is a plain signature, so each record has one spelling;
+    a digest listed twice made every honest link that carried the record on refused)."""
+    extra = len(proof) - SIGNATURE_BYTES
+    count = extra // DIGEST_BYTES
+    if extra < 0 or extra % DIGEST_BYTES or count == 1 or count > MAX_BATCH:
+        return None
+    digests = [proof[SIGNATURE_BYTES + i * DIGEST_BYTES :][:DIGEST_BYTES] for i in range(count)]
+    if len(set(digests)) != count:
+        return None  # a digest listed twice: no honest batch does (its records all differ)
+    return proof[:SIGNATURE_BYTES], digests
+
+
 @dataclass
 class Signed:
-    """One message a device originated, with its signature (None until signed: the page signs
-    with WebCrypto, which answers later, so a record waits for its signature until then)."""
+    """One message a device originated, with its proof (None until signed: the page signs
+    with WebCrypto, which answers later, so a record waits for its signature until then).
+
+    The proof is either the device's 64-byte signature over this record's bytes, or, for a
+    record signed in a batch (by link: every record its device originated in one link, and its
+    head, under one signature), that signature followed by the batch's digests in order, this
+    record's among them: the batch's digest list travels with the record (saves, a fork's proof,
+    replays), so a record taken out of its batch still proves who signed it."""
 
     device: str
     seq: int
@@ -136,14 +173,29 @@ class Signed:
     def same_content(self, other: Signed) -> bool:
         return self.kind == other.kind and canonical_json(self.body) == canonical_json(other.body)
 
-    def verified_by(self, key: DeviceKey, match_id: str, verify: Verify) -> bool:
-        if self.signature is None:
-            return False
+    def signed_data(self, match_id: str) -> tuple[bytes, bytes] | None:
+        """The bytes the signature is over and the 64-byte signature: the record's own bytes,
+        or its batch's (when the record's digest is in the batch); None if the proof cannot
+        hold (no proof, a record whose digest is not in its batch, bytes of no shape)."""
+        parts = proof_parts(self.signature) if self.signature is not None else None
+        if parts is None:
+            return None
         try:
             data = self.payload(match_id)
         except MalformedInput:
+            return None
+        signature, digests = parts
+        if not digests:
+            return data, signature
+        if record_digest(data) not in digests:
+            return None
+        return batch_bytes(match_id, self.device, digests), signature
+
+    def verified_by(self, key: DeviceKey, match_id: str, verify: Verify) -> bool:
+        found = self.signed_data(match_id)
+        if found is None:
             return False
-        return verify(key.algorithm, key.public, data, self.signature)
+        return verify(key.algorithm, key.public, found[0], found[1])
 
     def to_json(self) -> dict[str, Json]:
         """A record as it is kept (a save, a replay, the proof in a log entry)."""
@@ -168,8 +220,7 @@ class Signed:
         if not isinstance(kind, str) or not 0 < len(kind) <= 16 or not isinstance(body, dict):
             raise MalformedInput("A signed record has no type or body.")
         canonical_json(body)
-        signature = None if sig is None else unb64(sig, SIGNATURE_BYTES, "A signature")
-        return cls(device, seq, kind, body, signature)
+        return cls(device, seq, kind, body, None if sig is None else proof_from_b64(sig))
 
 
 @dataclass(frozen=True)
@@ -187,6 +238,18 @@ class Fork:
             "first": self.first.to_json(),
             "second": self.second.to_json(),
         }
+
+
+def proof_from_b64(value: object) -> bytes:
+    """A record's proof read back: a signature, or a signature and its batch's digests."""
+    most = SIGNATURE_BYTES + MAX_BATCH * DIGEST_BYTES
+    if not isinstance(value, str) or len(value) > -(-most * 4 // 3):
+        raise MalformedInput("A signature is not one in base64url.")
+    size = len(value) * 3 // 4
+    proof = unb64(value, size, "A signature")
+    if proof_parts(proof) is None:
+        raise MalformedInput("A signature is not one, nor one with its batch's digests.")
+    return proof
 
 
 def table_code(

@@ -14,9 +14,11 @@ move's signature, so the viewer can say which device made which move. Version 3 
 compactly (what the viewer recomputes left out, the moves' signatures packed as bytes) and adds
 the signatures on each seat's openings and each device's verdict. Version 4 is a game played by
 link's `signed` part: every device's first record (its key and seats) and each move's record
-(match/signed_replay.py). A record without signatures is still written as version 1, so pages
-that read only version 1 open it as before, and an online game's as version 3; this page reads
-all four.
+(match/signed_replay.py). Version 5 is the same for a game whose records were signed in
+batches (one signature per link, issue 38): each proof carries its batch's digests. A record
+without signatures is still written as version 1, so pages that read only version 1 open it as
+before, an online game's as version 3, and a game by link with no batch as version 4; this page
+reads all five.
 
 Everything read back is checked with the match's own parsers (`MatchConfig.from_json`,
 `Opening.from_json`, canonical JSON) and refused as `MalformedInput` with a sentence a player
@@ -43,7 +45,8 @@ from parlour.match.signed_replay import Signatures
 from parlour.numbers import whole
 
 FORMAT = "psi-parlour/replay"
-VERSION = 4  # the newest this page reads and writes; 1: no signatures; 2: signed, written out
+VERSION = 5  # the newest this page reads and writes; 1: no signatures; 2: signed, written out
+LINK_PLAIN = 4  # a game by link whose every record has its own signature (5: in batches)
 SIGNED_ONLINE = 3  # an online game's signatures, compact (2: the same written out)
 PREFIX = "#replay="
 MAX_BYTES = 2_000_000  # the document, uncompressed (a saved game's limit)
@@ -105,10 +108,13 @@ class ReplayRecord:
 
     @property
     def version(self) -> int:
-        """The format this record is written in: 1 unsigned, 3 signed online, 4 by link."""
+        """The format this record is written in: 1 unsigned, 3 signed online, 4 by link (5:
+        signed in batches)."""
         if self.signed is None:
             return 1
-        return VERSION if self.signed.start else SIGNED_ONLINE
+        if not self.signed.start:
+            return SIGNED_ONLINE
+        return VERSION if self.signed.batched else LINK_PLAIN
 
     def genesis(self) -> str:
         """The log's hash before any move (from the set-up and the seed): its signatures are
@@ -156,7 +162,7 @@ class ReplayRecord:
         version = data.get("version")
         if type(version) is int and version > VERSION:
             raise MalformedInput(NEWER.format(what=what, version=version, ours=VERSION))
-        signed_versions = (2, SIGNED_ONLINE, VERSION)
+        signed_versions = (2, SIGNED_ONLINE, LINK_PLAIN, VERSION)
         if set(data) != {*_KEYS, *(["signed"] if version in signed_versions else [])} or (
             version not in (1, *signed_versions)
         ):

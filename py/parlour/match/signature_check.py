@@ -16,7 +16,6 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from parlour.errors import MalformedInput
 from parlour.fair.commit import Opening
 from parlour.fair.encoding import Json
 from parlour.fair.signing import DeviceKey, Signed, short_code, table_code
@@ -120,13 +119,10 @@ def _start_checks(
 
 def _signed_check(key: DeviceKey | None, record: Signed, match_id: str) -> Wanted | None:
     """The check a record needs under `key` (None: it cannot hold: no key, or no bytes)."""
-    if key is None or record.signature is None:
+    found = record.signed_data(match_id) if key is not None else None
+    if key is None or found is None:
         return None
-    try:
-        data = record.payload(match_id)
-    except MalformedInput:
-        return None
-    return key.algorithm, key.public, data, record.signature
+    return key.algorithm, key.public, found[0], found[1]
 
 
 def _end_checks(

@@ -28,7 +28,16 @@ from dataclasses import dataclass
 
 from parlour.errors import MalformedInput
 from parlour.fair.encoding import Json
-from parlour.fair.signing import SIGNATURE_BYTES, DeviceKey, Signed, b64, unb64
+from parlour.fair.signing import (
+    DIGEST_BYTES,
+    SIGNATURE_BYTES,
+    DeviceKey,
+    Signed,
+    b64,
+    proof_from_b64,
+    proof_parts,
+    unb64,
+)
 from parlour.match.match import forfeited_seat
 from parlour.words import and_list
 
@@ -120,6 +129,15 @@ class Signatures:
         invite = next((r for r in self.start if r.kind == "open"), None)
         return None if invite is None else {"limit": str(invite.body.get("l"))}
 
+    @property
+    def batched(self) -> bool:
+        """By link: does a proof here hold its batch's digests (format 5), or is every one a
+        plain signature (format 4, which older pages read too)?"""
+        proofs = [p.signature for p in self.proofs] + [p.signature for p in self.openings]
+        return any(len(p) != SIGNATURE_BYTES for p in proofs) or any(
+            r.signature is not None and len(r.signature) != SIGNATURE_BYTES for r in self.start
+        )
+
     # -- the document ----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Json]:
@@ -131,7 +149,7 @@ class Signatures:
         if self.start:
             return {
                 "start": [r.to_json() for r in sorted(self.start, key=lambda r: r.device)],
-                "moves": b64(_pack_moves(self.proofs, timed=True)),
+                "moves": b64(_pack_moves(self.proofs, timed=True, batched=self.batched)),
                 "openings": [[p.seat, p.seq, b64(p.signature)] for p in self.openings],
             }
         return {
@@ -154,8 +172,8 @@ class Signatures:
         """The `signed` part read back: known keys, and exactly one proof per move (format 2:
         each move's proof written out whole; format 3: `to_json`'s; format 4, a game by link:
         `to_json`'s, its first records holding the game's `seats` between them)."""
-        if version == 4:
-            return cls._from_link_json(value, moves, seats)
+        if version in (4, 5):
+            return cls._from_link_json(value, moves, seats, batched=version == 5)
         fields = {"keys", "proofs"} if version == 2 else {"keys", "moves", "openings", "verdicts"}
         if not isinstance(value, dict) or set(value) != fields:
             raise MalformedInput("its signatures are not keys and proofs.")
@@ -177,15 +195,23 @@ class Signatures:
 
     @classmethod
     def _from_link_json(
-        cls, value: object, moves: Sequence[tuple[int, Json]], seats: int | None
+        cls,
+        value: object,
+        moves: Sequence[tuple[int, Json]],
+        seats: int | None,
+        batched: bool = False,
     ) -> Signatures:
         if not isinstance(value, dict) or set(value) != {"start", "moves", "openings"}:
             raise MalformedInput("its signatures are not the devices' first entries and proofs.")
         start = _link_start(value["start"], seats)
+        if not batched and any(r.signature and len(r.signature) != SIGNATURE_BYTES for r in start):
+            raise MalformedInput("its signatures' first entries are not plain signatures.")
         keys = {r.device: DeviceKey.from_json(r.body["k"]) for r in start}
         bare = cls(keys, (), (), (), start)
-        proofs = _unpack_moves(value["moves"], moves, bare.device_of_move, timed=True)
-        openings = tuple(_openings_proof(item) for item in _list(value["openings"]))
+        proofs = _unpack_moves(
+            value["moves"], moves, bare.device_of_move, timed=True, batched=batched
+        )
+        openings = tuple(_openings_proof(item, batched) for item in _list(value["openings"]))
         return cls(keys, proofs, openings, (), start)
 
 
@@ -201,15 +227,18 @@ def device_of_seat(keys: Mapping[str, DeviceKey], seat: int) -> str:
     return device if device in keys else HOST
 
 
-def _pack_moves(proofs: Sequence[MoveProof], timed: bool = False) -> bytes:
+def _pack_moves(proofs: Sequence[MoveProof], timed: bool = False, batched: bool = False) -> bytes:
     """Per move: its number on its device, how many steps before its move it was sealed (0 for
     the step just before), and (`timed`, by link) its record's time, as varints, then its
-    64-byte signature."""
+    64-byte signature; `batched` (format 5), the count of its batch's digests (0: a plain
+    signature) before the signature, and the digests after it."""
     out = bytearray()
     for number, proof in enumerate(proofs, start=1):
         out += _varint(proof.seq) + _varint(number - 1 - proof.after)
         if timed:
             out += _varint(proof.time or 0)
+        if batched:
+            out += _varint((len(proof.signature) - SIGNATURE_BYTES) // DIGEST_BYTES)
         out += proof.signature
     return bytes(out)
 
@@ -219,6 +248,7 @@ def _unpack_moves(
     moves: Sequence[tuple[int, Json]],
     signer_of: Callable[[int, Json], str],
     timed: bool = False,
+    batched: bool = False,
 ) -> tuple[MoveProof, ...]:
     if not isinstance(value, str) or len(value) > 4 * MAX_PACKED // 3 + 4:
         raise MalformedInput("its moves' signatures are not packed bytes.")
@@ -233,8 +263,17 @@ def _unpack_moves(
         time = None
         if timed:
             time, at = _read_varint(data, at, TIME_BITS)
-        signature, at = data[at : at + SIGNATURE_BYTES], at + SIGNATURE_BYTES
-        if not 0 < seq < 2**31 or back > number - 1 or len(signature) != SIGNATURE_BYTES:
+        digests = 0
+        if batched:
+            digests, at = _read_varint(data, at)
+        size = SIGNATURE_BYTES + digests * DIGEST_BYTES
+        signature, at = data[at : at + size], at + size
+        if (
+            not 0 < seq < 2**31
+            or back > number - 1
+            or len(signature) != size
+            or proof_parts(signature) is None
+        ):
             raise MalformedInput("its signatures are not one for each move.")
         device = signer_of(seat, action)
         proofs.append(MoveProof(device, seq, number - 1 - back, signature, time))
@@ -287,15 +326,16 @@ def _seat_number(value: object) -> int:
     return value
 
 
-def _openings_proof(item: object) -> OpeningsProof:
+def _openings_proof(item: object, batched: bool = False) -> OpeningsProof:
     if not isinstance(item, list) or len(item) != 3:
         raise MalformedInput(
             "the signature on a seat's openings is not a seat, a number and bytes."
         )
     seat, seq, signature = item
-    return OpeningsProof(
-        _seat_number(seat), _seq(seq), unb64(signature, SIGNATURE_BYTES, "A signature")
+    proof = (
+        proof_from_b64(signature) if batched else unb64(signature, SIGNATURE_BYTES, "A signature")
     )
+    return OpeningsProof(_seat_number(seat), _seq(seq), proof)
 
 
 def _verdict_proof(item: object) -> VerdictProof:

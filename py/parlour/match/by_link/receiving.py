@@ -12,6 +12,7 @@ from parlour.match.by_link import packing
 from parlour.match.by_link.admission import IGNORED, Admission
 from parlour.match.by_link.deriving import Deriving
 from parlour.match.by_link.sending import Outcome, Sending
+from parlour.words import and_list
 
 
 class Receiving(Admission, Deriving, Sending):
@@ -55,11 +56,16 @@ class Receiving(Admission, Deriving, Sending):
         parts[read.index] = read.data
         missing = [i for i in range(1, read.count + 1) if i not in parts]
         if missing:
-            listed = ", ".join(str(i) for i in missing)
-            return f"Part {read.index} of {read.count} of a link: waiting for part(s) {listed}."
+            return self.missing_parts(read, missing)
         data = packing.join_parts({i: parts[i] for i in range(1, read.count + 1)}, read.tag)
-        del self.parts[read.tag]
-        return packing.unpack(data)
+        del self.parts[read.tag]  # taken or refused whole: its parts are kept no longer
+        packet = packing.unpack(data)
+        if read.sender and (read.sender, read.match_id) != (packet.head.device, packet.match_id):
+            raise MalformedInput(
+                "That link is damaged: its parts say they come from another device than the one "
+                "that sent it."
+            )
+        return packet
 
     def _take(self, packet: packing.Packet) -> Outcome:
         """Check every record of a packet, then keep the new ones; all or nothing."""
@@ -126,6 +132,24 @@ class Receiving(Admission, Deriving, Sending):
         if self.stopped and not stopped:
             return Outcome(self.stopped, ok=False)
         return Outcome(stranger + self._news(step_before, fresh), since=step_before)
+
+    def missing_parts(self, read: packing.Part, missing: list[int]) -> str:
+        """Which parts of a split link are still to come, and whose send they are of (as the
+        part says: its parts are checked once they are all in)."""
+        listed = and_list([str(i) for i in missing])
+        plural = "s" if len(missing) > 1 else ""
+        return (
+            f"Part {read.index} of {read.count} of {self.whose(read)}: waiting for "
+            f"part{plural} {listed} of the same send."
+        )
+
+    def whose(self, read: packing.Part) -> str:
+        """A part's link in words: "a link that says it is from Bo's device" (the device the
+        part names, unchecked until every part is in and the joined link's head is read; if
+        it is one of this game's), else "a link"."""
+        if read.match_id != self.match_id or read.sender not in self.keys:
+            return "a link"
+        return f"a link that says it is from {self._device_name(read.sender, self.held)}"
 
     def checks(self, text: str) -> list[packing.Check]:
         """The signatures `take_link(text)` will check (none for a part that does not complete

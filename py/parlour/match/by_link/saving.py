@@ -15,7 +15,7 @@ from parlour.match.by_link import packing
 from parlour.match.by_link.receiving import Receiving
 
 FORMAT = "psi-parlour/by-link"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: records' proofs may hold their batch's digests (issue 38); 1 still read
 
 
 class Saving(Receiving):
@@ -66,7 +66,13 @@ class Saving(Receiving):
         check_text(data)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise MalformedInput("That is not a saved game by link.")
-        if data.get("version") != FORMAT_VERSION:
+        version = data.get("version")
+        if type(version) is int and version > FORMAT_VERSION:
+            raise MalformedInput(
+                "That saved game by link was made by a newer Psi Parlour: reload the page to "
+                "open it."
+            )
+        if version not in (1, FORMAT_VERSION):
             raise MalformedInput("That saved game by link is of another version.")
         if not packing.is_match_id(str(data.get("match"))):
             raise MalformedInput("That saved game by link names no match.")

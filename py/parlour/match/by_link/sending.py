@@ -7,15 +7,22 @@ signatures the players check the game by (the table code, the invite's code, the
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from parlour.errors import MalformedInput
 from parlour.fair.encoding import Json
-from parlour.fair.signing import Signed, invite_code, table_code
+from parlour.fair.signing import (
+    MAX_BATCH,
+    Signed,
+    batch_bytes,
+    invite_code,
+    record_digest,
+    table_code,
+)
 from parlour.match.by_link import packing
 from parlour.match.by_link.telling import Telling
 from parlour.match.signed_replay import Signatures, of_link
-from parlour.numbers import whole
 
 
 @dataclass
@@ -48,20 +55,82 @@ class Sending(Telling):
         """The link(s) to send the group now: every record some other device may lack (all of
         them for a device not heard from yet), and our signed head; split into parts longer
         than `limit` (a huge `limit`: one long link, for a game file or a long paste, when a
-        step needs more parts than a chat takes)."""
+        step needs more parts than a chat takes). Our records in it and our head are signed
+        once, as one batch (`_batches`); the others' records keep their own proofs."""
+        rows, head = self._outgoing()
+        for members, signed in self._batches(rows, head):
+            if self._batch_proof(members, signed) is None:
+                return []  # the page signs later: `to_sign`, then `signed`, then `links`
+        signed_head = self._signed_head
+        assert signed_head is not None and signed_head.same_content(head)
+        text = packing.pack(packing.Packet(self.match_id, tuple(rows), signed_head))
+        return packing.links(self.base, text, limit, (self.match_id, self.me))
+
+    def _batch_proof(self, members: list[Signed], data: bytes) -> bytes | None:
+        """A batch's proof (its signature, and its digests when it holds more than one), signed
+        here now if the signer answers at once: our records in it keep it for good (a record
+        has one proof, so every device holds the same), and our head with it. None while the
+        page has not signed it."""
+        signature = self._batch_signed.get(data)
+        if signature is None:
+            made = self.signer.sign(data)
+            if made is None:
+                return None
+            signature = bytes(made)
+            self._remember(data, signature)
+        digests = b"".join(self._digests(members)) if len(members) > 1 else b""
+        proof = signature + digests
+        for record in members:
+            if record.kind == "head":
+                self._signed_head = Signed(record.device, record.seq, "head", record.body, proof)
+            elif record.signature is None:
+                record.signature = proof
+        return proof
+
+    def _outgoing(self) -> tuple[list[Signed], Signed]:
+        """The records some other device may lack (ours not yet signed always), and our head
+        (unsigned: it is signed in our batch)."""
         others = [d for d in self.keys if d != self.me]
         seats_known = sum(len(s) for s in self.held.values())
         everything = not others or seats_known < len(self.names)
         rows = [
             r
             for key, r in sorted(self.records.items())
-            if everything or any(self.heads.get(d, {}).get(key[0], 0) < key[1] for d in others)
+            if everything
+            or any(self.heads.get(d, {}).get(key[0], 0) < key[1] for d in others)
+            or (key[0] == self.me and r.signature is None)
         ]
-        head = self._head()
-        if head.signature is None or any(r.signature is None for r in rows):
-            return []  # the page signs later: `to_sign`, then `signed`, then `links` again
-        data = packing.pack(packing.Packet(self.match_id, tuple(rows), head))
-        return packing.links(self.base, data, limit)
+        return rows, self._head_body()
+
+    def _batches(self, rows: list[Signed], head: Signed) -> list[tuple[list[Signed], bytes]]:
+        """Our records of a link not signed yet and our head, in batches of at most `MAX_BATCH`
+        (one, but for many records made before a link), each with the bytes its signature is
+        over: a batch's (`batch_bytes`), or, for the head alone, the head's own. No batch when
+        all is signed (our head as it is now included)."""
+        mine = [r for r in rows if r.device == self.me and r.signature is None]
+        kept = self._signed_head
+        if not mine and kept is not None and kept.seq == head.seq and kept.same_content(head):
+            return []
+        size = MAX_BATCH - 1
+        chunks = [mine[i : i + size] for i in range(0, len(mine), size)] or [[]]
+        batches: list[tuple[list[Signed], bytes]] = []
+        for i, chunk in enumerate(chunks):
+            members = [*chunk, head] if i == len(chunks) - 1 else chunk
+            if len(members) == 1:
+                data = members[0].payload(self.match_id)
+            else:
+                data = batch_bytes(self.match_id, self.me, self._digests(members))
+            batches.append((members, data))
+        return batches
+
+    def _digests(self, members: list[Signed]) -> list[bytes]:
+        return [record_digest(r.payload(self.match_id)) for r in members]
+
+    def _remember(self, data: bytes, signature: bytes) -> None:
+        """A batch's signature, kept while its batch may be sent again (the last few)."""
+        self._batch_signed[data] = signature
+        while len(self._batch_signed) > 8:
+            del self._batch_signed[next(iter(self._batch_signed))]
 
     def table_code(self) -> str | None:
         """The code players compare once by another way (signed play's): equal on every
@@ -95,44 +164,44 @@ class Sending(Telling):
         return of_link(start, moves, openings)
 
     def _head(self) -> Signed:
-        """Our signed word on what we hold, for the next link (signed once per position)."""
+        """Our head signed alone (a plain signature; None from a page that signs later)."""
+        head = self._head_body()
+        head.signature = self.signer.sign(head.payload(self.match_id))
+        return head
+
+    def _head_body(self) -> Signed:
+        """Our word on what we hold, for the next link: unsigned (our batch signs it). Its
+        number is our last record's (its kind tells it from that record)."""
         step = self.match.step if self.match is not None else 0
         head_hash = self.match.head()[:16] if self.match is not None else "0" * 16
         body: dict[str, Json] = {"have": dict(self._have()), "n": step, "h": head_hash}
-        head = Signed(self.me, max(self._mine(), 1), "head", body)
-        kept = self._signed_head
-        if kept is not None and kept.same_content(head) and kept.seq == head.seq:
-            return kept
-        head.signature = self.signer.sign(head.payload(self.match_id))
-        self._signed_head = head
-        return head
+        return Signed(self.me, max(self._mine(), 1), "head", body)
 
     def to_sign(self) -> list[tuple[str, bytes]]:
         """What waits for this device's signature (a page whose signer answers later, as
-        WebCrypto's promise does): (which, bytes to sign), our records by number and "head"."""
-        waiting = [
-            (str(r.seq), r.payload(self.match_id))
-            for (d, _), r in sorted(self.records.items())
-            if d == self.me and r.signature is None
-        ]
-        head = self._head()
-        if head.signature is None:
-            waiting.append(("head", head.payload(self.match_id)))
+        WebCrypto's promise does): (which, bytes to sign), one per batch of the next link."""
+        rows, head = self._outgoing()
+        waiting = []
+        for members, data in self._batches(rows, head):
+            if self._batch_proof(members, data) is None:
+                which = "b" + hashlib.sha256(data).hexdigest()[:16]
+                self._asked[which] = (members, data)
+                while len(self._asked) > 8:  # the last few asked: one is signed, or asked again
+                    del self._asked[next(iter(self._asked))]
+                waiting.append((which, data))
         return waiting
 
     def signed(self, which: str, signature: bytes) -> bool:
         """A signature the page made for `which` (from `to_sign`), kept if it holds."""
         key = self.keys.get(self.me)
-        record = self._signed_head if which == "head" else None
-        if which != "head":
-            number = whole(which)
-            record = self.records.get((self.me, number)) if number is not None else None
-        if key is None or record is None:
+        asked = self._asked.get(which)
+        if key is None or asked is None:
             return False
-        record.signature = bytes(signature)
-        if not record.verified_by(key, self.match_id, self.verify):
-            record.signature = None
+        members, data = asked
+        if not self.verify(key.algorithm, key.public, data, bytes(signature)):
             return False
+        self._remember(data, bytes(signature))
+        self._batch_proof(members, data)  # our records in it keep their proof at once
         return True
 
     def _after(self, sentence: str, before: int | None = None) -> Outcome:

@@ -62,7 +62,9 @@ class LinkState:
         self.sent_upto = 0  # our records up to this number: the player said they sent them
         self.last_link_at = now
         self.now = now
-        self._signed_head: Signed | None = None
+        self._signed_head: Signed | None = None  # our head as last signed (with a batch)
+        self._batch_signed: dict[bytes, bytes] = {}  # a batch's bytes -> our signature
+        self._asked: dict[str, tuple[list[Signed], bytes]] = {}  # `to_sign`'s, by its name
         self.receiving = False  # taking a link now (a turn that becomes ours now starts now)
         self.arrived_after: list[str] | None = None  # then: the log's hashes held before it
         self._reset()
@@ -114,10 +116,10 @@ class LinkState:
             new_locks(self._deals(), self.stores)
 
     def _append(self, kind: str, body: dict[str, Json]) -> Signed:
-        """Sign a new record of ours and keep it; `_run` then takes it in like anyone's."""
+        """Keep a new record of ours; `_run` then takes it in like anyone's. It is signed with
+        the next link's batch (`Sending.links`): until then it has no proof."""
         seq = self._mine() + 1
         record = Signed(self.me, seq, kind, body)
-        record.signature = self.signer.sign(record.payload(self.match_id))  # None: later
         if seq == 1:
             self._register(record)
         self.records[(self.me, seq)] = record

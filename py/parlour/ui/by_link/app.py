@@ -198,8 +198,10 @@ class LinkGames(KeptGames):
         kept = kept_parts(self.app.storage.get(PARTS)).get(read.tag, {})
         missing = [str(i) for i in range(1, read.count + 1) if i not in kept]
         plural = "s" if len(missing) > 1 else ""
+        play = self.plays.get(read.match_id)  # open here: a save is not read for a sentence
+        whose = play.whose(read) if play is not None else "a link"
         return (
-            f"Part {read.index} of {read.count} of a link kept: open part{plural} "
+            f"Part {read.index} of {read.count} of {whose} kept: open part{plural} "
             f"{and_list(missing)} of the same send too, in any order (they came together)."
         )
 
