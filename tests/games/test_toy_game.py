@@ -50,6 +50,7 @@ SUITES = {
     "tests/test_conformance.py": 6,
     "tests/test_online.py": 1,
     "tests/test_by_link.py": 2,
+    "tests/test_link_batches.py": 2,
     "tests/test_replay.py": 4,
     "tests/test_play_on.py": 1,
     "tests/test_signed_play.py": 3,
