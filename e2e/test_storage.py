@@ -17,7 +17,8 @@ import json
 
 import pytest
 
-from e2e import axe, clicks
+from e2e import axe
+from e2e.games import esp as esp_driver
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
 from e2e.players import SoloPage
 from e2e.test_embed import BLOG, Blog, blog_page, frame_of
@@ -75,7 +76,7 @@ def move_by_state(page, solo: SoloPage) -> int:
     table = solo.table()
     before = log_length(page, solo.root)
     choice = bot_seats.decide(table, 0, "easy").choice
-    clicks.esp(page, solo.root, table.state, choice)
+    esp_driver.click(page, solo.root, table.state, choice)
     page.wait_for_function(f"({LOG_LENGTH})('{solo.root}') >= {before + 2}", timeout=60_000)
     settled(page)
     return log_length(page, solo.root)

@@ -26,7 +26,10 @@ from playwright.sync_api import expect
 
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 
-pytestmark = pytest.mark.first_visit  # the engines warming up on a first visit
+pytestmark = [
+    pytest.mark.first_visit,  # the engines warming up on a first visit
+    pytest.mark.timing,  # each click is answered within ANSWERED_MS: run alone (Makefile)
+]
 
 ANSWERED_MS = 100
 PROBE = """
