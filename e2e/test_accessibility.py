@@ -318,8 +318,17 @@ def motion_journey(page, site_url: str) -> list[dict]:
     return seen
 
 
+# The bots at a person's pace (600 ms): with Quick bots a bot's move may come and go before the
+# test looks at its thinking chip (the suite's conftest turns Quick bots on for every tab).
+PERSONS_PACE = (
+    "sessionStorage.setItem('e2e:quick-bots', '1');"
+    " localStorage.removeItem('psi-parlour:quick-bots');"
+)
+
+
 def test_reduced_motion_stops_every_animation_and_transition(browser, site):
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    context.add_init_script(PERSONS_PACE)
     page = context.new_page()
     try:
         seen = motion_journey(page, site.url)
