@@ -18,13 +18,11 @@ import pytest
 
 from parlour.games import GAMES
 from parlour.games.base import Termination
-from parlour.games.esp import options as esp_options
-from parlour.games.esp import rules as esp_rules
 from parlour.games.esp.actions import Move
 from parlour.games.psi_squad.options import LENGTH
 from parlour.ui.esp.screen import EspScreen
 from parlour.words import nth, times
-from tests.bots.test_set_up import REPETITIONS
+from tests.bots.test_set_up import REPETITIONS, esp_with_repetitions  # noqa: F401 (a fixture)
 from tests.games.test_esp import NE, SW, E, W, build
 from tests.test_words import _texts
 from tests.ui.test_tree_html import screens_of_a_game
@@ -52,18 +50,6 @@ def test_every_psi_squad_sentence_states_the_chosen_digits_and_max(choice):
     assert stated == {"digits": {choice.value}, "max": {choice.facts["max"]}}
 
 
-@pytest.fixture
-def esp_with_repetitions(monkeypatch):
-    """ESP's declaration with an option "repetitions" (tests/bots/test_set_up.py's)."""
-    declared = dataclasses.replace(
-        esp_options.OPTIONS, options=(*esp_options.OPTIONS.options, REPETITIONS)
-    )
-    monkeypatch.setattr(esp_options, "OPTIONS", declared)
-    monkeypatch.setattr(esp_rules, "OPTIONS", declared)
-    monkeypatch.setattr(ESP, "options", declared)
-    return declared
-
-
 def _hops(variant: dict[str, int]) -> tuple[list[str], str]:
     """Light's star and Dark's cross hop back and forth until the repetition draws the game:
     every status line said on the way, and the draw's reason."""
@@ -80,8 +66,9 @@ def _hops(variant: dict[str, int]) -> tuple[list[str], str]:
     raise AssertionError("the hops never drew")
 
 
+@pytest.mark.usefixtures("esp_with_repetitions")  # tests/bots/test_set_up.py's declaration
 @pytest.mark.parametrize("draw_at", [c.value for c in REPETITIONS.choices])
-def test_esps_warning_and_draw_state_the_chosen_repetitions(esp_with_repetitions, draw_at):
+def test_esps_warning_and_draw_state_the_chosen_repetitions(draw_at):
     said, reason = _hops({"repetitions": draw_at})
     warnings = [s for s in said if "time is a draw" in s]
     assert warnings, said  # the warning comes before the draw, whatever the number
