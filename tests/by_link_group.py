@@ -68,6 +68,20 @@ class Group:
             self.post(len(self.devices) - 1, joined.links)
         self.now = 0.0
 
+    @classmethod
+    def of(cls, devices: list[LinkPlay], first: list[tuple[int, list[str]]]) -> Group:
+        """A group of devices already made (a live game carried on by link), with the first
+        links each sent."""
+        group = cls.__new__(cls)
+        group.devices = list(devices)
+        group.queue, group.sizes = [], {"start": [], "turn": []}
+        group.first_move_links = group.sent = 0
+        group.parts, group.carried, group.ended, group.invite = {}, [], False, []
+        group.now = 0.0
+        for sender, links in first:
+            group.post(sender, links)
+        return group
+
     def post(self, sender: int, links: list[str]) -> None:
         """A device sends links to the group: each to every other device."""
         if not links:

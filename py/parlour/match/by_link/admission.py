@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from parlour.errors import MalformedInput, ProtocolError
 from parlour.fair.signing import DeviceKey, Fork, Signed
 from parlour.match.by_link.records import check_body, seat_of
-from parlour.match.by_link.state import LinkState, seats_in
+from parlour.match.by_link.state import CARRY_KINDS, LinkState, seats_in
 
 IGNORED = "A link from someone not in this game was ignored: nothing changed."
-FIRST_KINDS = ("open", "join")
+FIRST_KINDS = ("open", "join", *CARRY_KINDS)
 
 
 @dataclass
@@ -111,6 +111,8 @@ class Admission(LinkState):
         that seat gives its device."""
         if record.kind == "open":
             return not held
+        if record.kind in CARRY_KINDS:
+            return False  # a carried game's devices all come from the live save
         if not held:
             return True  # no set-up known yet: the join waits for it (`_on_join`)
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from parlour.errors import ParlourError, ProtocolError
 from parlour.fair.commit import Opening
 from parlour.fair.signing import Signed
+from parlour.match.by_link.carrying import Carrying
 from parlour.match.by_link.out_of_turn import OutOfTurn
 from parlour.match.by_link.own_steps import OwnSteps
 from parlour.match.by_link.records import number_in
@@ -20,7 +21,7 @@ from parlour.match.match import declared
 from parlour.numbers import whole
 
 
-class Deriving(OwnSteps, OutOfTurn):
+class Deriving(OwnSteps, OutOfTurn, Carrying):
     """The match derived from the records, as every device derives it."""
 
     def _rebuild(self) -> None:
@@ -65,6 +66,8 @@ class Deriving(OwnSteps, OutOfTurn):
             "seen": self._on_seen,
             "due": self._on_due,
             "openings": self._on_openings,
+            "carry": self._on_carry,
+            "carried": self._on_carried,
         }[record.kind]
         try:
             return handler(record)

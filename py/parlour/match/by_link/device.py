@@ -33,12 +33,17 @@ from parlour.games import GAMES
 from parlour.match.bot_seats import bot_name
 from parlour.match.by_link import packing
 from parlour.match.by_link.acting import Acting
+from parlour.match.by_link.live import HOST, Live, live_of
 from parlour.match.by_link.saving import Saving
 from parlour.match.by_link.sending import Outcome
 from parlour.match.config import MatchConfig, clean_name, person_name
 from parlour.match.table import new_match_id
 
 P = ParamSpec("P")
+CARRY_FROM_HOST = (
+    "The host's device holds the live game's log, so the game carries on from its link: ask "
+    "the host to press “Carry on by link” and send it, then open it here."
+)
 
 
 def _refusal_as_outcome(
@@ -155,3 +160,66 @@ class LinkPlay(Saving, Acting):
         if play.stopped:
             return None, Outcome(play.stopped, ok=False)
         return play, play._after(f"You sit as {play.name(seat)}. Send this link to the others.")
+
+    # -- a live game carried on by link (carrying.py) ------------------------------------
+
+    @classmethod
+    @_refusal_as_outcome
+    def carry_on(cls, session: object, now: float, base: str) -> tuple[LinkPlay, Outcome]:
+        """The live host's device: the game from its position, and the link that carries it
+        on (with the moves another device may have missed)."""
+        here = live_of(session)
+        if here.me != HOST:
+            raise MalformedInput(CARRY_FROM_HOST)
+        match = here.match_now()
+        play = cls._from_live(here, base, now)
+        body: dict[str, Json] = {
+            "n": match.step,
+            "h": match.head(),
+            "e": list(here.catch_up),
+            "t": int(now),
+        }
+        play._append("carry", body)
+        play._run()
+        if play.stopped:
+            raise MalformedInput(play.stopped)
+        return play, play._after("Send this link to the others: the game carries on by link.")
+
+    @classmethod
+    def _from_live(cls, here: Live, base: str, now: float) -> LinkPlay:
+        match_id = str(here.match["config"]["match_id"])
+        play = cls(match_id, here.link_name(here.me), here.signer, here.verify, base, now)
+        play._carry_from(here)
+        return play
+
+    @classmethod
+    def carry_join(
+        cls, session: object, texts: list[str], now: float, base: str
+    ) -> tuple[LinkPlay | None, Outcome]:
+        """Another live device, from the host's carry link (every part of it): the moves it
+        lacked, checked, and its first link, which says it carries on from the same place."""
+        try:
+            here = live_of(session)
+            packet = packing.read_invite(texts)
+            match = here.match_now()
+        except ParlourError as error:
+            return None, Outcome(error.sentence, ok=False)
+        if packet.match_id != match.config.match_id:
+            return None, Outcome("That link carries on another game, not this one.", ok=False)
+        play = cls._from_live(here, base, now)
+        taken = play._take(packet)
+        if not taken.ok:
+            return None, taken
+        host = play.records.get((here.link_name(HOST), 1))
+        if play.match is None or host is None or host.kind != "carry":
+            return None, Outcome(
+                "That link does not carry this live game on: open the link the host's device "
+                "made with “Carry on by link”.",
+                ok=False,
+            )
+        body: dict[str, Json] = {"n": host.body["n"], "h": host.body["h"], "t": int(now)}
+        play._append("carried", body)
+        play._run()
+        if play.stopped:
+            return None, Outcome(play.stopped, ok=False)
+        return play, play._after("The game carries on by link: send this link to the others.")

@@ -19,6 +19,8 @@ class OwnSteps(Telling):
         automatic steps, bots' moves, our openings); True if we appended any."""
         if self._halted() or self.game is None or not self.local or self._behind():
             return False
+        if self.live is not None and not self._mine():
+            return False  # a carried game: our `carried` comes first (carrying.py)
         if self._mine() > self.consumed.get(self.me, 0):
             return False
         if self.table is None:

@@ -123,7 +123,7 @@ class Receiving(Admission, Deriving, Sending):
         if too_many:
             for record in fresh:  # none of it is kept: the game is as it was
                 del self.records[(record.device, record.seq)]
-                if record.seq == 1:
+                if record.seq == 1 and self.live is None:
                     self.keys.pop(record.device, None)
                     self.held.pop(record.device, None)
             self.stopped = stopped
@@ -166,4 +166,4 @@ class Receiving(Admission, Deriving, Sending):
                 packet = packing.unpack(packing.join_parts(wanted, read.tag))
         except ParlourError:
             return []
-        return packing.signature_checks(packet, self.keys)
+        return packing.signature_checks(packet, self.keys) + self.live_checks(packet.records)

@@ -18,6 +18,9 @@ exact keys and types before anything reads it; anything else is `MalformedInput`
   `on` needed to read its shared cards while its commitment was not here (a claim against a
   commitment kept back counts from it);
 - `openings`: o {seat: [openings]} (at the end, every device for its seats);
+- `carry` (the live host's record 1, carrying.py): n the step carried on from, h its head
+  (64 hex), e the entries another device may lack, each [entry, its live proof], t;
+- `carried` (every other live device's record 1): n, h (the same as the carry's), t;
 - `head`: have {device: last record held}, n step, h head (16 hex): the sender's word on
   what it holds, signed with each link and not kept.
 """
@@ -43,6 +46,8 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "due": {"s": int, "on": int, "t": int},
     "openings": {"o": dict},
     "head": {"have": dict, "n": int, "h": str},
+    "carry": {"n": int, "h": str, "e": list, "t": int},
+    "carried": {"n": int, "h": str, "t": int},
 }
 
 

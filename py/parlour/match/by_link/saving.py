@@ -12,6 +12,7 @@ from parlour.fair.encoding import Json, check_text
 from parlour.fair.signing import DeviceKey, Fork, Signed, Signer, Verify
 from parlour.fair.store import PrivateStore
 from parlour.match.by_link import packing
+from parlour.match.by_link.live import Live
 from parlour.match.by_link.receiving import Receiving
 
 FORMAT = "psi-parlour/by-link"
@@ -41,7 +42,44 @@ class Saving(Receiving):
             "sent": self.sent_upto,
             "compared": self.compared,
             "last_link_at": int(self.last_link_at),
+            **({"live": self._live_json()} if self.live is not None else {}),
         }
+
+    def _live_json(self) -> dict[str, Json]:
+        """A carried game's live part (carrying.py): the match it went on from, this device's
+        live name, and every live device's seats and key (the stores are saved above)."""
+        live = self.live
+        assert live is not None
+        return {
+            "match": live.match,
+            "me": live.me,
+            "seats": {d: list(s) for d, s in live.seats.items()},
+            "keys": {d: k.to_json() for d, k in live.keys.items()},
+        }
+
+    def _load_live(self, saved: object, signer: Signer, verify: Verify) -> None:
+        """A carried game's live part read back: the keys and seats every record is checked
+        with (a key of ours that is not our signer's: another key, refused)."""
+        if not isinstance(saved, dict) or set(saved) != {"match", "me", "seats", "keys"}:
+            raise MalformedInput("That saved game's live start is damaged.")
+        match, me, seats, keys = (saved[k] for k in ("match", "me", "seats", "keys"))
+        if not isinstance(match, dict) or not isinstance(seats, dict) or not isinstance(keys, dict):
+            raise MalformedInput("That saved game's live start is damaged.")
+        if set(seats) != set(keys) or str(me) not in keys or len(keys) > 8:
+            raise MalformedInput("That saved game's live start is damaged.")
+        live = Live(
+            match,
+            str(me),
+            signer,
+            verify,
+            {str(d): _seats(s) for d, s in seats.items()},
+            {str(d): DeviceKey.from_json(k) for d, k in keys.items()},
+            self.stores,
+            self.private,
+        )
+        if live.keys[live.me] != DeviceKey.of(signer) or live.link_name(live.me) != self.me:
+            raise MalformedInput("That saved game was signed with another key.")
+        self._carry_from(live)
 
     def _proof(self, saved: object) -> Fork:
         """A fork kept in a save, read back as input: two different records under one number
@@ -99,8 +137,14 @@ class Saving(Receiving):
             raise MalformedInput("That saved game by link is damaged.") from None
         if any(st.context.match_id != play.match_id for st in play.stores.values()):
             raise MalformedInput("That saved game's secrets are of another game.")
+        if "live" in data:
+            play._load_live(data["live"], signer, verify)
         mine = [r for r in records if r.device == play.me]
-        if mine and DeviceKey.from_json(mine[0].body.get("k")) != DeviceKey.of(signer):
+        if (
+            mine
+            and play.live is None
+            and DeviceKey.from_json(mine[0].body.get("k")) != DeviceKey.of(signer)
+        ):
             raise MalformedInput("That saved game was signed with another key.")
         taken, _ = play._keep(records, None)
         if not taken.ok:
@@ -112,3 +156,13 @@ class Saving(Receiving):
             raise MalformedInput("That saved game's proof of a fork is damaged.")
         play.forks = [play._proof(f) for f in forks]
         return play
+
+
+def _seats(value: object) -> tuple[int, ...]:
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(type(s) is int and 0 <= s < 8 for s in value)
+    ):
+        raise MalformedInput("That saved game's live start is damaged.")
+    return tuple(value)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlour.errors import MalformedInput
 from parlour.fair.commit import Context, Opening
@@ -31,7 +31,11 @@ from parlour.match.match import Match
 from parlour.match.table import AnyTable
 from parlour.words import and_list
 
+if TYPE_CHECKING:
+    from parlour.match.by_link.live import Live
+
 WAIT, DONE = "wait", "done"  # what a handler says of a record: not yet, or taken (or void)
+CARRY_KINDS = ("carry", "carried")  # a carried live game's first records (carrying.py)
 SLACK = 300  # seconds a record's time may be ahead of this device's clock (clocks differ)
 
 
@@ -67,6 +71,7 @@ class LinkState:
         self._asked: dict[str, tuple[list[Signed], bytes]] = {}  # `to_sign`'s, by its name
         self.receiving = False  # taking a link now (a turn that becomes ours now starts now)
         self.arrived_after: list[str] | None = None  # then: the log's hashes held before it
+        self.live: Live | None = None  # a live game carried on here (carrying.py)
         self._reset()
 
     def _reset(self) -> None:
@@ -129,6 +134,8 @@ class LinkState:
         return max((q for d, q in self.records if d == self.me), default=0)
 
     def _register(self, record: Signed) -> None:
+        if record.kind in CARRY_KINDS:
+            return  # a carried game's keys and seats come from the live save (carrying.py)
         self.keys[record.device] = DeviceKey.from_json(record.body["k"])
         self.held[record.device] = seats_in(record)
 

@@ -25,6 +25,8 @@ DEEDS = {
     "seen": "got a move that came late",
     "due": "started the clock on a player who has their cards to get ready",
     "openings": "showed their secrets for the final check",
+    "carry": "carried the live game on by link",
+    "carried": "carried on by link from the same move",
 }
 VOID_CLAIM = "claimed the game on time before the time was up (it does not count)"
 SHUFFLED = "started the game"

@@ -1,0 +1,163 @@
+"""A live game carried on by link (issue 38): when a live game's connection is lost for good, its
+devices go on from the same position by links, with the same seats, secrets and keys.
+
+In live play the host holds the log (online.md, "Shape: a star"), so the host's device makes
+the carry. Its record 1, `carry`, names the step and head the game goes on from, with the log
+entries another device may not have had yet (those after the lowest position any other device
+signed an ack for), each with the signed proposal live play appended it from. Every other
+device opens that link with its own live save: it has the match, its seats' secrets and every
+device's key from there; it takes the entries it lacked, each checked as live play checks one
+(signed by the seat's device with its live key, exactly that move, sealed before it), and its
+record 1, `carried`, names the same step and head. From there on it is a game by link like any
+other: moves, openings and the audit, signed by the same keys.
+
+Nobody but the live game's devices can carry it on: each device's key and seats come from its
+own live save, never from a link, so a stranger's `carry` or `carried` is a stranger's record
+(admission.py). Carried games have no time per move (live play's time allowed does not carry
+over to days): a player who stops answering is named, and no claim ends the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.errors import MalformedInput, ProtocolError
+from parlour.fair.signing import Signed
+from parlour.match.by_link.live import CATCH_UP_MOST, HOST, Live
+from parlour.match.by_link.records import number_in
+from parlour.match.by_link.state import DONE, WAIT, LinkState
+from parlour.match.log import LogEntry
+from parlour.match.match import Match, forfeited_seat, timed_out_seat
+from parlour.match.table import Table
+
+Check = tuple[str, bytes, bytes, bytes]
+
+
+class Carrying(LinkState):
+    """A carried game's first records: the host's `carry`, every other device's `carried`."""
+
+    def _carry_from(self, live: Live) -> None:
+        """Every device's key and seats, from the live save (never from a link), and this
+        device's secrets."""
+        self.live = live
+        for device, seats in live.seats.items():
+            name = live.link_name(device)
+            self.keys[name] = live.keys[device]
+            self.held[name] = seats
+        self.stores = dict(live.stores)
+        self.private = dict(live.private)
+
+    def _on_carry(self, record: Signed) -> str:
+        live = self.live
+        if live is None:
+            raise ProtocolError("This device did not play that live game.")
+        match: Any = Match.from_json(live.match)
+        self._catch_up(match, record)
+        step, head = number_in(record, "n"), record.body["h"]
+        if match.step != step or match.head() != head:
+            who = self._device_name(record.device, self.held)
+            raise ProtocolError(
+                f"{who} carried the live game on from another position than this device had "
+                f"(move {step}, this device's {match.step})."
+            )
+        config = match.config
+        self.game, self.variant = match.game, dict(config.variant)
+        self.names = list(config.seats)
+        self.bots = dict(config.bots)
+        self.limit, self.creator = 0, record.device
+        self.table = Table(match, self.stores)
+        self.sources = [(record.device, record.seq)] * step
+        self.times = [number_in(record, "t")] * (step + 1)
+        return DONE
+
+    def _on_carried(self, record: Signed) -> str:
+        match = self.match
+        if match is None:
+            return WAIT
+        carry = self.records[(self.creator, 1)]
+        if (record.body["n"], record.body["h"]) != (carry.body["n"], carry.body["h"]):
+            who = self._device_name(record.device, self.held)
+            raise ProtocolError(
+                f"{who} carried the live game on from another position than "
+                f"{self._device_name(self.creator, self.held)}."
+            )
+        return DONE
+
+    def _catch_up(self, match: Any, record: Signed) -> None:
+        """The host's entries this device lacked, each checked against its live proof."""
+        items = record.body["e"]
+        if not isinstance(items, list) or len(items) > CATCH_UP_MOST:
+            raise MalformedInput("A carried game's moves are not a list of moves.")
+        used: set[tuple[str, int]] = set()
+        for item in items:
+            if not isinstance(item, list) or len(item) != 2:
+                raise MalformedInput("A carried game's move is not a move with its proof.")
+            entry = LogEntry.from_json(item[0])
+            if entry.seq <= match.step:
+                if match.entries[entry.seq - 1].hash != entry.hash:
+                    raise ProtocolError(
+                        f"The live game's move {entry.seq} differs from this device's log."
+                    )
+                continue
+            self._check_live_proof(entry, Signed.from_json(item[1]), used)
+            match.receive(item[0])
+
+    def _check_live_proof(self, entry: LogEntry, proof: Signed, used: set[tuple[str, int]]) -> None:
+        """As live play checks an entry (online/moves.py `_check_proof`): the proposal signed
+        by the seat's device (the host's for a forfeit it declared), exactly this move, sealed
+        before it, and not used for another entry."""
+        live = self.live
+        assert live is not None
+        if timed_out_seat(entry.action) is not None:
+            raise ProtocolError(f"Move {entry.seq} is a time-out, which live play never has.")
+        forfeit = forfeited_seat(entry.action) is not None
+        device = HOST if forfeit else _live_device(live, entry.seat)
+        body, after = proof.body, proof.body.get("after")
+        move = f"Move {entry.seq} ({self.name(entry.seat)}'s)"
+        key = live.keys.get(device)
+        if (
+            proof.kind != "propose"
+            or proof.device != device
+            or key is None
+            or set(body) != {"seat", "action", "after"}
+            or body["seat"] != entry.seat
+            or body["action"] != entry.action
+            or type(after) is not int
+            or not 0 <= after < entry.seq
+            or (proof.device, proof.seq) in used
+            or not proof.verified_by(key, self.match_id, self.verify)
+        ):
+            raise ProtocolError(f"{move} is not the move its device signed: refused as forged.")
+        used.add((proof.device, proof.seq))
+
+    def live_checks(self, records: tuple[Signed, ...]) -> list[Check]:
+        """The live proofs a link's `carry` holds, as checks for a page that checks first."""
+        live = self.live
+        checks: list[Check] = []
+        for record in records:
+            items = record.body.get("e") if record.kind == "carry" else None
+            if live is None or not isinstance(items, list):
+                continue
+            for item in items[:CATCH_UP_MOST]:
+                check = _live_check(live, self.match_id, item)
+                if check is not None:
+                    checks.append(check)
+        return checks
+
+
+def _live_device(live: Live, seat: int) -> str:
+    return next((d for d, seats in live.seats.items() if seat in seats), HOST)
+
+
+def _live_check(live: Live, match_id: str, item: object) -> Check | None:
+    try:
+        if not isinstance(item, list) or len(item) != 2:
+            return None
+        proof = Signed.from_json(item[1])
+        key = live.keys.get(proof.device)
+        found = proof.signed_data(match_id) if key is not None else None
+    except MalformedInput:
+        return None
+    if key is None or found is None:
+        return None
+    return key.algorithm, key.public, found[0], found[1]

@@ -1,0 +1,112 @@
+"""What a game by link takes from a live game on this device, to carry it on (carrying.py): the
+match so far, its seats' secrets, every device's seats and key, and (on the host) the moves
+another device may have missed, with their live proofs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.errors import MalformedInput
+from parlour.fair.encoding import Json
+from parlour.fair.signing import DeviceKey, Signer, Verify
+from parlour.fair.store import PrivateStore
+from parlour.match.by_link.packing import is_match_id
+from parlour.match.match import Match
+
+HOST = "host"  # live play's name for the host's device (match/online/device.py)
+CATCH_UP_MOST = 64  # entries a carry may bring: live play's own most in one message
+
+
+@dataclass
+class Live:
+    """What a game by link takes from a live game's save on this device: the match so far, its
+    seats' secrets and choices, and who holds which seat with which key (live play's names for
+    the devices: `host`, `seat-<n>`)."""
+
+    match: dict[str, Json]  # Match.to_json
+    me: str  # this device's live name
+    signer: Signer
+    verify: Verify
+    seats: dict[str, tuple[int, ...]]  # live device -> its seats
+    keys: dict[str, DeviceKey]  # live device -> its key
+    stores: dict[int, PrivateStore]
+    private: dict[int, dict[str, Json]] = field(default_factory=dict)
+    catch_up: list[Json] = field(default_factory=list)  # [entry, proof] pairs (the host's)
+
+    def match_now(self) -> Any:
+        """The live match as this device holds it (read back as input: every entry checked)."""
+        return Match.from_json(self.match)
+
+    def link_name(self, device: str) -> str:
+        """A live device's name by link: after its lowest seat, as every game by link names
+        its devices."""
+        return f"s{min(self.seats[device])}"
+
+
+def live_of(session: Any) -> Live:
+    """What the by-link game needs of a live session (match/online's `OnlineSession`): refused,
+    with a sentence, when it cannot be carried on."""
+    table = getattr(session, "table", None)
+    crypto = getattr(session, "crypto", None)
+    if table is None:
+        raise MalformedInput("The live game has not begun: there is nothing to carry on yet.")
+    if not is_match_id(table.match.config.match_id):
+        raise MalformedInput("That live game's id is not one a game by link can take.")
+    if crypto is None:
+        raise MalformedInput(
+            "This live game was not signed (the browser could not sign), so it cannot carry on "
+            "by link."
+        )
+    seats: dict[str, tuple[int, ...]]
+    if session.is_host:
+        seats = {HOST: tuple(session.local)}
+        for peer, link in session.links.items():
+            seats[peer] = tuple(link.seats)
+    else:
+        seats = {HOST: tuple(session.links[HOST].seats)}
+        host_seats = set(seats[HOST])
+        for seat in range(len(table.match.config.seats)):
+            if seat not in host_seats:
+                seats[f"seat-{seat}"] = (seat,)
+    if set(seats) != set(session.keys) or any(not held for held in seats.values()):
+        raise MalformedInput(
+            "This device does not know every device's key of the live game, so it cannot carry "
+            "it on."
+        )
+    stores = {s: PrivateStore.from_json(st.to_json()) for s, st in session.stores.items()}
+    live = Live(
+        table.match.to_json(),
+        session.me,
+        crypto.signer,
+        crypto.verify,
+        seats,
+        dict(session.keys),
+        stores,
+        {s: dict(v) for s, v in session.private.items()},
+    )
+    if session.is_host:
+        live.catch_up = _catch_up_of(session)
+    return live
+
+
+def _catch_up_of(session: Any) -> list[Json]:
+    """The host's entries after the lowest position another device signed an ack for, each
+    with its proof: what a device that lost the connection early may lack."""
+    match = session.table.match
+    steps = [ack.body.get("step") for d, ack in session.acks.items() if d != session.me]
+    others = len(session.keys) - 1
+    known = [s for s in steps if type(s) is int and 0 <= s <= match.step]
+    low = min(known) if len(known) == others and known else 0
+    low = max(low, match.step - CATCH_UP_MOST)
+    proofs = session.proofs
+    if len(proofs) != match.step:
+        raise MalformedInput("This device lacks a proof of a live move, so it cannot carry on.")
+    pairs = [
+        [entry.to_json(), proof.to_json()]
+        for entry, proof in zip(match.entries[low:], proofs[low:], strict=True)
+    ]
+    copied: list[Json] = json.loads(json.dumps(pairs))  # the record's body is not the log's
+    return copied
