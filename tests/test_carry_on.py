@@ -15,12 +15,13 @@ from parlour.fair.signing import DeviceKey
 from parlour.games.psi_squad.actions import Guess
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.device import CARRY_FROM_HOST
-from parlour.match.by_link.live import live_of
+from parlour.match.by_link.live import host_checks, live_of
 from parlour.match.online import OnlineSession
 from parlour.match.online.device import Crypto
 from parlour.net.memory import MemoryNet
+from parlour.ui.by_link.saves import save_checks, save_keys
 from tests.by_link_group import BASE, Group
-from tests.signers import Ed25519Signer, crypto
+from tests.signers import Ed25519Signer, crypto, verify
 from tests.tables import largest, setups
 from tests.test_online import acts, choose, device, over, play, start
 from tests.test_online_attacks import until_to_move
@@ -230,3 +231,30 @@ def test_a_carry_link_carries_its_live_proofs_for_a_page_that_checks_first():
     cy_session.crypto = Crypto(cy_session.crypto.signer, page_verify)
     cy, out = LinkPlay.carry_join(net.guests[2], out.links, 100.0, BASE)
     assert cy is not None, out.sentence
+
+
+def answering_only(checks, verify):
+    """A page's verify: it answers only the signatures it was asked to check first."""
+    answers = {check: verify(*check) for check in checks}
+    assert all(answers.values())
+    return lambda algorithm, public, data, signature: answers.get(
+        (algorithm, public, data, signature), False
+    )
+
+
+def test_the_host_and_a_reload_check_only_what_the_page_checked_first():
+    """The host's carry and a carried save read back, each with a page's verify that answers
+    only the checks asked before the call (live.host_checks, ui's save_checks)."""
+    net = psi_with_a_missed_move("m-000000000000000c", 1)
+    host_session = net.host
+    page = answering_only(host_checks(host_session), host_session.crypto.verify)
+    host, out = LinkPlay.carry_on(host_session, 100.0, BASE, verify=page)
+    assert host is not None, out.sentence
+    cy, joined = LinkPlay.carry_join(net.guests[2], out.links, 100.0, BASE)
+    assert cy is not None, joined.sentence
+    for held in (host, cy):
+        data = json.loads(json.dumps(held.to_json()))
+        reread = answering_only(save_checks(data), verify)
+        again = LinkPlay.from_json(data, held.signer, reread, 200.0)
+        assert again.match.head() == held.match.head()
+        assert save_keys(json.dumps(data)) == held.keys

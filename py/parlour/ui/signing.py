@@ -66,6 +66,14 @@ def link_checks(app: Signs, request: dict[str, Any]) -> list[Any] | None:
             isinstance(k, str) and k.startswith(LINK_SAVE) for k in local
         )
         return app.links().saved_checks(local) if from_storage and isinstance(local, dict) else None
+    data = request.get("data")
+    if op == "click" and region == "online" and isinstance(data, dict):
+        online = app.online
+        if data.get("cmd") == "carry-on" and online is not None:
+            from parlour.match.by_link.live import host_checks  # play by link's, on first use
+
+            return host_checks(online.session)  # the live proofs of the moves it carries
+        return None
     opening = hash_.startswith(("#pl=", "#bylink"))
     if (op == "route" and opening) or (op == "click" and region == "bylink"):
         return app.links().checks(request)

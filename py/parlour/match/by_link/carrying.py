@@ -23,14 +23,13 @@ from typing import Any
 
 from parlour.errors import MalformedInput, ProtocolError
 from parlour.fair.signing import Signed
-from parlour.match.by_link.live import CATCH_UP_MOST, HOST, Live
+from parlour.match.by_link.live import CATCH_UP_MOST, HOST, Live, carry_proof_checks
+from parlour.match.by_link.packing import Check
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT, LinkState
 from parlour.match.log import LogEntry
 from parlour.match.match import Match, forfeited_seat, timed_out_seat
 from parlour.match.table import Table
-
-Check = tuple[str, bytes, bytes, bytes]
 
 
 class Carrying(LinkState):
@@ -132,32 +131,10 @@ class Carrying(LinkState):
 
     def live_checks(self, records: tuple[Signed, ...]) -> list[Check]:
         """The live proofs a link's `carry` holds, as checks for a page that checks first."""
-        live = self.live
-        checks: list[Check] = []
-        for record in records:
-            items = record.body.get("e") if record.kind == "carry" else None
-            if live is None or not isinstance(items, list):
-                continue
-            for item in items[:CATCH_UP_MOST]:
-                check = _live_check(live, self.match_id, item)
-                if check is not None:
-                    checks.append(check)
-        return checks
+        if self.live is None:
+            return []
+        return carry_proof_checks(self.match_id, self.live.keys, records)
 
 
 def _live_device(live: Live, seat: int) -> str:
     return next((d for d, seats in live.seats.items() if seat in seats), HOST)
-
-
-def _live_check(live: Live, match_id: str, item: object) -> Check | None:
-    try:
-        if not isinstance(item, list) or len(item) != 2:
-            return None
-        proof = Signed.from_json(item[1])
-        key = live.keys.get(proof.device)
-        found = proof.signed_data(match_id) if key is not None else None
-    except MalformedInput:
-        return None
-    if key is None or found is None:
-        return None
-    return key.algorithm, key.public, found[0], found[1]

@@ -165,10 +165,14 @@ class LinkPlay(Saving, Acting):
 
     @classmethod
     @_refusal_as_outcome
-    def carry_on(cls, session: object, now: float, base: str) -> tuple[LinkPlay, Outcome]:
+    def carry_on(
+        cls, session: object, now: float, base: str, verify: Verify | None = None
+    ) -> tuple[LinkPlay, Outcome]:
         """The live host's device: the game from its position, and the link that carries it
-        on (with the moves another device may have missed)."""
+        on (with the moves another device may have missed). `verify`: the page's, if not the
+        live game's own."""
         here = live_of(session)
+        here.verify = verify or here.verify
         if here.me != HOST:
             raise MalformedInput(CARRY_FROM_HOST)
         match = here.match_now()
@@ -194,12 +198,18 @@ class LinkPlay(Saving, Acting):
 
     @classmethod
     def carry_join(
-        cls, session: object, texts: list[str], now: float, base: str
+        cls,
+        session: object,
+        texts: list[str],
+        now: float,
+        base: str,
+        verify: Verify | None = None,
     ) -> tuple[LinkPlay | None, Outcome]:
         """Another live device, from the host's carry link (every part of it): the moves it
         lacked, checked, and its first link, which says it carries on from the same place."""
         try:
             here = live_of(session)
+            here.verify = verify or here.verify
             packet = packing.read_invite(texts)
             match = here.match_now()
         except ParlourError as error:

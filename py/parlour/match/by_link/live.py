@@ -6,14 +6,15 @@ another device may have missed, with their live proofs.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.errors import MalformedInput
 from parlour.fair.encoding import Json
-from parlour.fair.signing import DeviceKey, Signer, Verify
+from parlour.fair.signing import DeviceKey, Signed, Signer, Verify
 from parlour.fair.store import PrivateStore
-from parlour.match.by_link.packing import is_match_id
+from parlour.match.by_link.packing import Check, Packet, is_match_id, signature_checks
 from parlour.match.match import Match
 
 HOST = "host"  # live play's name for the host's device (match/online/device.py)
@@ -44,6 +45,10 @@ class Live:
         """A live device's name by link: after its lowest seat, as every game by link names
         its devices."""
         return f"s{min(self.seats[device])}"
+
+    def link_keys(self) -> dict[str, DeviceKey]:
+        """Every device's key, by its name by link."""
+        return {self.link_name(d): key for d, key in self.keys.items()}
 
 
 def live_of(session: Any) -> Live:
@@ -110,3 +115,70 @@ def _catch_up_of(session: Any) -> list[Json]:
     ]
     copied: list[Json] = json.loads(json.dumps(pairs))  # the record's body is not the log's
     return copied
+
+
+def carry_proof_checks(
+    match_id: str, keys: Mapping[str, DeviceKey], records: Sequence[Signed]
+) -> list[Check]:
+    """The live proofs the `carry` among `records` holds, with the live keys they must hold
+    under (`keys` by live name): for a page that checks signatures before the call."""
+    checks: list[Check] = []
+    for record in records:
+        items = record.body.get("e") if record.kind == "carry" and record.seq == 1 else None
+        for item in items[:CATCH_UP_MOST] if isinstance(items, list) else []:
+            check = _proof_check(match_id, keys, item)
+            if check is not None:
+                checks.append(check)
+    return checks
+
+
+def _proof_check(match_id: str, keys: Mapping[str, DeviceKey], item: object) -> Check | None:
+    try:
+        if not isinstance(item, list) or len(item) != 2:
+            return None
+        proof = Signed.from_json(item[1])
+        key = keys.get(proof.device)
+        found = proof.signed_data(match_id) if key is not None else None
+    except MalformedInput:
+        return None
+    if key is None or found is None:
+        return None
+    return key.algorithm, key.public, found[0], found[1]
+
+
+def host_checks(session: Any) -> list[Check]:
+    """What the host's "Carry on by link" checks: the live proofs of the moves it carries."""
+    try:
+        live = live_of(session)
+    except MalformedInput:
+        return []
+    match_id = str(live.match["config"]["match_id"])
+    carry = Signed(live.link_name(live.me), 1, "carry", {"e": live.catch_up})
+    return carry_proof_checks(match_id, live.keys, [carry])
+
+
+def carry_checks(session: Any, packet: Packet) -> list[Check]:
+    """What opening the host's carry link checks on another live device: the link's
+    signatures under the live keys, and the live proofs of the moves it carries."""
+    try:
+        live = live_of(session)
+    except MalformedInput:
+        return []
+    return signature_checks(packet, live.link_keys()) + carry_proof_checks(
+        packet.match_id, live.keys, packet.records
+    )
+
+
+def saved_live_keys(data: object) -> tuple[dict[str, DeviceKey], dict[str, DeviceKey]]:
+    """A carried game's save: every device's key by its name by link, and by its live name
+    (empty when the save holds no live part, or a damaged one)."""
+    saved = data.get("live") if isinstance(data, dict) else None
+    try:
+        if not isinstance(saved, dict):
+            return {}, {}
+        seats, keys = saved["seats"], saved["keys"]
+        by_live = {str(d): DeviceKey.from_json(k) for d, k in keys.items()}
+        by_link = {f"s{min(seats[d])}": key for d, key in by_live.items()}
+    except (KeyError, TypeError, ValueError, AttributeError, MalformedInput):
+        return {}, {}
+    return by_link, by_live

@@ -37,7 +37,7 @@ from parlour.ui.by_link.screen import (
 from parlour.ui.by_link.seats import LinkSeats, LinkView
 from parlour.ui.espeers.shelf import guest_choices, guest_decks
 from parlour.ui.online.app import TheApp
-from parlour.ui.online.saves import OWNER, this_tab
+from parlour.ui.online.saves import OWNER, forget_save, live_save, this_tab
 from parlour.ui.online.screen import GAME_NAMES
 from parlour.ui.screens import screen_for
 from parlour.ui.setup_form import SetUp
@@ -53,6 +53,10 @@ NO_KEYS = (
 PARTS = "psi-parlour:link-parts"  # parts of split links opened here, by tag, till each is whole
 PARTS_KEPT = 8  # links whose parts are kept at once (the newest)
 NOT_KEPT = "This browser did not keep the game by link, so a reload would lose it: {why}"
+NOT_LIVE_HERE = (
+    "That link carries on a live game this browser did not play: open it on the device you "
+    "played that game on."
+)
 SENT_WORDS = "Your move is sealed and signed: send the link below to the others."
 
 
@@ -119,6 +123,61 @@ class LinkGames(KeptGames):
         self.outcome(play, out)
         self.app.go("#bylink")
 
+    def carry_on(self, session: Any) -> str:
+        """The live host's "Carry on by link": the same game by link from this move, shown
+        with the link to send; the sentence why not, if it cannot be ("" when it was)."""
+        crypto = session.crypto
+        if crypto is None:
+            return NO_KEYS
+        play, out = LinkPlay.carry_on(session, now(), self.base(), self.verifier(crypto))
+        if play is None:
+            return out.sentence
+        self._keep(play, crypto)
+        self.outcome(play, out)
+        self.app.go("#bylink")
+        return ""
+
+    def _carry(self, texts: list[str]) -> bool:
+        """A link that carries a live game on (the host's `carry`), opened on another device of
+        that game: its game by link, from the live save here (True: it was such a link)."""
+        try:
+            packet = packing.read_invite(texts)
+        except ParlourError:
+            return False
+        if not any(r.kind == "carry" and r.seq == 1 for r in packet.records):
+            return False
+        found = self._live(packet.match_id)
+        if found is None:
+            self.current, self.sentence = None, NOT_LIVE_HERE
+            self.draw()
+            return True
+        session, key = found
+        play, out = LinkPlay.carry_join(
+            session, texts, now(), self.base(), self.verifier(session.crypto)
+        )
+        if play is None:
+            self.current, self.sentence = None, out.sentence
+            self.draw()
+            return True
+        self._keep(play, session.crypto)
+        self.outcome(play, out)
+        online = self.app.online
+        if online is not None and online.session is session:
+            online.close_all()
+            self.app.online = None
+        forget_save(self.app, key)
+        self.draw()
+        return True
+
+    def _live(self, match_id: str) -> tuple[Any, str | None] | None:
+        """The live game of `match_id` on this device: the one this tab plays, or its save."""
+        online = self.app.online
+        session = online.session if online is not None else None
+        config = session.config if session is not None else None
+        if online is not None and config is not None and config.match_id == match_id:
+            return session, online.save_key()
+        return live_save(self.app, match_id)
+
     def _refuse(self, game_id: str, sentence: str) -> None:
         self.app.effects.text.append([f"#new-{game_id} [data-role=link-error]", sentence])
         if sentence:
@@ -164,6 +223,8 @@ class LinkGames(KeptGames):
             texts = whole
         found = packing.match_of(texts[0]) if len(texts) == 1 else self._match_of(texts)
         play = self.game(found)
+        if play is None and self._carry(texts):
+            return
         if play is None:
             self.invite, self.join_error, self.current = texts, "", None
             self.draw()

@@ -17,6 +17,7 @@ from parlour.errors import ParlourError
 from parlour.fair.encoding import Json, parse_json
 from parlour.fair.signing import Signer
 from parlour.match.by_link import LinkPlay, packing
+from parlour.match.by_link.live import carry_checks
 from parlour.ui.by_link.saves import is_part, save_checks, save_keys, summary_line
 from parlour.ui.by_link.seats import LinkView, Pending
 from parlour.ui.online.app import TheApp
@@ -42,6 +43,7 @@ class KeptGames:
     draw: Callable[[], None]
     _whole: Callable[..., list[str] | None]  # a link whole, from its parts kept
     _shown: Callable[[], str | None]  # the game on screen
+    _live: Callable[[str], tuple[Any, str | None] | None]  # a live game here (by_link/app.py)
 
     # -- keys -------------------------------------------------------------------------
 
@@ -97,12 +99,19 @@ class KeptGames:
             if saved and packet is not None:
                 keys = save_keys(self.app.storage.get(SAVE + (found or "")))
                 return saved + packing.signature_checks(packet, keys)
+            if packet is not None and any(r.kind == "carry" for r in packet.records):
+                return self._carry_checks(packet)
             return packing.invite_checks([text])
         if op == "click" and request.get("region") == "bylink":
             if request.get("data", {}).get("cmd") == "bylink-take-over":
                 return self.load_checks(self.current)
             return packing.invite_checks(self.invite)
         return []
+
+    def _carry_checks(self, packet: packing.Packet) -> list[packing.Check]:
+        """A link that carries a live game on: checked under the live game's keys here."""
+        found = self._live(packet.match_id)
+        return carry_checks(found[0], packet) if found is not None else []
 
     def _part_checks(self, text: str) -> list[packing.Check]:
         """A part that completes a link: that link's signatures (none for a damaged one,
@@ -115,6 +124,8 @@ class KeptGames:
         if packet is None:
             return []
         game = self._mine(packet.match_id)
+        if game is None and any(r.kind == "carry" for r in packet.records):
+            return self._carry_checks(packet)
         keys = game.keys if game else save_keys(self.app.storage.get(SAVE + packet.match_id))
         return packing.signature_checks(packet, keys)
 

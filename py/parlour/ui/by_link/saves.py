@@ -8,6 +8,7 @@ from parlour.errors import ParlourError
 from parlour.fair.encoding import Json, parse_json
 from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link import packing
+from parlour.match.by_link.live import carry_proof_checks, saved_live_keys
 from parlour.numbers import whole
 
 
@@ -46,9 +47,13 @@ def save_checks(data: Json) -> list[packing.Check]:
     # fork's second record is not among the records, and reading the save back checks it
     kept = [r for r in _fork_records(data.get("forks")) if r not in records]
     forks = packing.Packet(packet.match_id, tuple(kept[:-1]), kept[-1]) if kept else None
+    by_link, by_live = saved_live_keys(data)  # a live game carried on: keys from its save
     keys = {r.device: DeviceKey.from_json(r.body.get("k")) for r in _first_records(records)}
-    return packing.signature_checks(packet, {}) + (
-        packing.signature_checks(forks, keys) if forks else []
+    keys.update(by_link)
+    return (
+        packing.signature_checks(packet, by_link)
+        + carry_proof_checks(packet.match_id, by_live, records)
+        + (packing.signature_checks(forks, keys) if forks else [])
     )
 
 
@@ -82,8 +87,14 @@ def save_keys(raw: str | None) -> dict[str, DeviceKey]:
     """The devices' keys a saved game holds (their first records): to check a link for it
     before the game is read back."""
     try:
-        records = saved_records(parse_json(raw, "A saved game by link")) if raw else []
-        return {r.device: DeviceKey.from_json(r.body.get("k")) for r in records if r.seq == 1}
+        data = parse_json(raw, "A saved game by link") if raw else None
+        records = saved_records(data)
+        keys = {
+            r.device: DeviceKey.from_json(r.body.get("k"))
+            for r in records
+            if r.seq == 1 and r.kind in ("open", "join")
+        }
+        return {**keys, **saved_live_keys(data)[0]}
     except ParlourError:
         return {}
 

@@ -27,6 +27,7 @@ from parlour.net.sdp import parse_invite
 from parlour.ui import pace, setup_form
 from parlour.ui.espeers.shelf import guest_decks
 from parlour.ui.online import network
+from parlour.ui.online.carry import lost_for_long
 from parlour.ui.online.connecting import Candidate, Connecting, DeckHost
 from parlour.ui.online.invites import host_lobby, online_banner
 from parlour.ui.online.join import guest_join
@@ -36,6 +37,7 @@ from parlour.ui.online.saves import (
     TAB_KEY,
     UNKEPT_KEY,
     Keyring,
+    forget_save,
     remember,
     saved_game,
     this_tab,
@@ -105,6 +107,7 @@ class OnlineController(Connecting):
         self.owned: str | None = None  # the save key this tab has claimed
         self.passive = False  # another tab took this game over: do nothing more
         self.shown_notice = ""  # the online bar's notice as last drawn
+        self.shown_offer = False  # whether the bar offered "Carry on by link" when last drawn
         self.told_unkept = False  # said that this browser would not keep the game's key
         self.saved_mark: tuple[object, ...] | None = None  # what the last save written held
 
@@ -140,7 +143,9 @@ class OnlineController(Connecting):
             return
         self.session.tick(now())
         routeless = self.no_route(now())
-        self.after(redraw=routeless or bar_notice(self.session) != self.shown_notice)
+        offered = bool(lost_for_long(self.session))
+        changed = bar_notice(self.session) != self.shown_notice or offered != self.shown_offer
+        self.after(redraw=routeless or changed)
 
     def no_route(self, at: float) -> bool:
         """Invites whose answer the host took long enough ago without a connection: the two
@@ -217,6 +222,7 @@ class OnlineController(Connecting):
             self.effects.draw(ROOT, elsewhere_tree())
             return
         self.shown_notice = bar_notice(self.session)
+        self.shown_offer = bool(lost_for_long(self.session))
         if self.session.phase is Phase.FORFEIT:
             self.effects.draw(ROOT, forfeit_tree(self.session))
             return
@@ -268,6 +274,21 @@ class OnlineController(Connecting):
         self.effects.ticking = False
         self.app.links().create(game, self.setup)
 
+    def carry_on(self) -> None:
+        """The connection is lost for good: the same game goes on by link, from this move
+        (match/by_link/carrying.py). The live save and its key go once the game by link is
+        kept (the key is kept again under the game by link's name)."""
+        refused = self.app.links().carry_on(self.session)
+        if refused:
+            self.session.tell(refused)
+            self.draw()
+            return
+        key = self.save_key()
+        self.close_all()
+        self.app.online = None
+        self.effects.ticking = False
+        forget_save(self.app, key)
+
     def bot(self, step: object) -> None:
         """A bot seated here takes its turn (the host's device), asked for after the pause."""
         play, table = self.play, self.session.table
@@ -315,6 +336,8 @@ class OnlineController(Connecting):
             self.make_invite(seat)
         elif cmd == "play-by-link" and self.session.is_host:
             self.by_link()
+        elif cmd == "carry-on" and self.session.is_host:
+            self.carry_on()
         elif cmd == "use-invite":
             code, stun, game = parse_invite(str(fields.get("invite", "")))
             self.answer(code, stun, game)

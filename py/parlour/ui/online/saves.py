@@ -95,6 +95,39 @@ def remember(app: SavingHost, key: str) -> None:
     storage.set(KEYS, json.dumps(keys[-KEEP:]))
 
 
+def forget_save(app: SavingHost, key: str | None) -> None:
+    """An online game this browser will not continue live (it carries on by link): its save,
+    its tab's mark, its place in the list and its key pair's entry go."""
+    if key is None:
+        return
+    storage = app.storage
+    storage.remove(key)
+    storage.remove(key + OWNER)
+    kept = storage.read(KEYS, "The list of saved online games")
+    if isinstance(kept, list) and key in kept:
+        storage.set(KEYS, json.dumps([k for k in kept if k != key]))
+    if app.keyring is not None:
+        app.keyring.forget(key)
+
+
+def live_save(app: SavingHost, match_id: str) -> tuple[OnlineSession, str] | None:
+    """The online game of `match_id` saved in this browser, and its save's key (None if there
+    is none, or it cannot be read back): a link that carries it on is opened with it."""
+    storage = app.storage
+    kept = storage.read(KEYS, "The list of saved online games")
+    prefix = f"{ONLINE_SAVE}:{match_id}:"
+    for key in reversed(kept if isinstance(kept, list) else []):
+        if not isinstance(key, str) or not key.startswith(prefix):
+            continue
+        data = storage.read(key, SAVED_WHAT)
+        crypto = app.keyring.kept(key) if app.keyring is not None else None
+        try:
+            return load_data(data, crypto)[0], key
+        except MalformedInput:
+            continue
+    return None
+
+
 def saved_game(app: SavingHost) -> tuple[OnlineSession, dict[int, dict[str, Any]]] | None:
     """The online game saved in this browser, with the seat's private notes; None if none. A
     save that cannot be loaded is set aside (the storage note says so)."""

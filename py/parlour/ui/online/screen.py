@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from parlour.games.catalog import names
 from parlour.games.declared import GAME_IDS, facts_for
 from parlour.match.bot_seats import BOT_SUFFIX
+from parlour.ui.online.carry import carry_offer
 from parlour.ui.outcome import outcome_title
 from parlour.ui.tree import Node, h
 from parlour.words import and_list
@@ -140,6 +141,7 @@ def online_bar(session: OnlineSession, invites: dict[int, Invite] | None = None)
             last,
         ),
         _host_lost(session),
+        carry_offer(session),
     )
 
 
