@@ -14,6 +14,7 @@ from e2e.clicks import CLICKS
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
 from parlour.fair.signing import DeviceKey
 from parlour.match.by_link import LinkPlay
+from parlour.match.by_link.live import saved_live_keys
 from tests.signers import verify
 
 ROOT = "#bylink"
@@ -73,7 +74,8 @@ class Device:
         data = json.loads(text)
         me = data["me"]
         first = next(r for r in data["records"] if r["d"] == me and r["q"] == 1)
-        key = DeviceKey.from_json(first["b"]["k"])
+        carried = saved_live_keys(data)[0]  # a live game carried on: its keys are the live ones
+        key = carried[me] if me in carried else DeviceKey.from_json(first["b"]["k"])
         play = LinkPlay.from_json(data, Reader(key), verify, time.time())
         self.read = (text, play)
         return play
