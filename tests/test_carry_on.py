@@ -258,3 +258,13 @@ def test_the_host_and_a_reload_check_only_what_the_page_checked_first():
         again = LinkPlay.from_json(data, held.signer, reread, 200.0)
         assert again.match.head() == held.match.head()
         assert save_keys(json.dumps(data)) == held.keys
+
+
+def test_a_carried_game_s_replay_is_its_moves_unsigned_and_says_so():
+    net = psi_with_a_missed_move("m-000000000000000d", 0)
+    group = carried(net)
+    rng = Rng(b"replay")
+    group.play(lambda n: rng.below(n), rng, drops=0)
+    host = group.devices[0]
+    assert host.replay_signatures() is None
+    assert host.match.entries[: net.host.match.step] == net.host.match.entries

@@ -152,8 +152,8 @@ class Sending(Telling):
         record (its key and seats: the keys the table code is made from), the record each log
         entry came from, and the openings taken at the end. None before the start, or while one
         of them waits for its signature."""
-        if self.match is None:
-            return None
+        if self.match is None or self.live is not None:
+            return None  # a live game carried on: its first records are no invite (links.md)
         start = [self.records[(device, 1)] for device in sorted(self.keys)]
         moves = [self.records[source] for source in self.sources]
         openings = [

@@ -425,8 +425,8 @@ class LinkGames(KeptGames):
         game = GAME_NAMES.get(play.game.id, play.game.id) if play.game is not None else ""
         waiting = play.waiting()
         said = self.sentence.removesuffix(waiting).rstrip()  # the waiting line below says it
-        if links and said.startswith("Send this"):
-            said = ""  # the panel below says it
+        if said.startswith("Send this") and (links or play.match_id not in self.sending):
+            said = ""  # the panel below says it; or it is sent: the word is stale
         return h(
             "section",
             {"class": "bylink-bar", "data-role": "bylink-bar", "aria-label": "Play by link"},
