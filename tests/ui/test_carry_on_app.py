@@ -108,7 +108,7 @@ def test_the_host_carries_a_lost_live_game_on_and_the_guest_opens_it_from_its_sa
     assert "live" in saved
 
 
-def test_a_guest_is_told_to_ask_the_host_and_a_link_for_a_game_not_played_here_is_refused():
+def test_a_guest_is_told_to_ask_the_host_and_may_paste_the_link_a_stranger_cannot():
     net = live_pair()
     bo = started(keyring=PageKeyring())
     as_the_page(net.guests[1], bo.keyring)
@@ -128,3 +128,14 @@ def test_a_guest_is_told_to_ask_the_host_and_a_link_for_a_game_not_played_here_i
     page = drawn(route(stranger, sent[0]))
     assert "did not play" in page and not stranger.links().plays
     assert not any(k.startswith(ONLINE_SAVE) for k in stranger.storage.values["local"])
+    # Bo's link opened in a chat's own browser: he pastes it on his live page instead
+    pasted = {"cmd": "carry-join", "fields": {"carry-link": "no link"}}
+    junk = call(bo, {"op": "click", "region": "online", "data": pasted})
+    assert bo.online is not None and "link" in online_page(junk).lower()
+    fields = {"carry-link": "\n".join(sent)}
+    out = call(
+        bo, {"op": "click", "region": "online", "data": {"cmd": "carry-join", "fields": fields}}
+    )
+    assert out.get("go") == "#bylink" and bo.online is None
+    page = drawn(call(bo, {"op": "route", "hash": "#bylink"}))
+    assert links_in(page) and "carries on by link" in page

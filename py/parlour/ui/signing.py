@@ -69,11 +69,15 @@ def link_checks(app: Signs, request: dict[str, Any]) -> list[Any] | None:
     data = request.get("data")
     if op == "click" and region == "online" and isinstance(data, dict):
         online = app.online
-        if data.get("cmd") == "carry-on" and online is not None:
-            from parlour.match.by_link.live import host_checks  # play by link's, on first use
+        if online is None or data.get("cmd") not in ("carry-on", "carry-join"):
+            return None
+        from parlour.match.by_link.live import carry_checks, host_checks  # on first use
 
+        if data["cmd"] == "carry-on":
             return host_checks(online.session)  # the live proofs of the moves it carries
-        return None
+        fields = data.get("fields")
+        pasted = fields.get("carry-link") if isinstance(fields, dict) else None
+        return carry_checks(online.session, str(pasted or "").split())
     opening = hash_.startswith(("#pl=", "#bylink"))
     if (op == "route" and opening) or (op == "click" and region == "bylink"):
         return app.links().checks(request)

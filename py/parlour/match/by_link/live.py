@@ -10,11 +10,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.errors import MalformedInput
+from parlour.errors import MalformedInput, ParlourError
 from parlour.fair.encoding import Json
 from parlour.fair.signing import DeviceKey, Signed, Signer, Verify
 from parlour.fair.store import PrivateStore
-from parlour.match.by_link.packing import Check, Packet, is_match_id, signature_checks
+from parlour.match.by_link.packing import (
+    Check,
+    Packet,
+    is_match_id,
+    read_invite,
+    signature_checks,
+)
 from parlour.match.match import Match
 
 HOST = "host"  # live play's name for the host's device (match/online/device.py)
@@ -157,12 +163,14 @@ def host_checks(session: Any) -> list[Check]:
     return carry_proof_checks(match_id, live.keys, [carry])
 
 
-def carry_checks(session: Any, packet: Packet) -> list[Check]:
-    """What opening the host's carry link checks on another live device: the link's
-    signatures under the live keys, and the live proofs of the moves it carries."""
+def carry_checks(session: Any, link: Packet | list[str]) -> list[Check]:
+    """What opening the host's carry link (its packet, or its text in parts) checks on another
+    live device: the link's signatures under the live keys, and the live proofs of the moves it
+    carries."""
     try:
         live = live_of(session)
-    except MalformedInput:
+        packet = link if isinstance(link, Packet) else read_invite(link)
+    except ParlourError:
         return []
     return signature_checks(packet, live.link_keys()) + carry_proof_checks(
         packet.match_id, live.keys, packet.records

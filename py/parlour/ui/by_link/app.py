@@ -146,19 +146,24 @@ class LinkGames(KeptGames):
             return False
         if not any(r.kind == "carry" and r.seq == 1 for r in packet.records):
             return False
-        found = self._live(packet.match_id)
+        refused = self.carry_join(texts, self._live(packet.match_id))
+        if refused:
+            self.current, self.sentence = None, refused
+        self.draw()
+        return True
+
+    def carry_join(self, texts: list[str], found: tuple[Any, str | None] | None) -> str:
+        """The host's carry link taken with this device's live game (`found`: the session and
+        its save's key): the game by link kept and shown, the live save gone; the sentence why
+        not, if it cannot be ("" when it was)."""
         if found is None:
-            self.current, self.sentence = None, NOT_LIVE_HERE
-            self.draw()
-            return True
+            return NOT_LIVE_HERE
         session, key = found
         play, out = LinkPlay.carry_join(
             session, texts, now(), self.base(), self.verifier(session.crypto)
         )
         if play is None:
-            self.current, self.sentence = None, out.sentence
-            self.draw()
-            return True
+            return out.sentence
         self._keep(play, session.crypto)
         self.outcome(play, out)
         online = self.app.online
@@ -166,8 +171,7 @@ class LinkGames(KeptGames):
             online.close_all()
             self.app.online = None
         forget_save(self.app, key)
-        self.draw()
-        return True
+        return ""
 
     def _live(self, match_id: str) -> tuple[Any, str | None] | None:
         """The live game of `match_id` on this device: the one this tab plays, or its save."""

@@ -289,6 +289,17 @@ class OnlineController(Connecting):
         self.effects.ticking = False
         forget_save(self.app, key)
 
+    def carry_join(self, texts: list[str]) -> None:
+        """A guest pastes the host's carry link (opened in another browser, a chat's own): the
+        same as opening it here."""
+        refused = self.app.links().carry_join(texts, (self.session, self.save_key()))
+        if refused:
+            self.session.tell(refused)
+            self.draw()
+            return
+        self.effects.ticking = False
+        self.app.go("#bylink")
+
     def bot(self, step: object) -> None:
         """A bot seated here takes its turn (the host's device), asked for after the pause."""
         play, table = self.play, self.session.table
@@ -338,6 +349,8 @@ class OnlineController(Connecting):
             self.by_link()
         elif cmd == "carry-on" and self.session.is_host:
             self.carry_on()
+        elif cmd == "carry-join" and not self.session.is_host:
+            self.carry_join(str(fields.get("carry-link", "")).split())
         elif cmd == "use-invite":
             code, stun, game = parse_invite(str(fields.get("invite", "")))
             self.answer(code, stun, game)

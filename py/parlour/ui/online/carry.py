@@ -56,9 +56,34 @@ def carry_offer(session: OnlineSession) -> Node | None:
             ),
         )
     return h(
-        "p",
+        "div",
         {"class": "online-next carry-offer", "data-role": "carry-offer", "role": "alert"},
-        f"The host's device has been out of reach for {int(LOST_FOR)} seconds. To carry this "
-        f"game on by link, ask {gone} to press “Carry on by link” and send you the link, then "
-        "open it on this device: the game goes on from the same move.",
+        h(
+            "p",
+            None,
+            f"The host's device has been out of reach for {int(LOST_FOR)} seconds. To carry "
+            f"this game on by link, ask {gone} to press “Carry on by link” and send you the "
+            "link, then open it on this device: the game goes on from the same move. If it "
+            "opens somewhere else (a chat's own browser), paste it here.",
+        ),
+        h(
+            "div",
+            {"class": "answer-box"},
+            h(
+                "textarea",
+                {
+                    "data-field": "carry-link",
+                    "rows": "2",
+                    "aria-label": "The host's link",
+                    "placeholder": "https://…/#pl=…",
+                    "spellcheck": "false",
+                    "autocomplete": "off",
+                },
+            ),
+            h(
+                "button",
+                {"class": "button", "type": "button", "data-cmd": "carry-join"},
+                "Carry on by link",
+            ),
+        ),
     )
