@@ -26,6 +26,11 @@ from parlour.games.telepathic.actions import Announce, HandCard, Perform, Respon
 from parlour.games.telepathic.grid import holds
 from parlour.match.by_link import LinkPlay
 
+# The guest's data channel closes at its next send (a heartbeat within a second): both devices
+# lose each other, and the guest's tab stays open (to paste the link there).
+BREAK_THE_CHANNEL = """() => {
+  RTCDataChannel.prototype.send = function () { this.close(); };
+}"""
 OFFER_MS = 60_000  # the offer shows 30 s after the last word from the lost device (and ~5 s)
 LIVE_MOVES = 3
 
@@ -170,11 +175,33 @@ def cut_live_game(browser, site, player) -> OnlineGame:
         game.host.page.wait_for_timeout(100)
     assert made == LIVE_MOVES
     game.settled()
-    game.guests[1].page.close()
+    if player.game == "psi-squad":  # the tab stays: its connection breaks (at its next send)
+        game.guests[1].page.evaluate(BREAK_THE_CHANNEL)
+    else:
+        game.guests[1].page.close()
     return game
 
 
-def carry_on(game: OnlineGame, player, site, screenshots=None) -> int:
+def paste(guest, carried: list[str], screenshots) -> None:
+    """The guest's live tab: its own offer, photographed at 360 and 1280 (light and dark);
+    the host's link pasted there (as when a chat opens links in a browser of its own)."""
+    page = guest.page
+    offer = page.locator(f"{ROOT} [data-role=carry-offer]")
+    offer.wait_for(timeout=OFFER_MS)
+    assert "ask Ada to press “Carry on by link”" in offer.inner_text()
+    size = page.viewport_size
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            offer.screenshot(path=screenshots / f"carry-guest-offer-{width}-{scheme}.png")
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=None)
+    page.fill(f"{ROOT} [data-field=carry-link]", "\n".join(carried))
+    page.click(f"{ROOT} [data-cmd=carry-join]")
+
+
+def carry_on(game: OnlineGame, player, site, screenshots) -> int:
     """The host's offer, pressed; the guest's new tab opens the link; the game by links to
     its end. The moves made by link."""
     host = game.host.page
@@ -182,8 +209,7 @@ def carry_on(game: OnlineGame, player, site, screenshots=None) -> int:
     offer.wait_for(timeout=OFFER_MS)
     assert f"{player.names[1]}'s device has been out of reach" in offer.inner_text()
     steps = game.host.steps()
-    if screenshots is not None:
-        offer.screenshot(path=screenshots / f"carry-offer-{player.game}.png")
+    offer.screenshot(path=screenshots / f"carry-offer-{player.game}.png")
     host.click(f"{ROOT} [data-cmd=carry-on]")
     host.locator(f"{LINK_ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
     watches = game.watches
@@ -191,13 +217,16 @@ def carry_on(game: OnlineGame, player, site, screenshots=None) -> int:
     carried = ada.sent()
     assert ada.saved().match.step == steps
     guest = game.guests[1]
-    guest.page = guest.context.new_page()
-    watch = PageWatch(site.url)
-    watch.attach(guest.page)
-    watches.append(watch)
-    guest.page.goto(carried[0])
-    for part in carried[1:]:
-        guest.page.evaluate("link => { location.hash = new URL(link).hash; }", part)
+    if player.game == "psi-squad":
+        paste(guest, carried, screenshots)
+    else:  # a new tab of the guest's browser, from the chat
+        guest.page = guest.context.new_page()
+        watch = PageWatch(site.url)
+        watch.attach(guest.page)
+        watches.append(watch)
+        guest.page.goto(carried[0])
+        for part in carried[1:]:
+            guest.page.evaluate("link => { location.hash = new URL(link).hash; }", part)
     guest.page.locator(f"{LINK_ROOT} [data-role=bylink-send] input").first.wait_for(timeout=STEP_MS)
     if screenshots is not None:
         guest.page.screenshot(path=screenshots / f"carry-guest-{player.game}.png")
@@ -225,7 +254,7 @@ def test_a_live_game_of_each_game_cut_after_a_few_moves_carries_on_by_link(
             games.append(cut_live_game(browser, site, player))
         for game, player in zip(games, players, strict=True):
             began = time.monotonic()
-            moves = carry_on(game, player, site, screenshots if player.game == "esp" else None)
+            moves = carry_on(game, player, site, screenshots)
             print(
                 f"{player.game}: carried on after {LIVE_MOVES} live moves, {moves} moves by "
                 f"link, {time.monotonic() - began:.0f} s"
