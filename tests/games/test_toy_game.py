@@ -69,6 +69,7 @@ SUITES = {
     "tests/ui/test_since_your_turn.py": 1,
     "tests/ui/test_golden_screens.py": 4,
     "tests/ui/test_link_app.py": 3,
+    "tests/test_carry_on.py": 2,
 }
 
 
