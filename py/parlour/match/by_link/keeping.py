@@ -23,6 +23,9 @@ class Keeping(LinkState):
     # device -> {signer: record number}: the log that parts from ours, which our next links carry
     # to it again (`_resend_from`), whatever `_relays` finds; kept in memory only
     _resending: dict[str, dict[str, int]] | None = None
+    # (device, signer, record number): what a device was shown to lack when we last offered a
+    # link for it (`Sending._shown_news`); in memory only
+    _offered: set[tuple[str, str, int]] | None = None
 
     def _have(self) -> dict[str, int]:
         """For each device, the last of its records held here with none missing before it."""
@@ -37,7 +40,20 @@ class Keeping(LinkState):
     def _relays(self, others: list[str]) -> tuple[Ranges, Ranges]:
         """Another device's records this device sends on, for each signer (not us) the records
         after `low` up to `high`: first those some other device is shown to lack, then those
-        one may lack (sent only as far as they add no part to the link: `Sending.links`).
+        one may lack (sent only as far as they add no part to the link: `Sending.links`); for
+        each device, `_lacking`."""
+        merged: tuple[Ranges, Ranges] = ({}, {})
+        for ranges, lacking in zip(merged, self._lacking(others), strict=True):
+            for found in lacking.values():
+                for signer, (low, high) in found.items():
+                    if signer != self.me:
+                        was = ranges.get(signer, (low, high))
+                        ranges[signer] = (min(was[0], low), max(was[1], high))
+        return merged
+
+    def _lacking(self, others: list[str]) -> tuple[dict[str, Ranges], dict[str, Ranges]]:
+        """For each other device, the records held here (ours too) that it is shown to lack,
+        and those it may lack, for each signer the records after `low` up to `high`.
         Shown by:
         - its own signed head: a device that says it lacks records it signed itself lost them
           (a save refused, an older copy), and gets them back from anyone;
@@ -65,8 +81,8 @@ class Keeping(LinkState):
         for (signer, q), record in self.records.items():
             if record.kind in last:
                 last[record.kind][signer] = max(last[record.kind].get(signer, 0), q)
-        shown: Ranges = {}
-        maybe: Ranges = {}
+        shown: dict[str, Ranges] = {}
+        maybe: dict[str, Ranges] = {}
         for device in others:
             if device not in self.heads:
                 continue  # nothing heard from it yet: nothing shows what it lacks
@@ -89,9 +105,8 @@ class Keeping(LinkState):
             for ranges, found, held_then in ((shown, due, said), (maybe, unheard, known)):
                 for signer, q in found.items():
                     low, high = held_then.get(signer, 0), min(q, have.get(signer, 0))
-                    if signer != self.me and low < high:
-                        was = ranges.get(signer, (low, high))
-                        ranges[signer] = (min(was[0], low), max(was[1], high))
+                    if low < high:
+                        ranges.setdefault(device, {})[signer] = (low, high)
         return shown, maybe
 
     def _differs(self, head: Signed) -> str:

@@ -165,6 +165,22 @@ class Sending(Telling):
         while len(self._batch_signed) > 8:
             del self._batch_signed[next(iter(self._batch_signed))]
 
+    def _shown_news(self) -> bool:
+        """Is a device newly shown to lack records held here (a link lost on the way, records
+        it signed and lost, a log that parts from ours: `_lacking`)? Then this device asks to
+        send a link that carries them, once for each: nobody waits on a link nobody was asked
+        to send. (What a device only may lack is not asked for: its signer's links carry it.)"""
+        others = [d for d in self.keys if d != self.me]
+        if not others or sum(len(s) for s in self.held.values()) < len(self.names):
+            return False
+        shown, _ = self._lacking(others)
+        found = {(d, s, high) for d, ranges in shown.items() for s, (_, high) in ranges.items()}
+        if self._offered is None:
+            self._offered = set()
+        news = found - self._offered
+        self._offered |= found
+        return bool(news)
+
     def table_code(self) -> str | None:
         """The code players compare once by another way (signed play's): equal on every
         device only if all saw the same keys and the same start. None before the start."""
@@ -237,10 +253,12 @@ class Sending(Telling):
         self._batch_proof(members, data)  # our records in it keep their proof at once
         return True
 
-    def _after(self, sentence: str, before: int | None = None) -> Outcome:
-        """An outcome with links when we made new records since `before` (our count then)."""
+    def _after(self, sentence: str, before: int | None = None, taken: bool = False) -> Outcome:
+        """An outcome with links when we made new records since `before` (our count then), or,
+        after a link `taken` in, when it showed a device lacking records held here."""
         mine = max((q for d, q in self.records if d == self.me), default=0)
-        if before is not None and mine == before and not self._behind():
+        quiet = before is not None and mine == before and not self._behind()
+        if quiet and not (taken and self._shown_news()):
             return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
             links = self.links()
