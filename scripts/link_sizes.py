@@ -1,7 +1,7 @@
 """Play by link, measured: the length of each link per turn and at the start, and how many links
 a game's start takes before the first move, for every game and variant family.
 
-    PYTHONPATH=py:. python scripts/link_sizes.py [--games 3]
+    PYTHONPATH=py:. python -m scripts.link_sizes [--games 3] [--only "Psi Squad"]
 
 Each game is played by links only between devices in memory (tests/by_link_group.py), every
 link delivered once, in the order sent, to every other device (a group chat); moves are drawn at
@@ -19,6 +19,7 @@ from parlour.fair.rng import Rng
 from parlour.games.catalog import ids
 from parlour.games.declared import facts_for
 from tests.by_link_group import Group
+from tests.tables import large_psi_squad
 
 # Every game's example tables and its further ones, as its facts declare them
 # (games/<game>/facts.py): a new game's tables are measured with the others.
@@ -26,6 +27,13 @@ SETUPS = [
     (example.label, game, example.names, dict(example.variant), dict(example.bots) or None)
     for game in ids()
     for example in (*facts_for(game).examples, *facts_for(game).more)
+]
+# Psi Squad's other tables of 5 to 8 seats (issue 38's goal), measured here and in
+# tests/test_link_batches.py only (the other suites play the facts' tables).
+SETUPS += [
+    (e.label, "psi-squad", e.names, dict(e.variant), dict(e.bots) or None)
+    for e in large_psi_squad()
+    if e.label not in {label for label, *_ in SETUPS}
 ]
 
 
@@ -44,13 +52,15 @@ class Measured(Group):
         super().post(sender, links)
 
 
-def measure(games: int) -> None:
+def measure(games: int, only: str = "") -> None:
     print(
         "| game | links before the first move | start: longest (parts) | turn: median | p95 | max "
         "| sends split |"
     )
     print("|---|---|---|---|---|---|---|")
     for label, game, names, variant, bots in SETUPS:
+        if only not in label:
+            continue
         turns: list[int] = []
         start_max, before, parts, split, sends = 0, [], 0, 0, 0
         for i in range(games):
@@ -79,4 +89,6 @@ def measure(games: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=3)
-    measure(parser.parse_args().games)
+    parser.add_argument("--only", default="", help="only the tables whose label holds this")
+    arguments = parser.parse_args()
+    measure(arguments.games, arguments.only)

@@ -38,3 +38,18 @@ def largest() -> list[Setup]:
 def labels(more: bool = False) -> list[str]:
     """Each example's label as a test id: "ESP, 3" is "esp-3"."""
     return [re.sub(r"[^a-z0-9]+", "-", e.label.lower()).strip("-") for _, e in examples(more)]
+
+
+def large_psi_squad() -> list[Example]:
+    """Psi Squad's tables of 5 to 8 seats (issue 38's goal for play by link: under 5% of sends
+    split): two bots at each count, as the facts' eight (which is among them), and eight people
+    each on their own device."""
+    short = {"length": 3}
+    return [
+        *(
+            Example(f"Psi Squad, {n} (two bots)", n, short, {n - 3: "easy", n - 2: "easy"})
+            for n in (5, 6, 7)
+        ),
+        *(e for e in facts_for("psi-squad").more if e.seats == 8),
+        Example("Psi Squad, 8 (no bot)", 8, short),
+    ]

@@ -1,5 +1,6 @@
 """What a device keeps of the others' word and owes them, by link: what each device says it
-holds (its signed head), a log that parts from ours (resent from where it parts), a link that
+holds (its signed head), which of the others' records our links carry on (only where a device
+is shown to lack them), a log that parts from ours (resent from where it parts), a link that
 carries more than a game can use (refused whole), a proven fork (kept once), records of ours we
 lost (a refused save), and whether the player has sent all of ours.
 """
@@ -7,15 +8,106 @@ lost (a refused save), and whether the player has sent all of ours.
 from __future__ import annotations
 
 from parlour.fair.signing import Fork, Signed
+from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import LinkState
 
 VOID_MOST = 8  # moves of one device in one link that cannot count (honest play: a race, 1)
 WAITING_MOST = 256  # records of one device held but not yet taken (honest play: a few)
 DUE_MOST = 7  # `due` records of one device: one at most on each other seat (8 seats at most)
+Ranges = dict[str, tuple[int, int]]  # device -> its records after the first up to the second
 
 
 class Keeping(LinkState):
     """The others' heads, forks and bounds; what this device lost and what it has not sent."""
+
+    # device -> {signer: record number}: the log that parts from ours, which our next links carry
+    # to it again (`_resend_from`), whatever `_relays` finds; kept in memory only
+    _resending: dict[str, dict[str, int]] | None = None
+    # (device, signer, record number): what a device was shown to lack when we last offered a
+    # link for it (`Sending._shown_news`); in memory only
+    _offered: set[tuple[str, str, int]] | None = None
+
+    def _have(self) -> dict[str, int]:
+        """For each device, the last of its records held here with none missing before it."""
+        have: dict[str, int] = {}
+        for device in self.keys:
+            q = 0
+            while (device, q + 1) in self.records:
+                q += 1
+            have[device] = q
+        return have
+
+    def _relays(self, others: list[str]) -> tuple[Ranges, Ranges]:
+        """Another device's records this device sends on, for each signer (not us) the records
+        after `low` up to `high`: first those some other device is shown to lack, then those
+        one may lack (sent only as far as they add no part to the link: `Sending.links`); for
+        each device, `_lacking`."""
+        merged: tuple[Ranges, Ranges] = ({}, {})
+        for ranges, lacking in zip(merged, self._lacking(others), strict=True):
+            for found in lacking.values():
+                for signer, (low, high) in found.items():
+                    if signer != self.me:
+                        was = ranges.get(signer, (low, high))
+                        ranges[signer] = (min(was[0], low), max(was[1], high))
+        return merged
+
+    def _lacking(self, others: list[str]) -> tuple[dict[str, Ranges], dict[str, Ranges]]:
+        """For each other device, the records held here (ours too) that it is shown to lack,
+        and those it may lack, for each signer the records after `low` up to `high`.
+        Shown by:
+        - its own signed head: a device that says it lacks records it signed itself lost them
+          (a save refused, an older copy), and gets them back from anyone;
+        - the log: a device that holds a move sealed at step n (its head or its own move says
+          so) was sent every entry before n before that move (the mover held them, and each
+          record reaches the group in its own signer's link before anything that follows from
+          it): it lacks one only if a link was lost on the way;
+        - a log that parts from ours (`_resend_from`): ours from there, to tell the two apart.
+        May lack: a device whose head shows nothing of another device may have joined after
+        that device's join went to the group (it opened the invite, not the links before it);
+        only at the start: a device's reveal shows it held every join and commitment, its move
+        every reveal.
+        Not sent on: what a device not heard from lately may lack of the last round of moves.
+        Each came to the group in its own signer's link, and sending them all on again was the
+        most of an eight-player link. (A device that lacks a record and holds nothing later
+        shows nothing: its screen waits for that record's link, which is in the chat, and its
+        signer's own links carry it again while that device's head lacks it.)"""
+        have = self._have()
+        acts = [
+            (source, number_in(self.records[source], "at"))
+            for source in self.sources
+            if self.records[source].kind == "act"
+        ]
+        last: dict[str, dict[str, int]] = {"commit": {}, "reveal": {}}
+        for (signer, q), record in self.records.items():
+            if record.kind in last:
+                last[record.kind][signer] = max(last[record.kind].get(signer, 0), q)
+        shown: dict[str, Ranges] = {}
+        maybe: dict[str, Ranges] = {}
+        for device in others:
+            if device not in self.heads:
+                continue  # nothing heard from it yet: nothing shows what it lacks
+            said = self.heads[device]
+            known = dict(said)
+            # what its own records show it held: a reveal, every commitment (it waited for
+            # them); a move, every reveal (the table is laid from them); only to tell which
+            # devices it has not heard of (its own word says what it lost since)
+            for kind, held in (("reveal", last["commit"]), ("act", last["reveal"])):
+                if any(r.kind == kind for (d, _), r in self.records.items() if d == device):
+                    for signer, q in held.items():
+                        known[signer] = max(known.get(signer, 0), q)
+            due: dict[str, int] = {device: have.get(device, 0)}
+            steps = [at for (signer, q), at in acts if known.get(signer, 0) >= q]
+            for signer, q in self.sources[: max(steps, default=0)]:
+                due[signer] = max(due.get(signer, 0), q)
+            for signer, q in (self._resending or {}).get(device, {}).items():
+                due[signer] = max(due.get(signer, 0), q)
+            unheard = {s: have.get(s, 0) for s in self.keys if not known.get(s, 0)}
+            for ranges, found, held_then in ((shown, due, said), (maybe, unheard, known)):
+                for signer, q in found.items():
+                    low, high = held_then.get(signer, 0), min(q, have.get(signer, 0))
+                    if low < high:
+                        ranges.setdefault(device, {})[signer] = (low, high)
+        return shown, maybe
 
     def _differs(self, head: Signed) -> str:
         """The sender's log, by its signed head, differs from ours at a step we both have: one
@@ -40,9 +132,13 @@ class Keeping(LinkState):
         log and ours part): enough to show both versions, never the whole game again (a false
         head would otherwise make this device resend everything)."""
         known = self.heads.setdefault(device, {})
+        if self._resending is None:
+            self._resending = {}
+        again = self._resending.setdefault(device, {})
         for source, q in self.sources[n - 1 :]:
             if q - 1 < known.get(source, 0):
                 known[source] = q - 1
+            again[source] = max(again.get(source, 0), q)
 
     def _note_head(self, head: Signed) -> None:
         """What the sender holds (only ever more: an old link's head tells nothing new), but

@@ -43,7 +43,7 @@ class Receiving(Admission, Deriving, Sending):
             return taken
         if taken.fresh:
             self.last_link_at = now
-        after = self._after(self._behind() or taken.sentence, before)
+        after = self._after(self._behind() or taken.sentence, before, taken=True)
         after.since, after.fresh = taken.since, taken.fresh
         return after
 

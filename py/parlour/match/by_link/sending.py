@@ -1,6 +1,7 @@
-"""What a device's game by link sends out: the links for the group (every record some device
-may lack, and our signed head), what waits for the page's signature first, and the codes and
-signatures the players check the game by (the table code, the invite's code, the replay's).
+"""What a device's game by link sends out: the links for the group (our records some device
+may lack, others' records some device is shown to lack, and our signed head), what waits for
+the page's signature first, and the codes and signatures the players check the game by (the
+table code, the invite's code, the replay's).
 
 `Outcome` is what each step the screens ask for comes to: a sentence, and the links to send.
 """
@@ -21,6 +22,7 @@ from parlour.fair.signing import (
     table_code,
 )
 from parlour.match.by_link import packing
+from parlour.match.by_link.keeping import Ranges
 from parlour.match.by_link.telling import Telling
 from parlour.match.signed_replay import Signatures, of_link
 
@@ -41,29 +43,36 @@ class Outcome:
 class Sending(Telling):
     """The links, signatures and codes that leave this device."""
 
-    def _have(self) -> dict[str, int]:
-        """For each device, the last of its records held here with none missing before it."""
-        have: dict[str, int] = {}
-        for device in self.keys:
-            q = 0
-            while (device, q + 1) in self.records:
-                q += 1
-            have[device] = q
-        return have
-
     def links(self, limit: int = packing.MAX_LINK) -> list[str]:
-        """The link(s) to send the group now: every record some other device may lack (all of
-        them for a device not heard from yet), and our signed head; split into parts longer
-        than `limit` (a huge `limit`: one long link, for a game file or a long paste, when a
-        step needs more parts than a chat takes). Our records in it and our head are signed
-        once, as one batch (`_batches`); the others' records keep their own proofs."""
-        rows, head = self._outgoing()
+        """The link(s) to send the group now: every record of ours some other device may lack
+        (all of them for a device not heard from yet), others' records some device is shown to
+        lack (`_relays`), and our signed head; split into parts longer than `limit` (a huge
+        `limit`: one long link, for a game file or a long paste, when a step needs more parts
+        than a chat takes). Records a device only may lack (the start's joins, to a device
+        that may have joined after them) go too as far as they add no part. Our records in it
+        and our head are signed once, as one batch (`_batches`); the others' records keep
+        their own proofs."""
+        rows, head, optional = self._outgoing_rows()
         for members, signed in self._batches(rows, head):
             if self._batch_proof(members, signed) is None:
                 return []  # the page signs later: `to_sign`, then `signed`, then `links`
         signed_head = self._signed_head
         assert signed_head is not None and signed_head.same_content(head)
-        text = packing.pack(packing.Packet(self.match_id, tuple(rows), signed_head))
+        made = self._packed(rows, signed_head, limit)
+        if not optional:
+            return made
+        parts = len(
+            self._packed([r for r in rows if (r.device, r.seq) not in optional], signed_head, limit)
+        )
+        signers = sorted({device for device, _ in optional})
+        while len(made) > parts and signers:  # the last device's first, until no part is added
+            dropped = signers.pop()
+            rows = [r for r in rows if (r.device, r.seq) not in optional or r.device != dropped]
+            made = self._packed(rows, signed_head, limit)
+        return made
+
+    def _packed(self, rows: list[Signed], head: Signed, limit: int) -> list[str]:
+        text = packing.pack(packing.Packet(self.match_id, tuple(rows), head))
         return packing.links(self.base, text, limit, (self.match_id, self.me))
 
     def _batch_proof(self, members: list[Signed], data: bytes) -> bytes | None:
@@ -88,19 +97,43 @@ class Sending(Telling):
         return proof
 
     def _outgoing(self) -> tuple[list[Signed], Signed]:
-        """The records some other device may lack (ours not yet signed always), and our head
-        (unsigned: it is signed in our batch)."""
+        """The records to send (`_outgoing_rows`) and our head (unsigned: our batch signs it)."""
+        rows, head, _ = self._outgoing_rows()
+        return rows, head
+
+    def _outgoing_rows(self) -> tuple[list[Signed], Signed, set[tuple[str, int]]]:
+        """The records to send, our head (unsigned), and which of the records a device only
+        may lack (sent as far as they add no part). Ours that some other device may lack
+        (those not yet signed always), and another device's only where `_relays` finds a
+        device lacks them: every device sends its own records to the whole group, so carrying
+        everyone's on to a device not heard from lately only repeated them (an eight-player
+        link carried up to a round of moves). While a seat has no device yet, everything."""
         others = [d for d in self.keys if d != self.me]
         seats_known = sum(len(s) for s in self.held.values())
         everything = not others or seats_known < len(self.names)
-        rows = [
-            r
-            for key, r in sorted(self.records.items())
-            if everything
-            or any(self.heads.get(d, {}).get(key[0], 0) < key[1] for d in others)
-            or (key[0] == self.me and r.signature is None)
-        ]
-        return rows, self._head_body()
+        shown, maybe = ({}, {}) if everything else self._relays(others)
+
+        def within(ranges: Ranges, device: str, q: int) -> bool:
+            low, high = ranges.get(device, (0, 0))
+            if q == 1 and device in ranges:  # its join, for a device that may not know its key
+                return any(not self.heads.get(d, {}).get(device) for d in others if d != device)
+            return low < q <= high
+
+        rows: list[Signed] = []
+        optional: set[tuple[str, int]] = set()
+        for (device, q), record in sorted(self.records.items()):
+            if device == self.me:
+                lacked = record.signature is None or any(
+                    self.heads.get(d, {}).get(device, 0) < q for d in others
+                )
+            else:
+                lacked = within(shown, device, q)
+                if not lacked and within(maybe, device, q):
+                    lacked = True
+                    optional.add((device, q))
+            if everything or lacked:
+                rows.append(record)
+        return rows, self._head_body(), optional
 
     def _batches(self, rows: list[Signed], head: Signed) -> list[tuple[list[Signed], bytes]]:
         """Our records of a link not signed yet and our head, in batches of at most `MAX_BATCH`
@@ -131,6 +164,22 @@ class Sending(Telling):
         self._batch_signed[data] = signature
         while len(self._batch_signed) > 8:
             del self._batch_signed[next(iter(self._batch_signed))]
+
+    def _shown_news(self) -> bool:
+        """Is a device newly shown to lack records held here (a link lost on the way, records
+        it signed and lost, a log that parts from ours: `_lacking`)? Then this device asks to
+        send a link that carries them, once for each: nobody waits on a link nobody was asked
+        to send. (What a device only may lack is not asked for: its signer's links carry it.)"""
+        others = [d for d in self.keys if d != self.me]
+        if not others or sum(len(s) for s in self.held.values()) < len(self.names):
+            return False
+        shown, _ = self._lacking(others)
+        found = {(d, s, high) for d, ranges in shown.items() for s, (_, high) in ranges.items()}
+        if self._offered is None:
+            self._offered = set()
+        news = found - self._offered
+        self._offered |= found
+        return bool(news)
 
     def table_code(self) -> str | None:
         """The code players compare once by another way (signed play's): equal on every
@@ -204,10 +253,12 @@ class Sending(Telling):
         self._batch_proof(members, data)  # our records in it keep their proof at once
         return True
 
-    def _after(self, sentence: str, before: int | None = None) -> Outcome:
-        """An outcome with links when we made new records since `before` (our count then)."""
+    def _after(self, sentence: str, before: int | None = None, taken: bool = False) -> Outcome:
+        """An outcome with links when we made new records since `before` (our count then), or,
+        after a link `taken` in, when it showed a device lacking records held here."""
         mine = max((q for d, q in self.records if d == self.me), default=0)
-        if before is not None and mine == before and not self._behind():
+        quiet = before is not None and mine == before and not self._behind()
+        if quiet and not (taken and self._shown_news()):
             return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
             links = self.links()
