@@ -52,6 +52,12 @@ class Live:
         its devices."""
         return f"s{min(self.seats[device])}"
 
+    def first_kind(self, name: str) -> str:
+        """The only first record a device (by its name by link) may sign in a carried game: the
+        host's `carry`, every other device's `carried` (never an `open` or a `join`, which
+        would name seats, a key or a time per move of its own)."""
+        return "carry" if name == self.link_name(HOST) else "carried"
+
     def link_keys(self) -> dict[str, DeviceKey]:
         """Every device's key, by its name by link."""
         return {self.link_name(d): key for d, key in self.keys.items()}
