@@ -75,3 +75,68 @@ def test_a_guest_s_first_record_is_a_carried_and_nothing_else(kind):
     assert after == before
     assert (host.me, 1) in host.records and (bo.me, 1) not in host.records
     assert not all(t.ok for t in taken)
+
+
+def page_verify_for(checks):
+    """A page's verify for one call: it answers only the signatures asked for before it."""
+    answers = {check: verify(*check) for check in checks}
+    return lambda algorithm, public, data, signature: answers.get(
+        (algorithm, public, data, signature), False
+    )
+
+
+def telepathic_carried_with_an_announcement_due():
+    """A Telepathic pair, live: Bo's connection breaks and Ada moves on without him, the game
+    carries on by link, and plays on until Bo is the active partner after a completed turn
+    (so Ada may announce out of turn). (Ada's device, Bo's device, the group.)"""
+    from parlour.fair.rng import Rng
+    from tests.test_carry_on import carried, cut
+    from tests.test_online import play, start
+    from tests.test_signed_play import mixed
+
+    for attempt in range(40):
+        net = start(
+            "telepathic",
+            ("Ada", "Bo"),
+            {"arrangement": "pair", "mode": "first"},
+            match_id=f"m-00000000000001{attempt:02x}",
+            signed=mixed,
+        )
+        play(net, seed=bytes([attempt]), steps=3, to_the_end=False)
+        net.tick(1.0)
+        cut(net, 1, moves=2)
+        host, bo_live = net.host.match, net.guests[1].match
+        if bo_live.step == host.step or host.result() is not None:
+            continue  # Bo missed no move: try another deal
+        group = carried(net)
+        ada, bo = group.devices
+        rng = Rng(bytes([attempt]))
+        for _ in range(200):
+            while group.queue:
+                group.deliver(0)
+            state = ada.table.state
+            if state.phase == "hand" and state.turns and state.active == 1:
+                return ada, bo, group
+            if not group.movers() or ada.match.result() is not None:
+                break
+            group.move(*group.movers()[0], rng)
+    raise AssertionError("no carried pair reached Bo's turn")
+
+
+def test_a_device_that_took_missed_moves_does_not_call_them_forged_when_it_derives_again():
+    """Bo's device took the moves it missed with their live proofs (checked then). Later Ada
+    announces out of turn: Bo's device derives the game again from its records, and the page's
+    verify of that call answers only the signatures of Ada's link. The live proofs, checked
+    once, must not be asked again (the page never asked), or Bo's game stops, calling
+    the move he missed forged."""
+    from tests.test_by_link import announcement
+
+    ada, bo, group = telepathic_carried_with_an_announcement_due()
+    out = ada.act(0, announcement(ada, 0), group.now + 60)
+    assert out.ok and out.links
+    for link in out.links:
+        bo.verify = page_verify_for(bo.checks(link))
+        taken = bo.take_link(link, group.now + 60)
+        assert taken.ok, taken.sentence
+    assert not bo.stopped
+    assert bo.match.head() == ada.match.head()
