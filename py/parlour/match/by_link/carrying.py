@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.errors import MalformedInput, ProtocolError
-from parlour.fair.signing import Signed
+from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link.live import CATCH_UP_MOST, HOST, Live, carry_proof_checks
 from parlour.match.by_link.packing import Check
 from parlour.match.by_link.records import number_in
@@ -124,10 +124,25 @@ class Carrying(LinkState):
             or type(after) is not int
             or not 0 <= after < entry.seq
             or (proof.device, proof.seq) in used
-            or not proof.verified_by(key, self.match_id, self.verify)
+            or not self._live_signed(proof, key)
         ):
             raise ProtocolError(f"{move} is not the move its device signed: refused as forged.")
         used.add((proof.device, proof.seq))
+
+    def _live_signed(self, proof: Signed, key: DeviceKey) -> bool:
+        """A live proof's signature holds under the live key: checked once, when its link or
+        save was read (the page answers only the signatures asked for before that call), and
+        known from then on when the game is derived again (a move out of turn, say)."""
+        found = proof.signed_data(self.match_id)
+        if found is None:
+            return False
+        check = (key.algorithm, key.public, found[0], found[1])
+        if check in self.live_held:
+            return True
+        if not self.verify(*check):
+            return False
+        self.live_held.add(check)
+        return True
 
     def live_checks(self, records: tuple[Signed, ...]) -> list[Check]:
         """The live proofs a link's `carry` holds, as checks for a page that checks first."""
