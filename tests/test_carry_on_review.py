@@ -140,3 +140,61 @@ def test_a_device_that_took_missed_moves_does_not_call_them_forged_when_it_deriv
         assert taken.ok, taken.sentence
     assert not bo.stopped
     assert bo.match.head() == ada.match.head()
+
+
+def test_a_host_cannot_replay_a_guest_s_proposal_already_in_its_log_as_a_move_it_missed():
+    """Psi Squad of two, live: Bo guessed "000" at Ada and answered Ada's "000" (each a signed
+    proposal, in Bo's log with its proof). Bo's connection breaks; Ada guesses "000" again, and
+    her device makes up Bo's answer and Bo's next guess from Bo's earlier proposals (the same
+    moves, signed by Bo, used before). Live play refuses a proposal used for another entry
+    (online/moves.py `_check_proof`); the carry must too, or the host makes up Bo's moves."""
+    import json
+
+    from parlour.games.psi_squad.actions import ChooseCypher, Guess
+    from parlour.match.by_link.device import LinkPlay as Play
+    from tests.test_online import acts, device, start
+    from tests.test_online_attacks import until_to_move
+    from tests.test_signed_play import mixed
+
+    net = start(
+        "psi-squad", ("Ada", "Bo"), {"length": 3}, match_id="m-00000000000000d1", signed=mixed
+    )
+    for seat, digits in {0: "123", 1: "456"}.items():
+        acts(device(net, seat), seat, ChooseCypher(digits))
+    net.flush()
+    for mover in (1, 0, 1, 0):
+        until_to_move(net, mover)
+        acts(device(net, mover), mover, Guess(1 - mover, "000"))
+        net.flush()
+    until_to_move(net, 0)
+    net.tick(1.0)
+    net.drop(1)
+    assert net.host.match.step == net.guests[1].match.step
+    host_session = net.host
+    match = host_session.table.match
+    # Bo's earlier proposals: his answer to Ada's "000", and his guess "000" at Ada
+    bo_s = [p for e, p in zip(match.entries, host_session.proofs, strict=True) if e.seat == 1]
+    answer = next(p for p in bo_s if p.body["action"].get("type") == "answer")
+    guess = next(p for p in bo_s if p.body["action"].get("type") == "guess")
+    live = live_of(host_session)
+    forged = live.match_now()
+    pairs = []
+    acts(host_session, 0, Guess(1, "000"))  # Ada's own guess, live (Bo's device never gets it)
+    net.flush()
+    mine = host_session.proofs[-1]
+    for action, proof in [
+        (host_session.table.match.entries[-1].action, mine),
+        (answer.body["action"], answer),
+        (guess.body["action"], guess),
+    ]:
+        seat = 0 if proof is mine else 1
+        submitted = forged.submit_json(seat, action)
+        assert submitted.ok, submitted.reason
+        pairs.append([submitted.entry.to_json(), proof.to_json()])
+    host = Play(forged.config.match_id, "s0", live.signer, live.verify, BASE, 100.0)
+    host._carry_from(live)
+    body = {"n": forged.step, "h": forged.head(), "e": json.loads(json.dumps(pairs)), "t": 100}
+    host._append("carry", body)
+    bo, out = LinkPlay.carry_join(net.guests[1], host.links(), 100.0, BASE)
+    assert bo is None and not out.ok, "Bo's device took moves Bo never made"
+    assert "used" in out.sentence or "forged" in out.sentence
