@@ -51,6 +51,7 @@ class Carrying(LinkState):
         if live is None:
             raise ProtocolError("This device did not play that live game.")
         match: Any = Match.from_json(live.match)
+        self.names = list(match.config.seats)  # the players named in what the catch-up says
         self._catch_up(match, record)
         step, head = number_in(record, "n"), record.body["h"]
         if match.step != step or match.head() != head:
@@ -87,7 +88,8 @@ class Carrying(LinkState):
         items = record.body["e"]
         if not isinstance(items, list) or len(items) > CATCH_UP_MOST:
             raise MalformedInput("A carried game's moves are not a list of moves.")
-        used: set[tuple[str, int]] = set()
+        assert self.live is not None
+        used = set(self.live.used)  # the proposals this device's live log was appended from
         for item in items:
             if not isinstance(item, list) or len(item) != 2:
                 raise MalformedInput("A carried game's move is not a move with its proof.")
@@ -123,10 +125,11 @@ class Carrying(LinkState):
             or body["action"] != entry.action
             or type(after) is not int
             or not 0 <= after < entry.seq
-            or (proof.device, proof.seq) in used
             or not self._live_signed(proof, key)
         ):
             raise ProtocolError(f"{move} is not the move its device signed: refused as forged.")
+        if (proof.device, proof.seq) in used:
+            raise ProtocolError(f"{move} reuses a proposal signed for another move: refused.")
         used.add((proof.device, proof.seq))
 
     def _live_signed(self, proof: Signed, key: DeviceKey) -> bool:

@@ -42,6 +42,9 @@ class Live:
     stores: dict[int, PrivateStore]
     private: dict[int, dict[str, Json]] = field(default_factory=dict)
     catch_up: list[Json] = field(default_factory=list)  # [entry, proof] pairs (the host's)
+    # the proposals (device, number) this device's live log was appended from: each counts
+    # once, as live play has it, so a carry cannot use one again for a move it brings
+    used: set[tuple[str, int]] = field(default_factory=set)
 
     def match_now(self) -> Any:
         """The live match as this device holds it (read back as input: every entry checked)."""
@@ -104,6 +107,7 @@ def live_of(session: Any) -> Live:
         stores,
         {s: dict(v) for s, v in session.private.items()},
     )
+    live.used = {(p.device, p.seq) for p in session.proofs if p is not None}
     if session.is_host:
         live.catch_up = _catch_up_of(session)
     return live
