@@ -197,4 +197,50 @@ def test_a_host_cannot_replay_a_guest_s_proposal_already_in_its_log_as_a_move_it
     host._append("carry", body)
     bo, out = LinkPlay.carry_join(net.guests[1], host.links(), 100.0, BASE)
     assert bo is None and not out.ok, "Bo's device took moves Bo never made"
-    assert "used" in out.sentence or "forged" in out.sentence
+    assert "reuses a proposal signed for another move" in out.sentence
+
+
+def test_a_host_cannot_forfeit_a_guest_in_its_carry_whose_device_sent_its_step():
+    """Psi Squad of two, live: Ada guesses at Bo; Bo's device answers at once, but the answer
+    never reaches the host as the connection breaks. Ada's device declares Bo forfeit in its
+    carry (a proposal signed by the host, as for a stall). Live play refuses that forfeit
+    (online/moves.py `_check_forfeit`: this device sent that step at once); Bo's device must
+    refuse it in the carry too, or the host ends the game by a stall that never was."""
+    import json
+
+    from parlour.games.psi_squad.actions import ChooseCypher, Guess
+    from tests.test_online import acts, device, start
+    from tests.test_online_attacks import until_to_move
+    from tests.test_signed_play import mixed
+
+    net = start(
+        "psi-squad", ("Ada", "Bo"), {"length": 3}, match_id="m-00000000000000e1", signed=mixed
+    )
+    for seat, digits in {0: "123", 1: "456"}.items():
+        acts(device(net, seat), seat, ChooseCypher(digits))
+    net.flush()
+    until_to_move(net, 0)
+    net.tick(1.0)
+    net.tamper = lambda sender, to, text: None if sender == "seat-1" else text  # lost on the way
+    acts(net.host, 0, Guess(1, "000"))
+    net.flush()
+    assert 1 in net.guests[1].sent_at and net.host.match.step == net.guests[1].match.step
+    net.drop(1)
+    live = live_of(net.host)
+    forged = live.match_now()
+    submitted = forged.submit_json(1, {"forfeit": 1})
+    assert submitted.ok, submitted.reason
+    entry = submitted.entry
+    proof = Signed(
+        "host", 10_000, "propose", {"seat": 1, "action": {"forfeit": 1}, "after": entry.seq - 1}
+    )
+    proof.signature = live.signer.sign(proof.payload(forged.config.match_id))
+    pairs = [[entry.to_json(), proof.to_json()]]
+    host = LinkPlay(forged.config.match_id, "s0", live.signer, live.verify, BASE, 100.0)
+    host._carry_from(live)
+    body = {"n": forged.step, "h": forged.head(), "e": json.loads(json.dumps(pairs)), "t": 100}
+    host._append("carry", body)
+    bo, out = LinkPlay.carry_join(net.guests[1], host.links(), 100.0, BASE)
+    over = bo is not None and bo.match.result() is not None
+    assert not over, "Bo's device took a forfeit of Bo's seat for a step it sent at once"
+    assert bo is None and "forfeit" in out.sentence
