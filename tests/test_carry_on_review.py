@@ -244,3 +244,39 @@ def test_a_host_cannot_forfeit_a_guest_in_its_carry_whose_device_sent_its_step()
     over = bo is not None and bo.match.result() is not None
     assert not over, "Bo's device took a forfeit of Bo's seat for a step it sent at once"
     assert bo is None and "forfeit" in out.sentence
+
+
+def test_a_guest_s_own_move_the_host_had_comes_back_in_the_carry_and_a_reload_keeps_it():
+    """Honest play the checks above must not refuse: Bo's device answers Ada's guess, the host
+    appends it, but the entry never reaches Bo. The carry brings Bo's own move back (as he
+    sent it); his carried game is saved and read back, and the checks hold again."""
+    import json
+
+    from parlour.games.psi_squad.actions import ChooseCypher, Guess
+    from tests.test_online import acts, device, start
+    from tests.test_online_attacks import until_to_move
+    from tests.test_signed_play import mixed
+
+    net = start(
+        "psi-squad", ("Ada", "Bo"), {"length": 3}, match_id="m-00000000000000e2", signed=mixed
+    )
+    for seat, digits in {0: "123", 1: "456"}.items():
+        acts(device(net, seat), seat, ChooseCypher(digits))
+    net.flush()
+    until_to_move(net, 0)
+    net.tick(1.0)
+    bo_session = net.guests[1]
+    net.tamper = lambda sender, to, text: None if sender == "host" and bo_session.pending else text
+    acts(net.host, 0, Guess(1, "000"))
+    net.flush()  # Bo's answer reached the host; its entry never reached Bo
+    assert 1 in bo_session.pending and net.host.match.step == bo_session.match.step + 1
+    net.drop(1)
+    host, out = LinkPlay.carry_on(net.host, 100.0, BASE)
+    assert host is not None, out.sentence
+    bo, joined = LinkPlay.carry_join(bo_session, out.links, 100.0, BASE)
+    assert bo is not None, joined.sentence
+    assert bo.match.entries[net.host.match.step - 1].hash == net.host.match.head()
+    data = json.loads(json.dumps(bo.to_json()))
+    assert data["live"]["pending"] == {"1": bo_session.pending[1]}
+    again = LinkPlay.from_json(data, bo.signer, bo.verify, 200.0)
+    assert again.match.head() == bo.match.head() and not again.stopped

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.errors import MalformedInput, ProtocolError
+from parlour.fair.encoding import Json
 from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link.live import CATCH_UP_MOST, HOST, Live, carry_proof_checks
 from parlour.match.by_link.packing import Check
@@ -90,6 +91,8 @@ class Carrying(LinkState):
             raise MalformedInput("A carried game's moves are not a list of moves.")
         assert self.live is not None
         used = set(self.live.used)  # the proposals this device's live log was appended from
+        pending = self.live.pending
+        on_its_way = dict(pending) if pending is not None else None  # our moves sent, not had
         for item in items:
             if not isinstance(item, list) or len(item) != 2:
                 raise MalformedInput("A carried game's move is not a move with its proof.")
@@ -101,7 +104,31 @@ class Carrying(LinkState):
                     )
                 continue
             self._check_live_proof(entry, Signed.from_json(item[1]), used)
+            self._check_own(entry, on_its_way)
             match.receive(item[0])
+
+    def _check_own(self, entry: LogEntry, on_its_way: dict[int, Json] | None) -> None:
+        """As live play takes an entry of this device's own seat (online/moves.py
+        `_on_entries`, `_check_forfeit`): a move of ours only as we sent it (our move on its
+        way), and no forfeit of a seat whose step we sent (on its way still: the host had it,
+        or will see it again by link). `on_its_way` is None for a save made before it was
+        kept: nothing to check it by."""
+        live = self.live
+        assert live is not None
+        victim = forfeited_seat(entry.action)
+        seat = victim if victim is not None else entry.seat
+        if on_its_way is None or seat not in live.seats[live.me]:
+            return
+        if victim is not None and seat in on_its_way:
+            raise ProtocolError(
+                f"The host declared {self.name(entry.seat)} forfeit, but this device sent that "
+                "step at once: refused as forged."
+            )
+        if victim is None and on_its_way.pop(seat, None) != entry.action:
+            raise ProtocolError(
+                f"The host sent a move for {self.name(entry.seat)} that this device never "
+                "made: refused as forged."
+            )
 
     def _check_live_proof(self, entry: LogEntry, proof: Signed, used: set[tuple[str, int]]) -> None:
         """As live play checks an entry (online/moves.py `_check_proof`): the proposal signed

@@ -45,6 +45,9 @@ class Live:
     # the proposals (device, number) this device's live log was appended from: each counts
     # once, as live play has it, so a carry cannot use one again for a move it brings
     used: set[tuple[str, int]] = field(default_factory=set)
+    # this device's moves on their way to the host when the connection broke, by seat (None:
+    # not known, a save made before it was kept)
+    pending: dict[int, Json] | None = field(default_factory=dict)
 
     def match_now(self) -> Any:
         """The live match as this device holds it (read back as input: every entry checked)."""
@@ -108,6 +111,8 @@ def live_of(session: Any) -> Live:
         {s: dict(v) for s, v in session.private.items()},
     )
     live.used = {(p.device, p.seq) for p in session.proofs if p is not None}
+    pending = {} if session.is_host else session.pending
+    live.pending = {int(s): json.loads(json.dumps(a)) for s, a in pending.items()}
     if session.is_host:
         live.catch_up = _catch_up_of(session)
     return live

@@ -56,12 +56,18 @@ class Saving(Receiving):
             "seats": {d: list(s) for d, s in live.seats.items()},
             "keys": {d: k.to_json() for d, k in live.keys.items()},
             "used": sorted([d, q] for d, q in live.used),
+            **(
+                {"pending": {str(s): a for s, a in live.pending.items()}}
+                if live.pending is not None
+                else {}
+            ),
         }
 
     def _load_live(self, saved: object, signer: Signer, verify: Verify) -> None:
         """A carried game's live part read back: the keys and seats every record is checked
         with (a key of ours that is not our signer's: another key, refused)."""
-        if not isinstance(saved, dict) or set(saved) - {"used"} != {"match", "me", "seats", "keys"}:
+        optional = {"used", "pending"}  # (a save made before they were kept has neither)
+        if not isinstance(saved, dict) or set(saved) - optional != {"match", "me", "seats", "keys"}:
             raise MalformedInput("That saved game's live start is damaged.")
         match, me, seats, keys = (saved[k] for k in ("match", "me", "seats", "keys"))
         if not isinstance(match, dict) or not isinstance(seats, dict) or not isinstance(keys, dict):
@@ -79,6 +85,7 @@ class Saving(Receiving):
             self.private,
         )
         live.used = _used(saved.get("used", []))
+        live.pending = _pending(saved["pending"]) if "pending" in saved else None
         if live.keys[live.me] != DeviceKey.of(signer) or live.link_name(live.me) != self.me:
             raise MalformedInput("That saved game was signed with another key.")
         self._carry_from(live)
@@ -179,3 +186,16 @@ def _used(value: object) -> set[tuple[str, int]]:
     ):
         raise MalformedInput("That saved game's live start is damaged.")
     return {(p[0], p[1]) for p in value}
+
+
+def _pending(value: object) -> dict[int, Json]:
+    """This device's moves on their way when the live connection broke, as saved."""
+    if not isinstance(value, dict):
+        raise MalformedInput("That saved game's live start is damaged.")
+    pending: dict[int, Json] = {}
+    for seat, action in value.items():
+        number = int(seat) if isinstance(seat, str) and seat.isdigit() and len(seat) == 1 else -1
+        if not 0 <= number < 8:
+            raise MalformedInput("That saved game's live start is damaged.")
+        pending[number] = action
+    return pending
