@@ -280,3 +280,23 @@ def test_a_guest_s_own_move_the_host_had_comes_back_in_the_carry_and_a_reload_ke
     assert data["live"]["pending"] == {"1": bo_session.pending[1]}
     again = LinkPlay.from_json(data, bo.signer, bo.verify, 200.0)
     assert again.match.head() == bo.match.head() and not again.stopped
+
+
+def test_a_carry_whose_move_differs_from_the_device_s_log_names_the_host_s_device():
+    """docs/links.md: "a device that holds another log at that position stops, naming the
+    device". The host's carry brings back move 1, changed: Cy's device says whose carry it is."""
+    import json
+
+    net = psi_with_a_missed_move("m-00000000000000a4", 0)
+    live = live_of(net.host)
+    match = live.match_now()
+    first = match.entries[0].to_json()
+    first["hash"] = "0" * 64
+    proof = json.loads(json.dumps(live.catch_up[0][1]))
+    pairs = [[first, proof], *json.loads(json.dumps(live.catch_up))]
+    host = LinkPlay(match.config.match_id, "s0", live.signer, live.verify, BASE, 100.0)
+    host._carry_from(live)
+    host._append("carry", {"n": match.step, "h": match.head(), "e": pairs, "t": 100})
+    cy, out = LinkPlay.carry_join(net.guests[2], host.links(), 100.0, BASE)
+    assert cy is None and "differs" in out.sentence
+    assert "Ada's device" in out.sentence
