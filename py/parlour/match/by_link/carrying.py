@@ -99,8 +99,10 @@ class Carrying(LinkState):
             entry = LogEntry.from_json(item[0])
             if entry.seq <= match.step:
                 if match.entries[entry.seq - 1].hash != entry.hash:
+                    who = self._device_name(record.device, self.held)
                     raise ProtocolError(
-                        f"The live game's move {entry.seq} differs from this device's log."
+                        f"{who} carried the live game on with a move {entry.seq} that differs "
+                        "from this device's log."
                     )
                 continue
             self._check_live_proof(entry, Signed.from_json(item[1]), used)
