@@ -166,6 +166,12 @@ class Admission(LinkState):
                 "That link has a device's join that is not its first entry, or a first "
                 "entry that is not a join: refused."
             )
+        live = self.live
+        if live is not None and record.seq == 1 and record.kind != live.first_kind(record.device):
+            raise ProtocolError(
+                f"That link carries a first entry of {record.device} that is not its carrying "
+                "on of the live game: refused, nothing changed."
+            )
         seat = seat_of(record.kind, record.body)
         if seat is not None and seat not in held.get(record.device, ()):
             holder = next((d for d, s in held.items() if seat in s), None)

@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.errors import MalformedInput, ProtocolError
-from parlour.fair.signing import Signed
+from parlour.fair.encoding import Json
+from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link.live import CATCH_UP_MOST, HOST, Live, carry_proof_checks
 from parlour.match.by_link.packing import Check
 from parlour.match.by_link.records import number_in
@@ -51,6 +52,7 @@ class Carrying(LinkState):
         if live is None:
             raise ProtocolError("This device did not play that live game.")
         match: Any = Match.from_json(live.match)
+        self.names = list(match.config.seats)  # the players named in what the catch-up says
         self._catch_up(match, record)
         step, head = number_in(record, "n"), record.body["h"]
         if match.step != step or match.head() != head:
@@ -87,19 +89,48 @@ class Carrying(LinkState):
         items = record.body["e"]
         if not isinstance(items, list) or len(items) > CATCH_UP_MOST:
             raise MalformedInput("A carried game's moves are not a list of moves.")
-        used: set[tuple[str, int]] = set()
+        assert self.live is not None
+        used = set(self.live.used)  # the proposals this device's live log was appended from
+        pending = self.live.pending
+        on_its_way = dict(pending) if pending is not None else None  # our moves sent, not had
         for item in items:
             if not isinstance(item, list) or len(item) != 2:
                 raise MalformedInput("A carried game's move is not a move with its proof.")
             entry = LogEntry.from_json(item[0])
             if entry.seq <= match.step:
                 if match.entries[entry.seq - 1].hash != entry.hash:
+                    who = self._device_name(record.device, self.held)
                     raise ProtocolError(
-                        f"The live game's move {entry.seq} differs from this device's log."
+                        f"{who} carried the live game on with a move {entry.seq} that differs "
+                        "from this device's log."
                     )
                 continue
             self._check_live_proof(entry, Signed.from_json(item[1]), used)
+            self._check_own(entry, on_its_way)
             match.receive(item[0])
+
+    def _check_own(self, entry: LogEntry, on_its_way: dict[int, Json] | None) -> None:
+        """As live play takes an entry of this device's own seat (online/moves.py
+        `_on_entries`, `_check_forfeit`): a move of ours only as we sent it (our move on its
+        way), and no forfeit of a seat whose step we sent (on its way still: the host had it,
+        or will see it again by link). `on_its_way` is None for a save made before it was
+        kept: nothing to check it by."""
+        live = self.live
+        assert live is not None
+        victim = forfeited_seat(entry.action)
+        seat = victim if victim is not None else entry.seat
+        if on_its_way is None or seat not in live.seats[live.me]:
+            return
+        if victim is not None and seat in on_its_way:
+            raise ProtocolError(
+                f"The host declared {self.name(entry.seat)} forfeit, but this device sent that "
+                "step at once: refused as forged."
+            )
+        if victim is None and on_its_way.pop(seat, None) != entry.action:
+            raise ProtocolError(
+                f"The host sent a move for {self.name(entry.seat)} that this device never "
+                "made: refused as forged."
+            )
 
     def _check_live_proof(self, entry: LogEntry, proof: Signed, used: set[tuple[str, int]]) -> None:
         """As live play checks an entry (online/moves.py `_check_proof`): the proposal signed
@@ -123,11 +154,27 @@ class Carrying(LinkState):
             or body["action"] != entry.action
             or type(after) is not int
             or not 0 <= after < entry.seq
-            or (proof.device, proof.seq) in used
-            or not proof.verified_by(key, self.match_id, self.verify)
+            or not self._live_signed(proof, key)
         ):
             raise ProtocolError(f"{move} is not the move its device signed: refused as forged.")
+        if (proof.device, proof.seq) in used:
+            raise ProtocolError(f"{move} reuses a proposal signed for another move: refused.")
         used.add((proof.device, proof.seq))
+
+    def _live_signed(self, proof: Signed, key: DeviceKey) -> bool:
+        """A live proof's signature holds under the live key: checked once, when its link or
+        save was read (the page answers only the signatures asked for before that call), and
+        known from then on when the game is derived again (a move out of turn, say)."""
+        found = proof.signed_data(self.match_id)
+        if found is None:
+            return False
+        check = (key.algorithm, key.public, found[0], found[1])
+        if check in self.live_held:
+            return True
+        if not self.verify(*check):
+            return False
+        self.live_held.add(check)
+        return True
 
     def live_checks(self, records: tuple[Signed, ...]) -> list[Check]:
         """The live proofs a link's `carry` holds, as checks for a page that checks first."""

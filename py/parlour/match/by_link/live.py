@@ -42,6 +42,12 @@ class Live:
     stores: dict[int, PrivateStore]
     private: dict[int, dict[str, Json]] = field(default_factory=dict)
     catch_up: list[Json] = field(default_factory=list)  # [entry, proof] pairs (the host's)
+    # the proposals (device, number) this device's live log was appended from: each counts
+    # once, as live play has it, so a carry cannot use one again for a move it brings
+    used: set[tuple[str, int]] = field(default_factory=set)
+    # this device's moves on their way to the host when the connection broke, by seat (None:
+    # not known, a save made before it was kept)
+    pending: dict[int, Json] | None = field(default_factory=dict)
 
     def match_now(self) -> Any:
         """The live match as this device holds it (read back as input: every entry checked)."""
@@ -51,6 +57,12 @@ class Live:
         """A live device's name by link: after its lowest seat, as every game by link names
         its devices."""
         return f"s{min(self.seats[device])}"
+
+    def first_kind(self, name: str) -> str:
+        """The only first record a device (by its name by link) may sign in a carried game: the
+        host's `carry`, every other device's `carried` (never an `open` or a `join`, which
+        would name seats, a key or a time per move of its own)."""
+        return "carry" if name == self.link_name(HOST) else "carried"
 
     def link_keys(self) -> dict[str, DeviceKey]:
         """Every device's key, by its name by link."""
@@ -98,6 +110,9 @@ def live_of(session: Any) -> Live:
         stores,
         {s: dict(v) for s, v in session.private.items()},
     )
+    live.used = {(p.device, p.seq) for p in session.proofs if p is not None}
+    pending = {} if session.is_host else session.pending
+    live.pending = {int(s): json.loads(json.dumps(a)) for s, a in pending.items()}
     if session.is_host:
         live.catch_up = _catch_up_of(session)
     return live

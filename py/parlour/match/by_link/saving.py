@@ -55,12 +55,19 @@ class Saving(Receiving):
             "me": live.me,
             "seats": {d: list(s) for d, s in live.seats.items()},
             "keys": {d: k.to_json() for d, k in live.keys.items()},
+            "used": sorted([d, q] for d, q in live.used),
+            **(
+                {"pending": {str(s): a for s, a in live.pending.items()}}
+                if live.pending is not None
+                else {}
+            ),
         }
 
     def _load_live(self, saved: object, signer: Signer, verify: Verify) -> None:
         """A carried game's live part read back: the keys and seats every record is checked
         with (a key of ours that is not our signer's: another key, refused)."""
-        if not isinstance(saved, dict) or set(saved) != {"match", "me", "seats", "keys"}:
+        optional = {"used", "pending"}  # (a save made before they were kept has neither)
+        if not isinstance(saved, dict) or set(saved) - optional != {"match", "me", "seats", "keys"}:
             raise MalformedInput("That saved game's live start is damaged.")
         match, me, seats, keys = (saved[k] for k in ("match", "me", "seats", "keys"))
         if not isinstance(match, dict) or not isinstance(seats, dict) or not isinstance(keys, dict):
@@ -77,6 +84,8 @@ class Saving(Receiving):
             self.stores,
             self.private,
         )
+        live.used = _used(saved.get("used", []))
+        live.pending = _pending(saved["pending"]) if "pending" in saved else None
         if live.keys[live.me] != DeviceKey.of(signer) or live.link_name(live.me) != self.me:
             raise MalformedInput("That saved game was signed with another key.")
         self._carry_from(live)
@@ -166,3 +175,27 @@ def _seats(value: object) -> tuple[int, ...]:
     ):
         raise MalformedInput("That saved game's live start is damaged.")
     return tuple(value)
+
+
+def _used(value: object) -> set[tuple[str, int]]:
+    """The proposals the live log was appended from, as saved (a save made before they were
+    kept has none)."""
+    if not isinstance(value, list) or not all(
+        isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and type(p[1]) is int
+        for p in value
+    ):
+        raise MalformedInput("That saved game's live start is damaged.")
+    return {(p[0], p[1]) for p in value}
+
+
+def _pending(value: object) -> dict[int, Json]:
+    """This device's moves on their way when the live connection broke, as saved."""
+    if not isinstance(value, dict):
+        raise MalformedInput("That saved game's live start is damaged.")
+    pending: dict[int, Json] = {}
+    for seat, action in value.items():
+        number = int(seat) if isinstance(seat, str) and seat.isdigit() and len(seat) == 1 else -1
+        if not 0 <= number < 8:
+            raise MalformedInput("That saved game's live start is damaged.")
+        pending[number] = action
+    return pending

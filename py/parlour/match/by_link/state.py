@@ -72,6 +72,9 @@ class LinkState:
         self.receiving = False  # taking a link now (a turn that becomes ours now starts now)
         self.arrived_after: list[str] | None = None  # then: the log's hashes held before it
         self.live: Live | None = None  # a live game carried on here (carrying.py)
+        # the live proofs whose signatures held here, as checked (a page answers a signature
+        # only in the call that asked for it first: deriving again must not ask again)
+        self.live_held: set[tuple[str, bytes, bytes, bytes]] = set()
         self._reset()
 
     def _reset(self) -> None:

@@ -57,6 +57,10 @@ NOT_LIVE_HERE = (
     "That link carries on a live game this browser did not play: open it on the device you "
     "played that game on."
 )
+CARRIED_HERE = (
+    "This game already carries on by link in this browser: open it from “Your games” (the "
+    "host's link opened there too)."
+)
 SENT_WORDS = "Your move is sealed and signed: send the link below to the others."
 
 
@@ -159,6 +163,10 @@ class LinkGames(KeptGames):
         if found is None:
             return NOT_LIVE_HERE
         session, key = found
+        config = getattr(session, "config", None)
+        match_id = config.match_id if config is not None else ""
+        if match_id in self.plays or self.app.storage.get(SAVE + match_id) is not None:
+            return CARRIED_HERE  # (another tab of this browser carried it on: not made again)
         play, out = LinkPlay.carry_join(
             session, texts, now(), self.base(), self.verifier(session.crypto)
         )
