@@ -146,7 +146,8 @@ class Tab(Device):
     round (`Device` makes a context of its own browser)."""
 
     def __init__(self, page, url: str) -> None:  # (no context of its own)
-        self.page, self.site, self.guesses, self.opening = page, url, 0, []
+        made = Device.of_page(page, url)
+        self.__dict__.update(made.__dict__)
 
 
 class TimedDevice(Device):

@@ -53,6 +53,15 @@ class Device:
         self.opening: list[float] = []  # seconds from opening a link to its board drawn
         self.read: tuple[str, LinkPlay] | None = None  # the last save read back, and its game
 
+    @classmethod
+    def of_page(cls, page, site: str, context=None, watch: PageWatch | None = None) -> Device:
+        """A device whose page is given (a tab of a browser profile, a live game's tab): no
+        context of its own is made."""
+        device = cls.__new__(cls)
+        device.page, device.site, device.context, device.watch = page, site, context, watch
+        device.guesses, device.opening, device.read = 0, [], None
+        return device
+
     def save(self) -> str:
         return json.loads(
             self.page.evaluate(

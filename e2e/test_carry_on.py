@@ -148,15 +148,8 @@ class Telepathic:
 
 
 def adopt(device, watches: list[PageWatch]) -> LinkDevice:
-    """A live device's browser context as a device by link: a new tab in the same browser (its
-    storage and keys), as a player opening the link from a messenger."""
-    linked = LinkDevice.__new__(LinkDevice)
-    linked.site = ""
-    linked.context = device.context
-    linked.page = device.page
-    linked.watch = watches[-1]
-    linked.guesses, linked.opening, linked.read = 0, [], None
-    return linked
+    """A live device's browser context as a device by link: its tab, its storage and keys."""
+    return LinkDevice.of_page(device.page, "", device.context, watches[-1])
 
 
 def cut_live_game(browser, site, player) -> OnlineGame:
