@@ -49,10 +49,9 @@ class Sending(Telling):
     """The links, signatures and codes that leave this device."""
 
     # in memory only: our records (numbers) our last link left out to stay in one part though
-    # a device might lack them, and ours it carried (`links`); the devices whose head showed
-    # nothing of ours (`_owed`)
+    # a device might lack them (`links`); the devices whose head showed nothing of ours
+    # (`_owed`)
     _deferred: frozenset[int] | set[int] = frozenset()
-    _last_carried: frozenset[int] = frozenset()
     _told_blank: frozenset[str] | None = None
 
     def links(self, limit: int = packing.MAX_LINK) -> list[str]:
@@ -81,10 +80,10 @@ class Sending(Telling):
         )
         # left out until no part is added: another device's shared-deal steps first (their
         # bulk), then its other records (the set-up and joins, for a device that may join from
-        # this link), the last device's first; then our steps sent before, one at a time,
-        # those our last link carried first (they are on their way), the newest first (a
-        # device takes a device's records in order: the oldest are of use first); what is left
-        # out of ours goes in our next link (`_owed`)
+        # this link), the last device's first; then our steps sent before, one at a time, the
+        # newest first (a device takes a device's records in order: the oldest are of use
+        # first); what is left out of ours goes in our next link (`_owed`). The same state
+        # gives the same link: the screen draws it more than once.
         others = sorted({d for d, _ in optional if d != self.me}, reverse=True)
         units = [
             *(
@@ -99,13 +98,7 @@ class Sending(Telling):
                 ]
                 for d in others
             ),
-            *(
-                [key]
-                for key in sorted(
-                    (k for k in optional if k[0] == self.me),
-                    key=lambda k: (k[1] not in self._last_carried, -k[1]),
-                )
-            ),
+            *([key] for key in sorted((k for k in optional if k[0] == self.me), reverse=True)),
         ]
         for unit in units:
             if len(made) <= parts:
@@ -114,7 +107,6 @@ class Sending(Telling):
             made = self._packed(rows, signed_head, limit)
         carried = {r.seq for r in rows if r.device == self.me}
         self._deferred = {q for d, q in optional if d == self.me and q not in carried}
-        self._last_carried = frozenset(carried)
         return made
 
     def _packed(self, rows: list[Signed], head: Signed, limit: int) -> list[str]:
