@@ -26,11 +26,6 @@ from parlour.match.by_link.keeping import Ranges
 from parlour.match.by_link.telling import Telling
 from parlour.match.signed_replay import Signatures, of_link
 
-# A shared deal's steps (a lock is the whole deck of 1536-bit numbers, about 1,100 characters):
-# once one has gone to the group in its signer's link, sending it again goes only as far as it
-# adds no part to a link (`Sending.links`).
-BULKY = frozenset({"lock", "unlock"})
-
 
 @dataclass
 class Outcome:
@@ -48,23 +43,15 @@ class Outcome:
 class Sending(Telling):
     """The links, signatures and codes that leave this device."""
 
-    # in memory only: our records (numbers) our last link left out to stay in one part though
-    # a device might lack them (`links`); the devices whose head showed nothing of ours
-    # (`_owed`)
-    _deferred: frozenset[int] | set[int] = frozenset()
-    _told_blank: frozenset[str] | None = None
-
     def links(self, limit: int = packing.MAX_LINK) -> list[str]:
         """The link(s) to send the group now: every record of ours some other device may lack
         (all of them for a device not heard from yet), others' records some device is shown to
         lack (`_relays`), and our signed head; split into parts longer than `limit` (a huge
         `limit`: one long link, for a game file or a long paste, when a step needs more parts
         than a chat takes). Records a device only may lack (the start's joins, to a device
-        that may have joined after them) go too as far as they add no part; so do, while a seat
-        is free, the records carried for a device that may join from this link, and a shared
-        deck's steps (`BULKY`) of ours sent before: what does not fit goes in our next link
-        (`_owed` asks for it). Our records in it and our head are signed once, as one batch
-        (`_batches`); the others' records keep their own proofs."""
+        that may have joined after them) go too as far as they add no part. Our records in it
+        and our head are signed once, as one batch (`_batches`); the others' records keep
+        their own proofs."""
         rows, head, optional = self._outgoing_rows()
         for members, signed in self._batches(rows, head):
             if self._batch_proof(members, signed) is None:
@@ -72,41 +59,16 @@ class Sending(Telling):
         signed_head = self._signed_head
         assert signed_head is not None and signed_head.same_content(head)
         made = self._packed(rows, signed_head, limit)
-        self._deferred = set()
         if not optional:
             return made
         parts = len(
             self._packed([r for r in rows if (r.device, r.seq) not in optional], signed_head, limit)
         )
-        # left out until no part is added: another device's shared-deal steps first (their
-        # bulk), then its other records (the set-up and joins, for a device that may join from
-        # this link), the last device's first; then our steps sent before, one at a time, the
-        # newest first (a device takes a device's records in order: the oldest are of use
-        # first); what is left out of ours goes in our next link (`_owed`). The same state
-        # gives the same link: the screen draws it more than once.
-        others = sorted({d for d, _ in optional if d != self.me}, reverse=True)
-        units = [
-            *(
-                [(d, q) for d2, q in optional if d2 == d and self.records[(d2, q)].kind in BULKY]
-                for d in others
-            ),
-            *(
-                [
-                    (d, q)
-                    for d2, q in optional
-                    if d2 == d and self.records[(d2, q)].kind not in BULKY
-                ]
-                for d in others
-            ),
-            *([key] for key in sorted((k for k in optional if k[0] == self.me), reverse=True)),
-        ]
-        for unit in units:
-            if len(made) <= parts:
-                break
-            rows = [r for r in rows if (r.device, r.seq) not in unit]
+        signers = sorted({device for device, _ in optional})
+        while len(made) > parts and signers:  # the last device's first, until no part is added
+            dropped = signers.pop()
+            rows = [r for r in rows if (r.device, r.seq) not in optional or r.device != dropped]
             made = self._packed(rows, signed_head, limit)
-        carried = {r.seq for r in rows if r.device == self.me}
-        self._deferred = {q for d, q in optional if d == self.me and q not in carried}
         return made
 
     def _packed(self, rows: list[Signed], head: Signed, limit: int) -> list[str]:
@@ -145,9 +107,7 @@ class Sending(Telling):
         (those not yet signed always), and another device's only where `_relays` finds a
         device lacks them: every device sends its own records to the whole group, so carrying
         everyone's on to a device not heard from lately only repeated them (an eight-player
-        link carried up to a round of moves). While a seat has no device yet, everything: the
-        others' records and our shared-deck steps the others hold as far as they add no part
-        (issue 38: two locks of a shared deck filled two parts)."""
+        link carried up to a round of moves). While a seat has no device yet, everything."""
         others = [d for d in self.keys if d != self.me]
         seats_known = sum(len(s) for s in self.held.values())
         everything = not others or seats_known < len(self.names)
@@ -166,15 +126,11 @@ class Sending(Telling):
                 lacked = record.signature is None or any(
                     self.heads.get(d, {}).get(device, 0) < q for d in others
                 )
-                if lacked and record.signature is not None and record.kind in BULKY:
-                    optional.add((device, q))  # sent before: if it does not fit, our next
             else:
                 lacked = within(shown, device, q)
                 if not lacked and within(maybe, device, q):
                     lacked = True
                     optional.add((device, q))
-            if everything and not lacked and (device != self.me or record.kind in BULKY):
-                optional.add((device, q))  # for a device that may join from this link
             if everything or lacked:
                 rows.append(record)
         return rows, self._head_body(), optional
@@ -224,25 +180,6 @@ class Sending(Telling):
         news = found - self._offered
         self._offered |= found
         return bool(news)
-
-    def _owed(self) -> bool:
-        """Does a device we heard from lack records of ours that no link of ours will bring it
-        unasked? Then this device asks to send again (once for each). Two cases, both only with
-        shared decks' steps (`BULKY`): our last link left out a step of ours it lacks (`links`:
-        one sent before goes again only as far as it adds no part); or its head shows nothing
-        of ours (it joined from the invite after our join went to the group, and need not open
-        the links before it), where the others' links no longer carry our steps on unasked."""
-        others = [d for d in self.keys if d != self.me]
-        if any(
-            any(self.heads.get(d, {}).get(self.me, 0) < q for d in others) for q in self._deferred
-        ):
-            return True
-        if not any(d == self.me and r.kind in BULKY for (d, _), r in self.records.items()):
-            return False  # (other records reach such a device on the others' links: `_relays`)
-        blank = {d for d in others if d in self.heads and not self.heads[d].get(self.me)}
-        told = self._told_blank or frozenset()
-        self._told_blank = told | blank
-        return bool(blank - told)
 
     def table_code(self) -> str | None:
         """The code players compare once by another way (signed play's): equal on every
@@ -321,8 +258,7 @@ class Sending(Telling):
         after a link `taken` in, when it showed a device lacking records held here."""
         mine = max((q for d, q in self.records if d == self.me), default=0)
         quiet = before is not None and mine == before and not self._behind()
-        # (both asked, when quiet: each notes what it asked for)
-        if quiet and not (taken and any([self._shown_news(), self._owed()])):
+        if quiet and not (taken and self._shown_news()):
             return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
             links = self.links()
