@@ -7,7 +7,9 @@
 // answered within 100 ms". Here each step is its own short task.
 //
 // Worker: PyScript's PyWorker runs py/worker.py in Pyodide (pyscript.json); it exports `call`,
-// which main.py awaits through window.parlourEngine.
+// which main.py awaits through window.parlourEngine, each answer read here first (answers.mjs).
+
+import { lighten, release, unbulk } from "./answers.mjs";
 
 const MANIFEST = "./mpy.json"; // {"interpreter": ..., "files": {site path: module path}}
 const MAIN = "./py/main.py";
@@ -65,7 +67,9 @@ export async function startEngine() {
   // or cold, counting its own download
   const version = here(config.interpreter);
   const worker = await PyWorker(here(WORKER), { config, configURL, version });
-  return worker.sync;
+  const engine = worker.sync;
+  // each answer reaches main.py without its bulk (assets/answers.mjs)
+  return { call: async (request) => lighten(await engine.call(request)) };
 }
 
 // The engine worker starts at once (its download and start run off the main thread); main.py
@@ -225,9 +229,15 @@ window.parlourStorage = {
   write(name, key, value) {
     const area = storageArea(name);
     if (area === null) return "refused";
+    let text;
     try {
-      if (value === null || value === undefined) area.removeItem(key);
-      else area.setItem(key, value);
+      text = unbulk(value); // an answer's save, kept here (answers.mjs)
+    } catch {
+      return "refused"; // never: an answer's bulk goes only once it is applied
+    }
+    try {
+      if (text === null || text === undefined) area.removeItem(key);
+      else area.setItem(key, text);
       return "";
     } catch {
       return "full";
@@ -343,7 +353,13 @@ startMainThread().catch(showFault);
 // was in a part taken out, and the elements put in; or null when a part is not where the worker
 // drew it (the caller then draws the whole).
 window.parlourPatch = (region, text) => {
-  const [marks, puts, splices] = JSON.parse(text);
+  let changes;
+  try {
+    changes = JSON.parse(unbulk(text)); // kept here when long (answers.mjs)
+  } catch {
+    return null;
+  }
+  const [marks, puts, splices] = changes;
   const find = (path, tag) => {
     let node = region;
     for (const i of path) {
@@ -387,3 +403,16 @@ window.parlourPatch = (region, text) => {
   }
   return { lost, fresh: fresh.filter(Boolean) };
 };
+
+// A region's whole drawing (HTML, or the name of an answer's kept drawing: answers.mjs); false,
+// and the region left as it was, when the drawing is no longer kept (never: an answer's bulk
+// goes only once it is applied). An answer applied: its bulk goes (window.parlourRelease).
+window.parlourHTML = (region, html) => {
+  try {
+    region.innerHTML = unbulk(html);
+    return true;
+  } catch {
+    return false;
+  }
+};
+window.parlourRelease = release;

@@ -27,7 +27,7 @@ await next_task()  # noqa: F704 - the interpreter's start was one task; each imp
 from shell import page as page_module  # noqa: E402
 
 await next_task()  # noqa: F704
-from shell.bridge import Bridge  # noqa: E402
+from shell.bridge import Bridge, release  # noqa: E402
 
 await next_task()  # noqa: F704
 from shell.links import Links  # noqa: E402
@@ -65,10 +65,13 @@ async def start_engine():
     bridge.on_error = show_fault
     answer = await worker.call(json.dumps(page.start_request()))
     effects = json.loads(str(answer))
-    if effects.get("error"):
-        show_fault(effects["error"], at_start=True)
-        return
-    bridge.apply(effects)
+    try:
+        if effects.get("error"):
+            show_fault(effects["error"], at_start=True)
+            return
+        bridge.apply(effects)
+    finally:
+        release(effects)
     bridge.started(worker)
     for element in document.querySelectorAll(".warming"):
         element.classList.remove("warming")

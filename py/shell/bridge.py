@@ -1,9 +1,12 @@
 """The main thread's side of the worker: requests out, effects in, nothing lost before it starts.
 
 Every request is a plain dict, sent as JSON to the worker's one exported function `call`, which
-answers with the effects as JSON. Requests made before the worker is ready (the engines take
-seconds to load; the page answers clicks in a fraction of that) wait in order and go out the
-moment it is, each once. Effects are applied in the order the requests were made.
+answers with the effects as JSON. The page's JS reads that JSON first and keeps its bulk (a save,
+a drawing, a redraw's changes, each named here by a short string: assets/answers.mjs), which
+MicroPython was slow to read; `release` lets go of it once the answer is applied. Requests made
+before the worker is ready (the engines take seconds to load; the page answers clicks in a
+fraction of that) wait in order and go out the moment it is, each once. Effects are applied in
+the order the requests were made.
 """
 
 import asyncio
@@ -49,9 +52,12 @@ class Bridge:
         try:
             answer = await self.worker.call(json.dumps(data))
             effects = json.loads(str(answer))
-            self.apply(effects)
-            if data.get("op") == "route" and self.after_route is not None:
-                self.after_route(data, effects)
+            try:
+                self.apply(effects)
+                if data.get("op") == "route" and self.after_route is not None:
+                    self.after_route(data, effects)
+            finally:
+                release(effects)
         finally:
             self.pending(-1)
 
@@ -146,6 +152,13 @@ class Bridge:
         whys = set(self.unsaved.values())
         why = "refused" if "refused" in whys else "full" if whys else ""
         self.request({"op": "unsaved", "keys": sorted(self.unsaved), "why": why})
+
+
+def release(effects):
+    """An answer applied: the page's JS lets go of its bulk (assets/answers.mjs: the saves,
+    drawings and changes it kept, which reach MicroPython only by name)."""
+    if effects.get("bulk") is not None:
+        env.window.parlourRelease(effects["bulk"])
 
 
 def storage():

@@ -108,9 +108,11 @@ def render(container, html, drawn=None):
     `base`, only the changed elements are replaced, and the focus is touched only if it
     was in one of them (giving it back forced the browser to lay out the whole screen at once).
     `html` is None when the worker sent the changes alone: if they do not fit, `WHOLE` (the
-    caller asks the worker for the whole drawing). Else returns a card that opens at its top
-    (`CARD`) new in this redraw, or None: the focus given here does not scroll when there is
-    one, and the caller scrolls to it (`show_top`) once every focus is given."""
+    caller asks the worker for the whole drawing). A long `html` or `drawn` changes come as the
+    name of the string the page's JS keeps (assets/answers.mjs): only JS reads them. Else
+    returns a card that opens at its top (`CARD`) new in this redraw, or None: the focus given
+    here does not scroll when there is one, and the caller scrolls to it (`show_top`) once
+    every focus is given."""
     based = drawn is not None and drawn[1] is not None
     if based and value(container.getAttribute(STAMP)) == str(drawn[1]):
         card = patch(container, drawn[2])
@@ -123,7 +125,8 @@ def render(container, html, drawn=None):
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None
     before = cards(container)
-    container.innerHTML = html
+    if not env.window.parlourHTML(container, html):  # (its drawing is kept by the page's JS)
+        return WHOLE
     if drawn is None:
         container.removeAttribute(STAMP)
     else:

@@ -439,6 +439,69 @@ class FakeJSON:
         return json.loads(text)
 
 
+class Bulk:
+    """assets/answers.mjs over these fakes: the worker's answers reach the shell with each long
+    save, drawing and changes kept aside under a name (`lighten`), which the page's functions
+    take in its place (`unbulk`); `release` lets an answer's go."""
+
+    NAME = "\x01bulk:"
+    BULKY = 256
+    kept = {}  # noqa: RUF012 - the one store of the page's JS, as answers.mjs's module state
+    answers = 0
+
+    @classmethod
+    def lighten(cls, text):
+        import json
+
+        effects = json.loads(text)
+        if not isinstance(effects, dict):
+            return text
+        cls.answers += 1
+        number, strings = cls.answers, []
+
+        def keep(value):
+            if not isinstance(value, str) or len(value) < cls.BULKY:
+                return value
+            strings.append(value)
+            return cls.NAME + str(number) + ":" + str(len(strings) - 1)
+
+        for area in ("local", "session"):
+            writes = effects.get(area)
+            if isinstance(writes, dict):
+                for key in writes:
+                    writes[key] = keep(writes[key])
+        for row in effects.get("render") or []:
+            row[1] = keep(row[1])
+        for drawn in (effects.get("patch") or {}).values():
+            drawn[2] = keep(drawn[2])
+        if not strings:
+            return text
+        cls.kept[number] = strings
+        effects["bulk"] = number
+        return json.dumps(effects)
+
+    @classmethod
+    def unbulk(cls, value):
+        if not isinstance(value, str) or not value.startswith(cls.NAME):
+            return value
+        number, index = value[len(cls.NAME) :].split(":")
+        return cls.kept[int(number)][int(index)]  # (a KeyError: not kept, as JS throws)
+
+    @classmethod
+    def release(cls, number):
+        cls.kept.pop(int(number), None)
+
+
+def parlour_html(region, html):
+    """window.parlourHTML (assets/main-thread.js): a region's whole drawing, by its text or its
+    name; False, the region untouched, when that is no longer kept."""
+    try:
+        region.innerHTML = Bulk.unbulk(html)
+    except KeyError:
+        return False
+    return True
+
+
 class StorageFunctions:
     """window.parlourStorage of assets/main-thread.js over the fake areas: each function answers
     ("full", "refused", "{}"...) where the browser's storage throws, and never throws itself."""
@@ -458,6 +521,10 @@ class StorageFunctions:
     def write(self, name, key, value):
         area = self._area(name)
         if area is None:
+            return "refused"
+        try:
+            value = Bulk.unbulk(value)  # an answer's save, kept aside (assets/answers.mjs)
+        except KeyError:
             return "refused"
         try:
             if value is None:
@@ -522,7 +589,10 @@ def _find(region, path, tag):
 def parlour_patch(region, text):
     """window.parlourPatch (assets/main-thread.js) over these fakes: the same steps, each part
     found by its path, None when one is not there."""
-    marks, puts, splices = json.loads(text)
+    try:
+        marks, puts, splices = json.loads(Bulk.unbulk(text))
+    except KeyError:
+        return None
     marked = [_find(region, p[0], p[1]) for p in marks]
     targets = [_find(region, p[0], p[1]) for p in puts]
     parents = [_find(region, p[0], p[1]) if p[0] else region for p in splices]
@@ -571,6 +641,8 @@ class Window:
         self.BroadcastChannel = BroadcastChannel
         self.parlourLinks = LinkFunctions()
         self.parlourPatch = parlour_patch
+        self.parlourHTML = parlour_html
+        self.parlourRelease = Bulk.release
         self.console = Console()
 
     innerHeight = 740  # noqa: N815 - the browser's names; a phone's window
@@ -595,7 +667,7 @@ class Worker:
 
         request = json.loads(text)
         self.requests.append(request)
-        return json.dumps(self.answer(request))
+        return Bulk.lighten(json.dumps(self.answer(request)))  # as assets/main-thread.js does
 
 
 class RefusedWindow(Window):
@@ -610,6 +682,8 @@ class RefusedWindow(Window):
         self.location = Location(hash_)
         self.crypto = Crypto()
         self.JSON = FakeJSON
+        self.parlourHTML = parlour_html
+        self.parlourRelease = Bulk.release
 
 
 def install(document, window):

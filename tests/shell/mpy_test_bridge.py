@@ -3,7 +3,17 @@ effects are applied in order, and <html data-pending> says when the page is stil
 
 import asyncio
 
-from fakes import Box, Document, Element, FullStorage, RefusedWindow, Window, Worker, install
+from fakes import (
+    Box,
+    Bulk,
+    Document,
+    Element,
+    FullStorage,
+    RefusedWindow,
+    Window,
+    Worker,
+    install,
+)
 
 from shell.bridge import Bridge, storage_refused, storage_snapshot
 
@@ -249,3 +259,42 @@ async def test_changes_that_do_not_fit_ask_the_worker_for_the_whole_drawing_and_
     assert worker.requests[1]["selector"] == "#play-esp .play-root"
     assert region.innerHTML == "<p>the whole</p>" and region.getAttribute("data-drawn") == "5"
     assert not document.documentElement.hasAttribute("data-pending")
+
+
+async def test_a_long_save_drawing_and_changes_reach_the_page_by_name_and_are_let_go():
+    """The page's JS keeps an answer's bulk (assets/answers.mjs): the shell reads names, hands
+    them to the page's functions, and lets the answer's bulk go once it is applied."""
+    document, window = page()
+    region = document.querySelector("#play-esp .play-root")
+    save = '{"log": "' + "m" * 2000 + '"}'
+    whole = "<p>" + "b" * 2000 + "</p>"
+    changes = '[[[[],"div",{"data-note":"' + "c" * 600 + '"}]],[],[]]'
+    answers = [
+        {
+            "local": {"psi-parlour:save": save},
+            "render": [["#play-esp .play-root", whole]],
+            "patch": {"#play-esp .play-root": [4, None, ""]},
+        },
+        {
+            "local": {"psi-parlour:save": save + " "},
+            "render": [["#play-esp .play-root", None]],
+            "patch": {"#play-esp .play-root": [5, 4, changes]},
+        },
+    ]
+    worker = Worker(lambda request: answers[0 if request["op"] == "route" else 1])
+    lightened = Bulk.lighten(__import__("json").dumps(answers[0]))
+    assert len(lightened) < 300 and save not in lightened and whole not in lightened
+    Bulk.release(__import__("json").loads(lightened)["bulk"])
+    bridge = Bridge()
+    bridge.started(worker)
+    bridge.request({"op": "route", "hash": "#play-esp"})
+    await settle()
+    assert window.localStorage.values["psi-parlour:save"] == save
+    assert region.innerHTML == whole and region.getAttribute("data-drawn") == "4"
+    bridge.request({"op": "bot", "game": "esp", "step": 3})
+    await settle()
+    assert window.localStorage.values["psi-parlour:save"] == save + " "
+    assert region.getAttribute("data-note") == "c" * 600
+    assert region.innerHTML == whole and region.getAttribute("data-drawn") == "5"
+    assert Bulk.kept == {}  # every answer's bulk let go
+    assert [r["op"] for r in worker.requests] == ["route", "bot"]

@@ -33,3 +33,14 @@ def test_under_micropython(suite):
     report = run.stdout + run.stderr
     assert run.returncode == 0 and "FAIL" not in report, report
     assert report.count("ok ") >= 1, report
+
+
+def test_the_page_keeps_an_answers_bulk_and_gives_it_back_whole():
+    """assets/answers.mjs, the page's reading of the worker's answers (tests/shell/answers_test.mjs:
+    its bulk kept aside by name, given back whole, let go once the answer is applied)."""
+    node = shutil.which("node")
+    assert node, "Node is needed (see README, 'The two commands')"
+    run = subprocess.run(
+        [node, str(HERE / "answers_test.mjs")], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
