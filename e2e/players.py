@@ -35,6 +35,15 @@ new MutationObserver(records => {
 """
 
 
+# The bots at a person's pace (600 ms), for a test that looks at a bot's thinking chip: with
+# Quick bots (e2e/conftest.py turns them on for every tab) a bot's move may come and go before
+# the test looks, on a loaded machine (two tests failed so under load 10).
+PERSONS_PACE = (
+    "sessionStorage.setItem('e2e:quick-bots', '1');"
+    " localStorage.removeItem('psi-parlour:quick-bots');"
+)
+
+
 class SoloPage:
     """One person (seat 0) against bots, on the play screen of `game`."""
 

@@ -20,7 +20,7 @@ import pytest
 from e2e import axe, clicks
 from e2e.games import esp as esp_driver
 from e2e.harness import READY, READY_TIMEOUT_MS
-from e2e.players import SoloPage
+from e2e.players import PERSONS_PACE, SoloPage
 from e2e.test_bots import GAMES
 from e2e.test_espeers import open_saved_game
 from e2e.test_online import ROOT as ONLINE
@@ -318,14 +318,6 @@ def motion_journey(page, site_url: str) -> list[dict]:
     return seen
 
 
-# The bots at a person's pace (600 ms): with Quick bots a bot's move may come and go before the
-# test looks at its thinking chip (the suite's conftest turns Quick bots on for every tab).
-PERSONS_PACE = (
-    "sessionStorage.setItem('e2e:quick-bots', '1');"
-    " localStorage.removeItem('psi-parlour:quick-bots');"
-)
-
-
 def test_reduced_motion_stops_every_animation_and_transition(browser, site):
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     context.add_init_script(PERSONS_PACE)
@@ -342,6 +334,7 @@ def test_reduced_motion_stops_every_animation_and_transition(browser, site):
 def test_without_reduced_motion_things_may_move(browser, site):
     """The same journey with no preference: the check above is not passing by accident."""
     context = browser.new_context(viewport=DESKTOP, reduced_motion="no-preference")
+    context.add_init_script(PERSONS_PACE)
     page = context.new_page()
     try:
         seen = motion_journey(page, site.url)

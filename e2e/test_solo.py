@@ -18,7 +18,7 @@ import pytest
 
 from e2e.games import esp as esp_driver
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch, SiteServer
-from e2e.players import SoloPage
+from e2e.players import PERSONS_PACE, SoloPage
 from parlour.games.declared import GAME_IDS
 from parlour.match import bot_seats
 from scripts.serve import ROOT, ParlourHandler
@@ -152,6 +152,7 @@ def loading_screens(browser, site, total: int) -> None:
 @pytest.mark.parametrize("width", [1280, 360])
 def test_the_board_stays_put_while_a_bot_thinks(browser, site, width):
     page = browser.new_page(viewport={"width": width, "height": 800 if width > 360 else 740})
+    page.add_init_script(PERSONS_PACE)  # the thinking chip lasts a person's pace
     page.goto(site.url)
     solo = one_tap(page, "esp")
     for _ in range(3):
