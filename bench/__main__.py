@@ -74,7 +74,8 @@ def main() -> int:
         "--games",
         type=float,
         default=1.0,
-        help="strength and pacing: scale the number of games of each row",
+        help="strength and pacing: scale the number of games of each row; redraws: games of"
+        " each row, a row",
     )
     parser.add_argument(
         "--throttled-loads",
@@ -183,11 +184,12 @@ def run_browser_parts(args, browser, slowed, url: str) -> None:
             print(line)
     if args.only in (None, "redraws"):
         assert slowed is not None
+        games = max(1, round(args.games))
         if args.baseline:
             with SiteServer(baseline_checkout(args.baseline), BENCH_PAGES) as old:
-                lines = redraws.run(slowed[0], url, old.url, slowed[1])
+                lines = redraws.run(slowed[0], url, old.url, slowed[1], games)
         else:
-            lines = redraws.run(slowed[0], url, None, slowed[1])
+            lines = redraws.run(slowed[0], url, None, slowed[1], games)
         for line in lines:
             print(line, flush=True)
     if args.only in (None, "linkopen"):

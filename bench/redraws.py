@@ -9,6 +9,8 @@ served from a git worktree: what the redraws were before), the two interleaved g
 
 from __future__ import annotations
 
+import statistics
+
 from bench.throttle import Throttle
 from e2e.harness import PageWatch
 from e2e.players import SoloPage
@@ -40,19 +42,34 @@ def game_tasks(browser, url: str, game: str, throttle: Throttle | None) -> tuple
     return watch.long_tasks[mark:], table.match.step
 
 
-def run(browser, url: str, old_url: str | None, throttle: Throttle | None) -> list[str]:
+def run(
+    browser, url: str, old_url: str | None, throttle: Throttle | None, games: int = 1
+) -> list[str]:
+    """Each game `games` times a row, the baseline's and this code's interleaved: one game's
+    longest task is one sample of a noisy quantity (the baseline moved 2.7x between two runs),
+    so each row gives every game's figure, their median and their most."""
     where = "4x-slowed browser" if throttle is not None else "unthrottled browser"
-    lines = [f"redraws: the longest main-thread task over a whole game, {where} (goal {GOAL_MS})"]
+    lines = [
+        f"redraws: the longest main-thread task over a whole game, {where} (goal {GOAL_MS});"
+        f" {games} game(s) each"
+    ]
     for game in SEATS:
         rows = [("before", old_url), ("now", url)] if old_url else [("now", url)]
-        longest = {}
-        for label, site in rows:
-            tasks, steps = game_tasks(browser, site, game, throttle)
-            longest[label] = max(tasks, default=0.0)
+        longest: dict[str, list[float]] = {label: [] for label, _ in rows}
+        over: dict[str, list[float]] = {label: [] for label, _ in rows}
+        for _ in range(games):
+            for label, site in rows:
+                tasks, steps = game_tasks(browser, site, game, throttle)
+                longest[label].append(max(tasks, default=0.0))
+                over[label].append(len(tasks) / max(steps, 1))
+        for label, _ in rows:
+            each = ", ".join(f"{ms:.0f}" for ms in longest[label])
             lines.append(
-                f"  {game:10} {SEATS[game]} seats {label:6}: longest {longest[label]:5.0f} ms,"
-                f" {len(tasks):3} tasks over 50 ms in {steps} steps"
+                f"  {game:10} {SEATS[game]} seats {label:6}: longest median"
+                f" {statistics.median(longest[label]):5.0f} ms, most {max(longest[label]):5.0f}"
+                f" ms ({each}); tasks over 50 ms per step {statistics.mean(over[label]):.2f}"
             )
-        if longest.get("before"):
-            lines.append(f"  {game:10} now / before: {longest['now'] / longest['before']:.2f}")
+        if old_url and statistics.median(longest["before"]):
+            ratio = statistics.median(longest["now"]) / statistics.median(longest["before"])
+            lines.append(f"  {game:10} now / before (medians): {ratio:.2f}")
     return lines
