@@ -181,10 +181,56 @@ function markPanningFrames() {
   watch();
 }
 
+// ESP's board frame scrolls to what matters: the chosen tile, the cells a click would act on, the
+// last move, the winning set (the box the worker draws over them, .scroll-anchor). CSS does it
+// when a frame is made (scroll-initial-target); a redraw keeps the frame and changes only the
+// board's changed parts (issue 39: making the frame anew at each move put the whole board back,
+// up to 40 KB of SVG, 50-90 ms on a phone's CPU), so where the anchor moves or comes anew, its
+// frame is scrolled here to centre it (as the CSS does), once the browser has laid it out.
+function followBoardAnchors() {
+  const moved = new Set();
+  let due = false;
+  const follow = () => {
+    due = false;
+    for (const anchor of moved) {
+      const frame = anchor.isConnected ? anchor.closest(".esp-frame") : null;
+      if (!frame) continue;
+      const [f, a] = [frame.getBoundingClientRect(), anchor.getBoundingClientRect()];
+      frame.scrollBy({
+        left: a.left + a.width / 2 - (f.left + f.width / 2),
+        top: a.top + a.height / 2 - (f.top + f.height / 2),
+        behavior: "instant",
+      });
+    }
+    moved.clear();
+  };
+  const seen = (records) => {
+    for (const record of records) {
+      const found = record.type === "attributes" ? [record.target] : [...record.addedNodes];
+      for (const node of found) {
+        if (node.nodeType !== 1) continue;
+        if (node.matches(".scroll-anchor")) moved.add(node);
+        else if (record.type === "childList") node.querySelectorAll(".scroll-anchor").forEach((a) => moved.add(a));
+      }
+    }
+    if (moved.size && !due) {
+      due = true;
+      requestAnimationFrame(follow);
+    }
+  };
+  new MutationObserver(seen).observe(document.body, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ["data-left", "data-top", "data-width", "data-height"],
+  });
+}
+
 if (embedded) {
   linkFullSite();
   if (window.parent !== window) tellHeight();
 }
 watchNetwork();
 markPanningFrames();
+followBoardAnchors();
 keepOffline();

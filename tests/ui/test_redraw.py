@@ -12,7 +12,7 @@ from parlour.fair.rng import Rng
 from parlour.games.declared import default_tables
 from parlour.ui.app import App
 from parlour.ui.page import Effects
-from parlour.ui.redraw import MOST_SHARE, Changes, Drawn, changes
+from parlour.ui.redraw import MOST_SHARE, Changes, Drawn, _rising, changes
 from parlour.ui.tree import Node, h, s, to_html
 from tests.ui.test_bot_seats import call, person_moves, run_bots, session
 
@@ -140,6 +140,41 @@ def test_what_cannot_be_matched_is_sent_whole():
     long = h("p", None, "long " * 40)
     form = h("div", None, h("p", None, "Name"), h("input", {"value": ""}), long)
     assert [p[:2] for p in first(changes(form, form))] == [[[0, 1], "input"]]
+
+
+def test_a_board_s_cells_are_matched_by_name_wherever_they_moved():
+    """Issue 39: a tile placed among a board's cells spliced every cell between the board's two
+    ends anew (up to 20 KB of SVG a move); cells that name what they draw are kept where they
+    are, and only the new, gone and changed ones travel, a line over them included."""
+
+    def cell(key: str, kind: str = "empty") -> Node:
+        return s("g", {"class": f"cell {kind}", "data-cell": key}, s("title", None, key * 30))
+
+    keys = [f"{q},{r}" for q in range(-3, 4) for r in range(-3, 4)]
+    old = h("div", None, s("svg", None, *(cell(k) for k in keys), s("line", {"x1": "0"})))
+    # a tile at 0,0 (its empty cell goes; the tile comes at the end, tiles drawn last), a new
+    # empty cell at the ring's edge, the line moved, and one empty cell now a target
+    new_keys = [k for k in keys if k != "0,0"]
+    new_cells = [cell(k, "empty target" if k == "1,1" else "empty") for k in new_keys]
+    new_cells.insert(3, cell("-3,-4"))
+    new = h(
+        "div",
+        None,
+        s("svg", None, *new_cells, cell("0,0", "tile"), s("line", {"x1": "5"})),
+    )
+    found = changes(old, new)
+    assert found is not None
+    assert canonical(patched(old, found)) == canonical(to_html(new))
+    sent = found.size()
+    assert sent < 0.15 * len(to_html(new)), sent  # the changed cells, not the board
+    assert [p[2][:44] for p in found.puts] == ['<g class="cell empty target" data-cell="1,1"']
+    assert len(found.splices) == 3  # the new edge cell; the empty 0,0 out; the tile and line
+
+
+def test_the_longest_rising_run_keeps_the_most_in_place():
+    assert _rising([(5, 0), (0, 1), (1, 2), (2, 3)]) == [(0, 1), (1, 2), (2, 3)]
+    assert _rising([(0, 0), (3, 1), (1, 2), (2, 3), (4, 4)]) == [(0, 0), (1, 2), (2, 3), (4, 4)]
+    assert _rising([]) == []
 
 
 def first(found: Changes | None) -> list[list[object]]:

@@ -16,6 +16,8 @@ named tag) falls back to the whole HTML, which every render still carries.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +29,9 @@ from parlour.ui.tree import Node, to_html
 # value is not the tree's attribute), so an unchanged-looking field is not left holding it.
 FIELDS = frozenset({"input", "textarea", "select"})
 AUTOFOCUS = "data-autofocus"
+# An element that names what it draws (a board's cell), by which a redraw matches it among its
+# siblings wherever it moved (`_by_name`)
+NAMED = "data-cell"
 # Past this share of the whole HTML, the parts are as dear as the whole: send the whole.
 MOST_SHARE = 0.9
 # [path (element indices from the region), tag, outer HTML]: an element put in another's place
@@ -92,12 +97,18 @@ def _as_region(tree: Node) -> Node:
     return tree if not tree.tag else Node("", {}, [tree])
 
 
-def _key(node: Node) -> tuple[str, str | None, str | None, str | None]:
-    """Which old element a new one stands for: its tag, class and role, and `data-key`, which
-    a screen changes to have an element made anew (a board's frame, which scrolls to its anchor
-    only when it is made)."""
+def _key(node: Node) -> tuple[str, str | None, str | None, str | None, str | None]:
+    """Which old element a new one stands for: its tag, class and role, `data-key`, which a
+    screen changes to have an element made anew, and the name of what it draws (`NAMED`: a
+    board's cell stands only for the same cell)."""
     attrs = node.attrs
-    return node.tag, attrs.get("class"), attrs.get("data-role"), attrs.get("data-key")
+    return (
+        node.tag,
+        attrs.get("class"),
+        attrs.get("data-role"),
+        attrs.get("data-key"),
+        attrs.get(NAMED),
+    )
 
 
 def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> bool:
@@ -125,9 +136,42 @@ def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> 
         _compare(olds[i], news[i], [*path, i], out)
     for j in range(1, tail + 1):
         _compare(olds[-j], news[-j], [*path, len(olds) - j], out)
-    taken = len(olds) - head - tail
-    added = news[head : len(news) - tail]
-    out.splices.append([path, tag, head, taken, len(added), "".join(to_html(n) for n in added)])
+    if not _by_name(
+        olds[head : len(olds) - tail], news[head : len(news) - tail], path, tag, head, out
+    ):
+        taken = len(olds) - head - tail
+        added = news[head : len(news) - tail]
+        out.splices.append([path, tag, head, taken, len(added), "".join(to_html(n) for n in added)])
+    return True
+
+
+def _by_name(
+    olds: list[Node], news: list[Node], path: list[int], tag: str, at: int, out: Changes
+) -> bool:
+    """Children that each name what they draw (`NAMED`: ESP's board cells), matched by that
+    name wherever they moved: each kept one patched where it is, and a splice for each run
+    between them (the last first, so that each start holds as the page makes them). Issue 39:
+    a tile placed among the cells spliced every cell between the board's two ends anew, up to
+    20 KB of SVG a move, most of it unchanged. Children that name nothing (a line drawn over
+    the cells) are taken out and put in. False when none is named."""
+    names = [n.attrs[NAMED] for n in olds if NAMED in n.attrs]
+    where = {name: i for i, n in enumerate(olds) if (name := n.attrs.get(NAMED)) is not None}
+    if not names or len(where) < len(names):
+        return False  # none named, or a name twice: nothing to match by
+    found = [(where[n.attrs[NAMED]], j) for j, n in enumerate(news) if n.attrs.get(NAMED) in where]
+    pairs = _rising(found)  # (old index, new index), rising in both: the most kept in place
+    if not pairs:
+        return False
+    for i, j in pairs:
+        _compare(olds[i], news[j], [*path, at + i], out)
+    ends = [(-1, -1), *pairs, (len(olds), len(news))]
+    runs = []
+    for (i0, j0), (i1, j1) in itertools.pairwise(ends):
+        added = news[j0 + 1 : j1]
+        if i1 - i0 - 1 or added:
+            html = "".join(to_html(n) for n in added)
+            runs.append([path, tag, at + i0 + 1, i1 - i0 - 1, len(added), html])
+    out.splices.extend(reversed(runs))
     return True
 
 
@@ -171,3 +215,23 @@ def _compare(old: Node, new: Node, path: list[int], out: Changes) -> None:
         if marked and not whole:
             out.marks.pop()
         out.puts.append([path, new.tag, to_html(new)])
+
+
+def _rising(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of `pairs` (in the new order) whose old indices rise: the elements kept
+    where they are (a cell moved across the board is taken out and put in, not every cell it
+    passed). Patience sorting, n log n."""
+    tails: list[int] = []  # tails[k]: the pair ending the best rising run of length k + 1
+    back: list[int] = []  # each pair's previous one in its run (-1: none)
+    for n, (i, _) in enumerate(pairs):
+        k = bisect.bisect_left([pairs[t][0] for t in tails], i)
+        back.append(tails[k - 1] if k else -1)
+        if k == len(tails):
+            tails.append(n)
+        else:
+            tails[k] = n
+    run, at = [], tails[-1] if tails else -1
+    while at >= 0:
+        run.append(pairs[at])
+        at = back[at]
+    return run[::-1]

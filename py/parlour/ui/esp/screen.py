@@ -42,8 +42,6 @@ from parlour.ui.tree import Node, h
 from parlour.ui.widgets import last_move_of, waiting_tree
 from parlour.words import capital, possessive
 
-ANCHOR = ("data-left", "data-top", "data-width", "data-height")
-
 
 class EspScreen:
     def __init__(self) -> None:
@@ -130,15 +128,11 @@ class EspScreen:
         svg = board_tree(view, session.viewer, marks, zoom, auto=self.zoom == DEFAULT_ZOOM)
         level = "fit" if zoom is None else "auto" if self.zoom == DEFAULT_ZOOM else "zoomed"
         canvas = canvas_tree(svg)
-        anchor = next((c for c in canvas.find_all(data_role="scroll-anchor")), None)
-        # the frame scrolls first to its anchor when it is made (CSS scroll-initial-target); a
-        # redraw that moves the anchor makes it anew (ui/redraw.py: another `data-key`)
-        key = " ".join(anchor.attrs.get(k, "") for k in ANCHOR) if anchor is not None else None
-        frame = h(
-            "div",
-            {"class": f"esp-frame {level}", "data-role": "board-frame", "data-key": key},
-            canvas,
-        )
+        # the frame scrolls first to its anchor when it is made (CSS scroll-initial-target), and
+        # to where the anchor moves on a redraw (assets/site.js): the frame is kept, and a move
+        # redraws only the board's changed parts (issue 39: making the frame anew at every move
+        # that moved the anchor put the whole board, up to 40 KB of SVG, back in the page)
+        frame = h("div", {"class": f"esp-frame {level}", "data-role": "board-frame"}, canvas)
         if not zoomable:
             return frame
         # Shown by the CSS only while the frame can scroll (a scroll-driven animation): the board
