@@ -91,6 +91,13 @@ def main() -> int:
         " (default: the machine's, a machine 4x slower; 1: each busy thread at most 4x slower)",
     )
     parser.add_argument(
+        "--throttle-period-ms",
+        type=float,
+        default=100.0,
+        help="the throttled browser's CPU quota period (bench/throttle.py, whole_browser): the"
+        " longest a quota's wait can hold a task",
+    )
+    parser.add_argument(
         "--settle-ms",
         type=int,
         default=0,
@@ -124,7 +131,11 @@ def main() -> int:
         return 0
     with SiteServer(also_serve=BENCH_PAGES) as site, sync_playwright() as p:
         chromium = chromium_launch_args().get("executable_path") or p.chromium.executable_path
-        with whole_browser(RATE, chromium, args.throttle_cpus) as (free, throttle):
+        period = round(args.throttle_period_ms * 1000)
+        with whole_browser(RATE, chromium, args.throttle_cpus, period_us=period) as (
+            free,
+            throttle,
+        ):
             browser = p.chromium.launch(**free)
             print(f"Chromium {browser.version}")
             slowed = None

@@ -98,20 +98,24 @@ def quota_us(rate: int, cpus: float, period_us: int = PERIOD_US) -> int:
 
 @contextmanager
 def whole_browser(
-    rate: int, chromium: str, cpus: float, root: Path = CGROUP_CPU
+    rate: int, chromium: str, cpus: float, root: Path = CGROUP_CPU, period_us: int = PERIOD_US
 ) -> Iterator[tuple[dict, Throttle]]:
     """For the duration: launch arguments for the unthrottled browser and a Throttle for the
     slowed one, each starting `chromium` through a wrapper in a cgroup of its own under `root`,
     the slowed one's with a quota of `cpus` / `rate` CPUs' worth of time, all removed after.
     Both are in a group, with the same weight, so that against the machine's other processes
     (and the bench's own nice) they compete alike and only the quota differs. Where `root` is
-    not writable: the plain launch, and DevTools' throttle."""
+    not writable: the plain launch, and DevTools' throttle. `period_us`: the quota's period.
+    Within one, once the browser's threads have used the quota, every thread of it waits for
+    the next: a main-thread task that meets that wait is longer by up to the rest of the
+    period (100 ms: up to 75 ms at 4x; a phone 4x slower does not stop so), so a task's length
+    depends on the period as well as on its work (docs/performance.md, "Redraws")."""
     tag = f"parlour-bench-{os.getpid()}"
     folder = Path(tempfile.mkdtemp(prefix="parlour-bench-throttle-"))
     groups = [root / f"{tag}-free", root / f"{tag}-slowed"]
     try:
         make_group(groups[0], -1)
-        quota = make_group(groups[1], quota_us(rate, cpus))
+        quota = make_group(groups[1], quota_us(rate, cpus, period_us), period_us)
     except OSError:
         for group in groups:
             remove_group(group, root)

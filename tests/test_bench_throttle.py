@@ -30,6 +30,15 @@ def test_both_browsers_get_a_group_and_only_the_slowed_one_a_quota(tmp_path: Pat
     assert not Path(throttle.launch["executable_path"]).exists()  # and the wrappers
 
 
+def test_a_shorter_period_keeps_the_rate(tmp_path: Path) -> None:
+    """The same 4x with a 10 ms period: the quota's waits are shorter, the share the same."""
+    with whole_browser(4, "/bin/echo", 2, root=tmp_path, period_us=10_000) as (_, throttle):
+        slowed_group = next(p for p in tmp_path.iterdir() if p.name.endswith("slowed"))
+        assert (slowed_group / "cpu.cfs_quota_us").read_text() == "5000"
+        assert (slowed_group / "cpu.cfs_period_us").read_text() == "10000"
+        assert "5000 us per 10000 us (0.50 of" in throttle.describe()
+
+
 def test_the_wrapper_joins_its_group_then_becomes_the_browser(tmp_path: Path) -> None:
     with whole_browser(4, "/bin/echo", 2, root=tmp_path) as (_, throttle):
         wrapper = throttle.launch["executable_path"]
