@@ -68,8 +68,10 @@ export async function startEngine() {
   const version = here(config.interpreter);
   const worker = await PyWorker(here(WORKER), { config, configURL, version });
   const engine = worker.sync;
-  // each answer reaches main.py without its bulk (assets/answers.mjs)
-  return { call: async (request) => lighten(await engine.call(request)) };
+  const call = async (request) => lighten(await engine.call(request));
+  // each answer reaches main.py without its bulk (assets/answers.mjs); the worker's other
+  // exports (a test's) pass as they are
+  return new Proxy(engine, { get: (target, name) => (name === "call" ? call : target[name]) });
 }
 
 // The engine worker starts at once (its download and start run off the main thread); main.py
