@@ -31,7 +31,7 @@ from parlour.match.by_link.sending import Sending
 from parlour.match.config import MatchConfig
 from parlour.match.replay import ReplayRecord
 from tests.by_link_group import BASE, Group
-from tests.signers import verify
+from tests.signers import Ed25519Signer, verify
 from tests.tables import examples, large_psi_squad
 from tests.test_by_link import flush, next_move, pen, settled, snapshot
 from tests.test_link_replay import record_of, report_of
@@ -344,6 +344,28 @@ def test_telepathic_shared_decks_need_no_link_nobody_was_asked_to_send(arrangeme
         group.play(lambda n: 0, Rng(f"owed-{arrangement}-{i}".encode()), drops=0)
         group.check_the_end()
     assert not resent
+
+
+def test_a_step_never_sent_is_in_the_link_at_any_length_of_part():
+    """A shared deck's lock its player has not said they sent is no step "sent before": every
+    link carries it, however short its parts (the page signs a step before drawing its link,
+    and the creator of a game knows no other device yet). Found when "Smaller codes to scan"
+    left the invite's lock out."""
+    creator, _ = LinkPlay.create(
+        "telepathic", ["Ada", "Bo", "Cy", "Di"], {"arrangement": "four"}, (0,),
+        Ed25519Signer(), verify, 0, BASE, None, 0, {0: {}},
+    )  # fmt: skip
+    assert creator.sent_upto == 0
+    for limit in (300, 700, packing.MAX_LINK):
+        links = creator.links(limit)
+        parts = {i: packing.read_fragment(x) for i, x in enumerate(links, 1)}
+        whole = (
+            parts[1]
+            if len(links) == 1
+            else packing.join_parts({p.index: p.data for p in parts.values()}, parts[1].tag)
+        )
+        kinds = [r.kind for r in packing.unpack(whole).records]
+        assert kinds == ["open", "lock"], (limit, kinds)
 
 
 class ChatFromTheStart(Group):

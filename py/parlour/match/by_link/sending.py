@@ -164,7 +164,7 @@ class Sending(Telling):
                 # while no device is shown to lack it (a head from before it came lacks it)
                 # (sent: its signer's player said so: the page signs a step before drawing its
                 # link, so a signature alone does not show it went)
-                stale = any(self.heads.get(d, {}).get(device, 0) < q for d in others)
+                stale = not others or any(self.heads.get(d, {}).get(device, 0) < q for d in others)
                 sent = record.signature is not None and q <= self.sent_upto
                 lacked = stale and (not sent or within(shown, device, q))
                 if stale and not lacked:
