@@ -86,6 +86,7 @@ class Group:
         """A device sends links to the group: each to every other device."""
         if not links:
             return
+        self.devices[sender].mark_sent()  # its player says "Done: I sent it"
         self.read(links)
         started = any(d.match is not None and d.match.step for d in self.devices)
         for link in links:

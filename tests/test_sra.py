@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from parlour.errors import CommitmentMismatch, MalformedInput
+from parlour.errors import CommitmentMismatch, MalformedInput, ProtocolError
 from parlour.fair import sra
+from parlour.fair.commit import Context
+from parlour.fair.store import PrivateStore
+from parlour.games.base import SharedDeal
+from parlour.match.dealing import Dealing, new_locks
 
 DECK = ("blue", "orange", "green", "purple")
 NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -181,3 +185,95 @@ def test_a_value_that_is_not_a_square_is_refused():
     with pytest.raises(MalformedInput, match="not a square"):
         sra.record_from_json(data)
     assert sra.element(format(record.locks[0][1], "x")) == record.locks[0][1]
+
+
+def cut_deal(seats=(0, 1)):
+    """A deal as the game deals it now: the last recipient publishes only the cards dealt."""
+    keys = {s: sra.new_exponent() for s in seats}
+    locks, deck = [], encoded()
+    for r, seat in enumerate(seats):
+        deck = sra.dealt_row(deck, keys[seat], len(seats), r == len(seats) - 1)
+        locks.append(tuple(deck))
+    unlocks, cards = [], {}
+    for j, owner in enumerate(seats):
+        value, chain = deck[j], []
+        for other in seats:
+            if other != owner:
+                value = sra.unlock(value, keys[other])
+                chain.append(value)
+        unlocks.append(tuple(chain))
+        index = sra.read(sra.unlock(value, keys[owner]), len(DECK), MATCH, LABEL)
+        cards[owner] = DECK[index]
+    return sra.DealRecord(DECK, tuple(seats), tuple(locks), tuple(unlocks)), keys, cards
+
+
+@pytest.mark.parametrize("seats", [(0, 1), (2, 3), (0, 1, 2)])
+def test_the_last_recipient_publishes_only_the_cards_dealt(seats):
+    """Issue 38: the last row holds one card per recipient (a link holds about seven 1536-bit
+    numbers), the others the whole deck; the cards still come out distinct and right, the
+    record round-trips and the replay agrees."""
+    for _ in range(3):
+        record, keys, cards = cut_deal(seats)
+        assert [len(row) for row in record.locks] == [4] * (len(seats) - 1) + [len(seats)]
+        assert len(set(cards.values())) == len(seats)
+        sra.check_deal(record, keys, cards, NAMES, MATCH, LABEL)
+        assert sra.record_from_json(sra.record_to_json(record)) == record
+        public = {v for row in record.locks for v in row}
+        assert not public & set(encoded())
+
+
+def test_a_cut_last_row_that_is_not_the_images_of_distinct_cards_is_named():
+    record, keys, _cards = cut_deal()
+    last = record.locks[-1]
+    before = record.locks[0]
+    # a card of the row before locked twice over (repeated), or a number from nowhere
+    twice = (pow(before[0], keys[1], sra.P),) * 2
+    for false in (twice, (last[0], pow(sra.encode(0, MATCH, LABEL), keys[1], sra.P))):
+        lie = sra.DealRecord(record.deck, record.seats, (before, false), record.unlocks)
+        with pytest.raises(CommitmentMismatch, match="Bo locked the shared deck falsely"):
+            sra.check_deal(lie, keys, {}, NAMES, MATCH, LABEL)
+    # a cut row from a recipient that is not the last
+    first = sra.DealRecord(record.deck, record.seats, (before[:2], last), record.unlocks)
+    with pytest.raises(CommitmentMismatch, match="Ada locked the shared deck falsely"):
+        sra.check_deal(first, keys, {}, NAMES, MATCH, LABEL)
+
+
+def test_a_record_with_the_whole_last_row_still_reads_and_checks():
+    """A deal recorded before rows were cut (saves, replays) still loads and audits."""
+    record, keys, cards = deal()
+    assert len(record.locks[-1]) == len(DECK)
+    assert sra.record_from_json(sra.record_to_json(record)) == record
+    sra.check_deal(record, keys, cards, NAMES, MATCH, LABEL)
+    data = sra.record_to_json(record)
+    data["locks"][-1] = data["locks"][-1][:3]  # neither the deck nor the cards dealt
+    with pytest.raises(MalformedInput, match="wrong number of cards"):
+        sra.record_from_json(data)
+    data = sra.record_to_json(record)
+    data["locks"][0] = data["locks"][0][:2]  # only the last row may be cut
+    with pytest.raises(MalformedInput, match="wrong number of cards"):
+        sra.record_from_json(data)
+
+
+def test_a_device_deals_the_cut_row_and_takes_only_a_row_of_a_size_the_deal_allows():
+    """Live and by link alike (`match/dealing.py`): the last recipient's step holds the cards
+    dealt; a first recipient's cut row is refused on arrival, and the whole row of a page from
+    before the cut is still taken from the last."""
+    shared = [SharedDeal(LABEL, DECK, (0, 1))]
+    stores = {s: PrivateStore(Context(MATCH, s)) for s in (0, 1)}
+    new_locks(shared, stores)
+    ada, bo = Dealing(shared, NAMES, MATCH), Dealing(shared, NAMES, MATCH)
+    first = ada.my_steps({0: stores[0]})
+    assert [kind for kind, _ in first] == ["deal-lock"] and len(first[0][1]["values"]) == 4
+    cut = dict(first[0][1], values=first[0][1]["values"][:2])
+    with pytest.raises(ProtocolError, match="wrong number of cards"):
+        bo.take_lock(cut)
+    bo.take_lock(first[0][1])
+    steps = bo.my_steps({1: stores[1]})
+    last = next(body for kind, body in steps if kind == "deal-lock")
+    assert len(last["values"]) == 2
+    ada.take_lock(last)
+    whole = Dealing(shared, NAMES, MATCH)
+    whole.take_lock(first[0][1])
+    k = int(stores[1].value("sra:" + LABEL), 16)
+    before = [int(v, 16) for v in first[0][1]["values"]]
+    assert whole.take_lock(dict(last, values=[format(v, "x") for v in sra.lock(before, k)]))

@@ -21,7 +21,7 @@ from parlour.match.by_link import LinkPlay
 from parlour.match.online.device import Crypto
 from parlour.ui.app import App
 from parlour.ui.by_link import app as link_app
-from parlour.ui.by_link.screen import removal, send_tree
+from parlour.ui.by_link.screen import SCAN_PART, removal, send_tree
 from parlour.ui.tree import to_html
 from tests.signers import Ed25519Signer, P256Signer
 from tests.signers import verify as real_verify
@@ -658,6 +658,35 @@ def test_a_link_in_parts_numbers_each_part_where_one_sees_it_and_asks_for_every_
     assert "Send it to" not in page
     whole = to_html(send_tree(["https://psi.example/#pl=1.x"]))
     assert "bylink-part" not in whole and "Send it to your group chat" in whole
+
+
+def test_smaller_codes_to_scan_give_parts_each_within_a_scannable_length_then_one_link_again():
+    """A whole link's QR code is up to 177 modules, which a phone's camera reads badly off a
+    screen: for a link longer than `SCAN_PART` (Telepathic four partners' invite holds a
+    shared deck's lock), "Smaller codes to scan" shows the same step in parts of at most
+    `SCAN_PART` characters, each with its own code, which make the same step on the other
+    device (opened in any order); "One link for a chat" gives back the one link. A short link
+    is not offered it."""
+    arrangement = {"tag": "input", "type": "radio", "value": "four", "checked": True,
+                   "data": {"variant": "arrangement"}}  # fmt: skip
+    ada, bo = started(keyring=PageKeyring()), started(keyring=PageKeyring())
+    call(ada, {"op": "route", "hash": "#link-telepathic",
+               "form": [*form("telepathic", 4, {}), arrangement]})  # fmt: skip
+    page = drawn(call(ada, {"op": "route", "hash": "#bylink"}))
+    (invite,) = links_in(page)
+    assert len(invite) > SCAN_PART and "Smaller codes to scan" in page
+    page = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-scan"}}))
+    parts = links_in(page)
+    assert len(parts) > 1 and all(len(p) <= SCAN_PART for p in parts)
+    assert len(re.findall(r'class="qr"', page)) == len(parts) and "One link for a chat" in page
+    for part in reversed(parts[1:]):
+        assert "of the same send too" in drawn(route(bo, part))
+    assert "Join a game of Telepathic by link" in drawn(route(bo, parts[0]))
+    again = drawn(call(ada, {"op": "click", "region": "bylink", "data": {"cmd": "bylink-scan"}}))
+    assert links_in(again) == [invite] and "Smaller codes to scan" in again
+    _, _, short = joined()
+    assert len(short[0]) <= SCAN_PART
+    assert "Smaller codes to scan" not in to_html(send_tree(short))
 
 
 def test_the_question_before_a_removal_is_a_block_in_the_list_not_a_dialog_box():

@@ -1,6 +1,7 @@
 """The progress of a game's shared deals on one device, online (see `fair.sra` for the method).
 
-Each shared deal's recipients lock the deck in turn, then unlock each other's cards in turn; the
+Each shared deal's recipients lock the deck in turn (the last one publishing only the cards dealt:
+`sra.dealt_row`), then unlock each other's cards in turn; the
 device takes every step that falls to a seat it holds as soon as it is that seat's turn, and
 reads a card once all the other locks are off it. Steps arrive as `deal-lock` and `deal-unlock`
 messages (checked here for order and form) and become, once complete, the public records put in
@@ -72,7 +73,8 @@ class Dealing:
                         if r
                         else sra.encodings(len(p.deal.cards), self.match_id, label)
                     )
-                    values = sra.lock(before, self._key(stores, seat, label))
+                    n = len(p.deal.seats)
+                    values = sra.dealt_row(before, self._key(stores, seat, label), n, r == n - 1)
                     lock: DealLock = {
                         "label": label,
                         "seat": seat,
@@ -168,7 +170,9 @@ class Dealing:
         p = self._deal(body)
         r = p.deal.seats.index(body["seat"])
         values = body["values"]
-        if not isinstance(values, list) or len(values) != len(p.deal.cards):
+        n = len(p.deal.seats)
+        sizes = sra.row_sizes(len(p.deal.cards), n, r == n - 1)
+        if not isinstance(values, list) or len(values) not in sizes:
             raise ProtocolError("A locked deck came with the wrong number of cards.")
         deck = tuple(self._element(body["seat"], v) for v in values)
         self._check_distinct(body["seat"], deck)

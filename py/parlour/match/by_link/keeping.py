@@ -7,7 +7,7 @@ lost (a refused save), and whether the player has sent all of ours.
 
 from __future__ import annotations
 
-from parlour.fair.signing import Fork, Signed
+from parlour.fair.signing import Fork, Signed, proof_parts
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import LinkState
 
@@ -38,17 +38,16 @@ class Keeping(LinkState):
         return have
 
     def _relays(self, others: list[str]) -> tuple[Ranges, Ranges]:
-        """Another device's records this device sends on, for each signer (not us) the records
-        after `low` up to `high`: first those some other device is shown to lack, then those
+        """The records this device sends on, for each signer (us too) the records after `low`
+        up to `high`: first those some other device is shown to lack, then those
         one may lack (sent only as far as they add no part to the link: `Sending.links`); for
         each device, `_lacking`."""
         merged: tuple[Ranges, Ranges] = ({}, {})
         for ranges, lacking in zip(merged, self._lacking(others), strict=True):
             for found in lacking.values():
                 for signer, (low, high) in found.items():
-                    if signer != self.me:
-                        was = ranges.get(signer, (low, high))
-                        ranges[signer] = (min(was[0], low), max(was[1], high))
+                    was = ranges.get(signer, (low, high))
+                    ranges[signer] = (min(was[0], low), max(was[1], high))
         return merged
 
     def _lacking(self, others: list[str]) -> tuple[dict[str, Ranges], dict[str, Ranges]]:
@@ -101,6 +100,9 @@ class Keeping(LinkState):
                 due[signer] = max(due.get(signer, 0), q)
             for signer, q in (self._resending or {}).get(device, {}).items():
                 due[signer] = max(due.get(signer, 0), q)
+            cut = said.get(self.me, 0)
+            if cut and self._same_batch(self.me, cut) > cut:  # a part of a batch of ours
+                due[self.me] = max(due.get(self.me, 0), self._same_batch(self.me, cut))
             unheard = {s: have.get(s, 0) for s in self.keys if not known.get(s, 0)}
             for ranges, found, held_then in ((shown, due, said), (maybe, unheard, known)):
                 for signer, q in found.items():
@@ -108,6 +110,38 @@ class Keeping(LinkState):
                     if low < high:
                         ranges.setdefault(device, {})[signer] = (low, high)
         return shown, maybe
+
+    def _same_batch(self, device: str, q: int) -> int:
+        """The last of `device`'s records held here that came in one batch with its record
+        `q` (one signature over them: they first went out in one link); `q` if none."""
+        record = self.records.get((device, q))
+        while record is not None and record.signature is not None:
+            after = self.records.get((device, q + 1))
+            if after is None or after.signature != record.signature:
+                break
+            q += 1
+        return q
+
+    def _cut_batches(self) -> set[tuple[str, int]]:
+        """(device, q): we hold that device's records up to q, and q's batch held more records
+        of its than we hold (its digest list names them; one is its head). A link carried
+        some of a batch on without the rest (the rest would have added a part): in a group
+        chat whose links are opened in order this never happens (the batch's own link comes
+        first), so the rest is not on its way: its signer must be told (`Sending._after`)."""
+        have, cut = self._have(), set()
+        for device, q in have.items():
+            record = self.records.get((device, q))
+            if device == self.me or record is None or record.signature is None:
+                continue
+            parts = proof_parts(record.signature)
+            held = sum(
+                1
+                for (d, _), r in self.records.items()
+                if d == device and r.signature == record.signature
+            )
+            if parts is not None and len(parts[1]) - 1 > held:
+                cut.add((device, q))
+        return cut
 
     def _differs(self, head: Signed) -> str:
         """The sender's log, by its signed head, differs from ours at a step we both have: one

@@ -26,6 +26,11 @@ from parlour.match.by_link.keeping import Ranges
 from parlour.match.by_link.telling import Telling
 from parlour.match.signed_replay import Signatures, of_link
 
+# A shared deal's steps (a lock is the whole deck of 1536-bit numbers, about 1,100 characters):
+# once one has gone to the group in its signer's link, sending it again goes only as far as it
+# adds no part to a link (`Sending.links`).
+BULKY = frozenset({"lock", "unlock"})
+
 
 @dataclass
 class Outcome:
@@ -43,15 +48,20 @@ class Outcome:
 class Sending(Telling):
     """The links, signatures and codes that leave this device."""
 
+    _told_cuts: frozenset[tuple[str, int]] | None = None  # in memory only: `_told_cut`
+
     def links(self, limit: int = packing.MAX_LINK) -> list[str]:
         """The link(s) to send the group now: every record of ours some other device may lack
         (all of them for a device not heard from yet), others' records some device is shown to
         lack (`_relays`), and our signed head; split into parts longer than `limit` (a huge
         `limit`: one long link, for a game file or a long paste, when a step needs more parts
         than a chat takes). Records a device only may lack (the start's joins, to a device
-        that may have joined after them) go too as far as they add no part. Our records in it
-        and our head are signed once, as one batch (`_batches`); the others' records keep
-        their own proofs."""
+        that may have joined after them) go too as far as they add no part; so do, while a seat
+        is free, the records carried for a device that may join from this link, and a shared
+        deck's steps (`BULKY`) of ours sent before: a device that joins from it and lacks them
+        shows so in its head, and our next link carries them (ours go again while any head
+        lacks them: `_outgoing_rows`). Our records in it and our head are signed once, as one batch
+        (`_batches`); the others' records keep their own proofs."""
         rows, head, optional = self._outgoing_rows()
         for members, signed in self._batches(rows, head):
             if self._batch_proof(members, signed) is None:
@@ -64,10 +74,32 @@ class Sending(Telling):
         parts = len(
             self._packed([r for r in rows if (r.device, r.seq) not in optional], signed_head, limit)
         )
-        signers = sorted({device for device, _ in optional})
-        while len(made) > parts and signers:  # the last device's first, until no part is added
-            dropped = signers.pop()
-            rows = [r for r in rows if (r.device, r.seq) not in optional or r.device != dropped]
+        # left out until no part is added: another device's shared-deal steps first (their
+        # bulk), then its other records (the set-up and joins, for a device that may join from
+        # this link), the last device's first; then our steps sent before, one at a time, the
+        # newest first (a device takes a device's records in order: the oldest are of use
+        # first); ours left out go again in our next link while a head lacks them. The same
+        # state gives the same link: the screen draws it more than once.
+        others = sorted({d for d, _ in optional if d != self.me}, reverse=True)
+        units = [
+            *(
+                [(d, q) for d2, q in optional if d2 == d and self.records[(d2, q)].kind in BULKY]
+                for d in others
+            ),
+            *(
+                [
+                    (d, q)
+                    for d2, q in optional
+                    if d2 == d and self.records[(d2, q)].kind not in BULKY
+                ]
+                for d in others
+            ),
+            *([key] for key in sorted((k for k in optional if k[0] == self.me), reverse=True)),
+        ]
+        for unit in units:
+            if len(made) <= parts:
+                break
+            rows = [r for r in rows if (r.device, r.seq) not in unit]
             made = self._packed(rows, signed_head, limit)
         return made
 
@@ -107,15 +139,20 @@ class Sending(Telling):
         (those not yet signed always), and another device's only where `_relays` finds a
         device lacks them: every device sends its own records to the whole group, so carrying
         everyone's on to a device not heard from lately only repeated them (an eight-player
-        link carried up to a round of moves). While a seat has no device yet, everything."""
+        link carried up to a round of moves). While a seat has no device yet, everything: the
+        others' records and our shared-deck steps the others hold as far as they add no part
+        (issue 38: two locks of a shared deck filled two parts)."""
         others = [d for d in self.keys if d != self.me]
         seats_known = sum(len(s) for s in self.held.values())
         everything = not others or seats_known < len(self.names)
-        shown, maybe = ({}, {}) if everything else self._relays(others)
+        shown, maybe = self._relays(others) if others else ({}, {})
+        if everything:
+            shown, maybe = {k: v for k, v in shown.items() if k == self.me}, {}
 
         def within(ranges: Ranges, device: str, q: int) -> bool:
             low, high = ranges.get(device, (0, 0))
-            if q == 1 and device in ranges:  # its join, for a device that may not know its key
+            if q == 1 and device in ranges and device != self.me:  # its join, for a device
+                # that may not know its key
                 return any(not self.heads.get(d, {}).get(device) for d in others if d != device)
             return low < q <= high
 
@@ -123,15 +160,25 @@ class Sending(Telling):
         optional: set[tuple[str, int]] = set()
         for (device, q), record in sorted(self.records.items()):
             if device == self.me:
-                lacked = record.signature is None or any(
-                    self.heads.get(d, {}).get(device, 0) < q for d in others
-                )
+                # a shared deck's step sent before goes again only as far as it adds no part
+                # while no device is shown to lack it (a head from before it came lacks it)
+                # (sent: its signer's player said so: the page signs a step before drawing its
+                # link, so a signature alone does not show it went)
+                stale = not others or any(self.heads.get(d, {}).get(device, 0) < q for d in others)
+                sent = record.signature is not None and q <= self.sent_upto
+                lacked = stale and (not sent or within(shown, device, q))
+                if stale and not lacked:
+                    lacked = record.kind not in BULKY
+                    if not lacked:
+                        optional.add((device, q))
             else:
                 lacked = within(shown, device, q)
                 if not lacked and within(maybe, device, q):
                     lacked = True
                     optional.add((device, q))
-            if everything or lacked:
+            if everything and not lacked and (device != self.me or record.kind in BULKY):
+                optional.add((device, q))  # for a device that may join from this link
+            if everything or lacked or (device, q) in optional:
                 rows.append(record)
         return rows, self._head_body(), optional
 
@@ -180,6 +227,17 @@ class Sending(Telling):
         news = found - self._offered
         self._offered |= found
         return bool(news)
+
+    def _told_cut(self) -> bool:
+        """Do we newly hold part of another device's batch without the rest (`_cut_batches`)?
+        Then this device asks to send its head, once for each: it shows the signer what we
+        lack, and the signer's next link brings it (`_lacking`: a head that holds part of a
+        batch of ours). Without it a joiner that opened the invite alone, and got another
+        device's join carried on without its bulky lock, waited for good."""
+        found = self._cut_batches()
+        told = self._told_cuts or frozenset()
+        self._told_cuts = told | found
+        return bool(found - told)
 
     def table_code(self) -> str | None:
         """The code players compare once by another way (signed play's): equal on every
@@ -258,7 +316,8 @@ class Sending(Telling):
         after a link `taken` in, when it showed a device lacking records held here."""
         mine = max((q for d, q in self.records if d == self.me), default=0)
         quiet = before is not None and mine == before and not self._behind()
-        if quiet and not (taken and self._shown_news()):
+        # (both asked, when quiet: each notes what it asked for)
+        if quiet and not (taken and any([self._shown_news(), self._told_cut()])):
             return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
             links = self.links()

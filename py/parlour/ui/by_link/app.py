@@ -25,6 +25,7 @@ from parlour.ui import setup_form
 from parlour.ui.by_link.kept import SAVE, KeptGames
 from parlour.ui.by_link.saves import is_part, kept_parts
 from parlour.ui.by_link.screen import (
+    SCAN_PART,
     claim_tree,
     disclosures,
     elsewhere_tree,
@@ -86,6 +87,7 @@ class LinkGames(KeptGames):
         self.views: dict[str, LinkView] = {}
         self.current: str | None = None
         self.sending: set[str] = set()  # games whose "Send this link" is open
+        self.scanning: set[str] = set()  # games whose links are shown in parts to scan
         self.sentence = ""  # the last link's or action's word
         self.invite: list[str] = []  # an invite opened here, not joined yet
         self.made: set[Any] = set()  # signatures this page's keys made (`Pending`)
@@ -337,6 +339,8 @@ class LinkGames(KeptGames):
         elif cmd == "bylink-compared":
             play.compared = True
             self.save(play)
+        elif cmd == "bylink-scan":
+            self.scanning ^= {play.match_id}
         elif cmd == "bylink-sent":
             self.sending.discard(play.match_id)
             play.mark_sent()
@@ -345,6 +349,17 @@ class LinkGames(KeptGames):
             self.view(play).handle(data)
             self.save(play)
         self.draw()
+
+    @staticmethod
+    def _links(play: LinkPlay, scan: bool) -> list[str]:
+        """The links to send: in parts short enough to scan when chosen, unless that needs
+        more parts than a link may have (then as a chat takes them)."""
+        if scan:
+            try:
+                return play.links(limit=SCAN_PART)
+            except ParlourError:
+                pass
+        return play.links()
 
     def view(self, play: LinkPlay) -> LinkView:
         """The board of `play`, made again when the game derived a new table."""
@@ -433,7 +448,8 @@ class LinkGames(KeptGames):
     def panel(self, play: LinkPlay, titled: bool = False) -> Node:
         """Above the board: what the game waits for, and "Send this link" when there is one
         (`titled`: the screen's heading too, before the board has its own)."""
-        links = play.links() if play.match_id in self.sending else []
+        scan = play.match_id in self.scanning
+        links = self._links(play, scan) if play.match_id in self.sending else []
         game = GAME_NAMES.get(play.game.id, play.game.id) if play.game is not None else ""
         waiting = play.waiting()
         said = self.sentence.removesuffix(waiting).rstrip()  # the waiting line below says it
@@ -453,7 +469,7 @@ class LinkGames(KeptGames):
             claim_tree(play, now()),
             trust(play),
             *disclosures(play),
-            send_tree(links)
+            send_tree(links, scan)
             if links
             else h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")
             if play.match_id in self.sending

@@ -14,9 +14,13 @@ from parlour.ui.qr import qr_svg
 from parlour.ui.tree import Node, h
 from parlour.words import and_list
 
+SCAN_PART = 700  # a part's length for a camera to read off a screen: a QR code of 81 modules
 
-def send_tree(links: list[str]) -> Node:
-    """ "Send this link": Copy, Share (where the browser has it), a QR code, and what to do."""
+
+def send_tree(links: list[str], scan: bool = False) -> Node:
+    """ "Send this link": Copy, Share (where the browser has it), a QR code, and what to do;
+    and the choice of parts short enough to scan (`scan`: the links are such parts now). A
+    whole link's code is up to 177 modules, which a phone's camera reads badly off a screen."""
     many = len(links) > 1
     items = []
     for i, link in enumerate(links):
@@ -59,6 +63,20 @@ def send_tree(links: list[str]) -> Node:
             qr_or_word(links[0]) if not many else None,
             h("div", None, *items, done),
         ),
+        h(
+            "p",
+            {"class": "hint"},
+            h(
+                "button",
+                {"class": "button small", "data-cmd": "bylink-scan", "type": "button"},
+                "One link for a chat" if scan else "Smaller codes to scan",
+            ),
+            " Each part's code is easier to read with a phone's camera; send every part."
+            if not scan
+            else " Back to one link, or as few parts as a chat takes.",
+        )
+        if scan or max(len(link) for link in links) > SCAN_PART
+        else None,
     )
 
 
