@@ -25,13 +25,14 @@ from parlour.ui import setup_form
 from parlour.ui.by_link.kept import SAVE, KeptGames
 from parlour.ui.by_link.saves import is_part, kept_parts
 from parlour.ui.by_link.screen import (
-    SCAN_PART,
     claim_tree,
     disclosures,
     elsewhere_tree,
     join_form,
+    links_to_send,
     nothing_tree,
     send_tree,
+    sending_tree,
     trust,
     your_games,
 )
@@ -350,17 +351,6 @@ class LinkGames(KeptGames):
             self.save(play)
         self.draw()
 
-    @staticmethod
-    def _links(play: LinkPlay, scan: bool) -> list[str]:
-        """The links to send: in parts short enough to scan when chosen, unless that needs
-        more parts than a link may have (then as a chat takes them)."""
-        if scan:
-            try:
-                return play.links(limit=SCAN_PART)
-            except ParlourError:
-                pass
-        return play.links()
-
     def view(self, play: LinkPlay) -> LinkView:
         """The board of `play`, made again when the game derived a new table."""
         view = self.views.get(play.match_id)
@@ -449,7 +439,7 @@ class LinkGames(KeptGames):
         """Above the board: what the game waits for, and "Send this link" when there is one
         (`titled`: the screen's heading too, before the board has its own)."""
         scan = play.match_id in self.scanning
-        links = self._links(play, scan) if play.match_id in self.sending else []
+        links = links_to_send(play, scan) if play.match_id in self.sending else []
         game = GAME_NAMES.get(play.game.id, play.game.id) if play.game is not None else ""
         waiting = play.waiting()
         said = self.sentence.removesuffix(waiting).rstrip()  # the waiting line below says it
@@ -469,20 +459,7 @@ class LinkGames(KeptGames):
             claim_tree(play, now()),
             trust(play),
             *disclosures(play),
-            send_tree(links, scan)
-            if links
-            else h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")
-            if play.match_id in self.sending
-            else h(
-                "p",
-                {"class": "hint", "data-role": "bylink-all-sent"},
-                "You have sent everything from this device. ",
-                h(
-                    "button",
-                    {"class": "button small", "data-cmd": "bylink-send", "type": "button"},
-                    "Show the link again",
-                ),
-            ),
+            send_tree(links, scan) if links else sending_tree(play.match_id in self.sending),
         )
 
     def join_tree(self) -> Node:

@@ -4,6 +4,7 @@ The worker's side of play by link (by_link/app.py) decides what to show; these d
 
 from __future__ import annotations
 
+from parlour.errors import ParlourError
 from parlour.fair.encoding import Json
 from parlour.fair.signing import Signed
 from parlour.match.by_link import LinkPlay
@@ -15,6 +16,33 @@ from parlour.ui.tree import Node, h
 from parlour.words import and_list
 
 SCAN_PART = 700  # a part's length for a camera to read off a screen: a QR code of 81 modules
+
+
+def links_to_send(play: LinkPlay, scan: bool) -> list[str]:
+    """The links to send: in parts short enough to scan when chosen, unless that needs more
+    parts than a link may have (then as a chat takes them)."""
+    if scan:
+        try:
+            return play.links(limit=SCAN_PART)
+        except ParlourError:
+            pass
+    return play.links()
+
+
+def sending_tree(signing: bool) -> Node:
+    """Where no link is shown: its signature on its way, or everything sent."""
+    if signing:
+        return h("p", {"class": "hint", "data-role": "bylink-signing"}, "Signing…")
+    return h(
+        "p",
+        {"class": "hint", "data-role": "bylink-all-sent"},
+        "You have sent everything from this device. ",
+        h(
+            "button",
+            {"class": "button small", "data-cmd": "bylink-send", "type": "button"},
+            "Show the link again",
+        ),
+    )
 
 
 def send_tree(links: list[str], scan: bool = False) -> Node:
