@@ -61,3 +61,26 @@ def test_an_old_link_of_another_device_opened_again_asks_for_no_link():
         if out.links:
             asked.append((sender, recipient, [len(x) for x in out.links]))
     assert not asked
+
+
+@pytest.mark.xfail(reason="pre-existing (seen on e229b09 too); random order: not every seed")
+def test_an_invite_only_joiner_never_needs_a_link_sent_again_by_hand_in_any_order():
+    """`test_telepathic_shared_decks_need_no_link_nobody_was_asked_to_send` holds for links
+    opened in the order sent; in another order Di (joined from the invite alone) may hold
+    nothing of Cy while every device that could carry Cy's join on already sent its last
+    link: Di's head shows Cy's records only as "may lack", nobody is asked, and the start
+    waits for `Group.resend` (seeds 0, 2, 4, 10 of 0-10 here; 2 of 11 on e229b09)."""
+    import random
+
+    resent = []
+
+    class Counted(Group):
+        def resend(self) -> None:
+            resent.append(1)
+            super().resend()
+
+    for seed in (0, 2):
+        choose = random.Random(seed)
+        group = Counted("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"})
+        group.play(lambda n: choose.randrange(n), Rng(f"s{seed}".encode()), drops=0)
+    assert not resent
