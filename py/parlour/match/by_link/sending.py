@@ -68,12 +68,12 @@ class Sending(Telling):
                 return []  # the page signs later: `to_sign`, then `signed`, then `links`
         signed_head = self._signed_head
         assert signed_head is not None and signed_head.same_content(head)
-        made = self._packed(rows, signed_head, limit)
         if not optional:
-            return made
+            return self._packed(rows, signed_head, limit)
         parts = len(
             self._packed([r for r in rows if (r.device, r.seq) not in optional], signed_head, limit)
         )
+        made = self._fitted(rows, signed_head, limit)
         # left out until no part is added: another device's shared-deal steps first (their
         # bulk), then its other records (the set-up and joins, for a device that may join from
         # this link), the last device's first; then our steps sent before, one at a time, the
@@ -97,11 +97,20 @@ class Sending(Telling):
             *([key] for key in sorted((k for k in optional if k[0] == self.me), reverse=True)),
         ]
         for unit in units:
-            if len(made) <= parts:
+            if made is not None and len(made) <= parts:
                 break
             rows = [r for r in rows if (r.device, r.seq) not in unit]
-            made = self._packed(rows, signed_head, limit)
+            made = self._fitted(rows, signed_head, limit)
+        assert made is not None  # every unit left out: the rows that must go, which fit
         return made
+
+    def _fitted(self, rows: list[Signed], head: Signed, limit: int) -> list[str] | None:
+        """`_packed`, or None where it needs more parts than a link may have: records that
+        only may go must not turn a link that fits into none (`links(limit=SCAN_PART)`)."""
+        try:
+            return self._packed(rows, head, limit)
+        except MalformedInput:
+            return None
 
     def _packed(self, rows: list[Signed], head: Signed, limit: int) -> list[str]:
         text = packing.pack(packing.Packet(self.match_id, tuple(rows), head))
