@@ -329,9 +329,10 @@ def test_telepathic_shared_decks_need_no_link_nobody_was_asked_to_send(arrangeme
     before and left out of a link (it would have added a part) still reaches it: another
     device's link carries the lock's signer's join on without the lock, so the joiner holds
     part of a batch and asks to send its head (`Sending._told_cut`); that head shows the
-    signer what it lacks (`Keeping._lacking`), and the signer is asked to send it. The start
-    never stalls waiting for a link sent again by hand (`Group.resend`): without the first
-    ask, each of these games needed one."""
+    signer what it lacks (`Keeping._lacking`), and the signer is asked to send it. With links
+    opened in the order sent, the start never stalls waiting for a link sent again by hand
+    (`Group.resend`): without the first ask, each of these games needed one (in other orders
+    it still may: tests/test_review_tele3.py)."""
     resent = []
 
     class Counted(Group):

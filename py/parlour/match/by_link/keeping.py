@@ -7,12 +7,14 @@ lost (a refused save), and whether the player has sent all of ours.
 
 from __future__ import annotations
 
+from parlour.fair.encoding import canonical_json
 from parlour.fair.signing import Fork, Signed, proof_parts
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import LinkState
 
 VOID_MOST = 8  # moves of one device in one link that cannot count (honest play: a race, 1)
 WAITING_MOST = 256  # records of one device held but not yet taken (honest play: a few)
+HEADS_NOTED = 64  # heads of one device remembered word for word (an old link opened again)
 DUE_MOST = 7  # `due` records of one device: one at most on each other seat (8 seats at most)
 Ranges = dict[str, tuple[int, int]]  # device -> its records after the first up to the second
 
@@ -26,6 +28,8 @@ class Keeping(LinkState):
     # (device, signer, record number): what a device was shown to lack when we last offered a
     # link for it (`Sending._shown_news`); in memory only
     _offered: set[tuple[str, str, int]] | None = None
+    # device -> its heads noted lately, word for word (`_note_head`); in memory only
+    _heads_noted: dict[str, dict[bytes, None]] | None = None
 
     def _have(self) -> dict[str, int]:
         """For each device, the last of its records held here with none missing before it."""
@@ -177,9 +181,22 @@ class Keeping(LinkState):
     def _note_head(self, head: Signed) -> None:
         """What the sender holds (only ever more: an old link's head tells nothing new), but
         for its own records, which it may have lost (a save refused): then our next links carry
-        them back to it (at most its own records, again)."""
+        them back to it (at most its own records, again). A head noted before, word for word
+        (an old link opened again: a tap on it in the chat), is not read again: its lower count
+        of the sender's own records is no news of a loss (it asked for a link carrying them back,
+        which split in Telepathic's shared decks). In memory only: after a reload, one such
+        link asks once more."""
         if head.device == self.me:
             return
+        if self._heads_noted is None:
+            self._heads_noted = {}
+        heard = self._heads_noted.setdefault(head.device, {})
+        said = canonical_json({"q": head.seq, "body": head.body})
+        if said in heard:
+            return
+        heard[said] = None
+        while len(heard) > HEADS_NOTED:
+            del heard[next(iter(heard))]
         have, known = head.body["have"], self.heads.setdefault(head.device, {})
         if isinstance(have, dict):
             for device, q in have.items():
