@@ -306,17 +306,22 @@ SHARED = [
     ("four", None),  # four partners
     ("teams", None),
     ("teams", {3: "easy"}),
+    ("four", {2: "easy", 3: "easy"}),  # the shape deck's two recipients on the creator's device
+    ("teams", {2: "easy", 3: "easy"}),
 ]
+SHARED_IDS = ["four", "teams", "teams-one-bot", "four-two-bots", "teams-two-bots"]
 
 
-@pytest.mark.parametrize("arrangement, bots", SHARED, ids=["four", "teams", "teams-one-bot"])
+@pytest.mark.parametrize("arrangement, bots", SHARED, ids=SHARED_IDS)
 def test_telepathic_shared_decks_never_split_a_send(arrangement, bots):
     """Issue 38's goal for the two arrangements that deal a deck across devices: no send split,
     at the start or in play. It failed before: a link carried every lock of the shared decks
     (two locks of four 1536-bit numbers: two parts) while a seat was free, and a device's own
     locks again while any device's head lacked them (about 30% of sends split). Now the last
     recipient publishes only the cards dealt (`sra.dealt_row`) and a step sent before goes
-    again only as far as it adds no part (`Sending.links`)."""
+    again only as far as it adds no part (`Sending.links`). With two bots on the creator's
+    device (both recipients of the shape deck) the invite held that deck's whole deal, 2 parts;
+    now that deck is sealed in the invite (`fair/sealed_deal.py`)."""
     names = ("Ada", "Bo", "Cy", "Di")
     found = sends("telepathic", names, {"arrangement": arrangement}, bots)
     assert all(len(lengths) == 1 for _, lengths in found)

@@ -240,6 +240,15 @@ def record_from_json(data: object) -> DealRecord:
     """A transcript from a set-up: every number a square below P, every row the right size."""
     if not isinstance(data, dict) or set(data) != {"deck", "seats", "locks", "unlocks"}:
         raise MalformedInput("A shared deal's record is not in its form.")
+    deck, seats = deck_and_seats(data)
+    locks = _rows(data["locks"], len(seats), len(deck), last=(len(deck), len(seats)))
+    unlocks = _rows(data["unlocks"], len(seats), len(seats) - 1)
+    return DealRecord(deck, seats, locks, unlocks)
+
+
+def deck_and_seats(data: dict[str, object]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """A shared deal's deck (2 to 16 cards) and its recipients (distinct seats, at most one
+    for each card), from a record of either kind."""
     deck, seats = data["deck"], data["seats"]
     if not (
         isinstance(deck, list) and 1 < len(deck) <= 16 and all(isinstance(c, str) for c in deck)
@@ -249,9 +258,7 @@ def record_from_json(data: object) -> DealRecord:
         raise MalformedInput("A shared deal's seats are not a list of seats.")
     if not all(type(s) is int and 0 <= s < 8 for s in seats) or len(set(seats)) != len(seats):
         raise MalformedInput("A shared deal's seats are not a list of seats.")
-    locks = _rows(data["locks"], len(seats), len(deck), last=(len(deck), len(seats)))
-    unlocks = _rows(data["unlocks"], len(seats), len(seats) - 1)
-    return DealRecord(tuple(deck), tuple(seats), locks, unlocks)
+    return tuple(deck), tuple(seats)
 
 
 def number(text: object) -> int:

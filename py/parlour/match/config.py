@@ -9,7 +9,7 @@ from parlour.bots.base import LEVELS
 from parlour.errors import MalformedInput
 from parlour.fair.commit import is_commitment
 from parlour.fair.encoding import Json, canonical_json, check_text
-from parlour.fair.sra import record_from_json
+from parlour.fair.sealed_deal import check_mix, read
 from parlour.games.base import Setup
 from parlour.numbers import whole
 
@@ -131,7 +131,8 @@ class MatchConfig:
         for label, record in shared.items():
             if not isinstance(label, str) or len(label) > 32:
                 raise MalformedInput("A shared deal's label must be short text.")
-            record_from_json(record)
+            read(record)
+        check_mix(shared)
         bots = data.get("bots", {})
         if not _is_bots(bots, len(seats)):
             raise MalformedInput("A match's bots must be levels by seat.")

@@ -6,14 +6,21 @@ device takes every step that falls to a seat it holds as soon as it is that seat
 reads a card once all the other locks are off it. Steps arrive as `deal-lock` and `deal-unlock`
 messages (checked here for order and form) and become, once complete, the public records put in
 the match's set-up.
+
+A deal whose recipients all sit on one device is sealed instead (`fair.sealed_deal`, by link
+only): no steps, its cards drawn from the secrets that device sealed in its invite and the rows
+other devices locked in the other deals (`mixed`).
 """
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from parlour.errors import MalformedInput, ProtocolError
-from parlour.fair import sra
+from parlour.fair import sealed_deal, sra
+from parlour.fair.commit import commitment_of
 from parlour.fair.encoding import Json
 from parlour.fair.store import PrivateStore
 from parlour.games.base import SharedDeal
@@ -29,6 +36,10 @@ class Progress:
     deal: SharedDeal
     locks: dict[int, tuple[int, ...]] = field(default_factory=dict)  # recipient index -> deck
     unlocks: dict[int, list[int]] = field(default_factory=dict)  # card index -> chain so far
+    # a deal at one device: its recipients' sealed commitments, and the other deals' rows it
+    # mixes in (label, row index); empty for a deal across devices
+    sealed: tuple[str, ...] = ()
+    mixed: tuple[tuple[str, int], ...] = ()
 
     def others(self, card: int) -> list[int]:
         return [s for i, s in enumerate(self.deal.seats) if i != card]
@@ -55,10 +66,44 @@ class Progress:
 class Dealing:
     """Every shared deal of a game, as one device sees and takes part in it."""
 
-    def __init__(self, deals: list[SharedDeal], names: tuple[str, ...], match_id: str) -> None:
-        self.progress = {d.label: Progress(d) for d in deals}
+    def __init__(
+        self,
+        deals: list[SharedDeal],
+        names: tuple[str, ...],
+        match_id: str,
+        sealed: Mapping[str, Sequence[str]] | None = None,
+        held: Sequence[int] = (),
+    ) -> None:
+        """`sealed`: the deals at one device, the commitments its invite sealed for each;
+        `held`: that device's seats (whose rows of the other deals are no mix: it could choose
+        them)."""
+        sealed = sealed or {}
+        self.progress = {d.label: Progress(d, sealed=tuple(sealed.get(d.label, ()))) for d in deals}
+        mixed = tuple(
+            (d.label, r)
+            for d in deals
+            if d.label not in sealed
+            for r, seat in enumerate(d.seats)
+            if seat not in held
+        )
+        for p in self.progress.values():
+            if p.sealed:
+                p.mixed = mixed
         self.names = names
         self.match_id = match_id  # a deal's cards are numbered for this match and its label
+
+    def mix(self, p: Progress) -> list[tuple[int, ...]] | None:
+        """The rows a deal at one device mixes in, once every one is here; else None."""
+        rows = []
+        for label, r in p.mixed:
+            row = self.progress[label].locks.get(r)
+            if row is None:
+                return None
+            rows.append(row)
+        return rows
+
+    def _ready(self, p: Progress) -> bool:
+        return self.mix(p) is not None if p.sealed else p.complete()
 
     # -- taking part ---------------------------------------------------------------------
 
@@ -66,6 +111,8 @@ class Dealing:
         """The steps now due from seats held here (message type and body), already taken."""
         steps: list[DealStep] = []
         for label, p in self.progress.items():
+            if p.sealed:
+                continue  # nothing to send: `my_cards` deals it here
             for r, seat in enumerate(p.deal.seats):
                 if seat in stores and r not in p.locks and all(q in p.locks for q in range(r)):
                     before = (
@@ -108,6 +155,10 @@ class Dealing:
         """Every card drawn by seats held here, once all are unlocked for us; else None."""
         cards: dict[int, dict[str, str]] = {seat: {} for seat in stores}
         for label, p in self.progress.items():
+            if p.sealed:
+                if not self._sealed_cards(p, stores, cards):
+                    return None
+                continue
             for j, seat in enumerate(p.deal.seats):
                 if seat not in stores:
                     continue
@@ -128,26 +179,53 @@ class Dealing:
                 cards[seat][label] = p.deal.cards[index]
         return cards
 
+    def _sealed_cards(
+        self, p: Progress, stores: dict[int, PrivateStore], cards: dict[int, dict[str, str]]
+    ) -> bool:
+        """Deal a deal at one device into `cards` (if its seats are held here); False while
+        the rows it mixes in are not all here."""
+        rows = self.mix(p)
+        if not all(seat in stores for seat in p.deal.seats):
+            return True
+        if rows is None:
+            return False
+        label = p.deal.label
+        keys = [str(stores[seat].value(lock_label(label))) for seat in p.deal.seats]
+        dealt = sealed_deal.cards(p.deal.cards, len(p.deal.seats), self.match_id, label, keys, rows)
+        for seat, card in zip(p.deal.seats, dealt, strict=True):
+            cards[seat][label] = card
+        return True
+
     def complete(self) -> bool:
-        return all(p.complete() for p in self.progress.values())
+        return all(self._ready(p) for p in self.progress.values())
 
     def readable(self, seat: int) -> bool:
         """Could `seat`'s device read every card dealt to it from the steps taken here (every
         lock in, and every other recipient's unlock of its card)? Then it owes its commitment."""
         for p in self.progress.values():
-            if seat in p.deal.seats:
+            if p.sealed and seat in p.deal.seats:
+                if self.mix(p) is None:
+                    return False
+            elif seat in p.deal.seats:
                 chain = p.unlocks.get(p.deal.seats.index(seat), [])
                 if not p.locked() or len(chain) < len(p.deal.seats) - 1:
                     return False
         return True
 
     def records(self) -> dict[str, Json]:
-        return {label: sra.record_to_json(p.record()) for label, p in self.progress.items()}
+        return {label: sealed_deal.write(self._record(p)) for label, p in self.progress.items()}
+
+    def _record(self, p: Progress) -> sra.DealRecord | sealed_deal.SealedRecord:
+        if p.sealed:
+            return sealed_deal.SealedRecord(p.deal.cards, p.deal.seats, p.sealed, p.mixed)
+        return p.record()
 
     def waiting_for(self) -> list[int]:
         """The seats whose step the deals wait on."""
         seats: list[int] = []
         for p in self.progress.values():
+            if p.sealed:
+                continue  # it waits on the other deals' locks, named there
             if not p.locked():
                 seats.append(p.deal.seats[len(p.locks)])
                 continue
@@ -163,6 +241,11 @@ class Dealing:
         p = self.progress.get(body["label"])
         if p is None or body["seat"] not in p.deal.seats:
             raise ProtocolError("A step of a deal that is not part of this game arrived.")
+        if p.sealed:
+            raise ProtocolError(
+                f"{self.names[body['seat']]} sent a step of the {p.deal.label} deck, which is "
+                "dealt at one device (sealed at the start): refused."
+            )
         return p
 
     def take_lock(self, body: DealLock) -> bool:
@@ -226,9 +309,28 @@ class Dealing:
         return True
 
 
-def new_locks(deals: list[SharedDeal], stores: dict[int, PrivateStore]) -> None:
-    """Every seat held here that draws in a shared deal commits to a fresh secret lock first."""
+def sealed_commitments(deals: list[SharedDeal], stores: dict[int, PrivateStore]) -> dict[str, Json]:
+    """The commitments to the locks of every deal whose recipients are all held here (a deal at
+    one device: `fair.sealed_deal`), by label, in recipient order: the invite publishes them
+    before any other device sends anything. Call after `new_locks`."""
+    return {
+        d.label: [
+            commitment_of(stores[s].context, stores[s].opening(lock_label(d.label)))
+            for s in d.seats
+        ]
+        for d in deals
+        if all(s in stores for s in d.seats)
+    }
+
+
+def new_locks(deals: list[SharedDeal], stores: dict[int, PrivateStore], seal: bool = False) -> None:
+    """Every seat held here that draws in a shared deal commits to a fresh secret lock first.
+    With `seal` (a creator by link), a deal whose recipients are all held here is sealed
+    (`fair.sealed_deal`): its locks are 32 random bytes, not exponents, since nothing is locked
+    with them and each is opened at the end (a 1536-bit one split the last link in two)."""
     for deal in deals:
+        at_one_device = seal and all(seat in stores for seat in deal.seats)
         for seat in deal.seats:
             if seat in stores and lock_label(deal.label) not in stores[seat]:
-                stores[seat].commit(lock_label(deal.label), format(sra.new_exponent(), "x"))
+                value = secrets.token_hex(32) if at_one_device else format(sra.new_exponent(), "x")
+                stores[seat].commit(lock_label(deal.label), value)

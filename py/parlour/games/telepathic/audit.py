@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from parlour.errors import CommitmentMismatch, MalformedInput
-from parlour.fair import sra
+from parlour.fair import sealed_deal, sra
 from parlour.fair.encoding import Json
 from parlour.games.telepathic.grid import holds
 from parlour.games.telepathic.state import CONDITIONS_LABEL, TeleState, conditions_problem
@@ -50,7 +50,16 @@ def _check_shared(
     """Online: replay every deal across devices with the opened locks; each seat's card of
     that kind must be the one it drew."""
     for label, raw in final.setup.shared.items():
-        record = sra.record_from_json(raw)
+        record = sealed_deal.read(raw)
+        claimed = {
+            seat: card
+            for seat in record.seats
+            for (kind, which) in final.roles(seat)
+            if kind == label and (card := cards.get(seat, {}).get(which)) is not None
+        }
+        if isinstance(record, sealed_deal.SealedRecord):
+            _check_sealed(final, record, claimed, opened, label)
+            continue
         exponents = {}
         for seat in record.seats:
             lock = opened.get((seat, f"sra:{label}"))
@@ -62,15 +71,30 @@ def _check_shared(
                 raise CommitmentMismatch(
                     f"{final.name(seat)}'s deal lock is not a number.", seat
                 ) from None
-        claimed = {
-            seat: card
-            for seat in record.seats
-            for (kind, which) in final.roles(seat)
-            if kind == label and (card := cards.get(seat, {}).get(which)) is not None
-        }
         sra.check_deal(
             record, exponents, claimed, final.setup.seat_names, final.setup.match_id, label
         )
+
+
+def _check_sealed(
+    final: TeleState,
+    record: sealed_deal.SealedRecord,
+    claimed: Mapping[int, str],
+    opened: Mapping[tuple[int, str], Json],
+    label: str,
+) -> None:
+    """A deck dealt at one device: its locks the ones sealed at the start, its cards the ones
+    its sealed secrets and the other devices' rows deal (`fair.sealed_deal`)."""
+    setup = final.setup
+    lock = f"sra:{label}"
+    sealed_deal.check(
+        record,
+        {seat: opened[(seat, lock)] for seat in record.seats if (seat, lock) in opened},
+        {seat: setup.precommitted(seat, lock) for seat in record.seats},
+        claimed,
+        setup.seat_names,
+        (setup.match_id, label, sealed_deal.mixed_rows(record, setup.shared)),
+    )
 
 
 def _check_dealing(final: TeleState, cards: Mapping[int, Mapping[str, str]]) -> None:

@@ -28,5 +28,15 @@ FACTS = Facts(
         Example("Telepathic director", 3, {"arrangement": "director"}),
         Example("Telepathic four partners", 4, {"arrangement": "four", "mode": "challenge"}),
         Example("Telepathic teams (one bot)", 4, {"arrangement": "teams"}, bots={3: "easy"}),
+        # both recipients of the shape deck on the creator's device (a deal at one device)
+        Example(
+            "Telepathic four partners (two bots)",
+            4,
+            {"arrangement": "four", "mode": "challenge"},
+            bots={2: "easy", 3: "easy"},
+        ),
+        Example(
+            "Telepathic teams (two bots)", 4, {"arrangement": "teams"}, bots={2: "easy", 3: "easy"}
+        ),
     ),
 )

@@ -37,9 +37,15 @@ from parlour.match.by_link.live import HOST, Live, live_of
 from parlour.match.by_link.saving import Saving
 from parlour.match.by_link.sending import Outcome
 from parlour.match.config import MatchConfig, clean_name, person_name
+from parlour.match.dealing import new_locks, sealed_commitments
 from parlour.match.table import new_match_id
 
 P = ParamSpec("P")
+UNSEALED = (
+    "That invite comes from an older version of this page: a deck its device deals to two of "
+    "its own seats is not sealed, so that device could choose those cards. Ask for a new "
+    "invite (the page that made it needs reloading)."
+)
 CARRY_FROM_HOST = (
     "The host's device holds the live game's log, so the game carries on from its link: ask "
     "the host to press “Carry on by link” and send it, then open it here."
@@ -116,6 +122,11 @@ class LinkPlay(Saving, Acting):
             "t": int(now),
         }
         play._prepare(held)
+        deals = game.shared_deals(MatchConfig.from_json(checked).setup())
+        new_locks(deals, play.stores, seal=True)
+        sealed = sealed_commitments(deals, play.stores)
+        if sealed:  # decks dealt at this device (fair/sealed_deal.py)
+            body["c"] = sealed
         play._append("open", body)
         play._run()
         if play.stopped:
@@ -147,6 +158,8 @@ class LinkPlay(Saving, Acting):
             return None, Outcome("That link is not an invite: it has no set-up.", ok=False)
         if not 0 <= seat < len(play.names) or play.device_of(seat) is not None:
             return None, Outcome(f"Seat {seat + 1} is not free in that game.", ok=False)
+        if play.unsealed_at_one_device():
+            return None, Outcome(UNSEALED, ok=False)
         play.private = {seat: dict(private or {})}
         play._prepare((seat,))
         body: dict[str, Json] = {

@@ -5,7 +5,9 @@ no gap and never reused), a kind and a body, signed over the match id. A body is
 exact keys and types before anything reads it; anything else is `MalformedInput`.
 
 - `open` (the creator's record 1): g game, n seat names, v variant, b bots {seat: level},
-  h seats held, k key, l seconds per move (0: none), t time;
+  h seats held, k key, l seconds per move (0: none), t time; and c, where a shared deck's
+  recipients are all seats held (a deal at one device, `fair.sealed_deal`): {label: the
+  commitments to its recipients' locks} (an invite before it has no c);
 - `join` (every other player's record 1): s seat, n name, k key, t;
 - `commit`: s seat, c seed commitment, d dealt commitments {label: hash};
 - `lock` / `unlock`: a shared deal's step (match/dealing.py: label, seat, values / card, value);
@@ -49,6 +51,8 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "carry": {"n": int, "h": str, "e": list, "t": int},
     "carried": {"n": int, "h": str, "t": int},
 }
+# Keys a record may lack (a record of a page before them)
+OPTIONAL: dict[str, dict[str, type | tuple[type, ...]]] = {"open": {"c": dict}}
 
 
 def check_body(kind: str, body: Mapping[str, Json]) -> None:
@@ -56,9 +60,12 @@ def check_body(kind: str, body: Mapping[str, Json]) -> None:
     shape = SHAPES.get(kind)
     if shape is None:
         raise MalformedInput(f"A record of an unknown kind ({kind[:16]!r}) came in a link.")
-    if set(body) != set(shape):
+    optional = OPTIONAL.get(kind, {})
+    if not set(shape) <= set(body) <= set(shape) | set(optional):
         raise MalformedInput(f"A {kind} record does not have its fields.")
-    for key, types in shape.items():
+    for key, types in {**shape, **optional}.items():
+        if key not in body:
+            continue
         value = body[key]
         wanted = types if isinstance(types, tuple) else (types,)
         if isinstance(value, bool) and bool not in wanted:

@@ -12,22 +12,39 @@ from typing import Any
 
 from parlour.bots.base import LEVELS
 from parlour.errors import MalformedInput, ProtocolError
-from parlour.fair.commit import Opening
+from parlour.fair.commit import Opening, is_commitment
 from parlour.fair.encoding import Json
 from parlour.fair.joint import JointRandomness
 from parlour.fair.signing import Signed
 from parlour.games import GAMES
+from parlour.games.base import SharedDeal
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT, seats_in
 from parlour.match.by_link.timing import Timing
 from parlour.match.config import MatchConfig, person_name
-from parlour.match.dealing import Dealing, lock_label, new_locks
+from parlour.match.dealing import Dealing, Progress, lock_label, new_locks
 from parlour.match.match import Match
 from parlour.match.table import Table, deal_stores, dealt_commitments
 from parlour.match.wire_bodies import DealLock, DealUnlock
 from parlour.words import and_list
 
 LIMITS = range(0, 30 * 24 * 3600 + 1, 3600)  # the times per move the set-up form offers
+
+
+def _sealed(raw: object, deals: list[SharedDeal], held: tuple[int, ...]) -> dict[str, list[str]]:
+    """The invite's sealed locks (`c`): for a deal whose recipients are all seats it holds, one
+    commitment for each recipient; none for any other deal."""
+    at_one_device = {d.label: d for d in deals if set(d.seats) <= set(held)}
+    if not isinstance(raw, dict) or not set(raw) <= set(at_one_device):
+        raise MalformedInput("The invite seals a deal that is not dealt at its device.")
+    for label, commitments in raw.items():
+        if not (
+            isinstance(commitments, list)
+            and len(commitments) == len(at_one_device[label].seats)
+            and all(is_commitment(c) for c in commitments)
+        ):
+            raise MalformedInput("The invite's sealed locks are not a hash for each seat.")
+    return {str(label): [str(c) for c in cs] for label, cs in raw.items()}
 
 
 class Starting(Timing):
@@ -62,9 +79,24 @@ class Starting(Timing):
         self.limit = limit
         self.creator = record.device
         deals = game.shared_deals(config.setup())
-        self.dealing = Dealing(deals, tuple(self.names), self.match_id)
+        held = seats_in(record)
+        sealed = _sealed(body.get("c", {}), deals, held)
+        self.dealing = Dealing(deals, tuple(self.names), self.match_id, sealed, held)
         new_locks(deals, self.stores)
         return DONE
+
+    def unsealed_at_one_device(self) -> list[str]:
+        """The shared decks whose recipients all sit on the creator's device and that its
+        invite did not seal (an invite of a page before deals at one device): that device could
+        order such a deck as it liked, so a new player does not join it."""
+        if self.dealing is None or self.creator is None:
+            return []
+        held = set(self.held.get(self.creator, ()))
+        return [
+            label
+            for label, p in self.dealing.progress.items()
+            if not p.sealed and set(p.deal.seats) <= held
+        ]
 
     def _on_join(self, record: Signed) -> str:
         if self.game is None:
@@ -89,8 +121,23 @@ class Starting(Timing):
             )
         if seat in self.commits:
             raise ProtocolError(f"{self.name(seat)} committed twice.")
+        for p in self._sealed_deals():
+            if (
+                seat in p.deal.seats
+                and dealt[lock_label(p.deal.label)] != p.sealed[p.deal.seats.index(seat)]
+            ):
+                raise ProtocolError(
+                    f"{self.name(seat)}'s commitment binds another lock on the {p.deal.label} "
+                    "deck than the one sealed in the invite: refused (a new lock could choose "
+                    "the cards)."
+                )
         self.commits[seat] = dict(body)
         return DONE
+
+    def _sealed_deals(self) -> list[Progress]:
+        if self.dealing is None:
+            return []
+        return [p for p in self.dealing.progress.values() if p.sealed]
 
     def _on_deal_step(self, record: Signed) -> str:
         if self.dealing is None:
@@ -99,6 +146,11 @@ class Starting(Timing):
         progress = self.dealing.progress.get(str(body["label"]))
         if progress is None:
             raise ProtocolError("A step of a deal that is not part of this game arrived.")
+        if progress.sealed:
+            raise ProtocolError(
+                f"A step of the {progress.deal.label} deck came, which is dealt at one device "
+                "(sealed in the invite): refused."
+            )
         seats = progress.deal.seats
         if record.kind == "lock":
             r = seats.index(body["seat"]) if body["seat"] in seats else 0
