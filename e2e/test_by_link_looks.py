@@ -89,9 +89,10 @@ def test_a_claim_when_time_is_up_then_the_finished_game_in_your_games_and_its_re
 
 
 def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site, screenshots):
-    """Telepathic teams with two bots on the creator's device: its invite holds the steps of
-    a whole deck it deals to its own seats and its lock of the other deck, in 2 parts for a
-    chat; "Smaller codes to scan" makes more, each short enough for a phone's camera."""
+    """Telepathic teams with two bots on the creator's device: its invite seals the deck its
+    own seats draw from and holds its lock of the other deck, one link for a chat (it was 2
+    parts before the sealed deal); "Smaller codes to scan" cuts it into parts, each short
+    enough for a phone's camera."""
     watches: list[PageWatch] = []
     ada = Device(browser, site, watches, 1280, 800, "light")
     page = ada.page
@@ -106,7 +107,8 @@ def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site,
     inputs = page.locator(f"{ROOT} [data-role=bylink-send] input")
     inputs.first.wait_for(timeout=STEP_MS)
     ada.wait_signed()
-    whole = inputs.count()  # (2: this device deals a whole deck to its own seats, below)
+    whole = inputs.count()
+    assert whole == 1, "a chat's invite of four seats is one link (docs/links.md, Sizes)"
     page.click(f"{ROOT} [data-cmd=bylink-scan]")  # "Smaller codes to scan"
     page.locator(f"{ROOT} [data-cmd=bylink-scan]", has_text="One link for a chat").wait_for(
         timeout=STEP_MS
