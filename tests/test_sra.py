@@ -27,7 +27,13 @@ def deal(seats=(0, 1), keys=None):
     for seat in seats:
         deck = sra.lock(deck, keys[seat])
         locks.append(tuple(deck))
-    unlocks = []
+    return unlocked(seats, keys, locks)
+
+
+def unlocked(seats, keys, locks):
+    """The deal's unlocks (each card's chain, every other recipient's lock taken off in seat
+    order) from its locked rows, and each recipient's card: the record, keys and cards."""
+    deck, unlocks, cards = locks[-1], [], {}
     for j, owner in enumerate(seats):
         value, chain = deck[j], []
         for other in seats:
@@ -35,12 +41,8 @@ def deal(seats=(0, 1), keys=None):
                 value = sra.unlock(value, keys[other])
                 chain.append(value)
         unlocks.append(tuple(chain))
-    record = sra.DealRecord(DECK, tuple(seats), tuple(locks), tuple(unlocks))
-    cards = {}
-    for j, owner in enumerate(seats):
-        value = unlocks[j][-1] if unlocks[j] else deck[j]
         cards[owner] = DECK[sra.read(sra.unlock(value, keys[owner]), len(DECK), MATCH, LABEL)]
-    return record, keys, cards
+    return sra.DealRecord(DECK, tuple(seats), tuple(locks), tuple(unlocks)), keys, cards
 
 
 @pytest.mark.parametrize("seats", [(0, 1), (2, 3), (0, 1, 2)])
@@ -194,17 +196,7 @@ def cut_deal(seats=(0, 1)):
     for r, seat in enumerate(seats):
         deck = sra.dealt_row(deck, keys[seat], len(seats), r == len(seats) - 1)
         locks.append(tuple(deck))
-    unlocks, cards = [], {}
-    for j, owner in enumerate(seats):
-        value, chain = deck[j], []
-        for other in seats:
-            if other != owner:
-                value = sra.unlock(value, keys[other])
-                chain.append(value)
-        unlocks.append(tuple(chain))
-        index = sra.read(sra.unlock(value, keys[owner]), len(DECK), MATCH, LABEL)
-        cards[owner] = DECK[index]
-    return sra.DealRecord(DECK, tuple(seats), tuple(locks), tuple(unlocks)), keys, cards
+    return unlocked(seats, keys, locks)
 
 
 @pytest.mark.parametrize("seats", [(0, 1), (2, 3), (0, 1, 2)])
