@@ -109,6 +109,8 @@ def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site,
     ada.wait_signed()
     whole = inputs.count()
     assert whole == 1, "a chat's invite of four seats is one link (docs/links.md, Sizes)"
+    log = axe.AxeLog(page, "by link")
+    shots(page, screenshots, "one-link", None, log, prefix="look")  # with "Smaller codes"
     page.click(f"{ROOT} [data-cmd=bylink-scan]")  # "Smaller codes to scan"
     page.locator(f"{ROOT} [data-cmd=bylink-scan]", has_text="One link for a chat").wait_for(
         timeout=STEP_MS
@@ -123,7 +125,6 @@ def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site,
     for i in range(codes.count()):
         modules = float(codes.nth(i).get_attribute("viewBox").split()[2])
         assert codes.nth(i).bounding_box()["width"] / modules >= 2.8, i
-    log = axe.AxeLog(page, "by link")
     shots(page, screenshots, "parts", None, log, prefix="look")
     log.assert_clean()
     ada.context.close()
