@@ -336,8 +336,8 @@ def test_telepathic_shared_decks_need_no_link_nobody_was_asked_to_send(arrangeme
     part of a batch and asks to send its head (`Sending._told_cut`); that head shows the
     signer what it lacks (`Keeping._lacking`), and the signer is asked to send it. With links
     opened in the order sent, the start never stalls waiting for a link sent again by hand
-    (`Group.resend`): without the first ask, each of these games needed one (in other orders
-    it still may: tests/test_review_tele3.py)."""
+    (`Group.resend`): without the first ask, each of these games needed one (other orders:
+    tests/test_review_tele3.py)."""
     resent = []
 
     class Counted(Group):

@@ -30,6 +30,10 @@ class Keeping(LinkState):
     _offered: set[tuple[str, str, int]] | None = None
     # device -> its heads noted lately, word for word (`_note_head`); in memory only
     _heads_noted: dict[str, dict[bytes, None]] | None = None
+    # a link's head named records we did not hold after taking it (`_note_order`); in memory
+    # only
+    _out_of_order = False
+    _join_carried: frozenset[str] | None = None  # devices a link carried our join on to
 
     def _have(self) -> dict[str, int]:
         """For each device, the last of its records held here with none missing before it."""
@@ -205,6 +209,23 @@ class Keeping(LinkState):
             own = have.get(head.device)
             if type(own) is int and own < known.get(head.device, 0):
                 known[head.device] = own
+
+    def _note_order(self, records: tuple[Signed, ...], head: Signed) -> None:
+        """Did the sender's head name records of a third device that we still lack after
+        taking its link? In a chat whose links every device opens in the order sent this never
+        happens (the record's own link came first); it shows that this device opens them out
+        of order, or joined from the invite alone: what a device only may lack then need not
+        reach it by links opened in order, and is asked for too (`Sending._maybe_news`). And
+        which devices a link carrying our join on went to: those its sender's head names (they
+        were in the group when it went; a part of our batch left out shows in their heads)."""
+        have, said = self._have(), head.body["have"]
+        if head.device == self.me or not isinstance(said, dict):
+            return
+        for device, q in said.items():
+            if device not in (self.me, head.device) and type(q) is int and q > have.get(device, 0):
+                self._out_of_order = True
+        if any(r.device == self.me and r.seq == 1 for r in records):
+            self._join_carried = (self._join_carried or frozenset()) | {str(d) for d in said}
 
     def _unbounded(self, fresh: list[Signed]) -> str:
         """A link whose records from one device could never count (moves void on arrival, or

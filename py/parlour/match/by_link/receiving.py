@@ -76,6 +76,7 @@ class Receiving(Admission, Deriving, Sending):
         taken, heard = self._keep(list(packet.records), packet.head)
         if taken.ok and heard:
             self._note_head(packet.head)
+            self._note_order(packet.records, packet.head)
             differs = self._differs(packet.head)
             if differs:
                 taken.sentence = f"{taken.sentence} {differs}"

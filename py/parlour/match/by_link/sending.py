@@ -49,6 +49,7 @@ class Sending(Telling):
     """The links, signatures and codes that leave this device."""
 
     _told_cuts: frozenset[tuple[str, int]] | None = None  # in memory only: `_told_cut`
+    _offered_maybe: set[str] | None = None  # in memory only: `_maybe_news`
 
     def links(self, limit: int = packing.MAX_LINK) -> list[str]:
         """The link(s) to send the group now: every record of ours some other device may lack
@@ -237,6 +238,27 @@ class Sending(Telling):
         self._offered |= found
         return bool(news)
 
+    def _maybe_news(self) -> bool:
+        """Once links came here out of order (`Keeping._note_order`): is a device newly found
+        to *may* lack records held here (a joiner whose head shows nothing of a device that
+        joined before it)? Then this device asks to send a link that carries them (as far as
+        they add no part), once for each: in such a chat nobody else may be about to send them,
+        and the start waited for "Show the link again". In a chat opened in order this never
+        asks: the joiner opens the earlier links itself."""
+        others = [d for d in self.keys if d != self.me]
+        if not self._out_of_order or not others:
+            return False
+        if sum(len(s) for s in self.held.values()) < len(self.names):
+            return False
+        _, maybe = self._lacking(others)
+        skip = {self.creator, *(self._join_carried or ())}  # the creator opened every join
+        found = {d for d, ranges in maybe.items() if self.me in ranges and d not in skip}
+        if self._offered_maybe is None:
+            self._offered_maybe = set()
+        news = found - self._offered_maybe
+        self._offered_maybe |= found
+        return bool(news)
+
     def _told_cut(self) -> bool:
         """Do we newly hold part of another device's batch without the rest (`_cut_batches`)?
         Then this device asks to send its head, once for each: it shows the signer what we
@@ -326,7 +348,9 @@ class Sending(Telling):
         mine = max((q for d, q in self.records if d == self.me), default=0)
         quiet = before is not None and mine == before and not self._behind()
         # (both asked, when quiet: each notes what it asked for)
-        if quiet and not (taken and any([self._shown_news(), self._told_cut()])):
+        if quiet and not (
+            taken and any([self._shown_news(), self._told_cut(), self._maybe_news()])
+        ):
             return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
             links = self.links()
