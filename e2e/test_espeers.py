@@ -430,6 +430,10 @@ def test_the_hand_the_stack_and_the_opponent_fit_a_laptop_and_a_phone(
         assert in_view(top.bounding_box(), width, height)
 
 
+ROW_STOPS = """() => [...document.querySelectorAll('#play-espeers [data-roving]')].map(
+  row => row.querySelectorAll('button[tabindex="0"]').length)"""
+
+
 def to_slot(page, slot: int) -> None:
     """In the hand (a roving row), the arrow keys move the focus to `slot`."""
     tab_to(page, f"{ROOT} .hand-card[tabindex='0']")
@@ -491,6 +495,9 @@ def test_a_whole_game_against_a_bot_by_keyboard_alone(page, site, watch, screens
         table = solo.settle()
         if table.match.result() is not None:
             break
+        # each row that is one Tab stop holds exactly one (a discard's patch once left the
+        # hand with none, out of reach of Tab)
+        assert page.evaluate(ROW_STOPS) in ([], [1]), "a row of cards lost its Tab stop"
         choice = bot_seats.decide(table, 0, "easy").choice
         keyboard_move(page, table, choice)
         solo.wait_for_move(table.match.step)

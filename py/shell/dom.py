@@ -145,6 +145,7 @@ def render(container, html, drawn=None):
     if target is not None and may_take_focus():
         focus(target, scroll=card is None or embedded())
     scroll_log(container)
+    mend_rows(container)
     return card
 
 
@@ -186,7 +187,33 @@ def patch(container, changes):
     log = value(container.querySelector("[data-role=log]"))
     if log is not None and any(n.contains(log) or log.contains(n) for n in fresh):
         scroll_log(container)
+    mend_rows(container)
     return card
+
+
+def mend_rows(container):
+    """Each row of choices that is one Tab stop (`data-roving`) keeps exactly one control in
+    the Tab order after a redraw. The arrow keys move that stop in the page alone
+    (shell.page.roving), so a patch that replaced part of a row could leave it with no stop,
+    out of reach of Tab (an ESPEERS discard of two cards by keyboard), or with two. The stop
+    is the focused control of the row, else the first the row marks, else its first."""
+    active = value(env.document.activeElement)
+    for row in container.querySelectorAll("[data-roving]"):
+        items = list(row.querySelectorAll("button"))
+        stops = [item for item in items if value(item.getAttribute("tabindex")) == "0"]
+        keep = None
+        if active is not None and row.contains(active):
+            for item in items:
+                if item.isSameNode(active):
+                    keep = item
+        if not items or (keep is None and len(stops) == 1):
+            continue
+        if keep is None:
+            keep = stops[0] if stops else items[0]
+        for item in items:
+            wanted = "0" if item.isSameNode(keep) else "-1"
+            if value(item.getAttribute("tabindex")) != wanted:
+                item.setAttribute("tabindex", wanted)
 
 
 def data_of(element):

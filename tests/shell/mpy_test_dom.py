@@ -233,3 +233,43 @@ def test_changes_sent_alone_that_do_not_fit_ask_for_the_whole_and_touch_nothing(
         answer = dom.render(region, None, [5, 4, changes(puts=[[[0, 7], "ol", "<x></x>"]])])
         assert answer is dom.WHOLE
         assert region.getAttribute(dom.STAMP) == stamp and log.parent is status.parent
+
+
+def hand_region(body, stop):
+    """A region holding the worker's drawing 4: a hand of three cards, a row that is one Tab
+    stop (`data-roving`), whose stop the arrow keys moved to `stop` in the page alone."""
+    region = body.append(Element("div", {dom.STAMP: "4"}))
+    row = region.append(Element("div", {"data-roving": "hand"}))
+    for slot in range(3):
+        attrs = {"data-cmd": "card", "data-slot": str(slot), "tabindex": "-1"}
+        row.append(Element("button", attrs))
+    row.children[stop].setAttribute("tabindex", "0")
+    return region, row
+
+
+def stops(row):
+    return [b.getAttribute("data-slot") for b in row.children if b.getAttribute("tabindex") == "0"]
+
+
+def test_a_row_whose_stop_a_patch_took_out_keeps_one_stop():
+    # an ESPEERS discard by keyboard: the last card picked held the stop, the discard took it
+    # from the hand, and the card the worker marked as the stop had lost it to the arrow keys
+    _document, body = page()
+    region, row = hand_region(body, stop=2)
+    dom.render(region, "<whole>", [5, 4, changes(splices=[[[0], "div", 2, 1, 0, ""]])])
+    assert len(row.children) == 2 and stops(row) == ["0"]
+
+
+def test_a_row_keeps_its_stop_on_the_focused_control_and_only_there():
+    _document, body = page()
+    region, row = hand_region(body, stop=1)
+    row.children[0].setAttribute("tabindex", "0")  # the worker's stop, marked again
+    row.children[1].focus()
+    marks = [[[0, 1], "button", {"class": "chosen"}]]
+    dom.render(region, "<whole>", [5, 4, changes(marks=marks)])
+    assert stops(row) == ["1"] and row.children[1].focused
+    # a row with one stop and no focus in it is left as it is
+    _document, body = page()
+    region, row = hand_region(body, stop=2)
+    dom.render(region, "<whole>", [5, 4, changes(marks=[[[0, 0], "button", {"class": "x"}]])])
+    assert stops(row) == ["2"]
