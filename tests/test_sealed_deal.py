@@ -104,6 +104,10 @@ def test_the_audit_deals_it_again_and_names_a_false_card_or_a_changed_lock():
             record, opened, {**committed, 2: changed.sealed[0]}, dealt, NAMES, context
         )
     sealed_deal.check(record, {2: keys[0]}, committed, dealt, NAMES, context)  # Di did not open
+    # an opening out of form is named by its own seat, not the deck's first
+    with pytest.raises(CommitmentMismatch, match="Di's lock on the shape deck is damaged") as e:
+        sealed_deal.check(record, {**opened, 3: 7}, committed, dealt, NAMES, context)
+    assert e.value.seat == 3
 
 
 def test_a_record_reads_back_and_one_out_of_form_is_refused():

@@ -90,10 +90,11 @@ def check(
             )
     if not all(seat in secrets for seat in record.seats):
         return
-    opened = [secrets[seat] for seat in record.seats]
-    if not all(isinstance(s, str) for s in opened):
-        raise CommitmentMismatch(f"{names[record.seats[0]]}'s lock is not a number.")
-    dealt = cards(record.deck, len(record.seats), match_id, label, [str(s) for s in opened], rows)
+    for seat in record.seats:
+        if not isinstance(secrets[seat], str):
+            raise CommitmentMismatch(f"{names[seat]}'s lock on the {label} deck is damaged.", seat)
+    opened = [str(secrets[seat]) for seat in record.seats]
+    dealt = cards(record.deck, len(record.seats), match_id, label, opened, rows)
     for seat, card in zip(record.seats, dealt, strict=True):
         if seat in claimed and claimed[seat] != card:
             raise CommitmentMismatch(f"{names[seat]} holds a card they were not dealt.", seat)
