@@ -222,15 +222,22 @@ class Sending(Telling):
         while len(self._batch_signed) > 8:
             del self._batch_signed[next(iter(self._batch_signed))]
 
-    def _shown_news(self) -> bool:
-        """Is a device newly shown to lack records held here (a link lost on the way, records
-        it signed and lost, a log that parts from ours: `_lacking`)? Then this device asks to
-        send a link that carries them, once for each: nobody waits on a link nobody was asked
-        to send. (What a device only may lack is not asked for: its signer's links carry it.)"""
+    def _asks_to_send(self) -> bool:
+        """Does the link just taken call for one of ours (`_shown_news`, `_told_cut`,
+        `_maybe_news`)? Each notes what it asked for, so all are asked; what a device lacks is
+        found once for both that need it, and only once every seat has a device (before,
+        our links carry everything)."""
         others = [d for d in self.keys if d != self.me]
-        if not others or sum(len(s) for s in self.held.values()) < len(self.names):
-            return False
-        shown, _ = self._lacking(others)
+        seated = sum(len(s) for s in self.held.values()) >= len(self.names)
+        shown, maybe = self._lacking(others) if others and seated else ({}, {})
+        return any([self._shown_news(shown), self._told_cut(), self._maybe_news(maybe)])
+
+    def _shown_news(self, shown: dict[str, Ranges]) -> bool:
+        """Is a device newly shown to lack records held here (a link lost on the way, records
+        it signed and lost, a log that parts from ours: `_lacking`'s `shown`)? Then this device
+        asks to send a link that carries them, once for each: nobody waits on a link nobody was
+        asked to send. (What a device only may lack is not asked for: its signer's links carry
+        it.)"""
         found = {(d, s, high) for d, ranges in shown.items() for s, (_, high) in ranges.items()}
         if self._offered is None:
             self._offered = set()
@@ -238,19 +245,15 @@ class Sending(Telling):
         self._offered |= found
         return bool(news)
 
-    def _maybe_news(self) -> bool:
+    def _maybe_news(self, maybe: dict[str, Ranges]) -> bool:
         """Once links came here out of order (`Keeping._note_order`): is a device newly found
-        to *may* lack records held here (a joiner whose head shows nothing of a device that
-        joined before it)? Then this device asks to send a link that carries them (as far as
-        they add no part), once for each: in such a chat nobody else may be about to send them,
-        and the start waited for "Show the link again". In a chat opened in order this never
-        asks: the joiner opens the earlier links itself."""
-        others = [d for d in self.keys if d != self.me]
-        if not self._out_of_order or not others:
+        to *may* lack records held here (`_lacking`'s `maybe`: a joiner whose head shows nothing
+        of a device that joined before it)? Then this device asks to send a link that carries
+        them (as far as they add no part), once for each: in such a chat nobody else may be
+        about to send them, and the start waited for "Show the link again". In a chat opened in
+        order this never asks: the joiner opens the earlier links itself."""
+        if not self._out_of_order:
             return False
-        if sum(len(s) for s in self.held.values()) < len(self.names):
-            return False
-        _, maybe = self._lacking(others)
         skip = {self.creator, *(self._join_carried or ())}  # the creator opened every join
         found = {d for d, ranges in maybe.items() if self.me in ranges and d not in skip}
         if self._offered_maybe is None:
@@ -347,10 +350,7 @@ class Sending(Telling):
         after a link `taken` in, when it showed a device lacking records held here."""
         mine = max((q for d, q in self.records if d == self.me), default=0)
         quiet = before is not None and mine == before and not self._behind()
-        # (both asked, when quiet: each notes what it asked for)
-        if quiet and not (
-            taken and any([self._shown_news(), self._told_cut(), self._maybe_news()])
-        ):
+        if quiet and not (taken and self._asks_to_send()):
             return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
             links = self.links()
