@@ -17,6 +17,7 @@ from parlour.fair.rng import Rng
 from parlour.fair.signing import DeviceKey, Signed
 from parlour.match.by_link import LinkPlay, packing
 from parlour.match.by_link.admission import IGNORED
+from parlour.match.by_link.keeping import LOST
 from parlour.match.by_link.records import SHAPES
 from parlour.match.by_link.telling import DEEDS
 from tests.by_link_group import BASE, Group, stranger_link
@@ -1147,6 +1148,48 @@ def test_a_device_whose_last_save_was_refused_relearns_its_records_before_signin
         assert reloaded.take_link(link, 0).ok
     assert reloaded.match.head() == ada.match.head()
     assert not reloaded._behind() and not reloaded.forks and not ada.forks
+
+
+def test_an_old_link_opened_late_is_no_news_of_a_loss_and_asks_for_nothing():
+    """Issue 38: Bo's device took Ada's move (its head changed) and, before sending, moved.
+    Ada opens Bo's move's link, then the older link. Its head's lower count of Bo's own
+    records is no loss: Ada's links carry none of Bo's records back to Bo. (It was read as a
+    loss before, and every device carried that device's records back to it: in Telepathic's
+    shared decks, a link in two parts.)"""
+    group = settled(moves=2)
+    ada, bo = group.devices
+    if group.holder(pen(group)) is bo:  # Ada moves, so that Bo's next head is one Ada never saw
+        group.post(1, next_move(group, pen(group)))
+        flush(group)
+    group.post(0, next_move(group, pen(group)))
+    (bo_seat,) = bo.local
+    while group.queue:  # Bo takes Ada's move; the link it would answer with waits
+        recipient, link = group.queue.pop(0)
+        assert group.devices[recipient].take_link(link, 0).ok
+    old = bo.links()
+    assert pen(group) == bo_seat
+    new = next_move(group, bo_seat)
+    for link in [*new, *old]:
+        assert ada.take_link(link, 0).ok
+    assert ada.heads[bo.me][bo.me] == bo._mine()
+    carried = [
+        r
+        for link in ada.links()
+        for r in packing.unpack(link.split("#pl=2.", 1)[1]).records
+        if r.device == bo.me
+    ]
+    assert not carried
+
+
+def test_a_device_that_lost_records_marks_its_head_until_it_holds_them_again():
+    group = settled(moves=2)
+    ada, bo = group.devices
+    bo.heads[ada.me] = {**bo.heads.get(ada.me, {}), bo.me: bo._mine() + 1}  # Ada holds more of Bo's
+    head = bo._head_body()
+    assert (head.body["n"], head.body["h"]) == (0, LOST)
+    bo.heads[ada.me][bo.me] = bo._mine()
+    head = bo._head_body()
+    assert head.body["n"] == bo.match.step and head.body["h"] == bo.match.head()[:16]
 
 
 def test_a_device_behind_its_own_records_says_so_and_signs_nothing():

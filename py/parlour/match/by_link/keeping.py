@@ -15,6 +15,9 @@ from parlour.match.by_link.state import LinkState
 VOID_MOST = 8  # moves of one device in one link that cannot count (honest play: a race, 1)
 WAITING_MOST = 256  # records of one device held but not yet taken (honest play: a few)
 HEADS_NOTED = 64  # heads of one device remembered word for word (an old link opened again)
+# a head's `h` (with `n` 0) from a device that lost records it signed: `n` 0 keeps a page from
+# before the mark from reading it as a fork; the mark alone tells a loss from an old link
+LOST = "lost"
 DUE_MOST = 7  # `due` records of one device: one at most on each other seat (8 seats at most)
 Ranges = dict[str, tuple[int, int]]  # device -> its records after the first up to the second
 
@@ -109,7 +112,9 @@ class Keeping(LinkState):
             for signer, q in (self._resending or {}).get(device, {}).items():
                 due[signer] = max(due.get(signer, 0), q)
             cut = said.get(self.me, 0)
-            if cut and self._same_batch(self.me, cut) > cut:  # a part of a batch of ours
+            # a part of a batch of ours, held by a device that may not open the link that
+            # carried it (the creator opens every join: the rest is on its way to it)
+            if cut and device != self.creator and self._same_batch(self.me, cut) > cut:
                 due[self.me] = max(due.get(self.me, 0), self._same_batch(self.me, cut))
             unheard = {s: have.get(s, 0) for s in self.keys if not known.get(s, 0)}
             for ranges, found, held_then in ((shown, due, said), (maybe, unheard, known)):
@@ -135,8 +140,12 @@ class Keeping(LinkState):
         of its than we hold (its digest list names them; one is its head). A link carried
         some of a batch on without the rest (the rest would have added a part): in a group
         chat whose links are opened in order this never happens (the batch's own link comes
-        first), so the rest is not on its way: its signer must be told (`Sending._after`)."""
-        have, cut = self._have(), set()
+        first), so the rest is not on its way: its signer must be told (`Sending._after`).
+        The creator opens every join: the rest is on its way to it (`_lacking` tells its
+        signer nothing of the creator's cut batches)."""
+        have, cut = self._have(), set[tuple[str, int]]()
+        if self.me == self.creator:
+            return cut
         for device, q in have.items():
             record = self.records.get((device, q))
             if device == self.me or record is None or record.signature is None:
@@ -183,13 +192,13 @@ class Keeping(LinkState):
             again[source] = max(again.get(source, 0), q)
 
     def _note_head(self, head: Signed) -> None:
-        """What the sender holds (only ever more: an old link's head tells nothing new), but
-        for its own records, which it may have lost (a save refused): then our next links carry
-        them back to it (at most its own records, again). A head noted before, word for word
-        (an old link opened again: a tap on it in the chat), is not read again: its lower count
-        of the sender's own records is no news of a loss (it asked for a link carrying them back,
-        which split in Telepathic's shared decks). In memory only: after a reload, one such
-        link asks once more."""
+        """What the sender holds: only ever more (an old link opened late tells nothing new;
+        its lower count of the sender's own records once read as a loss, and every device
+        carried those records back to it, which split Telepathic's links). A lower count of
+        its own records is read only from a head marked `LOST`: a device that lost records it
+        signed (a save refused, an older copy) learns it from another's head and marks its
+        heads until it holds them again; then our next links carry them back to it. A head
+        noted before, word for word (an old link opened again), is not read again."""
         if head.device == self.me:
             return
         if self._heads_noted is None:
@@ -207,7 +216,8 @@ class Keeping(LinkState):
                 if type(q) is int and q > known.get(str(device), 0):
                     known[str(device)] = q
             own = have.get(head.device)
-            if type(own) is int and own < known.get(head.device, 0):
+            lost = head.body["h"] == LOST
+            if lost and type(own) is int and own < known.get(head.device, 0):
                 known[head.device] = own
 
     def _note_order(self, records: tuple[Signed, ...], head: Signed) -> None:

@@ -22,7 +22,7 @@ from parlour.fair.signing import (
     table_code,
 )
 from parlour.match.by_link import packing
-from parlour.match.by_link.keeping import Ranges
+from parlour.match.by_link.keeping import LOST, Ranges
 from parlour.match.by_link.telling import Telling
 from parlour.match.signed_replay import Signatures, of_link
 
@@ -315,6 +315,8 @@ class Sending(Telling):
         number is our last record's (its kind tells it from that record)."""
         step = self.match.step if self.match is not None else 0
         head_hash = self.match.head()[:16] if self.match is not None else "0" * 16
+        if self._behind():  # we lost records of ours: say so (`Keeping._note_head`)
+            step, head_hash = 0, LOST
         body: dict[str, Json] = {"have": dict(self._have()), "n": step, "h": head_hash}
         return Signed(self.me, max(self._mine(), 1), "head", body)
 
