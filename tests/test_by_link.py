@@ -316,6 +316,20 @@ def test_every_device_keeps_its_game_as_json_and_plays_on_from_it():
     group.check_the_end()
 
 
+def test_a_device_that_saw_links_come_out_of_order_remembers_it_across_a_reload():
+    """`Keeping._note_order`'s flag (a joiner's `maybe` records are asked for: `_maybe_news`)
+    was kept in memory only: after a reload the device forgot the chat's links come to it out
+    of order, and such a start waited for "Show the link again" once more. A save from before
+    the flag reads as not seen."""
+    group = settled(moves=1)
+    ada = group.devices[0]
+    assert not LinkPlay.from_json(ada.to_json(), ada.signer, verify, 0)._out_of_order
+    ada._out_of_order = True
+    assert LinkPlay.from_json(ada.to_json(), ada.signer, verify, 0)._out_of_order
+    older = {k: v for k, v in ada.to_json().items() if k != "unordered"}
+    assert not LinkPlay.from_json(older, ada.signer, verify, 0)._out_of_order
+
+
 def test_a_damaged_save_or_another_key_is_refused():
     group = settled(moves=2)
     bo = group.devices[1]

@@ -33,8 +33,7 @@ class Keeping(LinkState):
     _offered: set[tuple[str, str, int]] | None = None
     # device -> its heads noted lately, word for word (`_note_head`); in memory only
     _heads_noted: dict[str, dict[bytes, None]] | None = None
-    # a link's head named records we did not hold after taking it (`_note_order`); in memory
-    # only
+    # a link's head named records we did not hold after taking it (`_note_order`); saved
     _out_of_order = False
     _join_carried: frozenset[str] | None = None  # devices a link carried our join on to
 

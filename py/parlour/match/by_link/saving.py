@@ -41,6 +41,7 @@ class Saving(Receiving):
             "forks": [f.to_json() for f in self.forks],
             "sent": self.sent_upto,
             "compared": self.compared,
+            "unordered": self._out_of_order,  # links came out of order (`Keeping._note_order`)
             "last_link_at": int(self.last_link_at),
             **({"live": self._live_json()} if self.live is not None else {}),
         }
@@ -135,6 +136,7 @@ class Saving(Receiving):
             play.dealt_here = bool(data["dealt"])
             sent = data.get("sent")
             play.compared = data.get("compared") is True
+            play._out_of_order = data.get("unordered") is True  # older saves: not seen
             play.last_link_at = float(data["last_link_at"])
             play.parts = {
                 str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()
