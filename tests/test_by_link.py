@@ -316,7 +316,7 @@ def test_every_device_keeps_its_game_as_json_and_plays_on_from_it():
     group.check_the_end()
 
 
-def test_a_device_that_saw_links_come_out_of_order_remembers_it_across_a_reload():
+def test_a_device_remembers_across_a_reload_links_out_of_order_and_devices_that_lost_records():
     """`Keeping._note_order`'s flag (a joiner's `maybe` records are asked for: `_maybe_news`)
     was kept in memory only: after a reload the device forgot the chat's links come to it out
     of order, and such a start waited for "Show the link again" once more. A save from before
@@ -326,8 +326,13 @@ def test_a_device_that_saw_links_come_out_of_order_remembers_it_across_a_reload(
     assert not LinkPlay.from_json(ada.to_json(), ada.signer, verify, 0)._out_of_order
     ada._out_of_order = True
     assert LinkPlay.from_json(ada.to_json(), ada.signer, verify, 0)._out_of_order
-    older = {k: v for k, v in ada.to_json().items() if k != "unordered"}
+    older = {k: v for k, v in ada.to_json().items() if k not in ("unordered", "lost")}
     assert not LinkPlay.from_json(older, ada.signer, verify, 0)._out_of_order
+    assert not LinkPlay.from_json(older, ada.signer, verify, 0)._lost
+    ada._lost = frozenset({group.devices[1].me})  # Bo's head said Bo lost records it signed
+    assert LinkPlay.from_json(ada.to_json(), ada.signer, verify, 0)._lost == ada._lost
+    with pytest.raises(MalformedInput):
+        LinkPlay.from_json({**ada.to_json(), "lost": "s1"}, ada.signer, verify, 0)
 
 
 def test_a_damaged_save_or_another_key_is_refused():

@@ -33,6 +33,9 @@ class Keeping(LinkState):
     _offered: set[tuple[str, str, int]] | None = None
     # device -> its heads noted lately, word for word (`_note_head`); in memory only
     _heads_noted: dict[str, dict[bytes, None]] | None = None
+    # devices whose last head read said they lost records they signed (marked `LOST`): our
+    # links carry those back to them; saved ("lost")
+    _lost: frozenset[str] = frozenset()
     # a link's head named records we did not hold after taking it (`_note_order`); saved
     _out_of_order = False
     _join_carried: frozenset[str] | None = None  # devices a link carried our join on to
@@ -64,8 +67,9 @@ class Keeping(LinkState):
         """For each other device, the records held here (ours too) that it is shown to lack,
         and those it may lack, for each signer the records after `low` up to `high`.
         Shown by:
-        - its own signed head: a device that says it lacks records it signed itself lost them
-          (a save refused, an older copy), and gets them back from anyone;
+        - its own signed head: a device that says it lost records it signed (a save refused,
+          an older copy: its head marked `LOST`) gets them back from anyone; otherwise a
+          device holds every record it signed (its head may be older than some of them);
         - the log: a device that holds a move sealed at step n (its head or its own move says
           so) was sent every entry before n before that move (the mover held them, and each
           record reaches the group in its own signer's link before anything that follows from
@@ -108,6 +112,8 @@ class Keeping(LinkState):
             steps = [at for (signer, q), at in acts if known.get(signer, 0) >= q]
             for signer, q in self.sources[: max(steps, default=0)]:
                 due[signer] = max(due.get(signer, 0), q)
+            if device not in self._lost:  # it holds what it signed: its head is older
+                del due[device]  # than some of its records carried on to us, no more
             for signer, q in (self._resending or {}).get(device, {}).items():
                 due[signer] = max(due.get(signer, 0), q)
             cut = said.get(self.me, 0)
@@ -218,6 +224,7 @@ class Keeping(LinkState):
             lost = head.body["h"] == LOST
             if lost and type(own) is int and own < known.get(head.device, 0):
                 known[head.device] = own
+            self._lost = self._lost | {head.device} if lost else self._lost - {head.device}
 
     def _note_order(self, records: tuple[Signed, ...], head: Signed) -> None:
         """Did the sender's head name records of a third device that we still lack after

@@ -42,6 +42,7 @@ class Saving(Receiving):
             "sent": self.sent_upto,
             "compared": self.compared,
             "unordered": self._out_of_order,  # links came out of order (`Keeping._note_order`)
+            "lost": sorted(self._lost),  # devices that said they lost records they signed
             "last_link_at": int(self.last_link_at),
             **({"live": self._live_json()} if self.live is not None else {}),
         }
@@ -137,6 +138,10 @@ class Saving(Receiving):
             sent = data.get("sent")
             play.compared = data.get("compared") is True
             play._out_of_order = data.get("unordered") is True  # older saves: not seen
+            lost = data.get("lost", [])  # older saves: none
+            if not isinstance(lost, list):
+                raise TypeError
+            play._lost = frozenset(str(d) for d in lost)
             play.last_link_at = float(data["last_link_at"])
             play.parts = {
                 str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()
