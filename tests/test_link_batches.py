@@ -359,7 +359,7 @@ def test_telepathic_shared_decks_never_split_a_send_with_links_opened_in_any_ord
 ):
     """The goal held for links opened in the order sent; in a random order (each link
     sometimes twice, none lost), 7 of 296 sends of four partners and 7 of 307 of teams split
-    (10 games each, before 2026-11-30). Two misreadings made them: an old link of a device
+    (10 games each, on ceebd53). Two misreadings made them: an old link of a device
     opened after its newer ones read as a device that lost its own records (every device
     carried them back to it: `Keeping._note_head` now reads a loss only from a head marked
     `LOST`), and the creator holding a device's join carried on without its lock read as a
