@@ -196,20 +196,23 @@ def mend_rows(container):
     the Tab order after a redraw. The arrow keys move that stop in the page alone
     (shell.page.roving), so a patch that replaced part of a row could leave it with no stop,
     out of reach of Tab (an ESPEERS discard of two cards by keyboard), or with two. The stop
-    is the focused control of the row, else the first the row marks, else its first."""
+    is the focused control of the row, else the first enabled one the row marks, else its
+    first enabled one (Tab passes over a disabled control: a stop there is no stop)."""
     active = value(env.document.activeElement)
     for row in container.querySelectorAll("[data-roving]"):
         items = list(row.querySelectorAll("button"))
-        stops = [item for item in items if value(item.getAttribute("tabindex")) == "0"]
+        usable = [item for item in items if not item.hasAttribute("disabled")] or items
+        stops = [item for item in usable if value(item.getAttribute("tabindex")) == "0"]
         keep = None
         if active is not None and row.contains(active):
             for item in items:
                 if item.isSameNode(active):
                     keep = item
-        if not items or (keep is None and len(stops) == 1):
+        marked = sum(1 for item in items if value(item.getAttribute("tabindex")) == "0")
+        if not items or (keep is None and len(stops) == 1 and marked == 1):
             continue
         if keep is None:
-            keep = stops[0] if stops else items[0]
+            keep = stops[0] if stops else usable[0]
         for item in items:
             wanted = "0" if item.isSameNode(keep) else "-1"
             if value(item.getAttribute("tabindex")) != wanted:

@@ -273,3 +273,18 @@ def test_a_row_keeps_its_stop_on_the_focused_control_and_only_there():
     region, row = hand_region(body, stop=2)
     dom.render(region, "<whole>", [5, 4, changes(marks=[[[0, 0], "button", {"class": "x"}]])])
     assert stops(row) == ["2"]
+
+
+def test_a_row_never_keeps_its_stop_on_a_disabled_control():
+    # Tab passes over a disabled button: a row whose stop is one is out of reach
+    _document, body = page()
+    region, row = hand_region(body, stop=0)
+    row.children[0].setAttribute("disabled", "")
+    dom.render(region, "<whole>", [5, 4, changes(marks=[[[0, 2], "button", {"class": "x"}]])])
+    assert stops(row) == ["1"]
+    _document, body = page()  # no stop at all, the first control disabled
+    region, row = hand_region(body, stop=0)
+    row.children[0].setAttribute("tabindex", "-1")
+    row.children[0].setAttribute("disabled", "")
+    dom.render(region, "<whole>", [5, 4, changes(marks=[[[0, 2], "button", {"class": "x"}]])])
+    assert stops(row) == ["1"]
