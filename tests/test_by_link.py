@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1200,6 +1201,23 @@ def test_an_old_link_opened_late_is_no_news_of_a_loss_and_asks_for_nothing():
     assert not carried
 
 
+def test_a_device_holds_what_it_signed_unless_its_head_says_it_lost_it():
+    """Ada holds Bo's last record while the last head of Bo's noted here is older (another
+    device carried that record on to her first, in a chat opened out of order): Bo holds it all
+    the same, and Ada's links carry nothing of Bo's back to Bo. (It read as Bo lacking it, and
+    in Telepathic teams with a bot Bo's commitment went back to Bo beside Ada's lock: two
+    parts.) Only Bo's head marked as a loss sends it back."""
+    group = settled(moves=2)
+    ada, bo = group.devices
+    k = bo._mine()
+    ada.heads[bo.me][bo.me] = k - 1  # Bo's head from before its last record
+    shown, _ = ada._lacking([bo.me])
+    assert bo.me not in shown.get(bo.me, {})
+    ada._lost = frozenset({bo.me})  # Bo's head said it lost records it signed
+    shown, _ = ada._lacking([bo.me])
+    assert shown[bo.me][bo.me] == (k - 1, k)
+
+
 def test_a_device_that_lost_records_marks_its_head_until_it_holds_them_again():
     group = settled(moves=2)
     ada, bo = group.devices
@@ -1209,6 +1227,37 @@ def test_a_device_that_lost_records_marks_its_head_until_it_holds_them_again():
     bo.heads[ada.me][bo.me] = bo._mine()
     head = bo._head_body()
     assert head.body["n"] == bo.match.step and head.body["h"] == bo.match.head()[:16]
+
+
+def test_a_page_from_before_the_mark_that_lost_records_gets_them_back_once_it_knows_more():
+    """The same refused save, on a page from before the `LOST` mark: its heads say it lost
+    records only by a lower count. Once it took a newer link (Ada moved on), its head names
+    more of Ada than any head of Bo's before, which no old link does: a loss, and Ada's next
+    link brings Bo's records back."""
+    group = settled(hours=0, moves=2)
+    ada, bo = group.devices
+    if group.holder(pen(group)) is not bo:
+        group.post(0, next_move(group, pen(group)))
+        flush(group)
+    old_save, seat = bo.to_json(), pen(group)
+    for link in next_move(group, seat):  # Bo moves; the save after it is refused
+        assert ada.take_link(link, 0).ok
+    reloaded = LinkPlay.from_json(old_save, bo.signer, verify, 0)
+
+    def unmarked(self: LinkPlay) -> Signed:
+        step, have = self.match.step, dict(self._have())
+        return Signed(self.me, max(self._mine(), 1), "head", {"have": have, "n": step, "h": "x"})
+
+    reloaded._head_body = types.MethodType(unmarked, reloaded)  # type: ignore[method-assign]
+    next_move(group, pen(group))  # Ada moves on after Bo's move
+    assert reloaded.take_link(ada.links()[0], 0).ok  # Ada's move, from the chat
+    assert reloaded._behind()
+    for link in reloaded.links():
+        assert ada.take_link(link, 0).ok
+    assert bo.me in ada._lost
+    for link in ada.links():
+        assert reloaded.take_link(link, 0).ok
+    assert not reloaded._behind() and reloaded.match.head() == ada.match.head()
 
 
 def test_a_device_behind_its_own_records_says_so_and_signs_nothing():

@@ -200,10 +200,13 @@ class Keeping(LinkState):
         """What the sender holds: only ever more (an old link opened late tells nothing new;
         its lower count of the sender's own records once read as a loss, and every device
         carried those records back to it, which split Telepathic's links). A lower count of
-        its own records is read only from a head marked `LOST`: a device that lost records it
-        signed (a save refused, an older copy) learns it from another's head and marks its
-        heads until it holds them again; then our next links carry them back to it. A head
-        noted before, word for word (an old link opened again), is not read again."""
+        its own records is a loss only from a head marked `LOST` (a device that lost records it
+        signed, a save refused or an older copy, learns it from another's head and marks its
+        heads until it holds them again), or from a head that names more of another device
+        than any head of the sender before (no old link does: a page from before the mark,
+        reloaded, that took a newer link). Then our next links carry them back to it, until
+        its head holds as many as we do. A head noted before, word for word (an old link
+        opened again), is not read again."""
         if head.device == self.me:
             return
         if self._heads_noted is None:
@@ -216,15 +219,21 @@ class Keeping(LinkState):
         while len(heard) > HEADS_NOTED:
             del heard[next(iter(heard))]
         have, known = head.body["have"], self.heads.setdefault(head.device, {})
-        if isinstance(have, dict):
-            for device, q in have.items():
-                if type(q) is int and q > known.get(str(device), 0):
-                    known[str(device)] = q
-            own = have.get(head.device)
-            lost = head.body["h"] == LOST
-            if lost and type(own) is int and own < known.get(head.device, 0):
-                known[head.device] = own
-            self._lost = self._lost | {head.device} if lost else self._lost - {head.device}
+        if not isinstance(have, dict):
+            return
+        sender, own = head.device, have.get(head.device)
+        newer = False
+        for device, q in have.items():
+            if type(q) is int and q > known.get(str(device), 0):
+                newer = newer or device != sender
+                known[str(device)] = q
+        if type(own) is not int:
+            return
+        if head.body["h"] == LOST or (newer and own < known.get(sender, 0)):
+            known[sender] = min(own, known.get(sender, own))
+            self._lost = self._lost | {sender}
+        elif own >= self._have().get(sender, 0):  # it holds all of its that we do
+            self._lost = self._lost - {sender}
 
     def _note_order(self, records: tuple[Signed, ...], head: Signed) -> None:
         """Did the sender's head name records of a third device that we still lack after
