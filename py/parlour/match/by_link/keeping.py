@@ -147,7 +147,8 @@ class Keeping(LinkState):
         chat whose links are opened in order this never happens (the batch's own link comes
         first), so the rest is not on its way: its signer must be told (`Sending._after`).
         The creator opens every join: the rest is on its way to it (`_lacking` tells its
-        signer nothing of the creator's cut batches)."""
+        signer nothing of the creator's cut batches; where that link was lost, "Show the link
+        again" brings it, as for any link lost)."""
         have, cut = self._have(), set[tuple[str, int]]()
         if self.me == self.creator:
             return cut

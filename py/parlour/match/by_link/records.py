@@ -23,8 +23,9 @@ exact keys and types before anything reads it; anything else is `MalformedInput`
 - `carry` (the live host's record 1, carrying.py): n the step carried on from, h its head
   (64 hex), e the entries another device may lack, each [entry, its live proof], t;
 - `carried` (every other live device's record 1): n, h (the same as the carry's), t;
-- `head`: have {device: last record held}, n step, h head (16 hex): the sender's word on
-  what it holds, signed with each link and not kept.
+- `head`: have {device: last record held}, n step, h head (16 hex; n 0 and h "lost" from a
+  device that lost records it signed: keeping.LOST): the sender's word on what it holds,
+  signed with each link and not kept.
 """
 
 from __future__ import annotations
