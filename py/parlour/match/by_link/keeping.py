@@ -33,8 +33,8 @@ class Keeping(LinkState):
     _offered: set[tuple[str, str, int]] | None = None
     # device -> its heads noted lately, word for word (`_note_head`); in memory only
     _heads_noted: dict[str, dict[bytes, None]] | None = None
-    # devices whose last head read said they lost records they signed (marked `LOST`): our
-    # links carry those back to them; saved ("lost")
+    # devices whose head said they lost records they signed (`_note_head`), until a head of
+    # theirs holds all of theirs held here: our links carry those back to them; saved ("lost")
     _lost: frozenset[str] = frozenset()
     # a link's head named records we did not hold after taking it (`_note_order`); saved
     _out_of_order = False
