@@ -108,18 +108,21 @@ class Keeping(LinkState):
                 if any(r.kind == kind for (d, _), r in self.records.items() if d == device):
                     for signer, q in held.items():
                         known[signer] = max(known.get(signer, 0), q)
-            due: dict[str, int] = {device: have.get(device, 0)}
+            due: dict[str, int] = {}
             steps = [at for (signer, q), at in acts if known.get(signer, 0) >= q]
             for signer, q in self.sources[: max(steps, default=0)]:
                 due[signer] = max(due.get(signer, 0), q)
-            if device not in self._lost:  # it holds what it signed: its head is older
-                del due[device]  # than some of its records carried on to us, no more
+            # a device holds what it signed (its head may be older than some of it), unless
+            # it said it lost records: then all of its held here
+            due.pop(device, None)
+            if device in self._lost:
+                due[device] = have.get(device, 0)
             for signer, q in (self._resending or {}).get(device, {}).items():
                 due[signer] = max(due.get(signer, 0), q)
             cut = said.get(self.me, 0)
             # a part of a batch of ours, held by a device that may not open the link that
-            # carried it (the creator opens every join: the rest is on its way to it)
-            if cut and device != self.creator and self._same_batch(self.me, cut) > cut:
+            # carried it
+            if cut and not self._opens_every_join(device) and self._same_batch(self.me, cut) > cut:
                 due[self.me] = max(due.get(self.me, 0), self._same_batch(self.me, cut))
             unheard = {s: have.get(s, 0) for s in self.keys if not known.get(s, 0)}
             for ranges, found, held_then in ((shown, due, said), (maybe, unheard, known)):
@@ -128,6 +131,11 @@ class Keeping(LinkState):
                     if low < high:
                         ranges.setdefault(device, {})[signer] = (low, high)
         return shown, maybe
+
+    def _opens_every_join(self, device: str) -> bool:
+        """The creator admits every joiner: it opens each join's own link, so a batch of a
+        joiner's it holds in part is on its way to it, and it need not be sent the joins."""
+        return device == self.creator
 
     def _same_batch(self, device: str, q: int) -> int:
         """The last of `device`'s records held here that came in one batch with its record
@@ -150,7 +158,7 @@ class Keeping(LinkState):
         signer nothing of the creator's cut batches; where that link was lost, "Show the link
         again" brings it, as for any link lost)."""
         have, cut = self._have(), set[tuple[str, int]]()
-        if self.me == self.creator:
+        if self._opens_every_join(self.me):
             return cut
         for device, q in have.items():
             record = self.records.get((device, q))

@@ -254,8 +254,12 @@ class Sending(Telling):
         order this never asks: the joiner opens the earlier links itself."""
         if not self._out_of_order:
             return False
-        skip = {self.creator, *(self._join_carried or ())}  # the creator opened every join
-        found = {d for d, ranges in maybe.items() if self.me in ranges and d not in skip}
+        skip = self._join_carried or frozenset()
+        found = {
+            d
+            for d, ranges in maybe.items()
+            if self.me in ranges and d not in skip and not self._opens_every_join(d)
+        }
         if self._offered_maybe is None:
             self._offered_maybe = set()
         news = found - self._offered_maybe
@@ -350,8 +354,7 @@ class Sending(Telling):
     def _after(self, sentence: str, before: int | None = None, taken: bool = False) -> Outcome:
         """An outcome with links when we made new records since `before` (our count then), or,
         after a link `taken` in, when it showed a device lacking records held here."""
-        mine = max((q for d, q in self.records if d == self.me), default=0)
-        quiet = before is not None and mine == before and not self._behind()
+        quiet = before is not None and self._mine() == before and not self._behind()
         if quiet and not (taken and self._asks_to_send()):
             return Outcome(sentence)  # (behind: our head asks the others for our own records)
         try:
