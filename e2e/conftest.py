@@ -7,6 +7,7 @@ logged a console error or warning that the test did not declare as expected.
 from __future__ import annotations
 
 import os
+import time
 import warnings
 from pathlib import Path
 
@@ -69,6 +70,50 @@ class SeedingBrowser:
 
     def __getattr__(self, name: str):
         return getattr(self.browser, name)
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """(busy, total) jiffies of every core since boot, or None where /proc/stat is not there."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(n) for n in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def wait_for_a_quiet_machine(busy_share: float = 0.2, window_s: float = 0.25, cap_s: float = 15.0):
+    """Wait until the machine's cores are at most `busy_share` busy over `window_s`, for at most
+    `cap_s` (then go on: the test itself says whether the page was quick enough).
+
+    The previous test's browser processes (a closed context's renderer and engine worker, a
+    snapshot being made) take a moment to end; a test that bounds a time the page takes must not
+    count their work against the page (Makefile: "each page with the machine to itself as a
+    visitor's would be"). Returns the seconds waited, or None where the machine cannot tell."""
+    start = time.monotonic()
+    before = _cpu_times()
+    if before is None:
+        return None
+    while time.monotonic() - start < cap_s:
+        time.sleep(window_s)
+        after = _cpu_times()
+        assert after is not None
+        busy, total = after[0] - before[0], after[1] - before[1]
+        if total > 0 and busy / total <= busy_share:
+            break
+        before = after
+    return time.monotonic() - start
+
+
+@pytest.fixture(autouse=True)
+def _quiet_machine_for_timing(request):
+    """A test marked `timing` starts once the machine is quiet (wait_for_a_quiet_machine)."""
+    if request.node.get_closest_marker("timing") is not None:
+        if "browser" in request.fixturenames:
+            request.getfixturevalue("browser")  # the session's engine seed is made first
+        wait_for_a_quiet_machine()
+    yield
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ busy; either would be counted against the page.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from e2e.harness import READY, READY_TIMEOUT_MS, hold_back_python
 
@@ -57,7 +57,8 @@ def click_until_it_lands(page, url: str, what: str, selector: str, after_ms: int
     move between aiming and the click's arrival, so a click can land beside the element: then
     the visit is made again (the click may have gone anywhere), each click held to the limit."""
     for _ in range(5):
-        page.goto(url, wait_until="commit")
+        # not the harness's goto, which then polls the page until it settles (e2e/settle.py)
+        Page.goto.__wrapped__(page, url, wait_until="commit")
         before = page.evaluate("window.__answers.length")
         page.mouse.click(*page.evaluate(CENTRE, [selector, after_ms]))
         page.wait_for_function(f"window.__answers[{before}]?.painted")
