@@ -38,6 +38,10 @@ class Keeping(LinkState):
     _lost: frozenset[str] = frozenset()
     # a link's head named records we did not hold after taking it (`_note_order`); saved
     _out_of_order = False
+    # device -> its head (as held here) when the player last said they sent our link: a part
+    # of a batch of ours that head showed held went in that link (`_lacking`); saved
+    _answered: dict[str, dict[str, int]] | None = None
+    _answering: dict[str, dict[str, int]] | None = None  # the heads of the link drawn last
     _join_carried: frozenset[str] | None = None  # devices a link carried our join on to
 
     def _have(self) -> dict[str, int]:
@@ -121,8 +125,14 @@ class Keeping(LinkState):
                 due[signer] = max(due.get(signer, 0), q)
             cut = said.get(self.me, 0)
             # a part of a batch of ours, held by a device that may not open the link that
-            # carried it
-            if cut and not self._opens_every_join(device) and self._same_batch(self.me, cut) > cut:
+            # carried it, until a link of ours sent since that head carried the rest
+            answered = (self._answered or {}).get(device) == said
+            if (
+                cut
+                and not answered
+                and not self._opens_every_join(device)
+                and self._same_batch(self.me, cut) > cut
+            ):
                 due[self.me] = max(due.get(self.me, 0), self._same_batch(self.me, cut))
             unheard = {s: have.get(s, 0) for s in self.keys if not known.get(s, 0)}
             for ranges, found, held_then in ((shown, due, said), (maybe, unheard, known)):
@@ -338,5 +348,8 @@ class Keeping(LinkState):
         return self._mine() > self.sent_upto
 
     def mark_sent(self) -> None:
-        """The player sent the link(s) shown: every record of ours up to now."""
+        """The player sent the link(s) shown: every record of ours up to now, and the rest of
+        every batch of ours a device's head then showed held in part (`_lacking`)."""
         self.sent_upto = self._mine()
+        if self._answering is not None:
+            self._answered = {**(self._answered or {}), **self._answering}

@@ -43,6 +43,7 @@ class Saving(Receiving):
             "compared": self.compared,
             "unordered": self._out_of_order,  # links came out of order (`Keeping._note_order`)
             "lost": sorted(self._lost),  # devices that said they lost records they signed
+            "answered": {d: dict(h) for d, h in (self._answered or {}).items()},
             "last_link_at": int(self.last_link_at),
             **({"live": self._live_json()} if self.live is not None else {}),
         }
@@ -149,6 +150,10 @@ class Saving(Receiving):
             heads = {
                 str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()
             }
+            answered = {  # older saves: none
+                str(d): {str(k): int(v) for k, v in h.items()}
+                for d, h in data.get("answered", {}).items()
+            }
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             raise MalformedInput("That saved game by link is damaged.") from None
         if any(st.context.match_id != play.match_id for st in play.stores.values()):
@@ -166,6 +171,7 @@ class Saving(Receiving):
         if not taken.ok:
             raise MalformedInput(f"That saved game by link is damaged: {taken.sentence}")
         play.heads = heads
+        play._answered = answered or None
         play.sent_upto = sent if type(sent) is int else play._mine()  # older saves: as if sent
         forks = data.get("forks", [])
         if not isinstance(forks, list):

@@ -69,6 +69,7 @@ class Sending(Telling):
                 return []  # the page signs later: `to_sign`, then `signed`, then `links`
         signed_head = self._signed_head
         assert signed_head is not None and signed_head.same_content(head)
+        self._answering = {d: dict(have) for d, have in self.heads.items()}  # `mark_sent`
         if not optional:
             return self._packed(rows, signed_head, limit)
         parts = len(
