@@ -1,15 +1,21 @@
 """Screens of play by link seen as a player sees them, at 360x740 and 1280x800, light and
 dark (e2e/screenshots/look-*.png), and checked with axe: the join screen with the invite's code
 to compare, "Claim the game" once a time per move is up, "Your games by link" with a finished
-game's Remove and the question it asks, and the panel of a link split into parts, each with its
-QR code."""
+game's Remove and the question it asks, the panel of a link split into parts, each with its
+QR code, and an older page's invite that nobody may join, refused in plain words."""
 
 from __future__ import annotations
 
+import time
+
 from e2e import axe
 from e2e.harness import READY, READY_TIMEOUT_MS, PageWatch
-from e2e.link_players import ROOT, STEP_MS, Chat, Device
+from e2e.link_players import PROTOCOL_WORDS, ROOT, SAVE, STEP_MS, Chat, Device
 from e2e.test_by_link import shots
+from parlour.match.by_link import LinkPlay
+from parlour.match.by_link import device as device_module
+from parlour.match.by_link.device import UNSEALED
+from tests.signers import Ed25519Signer, verify
 
 HOUR = 3600
 
@@ -128,6 +134,77 @@ def test_a_link_split_into_parts_shows_each_part_with_its_qr_code(browser, site,
     shots(page, screenshots, "parts", None, log, prefix="look")
     log.assert_clean()
     ada.context.close()
+    for watch in watches:
+        assert watch.foreign_requests() == []
+        assert watch.unexpected_problems() == []
+
+
+# An element wholly inside the window, as it is scrolled.
+IN_VIEW = (
+    "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+)
+
+
+def old_invite(base: str, monkeypatch) -> list[str]:
+    """An invite as a page before the sealed deal made it (tests/test_sealed_deal.py): Ada's
+    device holds the bots Cy and Di, the two seats Telepathic's shape deck goes to, and deals
+    that deck by locks with nobody else's lock in it."""
+    with monkeypatch.context() as old:
+        old.setattr(device_module, "sealed_commitments", lambda deals, stores: {})
+        old.setattr(device_module, "new_locks", lambda deals, stores, seal=False: None)
+        creator, out = LinkPlay.create(
+            "telepathic", ["Ada", "Bo", "Cy", "Di"], {"arrangement": "four"}, (0,),
+            Ed25519Signer(), verify, time.time(), base, {2: "easy", 3: "easy"},
+        )  # fmt: skip
+    assert creator is not None and out.ok, out.sentence
+    assert creator.unsealed_at_one_device() == ["shape"]
+    return out.links
+
+
+def test_an_invite_from_an_older_page_that_could_choose_its_bots_cards_is_refused_plainly(
+    browser, site, screenshots, monkeypatch
+):
+    """Bo opens an older page's invite whose creator could choose the cards its two bots draw,
+    and tries to join: the join screen says why not in plain words, draws no board, keeps no
+    game in "Your games by link", and offers the way back to all games."""
+    invite = old_invite(site.url, monkeypatch)
+    watches: list[PageWatch] = []
+    bo = Device(browser, site, watches, 360, 740, "light")
+    page = bo.page
+    page.goto(invite[0])
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    for part in invite[1:]:  # the older page's invite came in parts, as a chat carries them
+        page.evaluate("link => { location.hash = new URL(link).hash; }", part)
+    page.locator(f"{ROOT} [data-role=bylink-join]").wait_for(timeout=STEP_MS)
+    page.fill(f"{ROOT} [data-field=bylink-name]", "Bo")
+    page.select_option(f"{ROOT} [data-field=bylink-seat]", "1")
+    page.click(f"{ROOT} [data-cmd=bylink-join]")
+    error = page.locator(f"{ROOT} [data-role=bylink-error]")
+    page.wait_for_function(  # the refusal, or a board (joined after all)
+        "() => document.querySelector('#bylink [data-role=bylink-bar]')"
+        " || (document.querySelector('#bylink [data-role=bylink-error]') || {}).textContent",
+        timeout=STEP_MS,
+    )
+    assert page.locator(f"{ROOT} .play, {ROOT} [data-role=bylink-bar]").count() == 0  # no board
+    assert error.inner_text() == UNSEALED
+    assert not PROTOCOL_WORDS.search(UNSEALED), UNSEALED  # in a player's words
+    assert error.get_attribute("role") == "alert"
+    # on a phone, in view after pressing Join (under the form it was below the fold, and the
+    # redrawn page showed its top)
+    assert error.evaluate(IN_VIEW), error.bounding_box()
+    # nothing to press again that would only be refused again
+    assert page.locator(f"{ROOT} [data-cmd=bylink-join], {ROOT} [data-field]").count() == 0
+    log = axe.AxeLog(page, "by link join")
+    shots(page, screenshots, "unsealed", None, log, prefix="look")
+    saves = page.evaluate(f"Object.keys(localStorage).filter(k => k.startsWith('{SAVE}'))")
+    assert saves == [], saves  # nothing kept for "Your games by link"
+    back = page.locator(f"{ROOT} a[href='#home']")
+    assert back.is_visible(), "the refused invite leaves no way back to all games"
+    back.click()
+    page.wait_for_function("location.hash === '#home'", timeout=STEP_MS)
+    assert page.locator(".link-games li[data-match]").count() == 0
+    log.assert_clean()
+    bo.context.close()
     for watch in watches:
         assert watch.foreign_requests() == []
         assert watch.unexpected_problems() == []

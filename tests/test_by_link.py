@@ -1512,6 +1512,24 @@ def test_a_record_in_place_of_the_commitment_shields_no_staller(monkeypatch):
     assert out.ok and ada.forfeit is not None, out.sentence
 
 
+def test_an_invite_refused_at_joining_shows_why_and_the_way_back_instead_of_the_form():
+    """A refusal of the invite itself (an older page's, UNSEALED): no seat or name would change
+    it, so the join screen gives the sentence and "All games", not the form to press again."""
+    from parlour.match.by_link.device import UNSEALED
+    from parlour.ui.by_link.screen import join_form
+    from parlour.ui.tree import to_html
+
+    group = Group("esp", ("Ada", "Bo"), {})
+    packet = packing.read_invite(group.invite)
+    opened = next(r for r in packet.records if r.kind == "open")
+    html = to_html(join_form(opened, packet.records, UNSEALED, [], "ABCD-EFGH", refused=True))
+    assert UNSEALED in html and 'href="#home"' in html and 'role="alert"' in html
+    assert 'data-cmd="bylink-join"' not in html and "data-field" not in html
+    assert "ABCD-EFGH" not in html  # no code to compare for a game nobody can join
+    form = to_html(join_form(opened, packet.records, "", [], "ABCD-EFGH"))
+    assert 'data-cmd="bylink-join"' in form and 'href="#home"' not in form
+
+
 @pytest.mark.parametrize(
     "change", [{"b": 5}, {"h": [{}]}, {"h": 3, "b": []}, {"n": 7}, {"h": ["0", None]}]
 )

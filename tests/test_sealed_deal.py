@@ -248,7 +248,8 @@ def test_an_invite_of_a_page_before_sealing_still_reads_but_nobody_joins_it(monk
     joiner, joined = device_module.LinkPlay.join(
         out.links, 1, "Bo", *signing(), 0, "https://psi.example/"
     )
-    assert joiner is None and "older version of this page" in joined.sentence
+    assert joiner is None and joined.sentence == device_module.UNSEALED
+    assert "older version of this page" in joined.sentence and "seal" not in joined.sentence
 
 
 def signing():

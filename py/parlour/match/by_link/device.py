@@ -41,10 +41,10 @@ from parlour.match.dealing import new_locks, sealed_commitments
 from parlour.match.table import new_match_id
 
 P = ParamSpec("P")
-UNSEALED = (
-    "That invite comes from an older version of this page: a deck its device deals to two of "
-    "its own seats is not sealed, so that device could choose those cards. Ask for a new "
-    "invite (the page that made it needs reloading)."
+UNSEALED = (  # in a player's words: no "sealed" (e2e/link_players.py, PROTOCOL_WORDS)
+    "That invite comes from an older version of this page: the device that made it deals a "
+    "deck to two seats it plays itself, and that deck is not hidden from it, so it could "
+    "choose those cards. Ask for a new invite (the page that made it needs reloading)."
 )
 CARRY_FROM_HOST = (
     "The host's device holds the live game's log, so the game carries on from its link: ask "

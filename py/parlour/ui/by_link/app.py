@@ -94,6 +94,7 @@ class LinkGames(KeptGames):
         self.made: set[Any] = set()  # signatures this page's keys made (`Pending`)
         self.opened = 0  # links opened by this page: <html data-links-opened> (tests wait on it)
         self.join_error = ""
+        self.join_refused = False  # the invite itself refused joining: no seat or name helps
         self.lines: dict[str, dict[str, Json]] = {}  # "Your games": each save's summary line
         self.elsewhere: set[str] = set()  # games another tab of this browser took over
         self.removing: str | None = None  # a finished game whose removal waits for a yes
@@ -242,6 +243,7 @@ class LinkGames(KeptGames):
             return
         if play is None:
             self.invite, self.join_error, self.current = texts, "", None
+            self.join_refused = False
             self.draw()
             return
         self.current = play.match_id
@@ -306,8 +308,8 @@ class LinkGames(KeptGames):
             self.invite, seat, name, crypto.signer, self.verifier(crypto), now(), self.base(),
             private,
         )  # fmt: skip
-        if play is None:
-            self.join_error = out.sentence
+        if play is None:  # the invite's refusal (the seats offered are free, the name is fine)
+            self.join_error, self.join_refused = out.sentence, True
             self.draw()
             return
         self.invite = []
@@ -486,7 +488,7 @@ class LinkGames(KeptGames):
             code = invite_code(packet.match_id, opened.device, opened.body)
         except ParlourError:
             code = ""  # an invite this page cannot join says so on the form
-        return join_form(opened, packet.records, self.join_error, decks, code)
+        return join_form(opened, packet.records, self.join_error, decks, code, self.join_refused)
 
 
 # -- trees ------------------------------------------------------------------------------------

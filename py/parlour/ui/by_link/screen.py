@@ -162,11 +162,16 @@ def join_form(
     error: str,
     decks: list[tuple[str, str]],
     code: str = "",
+    refused: bool = False,
 ) -> Node:
     """A free seat and your name (and in ESPEERS your deck), for a device that opens an
-    invite."""
+    invite; once joining it was refused for the invite itself (`refused`: `error` says why),
+    the way back instead."""
     body = opened.body
     names = [str(n) for n in body.get("n", [])] if isinstance(body.get("n"), list) else []
+    game = GAME_NAMES.get(str(body.get("g")), str(body.get("g")))
+    if refused:
+        return refused_join(game, names, error)
     # an invite is read here before its record's shape is checked (joining checks it and
     # refuses with a sentence): whatever it holds, the form is drawn
     listed = body.get("h")
@@ -174,7 +179,6 @@ def join_form(
     joins = [r.body.get("s") for r in records if r.kind == "join"]
     taken = set(held) | {s for s in joins if type(s) is int}
     free = [s for s in range(len(names)) if s not in taken]
-    game = GAME_NAMES.get(str(body.get("g")), str(body.get("g")))
     given = body.get("b")
     chosen = given if isinstance(given, dict) else {}
     bots = [names[int(s)] for s in chosen if str(s).isdigit() and int(s) < len(names)]
@@ -232,6 +236,27 @@ def join_form(
             )
             if free
             else None,
+        ),
+    )
+
+
+def refused_join(game: str, names: list[str], said: str) -> Node:
+    """An invite that no seat or name can join (one from an older version of the page, say):
+    why, and the way back to all games, with no form and no "Join the game" to press again."""
+    return h(
+        "div",
+        {"class": "bylink bylink-join", "data-role": "bylink-refused"},
+        h("h2", {"tabindex": "-1"}, f"You cannot join this game of {game}"),
+        h("p", None, f"Players: {and_list(list(names))}."),
+        h("p", {"class": "error", "role": "alert", "data-role": "bylink-error"}, said),
+        h(
+            "div",
+            {"class": "actions"},
+            h(
+                "a",
+                {"class": "button primary", "href": "#home", "data-autofocus": True},
+                "All games",
+            ),
         ),
     )
 
