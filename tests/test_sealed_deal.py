@@ -19,7 +19,7 @@ from parlour.match.by_link import device as device_module
 from parlour.match.by_link import packing
 from parlour.match.by_link.start import Starting
 from parlour.match.config import MatchConfig
-from parlour.match.dealing import Dealing
+from parlour.match.dealing import Dealing, Progress, SealedProgress
 from tests.by_link_group import Group
 from tests.test_by_link import flush
 
@@ -140,7 +140,7 @@ def test_the_mix_is_every_row_of_the_other_decks_another_device_locked(held, mix
     """Never a row of the sealing device's own seats: it could choose it after sealing."""
     dealing = Dealing(deals(), NAMES, MATCH, {"shape": ["00" * 32] * 2}, held)
     assert list(dealing.progress["shape"].mixed) == mixed
-    assert not dealing.progress["colour"].sealed
+    assert isinstance(dealing.progress["colour"], Progress)
 
 
 def test_a_step_of_a_sealed_deck_is_refused():
@@ -209,19 +209,19 @@ def test_a_creator_that_deals_its_bots_other_cards_is_named_by_every_audit(monke
     """A creator that gives its bots cards other than the sealed deal's (its commitments bind
     them before the seed, so nothing shows until the end): every device's audit deals the deck
     again from the opened locks and names the bot."""
-    honest = Dealing._sealed_cards
+    honest = SealedProgress.read_cards
 
-    def swapped(self, p, stores, cards):
-        done = honest(self, p, stores, cards)
-        if done and all(s in stores for s in p.deal.seats):
-            a, b = p.deal.seats
-            cards[a][p.deal.label], cards[b][p.deal.label] = (
-                cards[b][p.deal.label],
-                cards[a][p.deal.label],
+    def swapped(self, stores, match_id, cards):
+        done = honest(self, stores, match_id, cards)
+        if done and all(s in stores for s in self.deal.seats):
+            a, b = self.deal.seats
+            cards[a][self.deal.label], cards[b][self.deal.label] = (
+                cards[b][self.deal.label],
+                cards[a][self.deal.label],
             )
         return done
 
-    monkeypatch.setattr(Dealing, "_sealed_cards", swapped)
+    monkeypatch.setattr(SealedProgress, "read_cards", swapped)
     group = Group("telepathic", NAMES, {"arrangement": "four"}, TWO_BOTS)
     group.play(lambda n: 0, Rng(b"swapped"), drops=0)
     flush(group)
@@ -244,7 +244,7 @@ def test_an_invite_of_a_page_before_sealing_still_reads_but_nobody_joins_it(monk
     assert len(out.links) == 2  # as before: the whole deal in the invite
     kinds = [r.kind for r in packing.unpack(whole).records]
     assert kinds.count("lock") == 3 and "unlock" in kinds  # the old invite's whole deal
-    assert not any(p.sealed for p in creator.dealing.progress.values())
+    assert not any(isinstance(p, SealedProgress) for p in creator.dealing.progress.values())
     joiner, joined = device_module.LinkPlay.join(
         out.links, 1, "Bo", *signing(), 0, "https://psi.example/"
     )

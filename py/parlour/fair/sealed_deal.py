@@ -11,7 +11,7 @@ deal (issue 38: eight 1536-bit numbers) made its invite two link parts. Here ins
    across devices). The device publishes the commitments to those secrets in its first record
    (by link: the invite's `open`), before any other device has sent anything.
 2. The mix is every row of the game's other shared deals locked by a seat of another device
-   (`Dealing.mixed`): numbers that depend on that device's fresh secret exponent, which the
+   (`SealedProgress.mixed`): numbers that depend on that device's fresh secret exponent, which the
    sealing device cannot foresee when it seals, and which the other device chooses without
    knowing the secrets (so it cannot steer the cards either, nor read them).
 3. The deck's order is `Rng(SHA-256(tag, match, label, each secret, the mix))`: recipient j takes

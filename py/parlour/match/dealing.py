@@ -10,6 +10,10 @@ the match's set-up.
 A deal whose recipients all sit on one device is sealed instead (`fair.sealed_deal`, by link
 only): no steps, its cards drawn from the secrets that device sealed in its invite and the rows
 other devices locked in the other deals (`mixed`).
+
+Each kind is a type of its own (`Progress`, `SealedProgress`) that answers the same questions,
+so `Dealing` asks a deal rather than its kind; only a step's arrival tells them apart (a sealed
+deal takes none).
 """
 
 from __future__ import annotations
@@ -31,15 +35,17 @@ def lock_label(deal: str) -> str:
     return f"sra:{deal}"
 
 
+def _key(stores: dict[int, PrivateStore], seat: int, label: str) -> int:
+    return int(stores[seat].value(lock_label(label)), 16)
+
+
 @dataclass
 class Progress:
+    """A deal across devices (`fair.sra`): the locks and unlocks taken so far."""
+
     deal: SharedDeal
     locks: dict[int, tuple[int, ...]] = field(default_factory=dict)  # recipient index -> deck
     unlocks: dict[int, list[int]] = field(default_factory=dict)  # card index -> chain so far
-    # a deal at one device: its recipients' sealed commitments, and the other deals' rows it
-    # mixes in (label, row index); empty for a deal across devices
-    sealed: tuple[str, ...] = ()
-    mixed: tuple[tuple[str, int], ...] = ()
 
     def others(self, card: int) -> list[int]:
         return [s for i, s in enumerate(self.deal.seats) if i != card]
@@ -62,6 +68,146 @@ class Progress:
             tuple(tuple(self.unlocks[j]) for j in range(n)),
         )
 
+    def my_steps(self, stores: dict[int, PrivateStore], dealing: Dealing) -> list[DealStep]:
+        """The steps now due from seats held here, each taken by `dealing` (checked as another
+        device's would be) before the next is looked for: a seat's turn may follow one just
+        taken."""
+        steps: list[DealStep] = []
+        label, n = self.deal.label, len(self.deal.seats)
+        for r, seat in enumerate(self.deal.seats):
+            if seat in stores and r not in self.locks and all(q in self.locks for q in range(r)):
+                before = (
+                    self.locks[r - 1]
+                    if r
+                    else sra.encodings(len(self.deal.cards), dealing.match_id, label)
+                )
+                values = sra.dealt_row(before, _key(stores, seat, label), n, r == n - 1)
+                lock: DealLock = {
+                    "label": label,
+                    "seat": seat,
+                    "values": [format(v, "x") for v in values],
+                }
+                dealing.take_lock(lock)
+                steps.append(("deal-lock", lock))
+        if not self.locked():
+            return steps
+        for j in range(n):
+            chain = self.unlocks.setdefault(j, [])
+            others = self.others(j)
+            if len(chain) < len(others) and others[len(chain)] in stores:
+                seat = others[len(chain)]
+                value = chain[-1] if chain else self.locks[n - 1][j]
+                opened = sra.unlock(value, _key(stores, seat, label))
+                unlock: DealUnlock = {
+                    "label": label,
+                    "seat": seat,
+                    "card": j,
+                    "value": format(opened, "x"),
+                }
+                dealing.take_unlock(unlock)
+                steps.append(("deal-unlock", unlock))
+        return steps
+
+    def read_cards(
+        self, stores: dict[int, PrivateStore], match_id: str, cards: dict[int, dict[str, str]]
+    ) -> bool:
+        """Read the cards of the seats held here into `cards`; False while one is still locked
+        for us."""
+        label, n = self.deal.label, len(self.deal.seats)
+        for j, seat in enumerate(self.deal.seats):
+            if seat not in stores:
+                continue
+            if not self._open(j):
+                return False
+            chain = self.unlocks.get(j, [])
+            value = chain[-1] if chain else self.locks[n - 1][j]
+            index = sra.read(
+                sra.unlock(value, _key(stores, seat, label)), len(self.deal.cards), match_id, label
+            )
+            if index is None:
+                raise ProtocolError(
+                    f"The deal of the {label} deck came out as no card: a lock was false."
+                )
+            cards[seat][label] = self.deal.cards[index]
+        return True
+
+    def readable(self, seat: int) -> bool:
+        """Is every lock in, and every other recipient's unlock of `seat`'s card (if it draws)?"""
+        return seat not in self.deal.seats or self._open(self.deal.seats.index(seat))
+
+    def _open(self, card: int) -> bool:
+        """Is every lock in, and every other recipient's unlock of `card`?"""
+        return self.locked() and len(self.unlocks.get(card, [])) >= len(self.deal.seats) - 1
+
+    def waiting_for(self) -> list[int]:
+        """The seats whose step this deal waits on: the next locker, or each card's next
+        unlocker."""
+        if not self.locked():
+            return [self.deal.seats[len(self.locks)]]
+        seats: list[int] = []
+        for j in range(len(self.deal.seats)):
+            chain, others = self.unlocks.get(j, []), self.others(j)
+            if len(chain) < len(others):
+                seats.append(others[len(chain)])
+        return seats
+
+
+@dataclass
+class SealedProgress:
+    """A deal at one device (`fair.sealed_deal`): its recipients' sealed commitments, and the
+    rows of the deals across devices it mixes in (label, row index), read from `across` as they
+    are locked. It takes no steps: it is ready once every row it mixes in is."""
+
+    deal: SharedDeal
+    sealed: tuple[str, ...]
+    mixed: tuple[tuple[str, int], ...]
+    across: Mapping[str, Progress] = field(repr=False)
+
+    def mix(self) -> list[tuple[int, ...]] | None:
+        """The rows this deal mixes in, once every one is here; else None."""
+        rows = []
+        for label, r in self.mixed:
+            row = self.across[label].locks.get(r)
+            if row is None:
+                return None
+            rows.append(row)
+        return rows
+
+    def complete(self) -> bool:
+        return self.mix() is not None
+
+    def record(self) -> sealed_deal.SealedRecord:
+        return sealed_deal.SealedRecord(self.deal.cards, self.deal.seats, self.sealed, self.mixed)
+
+    def my_steps(self, stores: dict[int, PrivateStore], dealing: Dealing) -> list[DealStep]:
+        return []  # nothing to send: `read_cards` deals it here
+
+    def read_cards(
+        self, stores: dict[int, PrivateStore], match_id: str, cards: dict[int, dict[str, str]]
+    ) -> bool:
+        """Deal the deck into `cards` (if its seats are held here); False while the rows it
+        mixes in are not all here."""
+        rows = self.mix()
+        if not all(seat in stores for seat in self.deal.seats):
+            return True
+        if rows is None:
+            return False
+        deal = self.deal
+        keys = [str(stores[seat].value(lock_label(deal.label))) for seat in deal.seats]
+        dealt = sealed_deal.cards(deal.cards, len(deal.seats), match_id, deal.label, keys, rows)
+        for seat, card in zip(deal.seats, dealt, strict=True):
+            cards[seat][deal.label] = card
+        return True
+
+    def readable(self, seat: int) -> bool:
+        return seat not in self.deal.seats or self.mix() is not None
+
+    def waiting_for(self) -> list[int]:
+        return []  # it waits on the other deals' locks, named there
+
+
+DealProgress = Progress | SealedProgress  # a shared deal of either kind, asked alike
+
 
 class Dealing:
     """Every shared deal of a game, as one device sees and takes part in it."""
@@ -78,7 +224,7 @@ class Dealing:
         `held`: that device's seats (whose rows of the other deals are no mix: it could choose
         them)."""
         sealed = sealed or {}
-        self.progress = {d.label: Progress(d, sealed=tuple(sealed.get(d.label, ()))) for d in deals}
+        across = {d.label: Progress(d) for d in deals if not sealed.get(d.label)}
         mixed = tuple(
             (d.label, r)
             for d in deals
@@ -86,154 +232,45 @@ class Dealing:
             for r, seat in enumerate(d.seats)
             if seat not in held
         )
-        for p in self.progress.values():
-            if p.sealed:
-                p.mixed = mixed
+        self.progress: dict[str, DealProgress] = {
+            d.label: (
+                across[d.label]
+                if d.label in across
+                else SealedProgress(d, tuple(sealed[d.label]), mixed, across)
+            )
+            for d in deals
+        }
         self.names = names
         self.match_id = match_id  # a deal's cards are numbered for this match and its label
-
-    def mix(self, p: Progress) -> list[tuple[int, ...]] | None:
-        """The rows a deal at one device mixes in, once every one is here; else None."""
-        rows = []
-        for label, r in p.mixed:
-            row = self.progress[label].locks.get(r)
-            if row is None:
-                return None
-            rows.append(row)
-        return rows
-
-    def _ready(self, p: Progress) -> bool:
-        return self.mix(p) is not None if p.sealed else p.complete()
 
     # -- taking part ---------------------------------------------------------------------
 
     def my_steps(self, stores: dict[int, PrivateStore]) -> list[DealStep]:
         """The steps now due from seats held here (message type and body), already taken."""
-        steps: list[DealStep] = []
-        for label, p in self.progress.items():
-            if p.sealed:
-                continue  # nothing to send: `my_cards` deals it here
-            for r, seat in enumerate(p.deal.seats):
-                if seat in stores and r not in p.locks and all(q in p.locks for q in range(r)):
-                    before = (
-                        p.locks[r - 1]
-                        if r
-                        else sra.encodings(len(p.deal.cards), self.match_id, label)
-                    )
-                    n = len(p.deal.seats)
-                    values = sra.dealt_row(before, self._key(stores, seat, label), n, r == n - 1)
-                    lock: DealLock = {
-                        "label": label,
-                        "seat": seat,
-                        "values": [format(v, "x") for v in values],
-                    }
-                    self.take_lock(lock)
-                    steps.append(("deal-lock", lock))
-            if not p.locked():
-                continue
-            for j in range(len(p.deal.seats)):
-                chain = p.unlocks.setdefault(j, [])
-                others = p.others(j)
-                if len(chain) < len(others) and others[len(chain)] in stores:
-                    seat = others[len(chain)]
-                    value = chain[-1] if chain else p.locks[len(p.deal.seats) - 1][j]
-                    opened = sra.unlock(value, self._key(stores, seat, label))
-                    unlock: DealUnlock = {
-                        "label": label,
-                        "seat": seat,
-                        "card": j,
-                        "value": format(opened, "x"),
-                    }
-                    self.take_unlock(unlock)
-                    steps.append(("deal-unlock", unlock))
-        return steps
-
-    def _key(self, stores: dict[int, PrivateStore], seat: int, label: str) -> int:
-        return int(stores[seat].value(lock_label(label)), 16)
+        return [step for p in self.progress.values() for step in p.my_steps(stores, self)]
 
     def my_cards(self, stores: dict[int, PrivateStore]) -> dict[int, dict[str, str]] | None:
         """Every card drawn by seats held here, once all are unlocked for us; else None."""
         cards: dict[int, dict[str, str]] = {seat: {} for seat in stores}
-        for label, p in self.progress.items():
-            if p.sealed:
-                if not self._sealed_cards(p, stores, cards):
-                    return None
-                continue
-            for j, seat in enumerate(p.deal.seats):
-                if seat not in stores:
-                    continue
-                chain = p.unlocks.get(j, [])
-                if not p.locked() or len(chain) < len(p.deal.seats) - 1:
-                    return None
-                value = chain[-1] if chain else p.locks[len(p.deal.seats) - 1][j]
-                index = sra.read(
-                    sra.unlock(value, self._key(stores, seat, label)),
-                    len(p.deal.cards),
-                    self.match_id,
-                    label,
-                )
-                if index is None:
-                    raise ProtocolError(
-                        f"The deal of the {label} deck came out as no card: a lock was false."
-                    )
-                cards[seat][label] = p.deal.cards[index]
+        for p in self.progress.values():
+            if not p.read_cards(stores, self.match_id, cards):
+                return None
         return cards
 
-    def _sealed_cards(
-        self, p: Progress, stores: dict[int, PrivateStore], cards: dict[int, dict[str, str]]
-    ) -> bool:
-        """Deal a deal at one device into `cards` (if its seats are held here); False while
-        the rows it mixes in are not all here."""
-        rows = self.mix(p)
-        if not all(seat in stores for seat in p.deal.seats):
-            return True
-        if rows is None:
-            return False
-        label = p.deal.label
-        keys = [str(stores[seat].value(lock_label(label))) for seat in p.deal.seats]
-        dealt = sealed_deal.cards(p.deal.cards, len(p.deal.seats), self.match_id, label, keys, rows)
-        for seat, card in zip(p.deal.seats, dealt, strict=True):
-            cards[seat][label] = card
-        return True
-
     def complete(self) -> bool:
-        return all(self._ready(p) for p in self.progress.values())
+        return all(p.complete() for p in self.progress.values())
 
     def readable(self, seat: int) -> bool:
         """Could `seat`'s device read every card dealt to it from the steps taken here (every
         lock in, and every other recipient's unlock of its card)? Then it owes its commitment."""
-        for p in self.progress.values():
-            if p.sealed and seat in p.deal.seats:
-                if self.mix(p) is None:
-                    return False
-            elif seat in p.deal.seats:
-                chain = p.unlocks.get(p.deal.seats.index(seat), [])
-                if not p.locked() or len(chain) < len(p.deal.seats) - 1:
-                    return False
-        return True
+        return all(p.readable(seat) for p in self.progress.values())
 
     def records(self) -> dict[str, Json]:
-        return {label: sealed_deal.write(self._record(p)) for label, p in self.progress.items()}
-
-    def _record(self, p: Progress) -> sra.DealRecord | sealed_deal.SealedRecord:
-        if p.sealed:
-            return sealed_deal.SealedRecord(p.deal.cards, p.deal.seats, p.sealed, p.mixed)
-        return p.record()
+        return {label: sealed_deal.write(p.record()) for label, p in self.progress.items()}
 
     def waiting_for(self) -> list[int]:
         """The seats whose step the deals wait on."""
-        seats: list[int] = []
-        for p in self.progress.values():
-            if p.sealed:
-                continue  # it waits on the other deals' locks, named there
-            if not p.locked():
-                seats.append(p.deal.seats[len(p.locks)])
-                continue
-            for j in range(len(p.deal.seats)):
-                chain, others = p.unlocks.get(j, []), p.others(j)
-                if len(chain) < len(others):
-                    seats.append(others[len(chain)])
-        return sorted(set(seats))
+        return sorted({seat for p in self.progress.values() for seat in p.waiting_for()})
 
     # -- steps from other devices ----------------------------------------------------------
 
@@ -241,7 +278,7 @@ class Dealing:
         p = self.progress.get(body["label"])
         if p is None or body["seat"] not in p.deal.seats:
             raise ProtocolError("A step of a deal that is not part of this game arrived.")
-        if p.sealed:
+        if isinstance(p, SealedProgress):
             raise ProtocolError(
                 f"{self.names[body['seat']]} sent a step of the {p.deal.label} deck, which is "
                 "dealt at one device (sealed at the start): refused."

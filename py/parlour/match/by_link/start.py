@@ -22,7 +22,7 @@ from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import DONE, WAIT, seats_in
 from parlour.match.by_link.timing import Timing
 from parlour.match.config import MatchConfig, person_name
-from parlour.match.dealing import Dealing, Progress, lock_label, new_locks
+from parlour.match.dealing import Dealing, Progress, SealedProgress, lock_label, new_locks
 from parlour.match.match import Match
 from parlour.match.table import Table, deal_stores, dealt_commitments
 from parlour.match.wire_bodies import DealLock, DealUnlock
@@ -95,7 +95,7 @@ class Starting(Timing):
         return [
             label
             for label, p in self.dealing.progress.items()
-            if not p.sealed and set(p.deal.seats) <= held
+            if isinstance(p, Progress) and set(p.deal.seats) <= held
         ]
 
     def _on_join(self, record: Signed) -> str:
@@ -134,10 +134,10 @@ class Starting(Timing):
         self.commits[seat] = dict(body)
         return DONE
 
-    def _sealed_deals(self) -> list[Progress]:
+    def _sealed_deals(self) -> list[SealedProgress]:
         if self.dealing is None:
             return []
-        return [p for p in self.dealing.progress.values() if p.sealed]
+        return [p for p in self.dealing.progress.values() if isinstance(p, SealedProgress)]
 
     def _on_deal_step(self, record: Signed) -> str:
         if self.dealing is None:
@@ -146,7 +146,7 @@ class Starting(Timing):
         progress = self.dealing.progress.get(str(body["label"]))
         if progress is None:
             raise ProtocolError("A step of a deal that is not part of this game arrived.")
-        if progress.sealed:
+        if isinstance(progress, SealedProgress):
             raise ProtocolError(
                 f"A step of the {progress.deal.label} deck came, which is dealt at one device "
                 "(sealed in the invite): refused."
