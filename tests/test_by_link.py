@@ -347,6 +347,17 @@ def test_a_damaged_save_or_another_key_is_refused():
         LinkPlay.from_json(bo.to_json(), group.devices[0].signer, verify, 0)
     with pytest.raises(MalformedInput):
         LinkPlay.from_json({"format": "psi-parlour/by-link"}, bo.signer, verify, 0)
+    # a save's numbers are whole numbers: an infinity (JSON's 1e400) is damage, not a fault
+    inf = float("inf")
+    peer = group.devices[0].me
+    for changed in (
+        {"heads": {peer: {peer: inf}}},
+        {"answered": {peer: {bo.me: inf}}},
+        {"answered": {peer: {bo.me: 1.5}}},
+        {"last_link_at": inf},
+    ):
+        with pytest.raises(MalformedInput, match="damaged"):
+            LinkPlay.from_json({**bo.to_json(), **changed}, bo.signer, verify, 0)
 
 
 def test_the_summary_for_your_games_says_whose_turn_and_when():
@@ -618,7 +629,7 @@ def test_a_seat_that_commits_twice_stops_the_game_naming_it():
 
 
 JUNK = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 2**40) | st.text(max_size=12),
+    st.none() | st.booleans() | st.integers(-3, 2**40) | st.floats() | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
     max_leaves=6,
 )

@@ -369,29 +369,35 @@ def test_a_batch_a_head_holds_in_part_goes_again_in_the_next_link_sent_not_in_ea
     next records while that old head was all we had of the joiner, it split a start link of
     Telepathic teams with a bot in 3 of 12 games with links opened in a random order. So a
     head our sent link answered asks for nothing more; a newer head that still holds part of
-    the batch asks again, and the device keeps this across a reload ("answered")."""
+    the batch (our link was lost) asks to send it again, and the device keeps what it answered
+    across a reload ("answered")."""
     asked: list[tuple[str, str]] = []
     kept: list[tuple[str, str]] = []
     renewed: list[str] = []
+    prompted: list[str] = []
 
     class Watched(Group):
         def post(self, sender: int, links: list[str]) -> None:
             device = self.devices[sender]
             before = cuts_shown(device) if links else set()
             super().post(sender, links)
+            assert device._answering is None  # (what the link answered: its cut heads only)
+            assert set(device._answered or {}) <= {d for _, d in asked} | {d for d, _ in before}
             asked.extend((device.me, d) for d, _ in before)
             kept.extend((device.me, d) for d, _ in before & cuts_shown(device))
             for d, _ in before:  # a newer head from `d` (it names one more device) asks again
-                held = device.heads[d]
+                held, offered = device.heads[d], set(device._offered or ())
                 device.heads[d] = {**held, "s9": 0}
                 renewed.extend(d for d2, _ in cuts_shown(device) if d2 == d)
-                device.heads[d] = held
+                shown, _ = device._lacking([k for k in device.keys if k != device.me])
+                prompted.extend([d] if device._shown_news(shown) else [])  # our link was lost
+                device.heads[d], device._offered = held, offered
 
     group = Watched("telepathic", ("Ada", "Bo", "Cy", "Di"), {"arrangement": "four"})
     group.play(lambda n: 0, Rng(b"answered"), drops=0)
     group.check_the_end()
     assert asked and not kept  # (before: every cut a link answered stayed shown)
-    assert renewed == [d for _, d in asked]
+    assert renewed == prompted == [d for _, d in asked]
     signer, holder = asked[0]
     (device,) = [d for d in group.devices if d.me == signer]
     again = LinkPlay.from_json(device.to_json(), device.signer, verify, 0)

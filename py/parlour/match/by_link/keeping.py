@@ -41,7 +41,8 @@ class Keeping(LinkState):
     # device -> its head (as held here) when the player last said they sent our link: a part
     # of a batch of ours that head showed held went in that link (`_lacking`); saved
     _answered: dict[str, dict[str, int]] | None = None
-    _answering: dict[str, dict[str, int]] | None = None  # the heads of the link drawn last
+    # the heads our link drawn last carried the rest of a batch for (`Sending.links`)
+    _answering: dict[str, dict[str, int]] | None = None
     _join_carried: frozenset[str] | None = None  # devices a link carried our join on to
 
     def _have(self) -> dict[str, int]:
@@ -123,16 +124,10 @@ class Keeping(LinkState):
                 due[device] = have.get(device, 0)
             for signer, q in (self._resending or {}).get(device, {}).items():
                 due[signer] = max(due.get(signer, 0), q)
-            cut = said.get(self.me, 0)
             # a part of a batch of ours, held by a device that may not open the link that
             # carried it, until a link of ours sent since that head carried the rest
-            answered = (self._answered or {}).get(device) == said
-            if (
-                cut
-                and not answered
-                and not self._opens_every_join(device)
-                and self._same_batch(self.me, cut) > cut
-            ):
+            if self._cut_held(device) and (self._answered or {}).get(device) != said:
+                cut = said[self.me]
                 due[self.me] = max(due.get(self.me, 0), self._same_batch(self.me, cut))
             unheard = {s: have.get(s, 0) for s in self.keys if not known.get(s, 0)}
             for ranges, found, held_then in ((shown, due, said), (maybe, unheard, known)):
@@ -146,6 +141,16 @@ class Keeping(LinkState):
         """The creator admits every joiner: it opens each join's own link, so a batch of a
         joiner's it holds in part is on its way to it, and it need not be sent the joins."""
         return device == self.creator
+
+    def _cut_held(self, device: str) -> bool:
+        """Does `device`'s head (as held here) show it holding part of a batch of ours, the
+        rest held here? (The creator opens every join: the rest is on its way to it.)"""
+        cut = self.heads.get(device, {}).get(self.me, 0)
+        return (
+            bool(cut)
+            and not self._opens_every_join(device)
+            and (self._same_batch(self.me, cut) > cut)
+        )
 
     def _same_batch(self, device: str, q: int) -> int:
         """The last of `device`'s records held here that came in one batch with its record
@@ -351,5 +356,9 @@ class Keeping(LinkState):
         """The player sent the link(s) shown: every record of ours up to now, and the rest of
         every batch of ours a device's head then showed held in part (`_lacking`)."""
         self.sent_upto = self._mine()
-        if self._answering is not None:
-            self._answered = {**(self._answered or {}), **self._answering}
+        answering, self._answering = self._answering or {}, None
+        self._answered = {**(self._answered or {}), **answering}
+        # a newer head of theirs that still holds part (our link lost) asks for a link again
+        self._offered = {
+            o for o in self._offered or () if (o[0], o[1]) not in {(d, self.me) for d in answering}
+        }

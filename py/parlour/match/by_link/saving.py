@@ -5,6 +5,7 @@ again and the game derived again.
 
 from __future__ import annotations
 
+import math
 from typing import Self
 
 from parlour.errors import MalformedInput
@@ -144,16 +145,13 @@ class Saving(Receiving):
                 raise TypeError
             play._lost = frozenset(str(d) for d in lost)
             play.last_link_at = float(data["last_link_at"])
+            if not math.isfinite(play.last_link_at):
+                raise ValueError
             play.parts = {
                 str(t): {int(i): str(p) for i, p in ps.items()} for t, ps in data["parts"].items()
             }
-            heads = {
-                str(d): {str(k): int(v) for k, v in h.items()} for d, h in data["heads"].items()
-            }
-            answered = {  # older saves: none
-                str(d): {str(k): int(v) for k, v in h.items()}
-                for d, h in data.get("answered", {}).items()
-            }
+            heads = {str(d): _counts(h) for d, h in data["heads"].items()}
+            answered = {str(d): _counts(h) for d, h in data.get("answered", {}).items()}
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             raise MalformedInput("That saved game by link is damaged.") from None
         if any(st.context.match_id != play.match_id for st in play.stores.values()):
@@ -212,3 +210,11 @@ def _pending(value: object) -> dict[int, Json]:
             raise MalformedInput("That saved game's live start is damaged.")
         pending[number] = action
     return pending
+
+
+def _counts(value: object) -> dict[str, int]:
+    """A head's counts as saved (device -> a whole number of its records): anything else, a
+    float or an infinity included, is damage (TypeError, caught as the save's)."""
+    if not isinstance(value, dict) or not all(type(v) is int and v >= 0 for v in value.values()):
+        raise TypeError
+    return {str(k): v for k, v in value.items()}

@@ -69,7 +69,17 @@ class Sending(Telling):
                 return []  # the page signs later: `to_sign`, then `signed`, then `links`
         signed_head = self._signed_head
         assert signed_head is not None and signed_head.same_content(head)
-        self._answering = {d: dict(have) for d, have in self.heads.items()}  # `mark_sent`
+        self._answering = None
+        made = self._fitted_links(rows, signed_head, limit, optional)
+        cut = [d for d in self.heads if d != self.me and self._cut_held(d)]
+        self._answering = {d: dict(self.heads[d]) for d in cut}  # `mark_sent`
+        return made
+
+    def _fitted_links(
+        self, rows: list[Signed], signed_head: Signed, limit: int, optional: set[tuple[str, int]]
+    ) -> list[str]:
+        """`links`' text: every row that must go, and those that may as far as they add no
+        part."""
         if not optional:
             return self._packed(rows, signed_head, limit)
         parts = len(
