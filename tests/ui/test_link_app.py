@@ -862,6 +862,9 @@ def test_a_name_typed_as_a_bot_s_or_with_a_direction_override_is_refused_with_a_
     page = html.unescape(drawn(out))
     assert "cannot end in" in page or "direction-changing" in page, page
     assert not bo.links().plays
+    # the form is drawn again as the player filled it in (it came back empty), to mend the name
+    assert re.search(f'data-field="bylink-name"[^>]* value="{re.escape(typed)}"', page), page
+    assert re.search('<option value="1" selected', page), page
 
 
 def test_a_saved_fork_reloads_with_the_checks_the_page_asked_for_first():

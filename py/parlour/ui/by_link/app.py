@@ -95,6 +95,7 @@ class LinkGames(KeptGames):
         self.opened = 0  # links opened by this page: <html data-links-opened> (tests wait on it)
         self.join_error = ""
         self.join_refused = False  # the invite itself refused joining: no seat or name helps
+        self.join_typed: tuple[int, str] = (-1, "")  # the seat and name a refused join chose
         self.lines: dict[str, dict[str, Json]] = {}  # "Your games": each save's summary line
         self.elsewhere: set[str] = set()  # games another tab of this browser took over
         self.removing: str | None = None  # a finished game whose removal waits for a yes
@@ -243,7 +244,7 @@ class LinkGames(KeptGames):
             return
         if play is None:
             self.invite, self.join_error, self.current = texts, "", None
-            self.join_refused = False
+            self.join_refused, self.join_typed = False, (-1, "")
             self.draw()
             return
         self.current = play.match_id
@@ -297,6 +298,7 @@ class LinkGames(KeptGames):
             return
         seat = setup_form.whole(fields.get("bylink-seat"), -1)
         name = str(fields.get("bylink-name", ""))
+        self.join_typed = (seat, name)  # drawn again as chosen, should the join be refused
         refused = name_refusal(name)
         if refused:
             self.join_error = refused
@@ -488,7 +490,9 @@ class LinkGames(KeptGames):
             code = invite_code(packet.match_id, opened.device, opened.body)
         except ParlourError:
             code = ""  # an invite this page cannot join says so on the form
-        return join_form(opened, packet.records, self.join_error, decks, code, self.join_refused)
+        return join_form(
+            opened, packet.records, self.join_error, decks, code, self.join_refused, self.join_typed
+        )
 
 
 # -- trees ------------------------------------------------------------------------------------

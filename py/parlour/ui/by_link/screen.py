@@ -163,9 +163,11 @@ def join_form(
     decks: list[tuple[str, str]],
     code: str = "",
     refused: bool = False,
+    typed: tuple[int, str] = (-1, ""),
 ) -> Node:
     """A free seat and your name (and in ESPEERS your deck), for a device that opens an
-    invite; once joining it was refused for the invite itself (`refused`: `error` says why),
+    invite, as `typed` chose them when a join was refused for the name (the redrawn form kept
+    neither); once joining it was refused for the invite itself (`refused`: `error` says why),
     the way back instead."""
     body = opened.body
     names = [str(n) for n in body.get("n", [])] if isinstance(body.get("n"), list) else []
@@ -182,7 +184,8 @@ def join_form(
     given = body.get("b")
     chosen = given if isinstance(given, dict) else {}
     bots = [names[int(s)] for s in chosen if str(s).isdigit() and int(s) < len(names)]
-    seats = [h("option", {"value": str(s)}, names[s]) for s in free]
+    seat, name = typed
+    seats = [h("option", {"value": str(s), "selected": s == seat}, names[s]) for s in free]
     return h(
         "div",
         {"class": "bylink bylink-join", "data-role": "bylink-join"},
@@ -211,7 +214,15 @@ def join_form(
             "label",
             {"class": "field"},
             h("span", None, "Your name"),
-            h("input", {"data-field": "bylink-name", "maxlength": "24", "autocomplete": "off"}),
+            h(
+                "input",
+                {
+                    "data-field": "bylink-name",
+                    "maxlength": "24",
+                    "autocomplete": "off",
+                    "value": name or None,
+                },
+            ),
         ),
         h(
             "label",
