@@ -166,9 +166,8 @@ def join_form(
     typed: tuple[int, str] = (-1, ""),
 ) -> Node:
     """A free seat and your name (and in ESPEERS your deck), for a device that opens an
-    invite, as `typed` chose them when a join was refused for the name (the redrawn form kept
-    neither); once joining it was refused for the invite itself (`refused`: `error` says why),
-    the way back instead."""
+    invite, as `typed` chose them when the name was refused; once the invite itself was
+    refused (`refused`: `error` says why), the way back instead."""
     body = opened.body
     names = [str(n) for n in body.get("n", [])] if isinstance(body.get("n"), list) else []
     game = GAME_NAMES.get(str(body.get("g")), str(body.get("g")))
@@ -185,6 +184,7 @@ def join_form(
     chosen = given if isinstance(given, dict) else {}
     bots = [names[int(s)] for s in chosen if str(s).isdigit() and int(s) < len(names)]
     seat, name = typed
+    typed_name = {"autocomplete": "off", "value": name or None}
     seats = [h("option", {"value": str(s), "selected": s == seat}, names[s]) for s in free]
     return h(
         "div",
@@ -214,15 +214,7 @@ def join_form(
             "label",
             {"class": "field"},
             h("span", None, "Your name"),
-            h(
-                "input",
-                {
-                    "data-field": "bylink-name",
-                    "maxlength": "24",
-                    "autocomplete": "off",
-                    "value": name or None,
-                },
-            ),
+            h("input", {"data-field": "bylink-name", "maxlength": "24", **typed_name}),
         ),
         h(
             "label",
