@@ -7,6 +7,7 @@ the full site.
 from __future__ import annotations
 
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -74,13 +75,16 @@ def heights(page, frame) -> tuple[float, float]:
 
 
 def follows(page, frame) -> float:
-    """Wait until the blog has sized the frame to its content; return that height."""
-    page.wait_for_function(
-        "([want]) => Math.abs(document.querySelector('iframe').clientHeight - want) <= 2",
-        arg=[heights(page, frame)[1]],
-        timeout=10_000,
-    )
-    return heights(page, frame)[0]
+    """Wait until the blog has sized the frame to its content; return that height. Both are
+    read again at each look: the content may still grow after the first (a bot moved at once,
+    Quick bots), and a height taken once could be waited for in vain."""
+    deadline = time.monotonic() + 10
+    outer, inner = heights(page, frame)
+    while abs(outer - inner) > 2:
+        assert time.monotonic() < deadline, f"the frame is {outer} px, its content {inner} px"
+        page.wait_for_timeout(50)
+        outer, inner = heights(page, frame)
+    return outer
 
 
 @pytest.fixture
