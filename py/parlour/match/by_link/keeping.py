@@ -8,7 +8,7 @@ lost (a refused save), and whether the player has sent all of ours.
 from __future__ import annotations
 
 from parlour.fair.encoding import canonical_json
-from parlour.fair.signing import Fork, Signed, proof_parts
+from parlour.fair.signing import Fork, Signed, proof_parts, record_digest
 from parlour.match.by_link.records import number_in
 from parlour.match.by_link.state import LinkState
 
@@ -44,6 +44,7 @@ class Keeping(LinkState):
     # the heads our link drawn last carried the rest of a batch for (`Sending.links`)
     _answering: dict[str, dict[str, int]] | None = None
     _join_carried: frozenset[str] | None = None  # devices a link carried our join on to
+    _digested: dict[tuple[str, int, str], bytes] | None = None  # a record's digest (`_held_of`)
 
     def _have(self) -> dict[str, int]:
         """For each device, the last of its records held here with none missing before it."""
@@ -180,14 +181,25 @@ class Keeping(LinkState):
             if device == self.me or record is None or record.signature is None:
                 continue
             parts = proof_parts(record.signature)
-            held = sum(
-                1
-                for (d, _), r in self.records.items()
-                if d == device and r.signature == record.signature
-            )
-            if parts is not None and len(parts[1]) - 1 > held:
+            if parts is not None and len(parts[1]) - 1 > self._held_of(device, parts[1]):
                 cut.add((device, q))
         return cut
+
+    def _held_of(self, device: str, digests: list[bytes]) -> int:
+        """How many of a batch's records (by their digests) are held here, under whatever
+        proof each came (a device sends its records again under its newest link's batch:
+        `Sending._batches`). Each record's digest is worked out once (in memory)."""
+        if self._digested is None:
+            self._digested = {}
+        wanted, held = set(digests), 0
+        for (d, q), r in self.records.items():
+            if d != device:
+                continue
+            digest = self._digested.get((d, q, r.kind))
+            if digest is None:
+                digest = self._digested[(d, q, r.kind)] = record_digest(r.payload(self.match_id))
+            held += digest in wanted
+        return held
 
     def _differs(self, head: Signed) -> str:
         """The sender's log, by its signed head, differs from ours at a step we both have: one
