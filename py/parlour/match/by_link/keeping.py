@@ -44,7 +44,7 @@ class Keeping(LinkState):
     # the heads our link drawn last carried the rest of a batch for (`Sending.links`)
     _answering: dict[str, dict[str, int]] | None = None
     _join_carried: frozenset[str] | None = None  # devices a link carried our join on to
-    _digested: dict[tuple[str, int, str], bytes] | None = None  # a record's digest (`_held_of`)
+    _digested: dict[tuple[str, int], tuple[Signed, bytes]] | None = None  # `_held_of`
 
     def _have(self) -> dict[str, int]:
         """For each device, the last of its records held here with none missing before it."""
@@ -195,10 +195,10 @@ class Keeping(LinkState):
         for (d, q), r in self.records.items():
             if d != device:
                 continue
-            digest = self._digested.get((d, q, r.kind))
-            if digest is None:
-                digest = self._digested[(d, q, r.kind)] = record_digest(r.payload(self.match_id))
-            held += digest in wanted
+            known = self._digested.get((d, q))
+            if known is None or known[0] is not r:  # (a record refused whole is let go)
+                known = self._digested[(d, q)] = (r, record_digest(r.payload(self.match_id)))
+            held += known[1] in wanted
         return held
 
     def _differs(self, head: Signed) -> str:
