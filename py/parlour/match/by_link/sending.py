@@ -18,6 +18,7 @@ from parlour.fair.signing import (
     Signed,
     batch_bytes,
     invite_code,
+    proof_parts,
     record_digest,
     table_code,
 )
@@ -137,9 +138,9 @@ class Sending(Telling):
 
     def _batch_proof(self, members: list[Signed], data: bytes) -> bytes | None:
         """A batch's proof (its signature, and its digests when it holds more than one), signed
-        here now if the signer answers at once: our records in it keep it for good (a record
-        has one proof, so every device holds the same), and our head with it. None while the
-        page has not signed it."""
+        here now if the signer answers at once: our records in it not signed before keep it for
+        good, and our head with it (one sent again keeps its first proof here: the link carries
+        it under this one, `links`). None while the page has not signed it."""
         signature = self._batch_signed.get(data)
         if signature is None:
             made = self.signer.sign(data)
@@ -214,11 +215,15 @@ class Sending(Telling):
         signature is over: a batch's (`batch_bytes`), or, for the head alone, the head's own.
         No batch when no record of ours goes and our head as it is now is signed. The same
         records and head make the same bytes: a link drawn again is signed once (`_remember`)."""
-        mine = [
-            r
-            for r in rows
-            if r.device == self.me and (r.signature is None or (r.device, r.seq) not in optional)
-        ]
+        mine = [r for r in rows if r.device == self.me and r.signature is None]
+        again = self._signed_again(rows, optional)
+        if len(mine) + len(again) < MAX_BATCH:
+            keys = {(r.device, r.seq) for r in again}
+            mine = [
+                r
+                for r in rows
+                if (r.signature is None and r.device == self.me) or (r.device, r.seq) in keys
+            ]
         kept = self._signed_head
         if not mine and kept is not None and kept.seq == head.seq and kept.same_content(head):
             return []
@@ -233,6 +238,30 @@ class Sending(Telling):
                 data = batch_bytes(self.match_id, self.me, self._digests(members))
             batches.append((members, data))
         return batches
+
+    def _signed_again(self, rows: list[Signed], optional: set[tuple[str, int]]) -> list[Signed]:
+        """Our records sent before that go again in this link's batch (`_batches`): those that
+        must go, unless their first batch lists one of ours that may be left out (a join first
+        sent with its lock: signed again without it, a joiner holding the join alone would see
+        no batch cut, tell us nothing, and wait for good). All of them, or none where they and
+        our new records need more than one batch (kept under their first proofs: a page asked
+        for many signatures at once keeps the last few)."""
+        ours = [r for r in rows if r.device == self.me]
+        left = {
+            record_digest(r.payload(self.match_id)) for r in ours if (r.device, r.seq) in optional
+        }
+
+        def with_left(record: Signed) -> bool:
+            parts = proof_parts(record.signature) if record.signature is not None else None
+            return parts is not None and any(d in left for d in parts[1])
+
+        return [
+            r
+            for r in ours
+            if r.signature is not None
+            and (r.device, r.seq) not in optional
+            and not (left and with_left(r))
+        ]
 
     def _digests(self, members: list[Signed]) -> list[bytes]:
         return [record_digest(r.payload(self.match_id)) for r in members]
