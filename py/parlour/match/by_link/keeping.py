@@ -38,8 +38,9 @@ class Keeping(LinkState):
     _lost: frozenset[str] = frozenset()
     # a link's head named records we did not hold after taking it (`_note_order`); saved
     _out_of_order = False
-    # device -> its head (as held here) when the player last said they sent our link: a part
-    # of a batch of ours that head showed held went in that link (`_lacking`); saved
+    # device -> its head (as held here) that showed part of a batch of ours held when our link
+    # was drawn, kept once the player said they sent that link: the rest went in it, and that
+    # head asks for nothing more (`_lacking`); saved
     _answered: dict[str, dict[str, int]] | None = None
     # the heads our link drawn last carried the rest of a batch for (`Sending.links`)
     _answering: dict[str, dict[str, int]] | None = None
