@@ -115,7 +115,10 @@ def loading_screens(browser, site, total: int) -> None:
     cdp.send("Network.enable")
     throttle = {"offline": False, "latency": 20, "uploadThroughput": 10e6}
     cdp.send("Network.emulateNetworkConditions", {**throttle, "downloadThroughput": 4e6})
-    page.goto(site.url + "#solo-esp")
+    # the loop below waits for the loading screen itself: the page's "load" event (its
+    # stylesheet and icons) shares the throttled line with the worker's 9.6 MB download and,
+    # on a busy CI machine, once took over Playwright's 30 s
+    page.goto(site.url + "#solo-esp", wait_until="commit")
     seen: list[str] = []
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not page.url.endswith("#play-esp"):
