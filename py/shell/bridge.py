@@ -17,6 +17,16 @@ from shell import dom, env
 STORAGE_PREFIX = "psi-parlour:"
 
 
+def focus_asked(target, cards):
+    """The focus an answer asked for (a screen's heading, a control), once its writes are made:
+    scrolled to unless a card opens, which is scrolled to after."""
+    if not dom.may_take_focus():
+        return
+    if str(target.tagName) in ("H1", "H2", "H3") and not target.hasAttribute("tabindex"):
+        target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
+    dom.focus(target, scroll=not cards or dom.embedded())
+
+
 class Bridge:
     def __init__(self, links=None):
         self.worker = None
@@ -90,8 +100,33 @@ class Bridge:
                 self.links.run(operation)
             for link_id, text in effects.get("send", []):
                 self.links.send(link_id, text)
-        document = env.document
         cards = []  # hand-offs and results new in this redraw: each opens at its top
+        dom.begin_writes()  # focus and scrolls wait until every write is made (shell.dom)
+        try:
+            self._draw(effects, cards)
+        finally:
+            dom.writes_done()
+        if cards:
+            dom.show_top(cards[0])
+        if effects.get("top"):
+            dom.to_top()
+        if effects.get("go"):
+            env.window.location.replace(effects["go"])
+        for pause, later in effects.get("later", []):
+            env.spawn(self._later(pause, later))
+        for name, text in effects.get("download", []):
+            env.spawn(save_file(name, text))
+        for hook in self.after_effects:
+            hook()
+        if self.unsaved != before:
+            self.report_storage()
+        if effects.get("error") and self.on_error is not None:
+            self.on_error(effects["error"])
+
+    def _draw(self, effects, cards):
+        """The effects' writes to the page (regions, texts, <html>'s attributes) and the focus
+        asked for, which waits with the regions' own reads (shell.dom.after_writes)."""
+        document = env.document
         patches = effects.get("patch", {})
         for selector, html in effects.get("render", []):
             container = dom.value(document.querySelector(selector))
@@ -113,30 +148,10 @@ class Bridge:
                 root.setAttribute("data-" + name, value)
         if "ticking" in effects:
             self.ticking = bool(effects["ticking"])
-        if effects.get("focus") and dom.may_take_focus():
+        if effects.get("focus"):
             target = dom.value(document.querySelector(effects["focus"]))
             if target is not None:
-                if str(target.tagName) in ("H1", "H2", "H3") and not target.hasAttribute(
-                    "tabindex"
-                ):
-                    target.setAttribute("tabindex", "-1")  # a heading takes the focus only so
-                dom.focus(target, scroll=not cards or dom.embedded())
-        if cards:
-            dom.show_top(cards[0])
-        if effects.get("top"):
-            dom.to_top()
-        if effects.get("go"):
-            env.window.location.replace(effects["go"])
-        for pause, later in effects.get("later", []):
-            env.spawn(self._later(pause, later))
-        for name, text in effects.get("download", []):
-            env.spawn(save_file(name, text))
-        for hook in self.after_effects:
-            hook()
-        if self.unsaved != before:
-            self.report_storage()
-        if effects.get("error") and self.on_error is not None:
-            self.on_error(effects["error"])
+                dom.after_writes(lambda: focus_asked(target, cards))
 
     def note_writes(self, writes, failed):
         """Keep which keys the browser would not write, and why."""

@@ -13,6 +13,36 @@ CARD = "data-opens-at-top"
 CARD_MARGIN = 16  # px left above a card scrolled to its top
 
 
+# While a set of effects is applied (shell.bridge), what lays the page out waits here until
+# every write is made: the focus given back and the log scrolled to its newest force the
+# browser to lay the page out, and a write after them (the next region, a text, <html>'s
+# attributes) made it lay it out again in the same task (issue 39: two to four layouts a
+# redraw, half of a long task at 4x). Outside a set (None), they are made at once.
+_after_writes = None
+
+
+def after_writes(read):
+    """Run `read` (a callable that lays the page out) once the writes being made are done."""
+    if _after_writes is None:
+        read()
+    else:
+        _after_writes.append(read)
+
+
+def begin_writes():
+    """A set of effects starts: reads wait for `writes_done`."""
+    global _after_writes
+    _after_writes = []
+
+
+def writes_done():
+    """Every write of the set is made: the reads that waited, in their order."""
+    global _after_writes
+    reads, _after_writes = _after_writes or [], None
+    for read in reads:
+        read()
+
+
 def to_top():
     """A screen opens at its top (issue 28: the Embed page opened 169 px down, the online
     host's game mid-page)."""
@@ -142,11 +172,18 @@ def render(container, html, drawn=None):
         # the control pressed went with the redraw (a card played): the screen's heading
         # takes the focus rather than the top of the page
         target = value(container.querySelector("[data-role=status]"))
+    after_writes(lambda: _settle(container, target, card, True))
+    return card
+
+
+def _settle(container, target, card, log_changed):
+    """A region's reads after its redraw: the focus given (scrolled to unless a card opens,
+    which the caller scrolls to), its log scrolled to its newest, its rows' Tab stops."""
     if target is not None and may_take_focus():
         focus(target, scroll=card is None or embedded())
-    scroll_log(container)
+    if log_changed:
+        scroll_log(container)
     mend_rows(container)
-    return card
 
 
 def scroll_log(container):
@@ -182,12 +219,9 @@ def patch(container, changes):
             target = found
     if target is None and lost:
         target = value(container.querySelector("[data-role=status]"))
-    if target is not None and may_take_focus():
-        focus(target, scroll=card is None or embedded())
     log = value(container.querySelector("[data-role=log]"))
-    if log is not None and any(n.contains(log) or log.contains(n) for n in fresh):
-        scroll_log(container)
-    mend_rows(container)
+    log_changed = log is not None and any(n.contains(log) or log.contains(n) for n in fresh)
+    after_writes(lambda: _settle(container, target, card, log_changed))
     return card
 
 

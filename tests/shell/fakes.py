@@ -249,6 +249,11 @@ class Element:
         self.focus_options = options
         DOCUMENT_STATE["active"] = self
 
+    def blur(self):
+        self.focused = False
+        if DOCUMENT_STATE.get("active") is self:
+            DOCUMENT_STATE["active"] = None
+
     def select(self):
         self.selected = True
 
@@ -600,6 +605,11 @@ def parlour_patch(region, text):
         return None
     active = DOCUMENT_STATE.get("active")
     lost, fresh = False, []
+    going = list(targets)
+    for parent, (_path, _tag, start, taken, _added, _html) in zip(parents, splices):  # noqa: B905
+        going += [parent.children.item(start + n) for n in range(taken)]
+    if active is not None and any(n is not None and n.contains(active) for n in going):
+        active.blur()  # as the page does: the focus goes before the first write
     for node, (_path, _tag, attrs) in zip(marked, marks):  # noqa: B905 - MicroPython's zip
         for name, value in attrs.items():
             if value is None:

@@ -298,3 +298,51 @@ async def test_a_long_save_drawing_and_changes_reach_the_page_by_name_and_are_le
     assert region.innerHTML == whole and region.getAttribute("data-drawn") == "5"
     assert Bulk.kept == {}  # every answer's bulk let go
     assert [r["op"] for r in worker.requests] == ["route", "bot"]
+
+
+class Watched(Element):
+    """An element whose focus and scroll height, when read, note what the page held then."""
+
+    def __init__(self, tag, attrs, seen, document):
+        super().__init__(tag, attrs)
+        self.seen, self.document = seen, document
+
+    def now(self):
+        root = self.document.documentElement
+        return (root.getAttribute("data-bot-due"), self.document.querySelector("#note").textContent)
+
+    def focus(self, options=None):
+        self.seen.append(("focus", self.now()))
+        super().focus(options)
+
+    @property
+    def scrollHeight(self):
+        self.seen.append(("scroll", self.now()))
+        return 100
+
+    @scrollHeight.setter
+    def scrollHeight(self, value):
+        pass
+
+
+async def test_the_focus_and_the_log_s_scroll_wait_until_every_write_is_made():
+    # issue 39: each made the browser lay the page out, and the writes after them (<html>'s
+    # attributes, a text) made it lay it out again in the same task
+    document, _window = page()
+    document.body.append(Element("p", {"id": "note"}))
+    region = document.querySelector("#play-esp .play-root")
+    seen = []
+    control = Watched("button", {"data-autofocus": ""}, seen, document)
+    log = Watched("ol", {"data-role": "log"}, seen, document)
+    region.parse = lambda html: [control, log]
+    answer = {
+        "render": [["#play-esp .play-root", "<button></button><ol></ol>"]],
+        "text": [["#note", "Bo moves"]],
+        "attrs": {"bot-due": "1"},
+    }
+    bridge = Bridge()
+    bridge.started(Worker(lambda request: answer))
+    bridge.request({"op": "click"})
+    await settle()
+    assert control.focused and log.scrollTop == 100
+    assert seen == [("focus", ("1", "Bo moves")), ("scroll", ("1", "Bo moves"))], seen

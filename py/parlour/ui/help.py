@@ -7,27 +7,32 @@ aria-describedby, so a screen reader reads the sentence with the control itself.
 
 from __future__ import annotations
 
-from itertools import count
+from collections import Counter
 
 from parlour.ui.tree import Node, h
 
 # Every drawn screen stays in the page (hidden when another shows), and several draw the same
 # controls (each game's Undo, a game and its lesson): a help sentence's id carries the screen
-# drawing it (`begin`, called as a screen starts drawing) and a number counted within it, so
-# it is unique in the page and the same drawing gives the same ids.
-_DRAWING: dict[str, object] = {"scope": "page", "numbers": count(1)}
+# drawing it (`begin`, called as a screen starts drawing), its key, and how many of that key
+# the drawing held before it, so it is unique in the page and the same drawing gives the same
+# ids. Counted by key, not across the screen: a "?" shown or gone above another leaves the
+# other's id as it was, so a redraw does not rename every later one (issue 39: a card played
+# in ESPEERS renamed each later "?", an attribute change on each).
+_DRAWING: dict[str, str] = {"scope": "page"}
+_NUMBERS: Counter[str] = Counter()
 
 
 def begin(scope: str) -> None:
     """A screen called `scope` starts drawing: its help ids start at 1 again."""
-    _DRAWING["scope"], _DRAWING["numbers"] = scope, count(1)
+    _DRAWING["scope"] = scope
+    _NUMBERS.clear()
 
 
 def help_id(key: str) -> str:
     """The next id for the help sentence of `key` in the screen being drawn."""
     name = "".join(c if c.isalnum() else "-" for c in key.lower())
-    number = next(_DRAWING["numbers"])  # type: ignore[call-overload]
-    return f"{_DRAWING['scope']}-help-{name}-{number}"
+    _NUMBERS[name] += 1
+    return f"{_DRAWING['scope']}-help-{name}-{_NUMBERS[name]}"
 
 
 def help_key(ident: str) -> str:

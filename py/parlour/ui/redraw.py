@@ -100,14 +100,19 @@ def _as_region(tree: Node) -> Node:
 def _key(node: Node) -> tuple[str, str | None, str | None, str | None, str | None]:
     """Which old element a new one stands for: its tag, class and role, `data-key`, which a
     screen changes to have an element made anew, and the name of what it draws (`NAMED`: a
-    board's cell stands only for the same cell)."""
+    board's cell stands only for the same cell, and for it whatever its class: a tile flipped,
+    or no longer the last move, is the same cell with its attributes and parts changed, not a
+    whole cell of SVG sent again, and a focus in it stays)."""
     attrs = node.attrs
+    name = attrs.get(NAMED)
+    if name is not None:
+        return (node.tag, None, None, attrs.get("data-key"), name)
     return (
         node.tag,
         attrs.get("class"),
         attrs.get("data-role"),
         attrs.get("data-key"),
-        attrs.get(NAMED),
+        None,
     )
 
 
@@ -115,10 +120,7 @@ def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> 
     """Patch the children of `old` (at `path`, a `tag`) into those of `new`; False, with
     nothing added, when they cannot be matched (a text among elements that changed)."""
     a, b = old.children, new.children
-    if len(a) == len(b) and all(
-        x == y if isinstance(x, str) or isinstance(y, str) else x.tag == y.tag and x.tag
-        for x, y in zip(a, b, strict=True)
-    ):
+    if len(a) == len(b) and all(_in_place(x, y) for x, y in zip(a, b, strict=True)):
         for i, (x, y) in enumerate(_elements(a, b)):
             _compare(x, y, [*path, i], out)
         return True
@@ -143,6 +145,15 @@ def _children(old: Node, new: Node, path: list[int], tag: str, out: Changes) -> 
         added = news[head : len(news) - tail]
         out.splices.append([path, tag, head, taken, len(added), "".join(to_html(n) for n in added)])
     return True
+
+
+def _in_place(x: Node | str, y: Node | str) -> bool:
+    """Whether `y` is patched where `x` was: equal texts, or elements of one tag that name the
+    same thing or nothing (a tile moved on a board of as many cells shifts the cells between:
+    compared by place, each stood for its neighbour and went whole, 52 cells of SVG a move)."""
+    if isinstance(x, str) or isinstance(y, str):
+        return x == y
+    return bool(x.tag) and x.tag == y.tag and x.attrs.get(NAMED) == y.attrs.get(NAMED)
 
 
 def _by_name(

@@ -221,6 +221,9 @@ class EspeersScreen:
                         "type": "button",
                         "data-cmd": "discard-pick" if discarding else "card",
                         "data-slot": slot,
+                        # a card played or drawn takes out or puts in its own button alone; the
+                        # others are matched by their card, not rewritten into their neighbour
+                        "data-key": card,
                         "aria-pressed": "true" if chosen else "false",
                         "tabindex": "0" if slot == current else "-1",
                     },
