@@ -380,10 +380,14 @@ window.parlourPatch = (region, text) => {
   // A focused control about to go loses its focus before the first write, while the page is
   // still laid out: taken out with the focus in it, it made the browser lay out the half-changed
   // page at once (issue 39), and the focus is given back after the writes anyway (shell.dom).
+  // Not a field: blurred, one edited would fire "change" in the middle of the patch.
   const going = splices.flatMap(([, , start, taken], i) =>
     Array.from({ length: taken }, (_, n) => parents[i].children[start + n]),
   );
-  if (active && [...targets, ...going].some((part) => part && part.contains(active))) active.blur();
+  const field = active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
+  if (active && !field && [...targets, ...going].some((part) => part && part.contains(active))) {
+    active.blur();
+  }
   marks.forEach(([, , attrs], i) => {
     for (const [name, value] of Object.entries(attrs)) {
       if (value === null) marked[i].removeAttribute(name);

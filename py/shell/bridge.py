@@ -104,8 +104,10 @@ class Bridge:
         dom.begin_writes()  # focus and scrolls wait until every write is made (shell.dom)
         try:
             self._draw(effects, cards)
-        finally:
-            dom.writes_done()
+        except Exception:
+            dom.writes_failed()
+            raise
+        dom.writes_done()
         if cards:
             dom.show_top(cards[0])
         if effects.get("top"):

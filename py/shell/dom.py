@@ -19,6 +19,10 @@ CARD_MARGIN = 16  # px left above a card scrolled to its top
 # attributes) made it lay it out again in the same task (issue 39: two to four layouts a
 # redraw, half of a long task at 4x). Outside a set (None), they are made at once.
 _after_writes = None
+# The control a region drawn earlier in the set is to focus, once the writes are done: a region
+# drawn after it sees it as the focus (its own [data-autofocus] does not take the focus from it,
+# as it did not when that focus was given at once).
+_planned = {"focus": None}
 
 
 def after_writes(read):
@@ -33,14 +37,36 @@ def begin_writes():
     """A set of effects starts: reads wait for `writes_done`."""
     global _after_writes
     _after_writes = []
+    _planned["focus"] = None
 
 
 def writes_done():
     """Every write of the set is made: the reads that waited, in their order."""
     global _after_writes
     reads, _after_writes = _after_writes or [], None
+    _planned["focus"] = None
     for read in reads:
         read()
+
+
+def writes_failed():
+    """A write of the set failed: the reads that waited are dropped (run on a half-written page,
+    one failing too would hide the first fault)."""
+    global _after_writes
+    _after_writes = None
+    _planned["focus"] = None
+
+
+def focused():
+    """The focused element, or the one a region drawn earlier in this set is to focus."""
+    return _planned["focus"] or value(env.document.activeElement)
+
+
+def _focus_later(container, target, card, log_changed):
+    """A region's reads after its redraw, once the writes are done (`_settle`)."""
+    if target is not None and _after_writes is not None and may_take_focus():
+        _planned["focus"] = target
+    after_writes(lambda: _settle(container, target, card, log_changed))
 
 
 def to_top():
@@ -151,7 +177,7 @@ def render(container, html, drawn=None):
             return card
     if html is None:
         return WHOLE  # the changes came alone and do not fit: the caller asks for the whole
-    active = value(env.document.activeElement)
+    active = focused()
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None
     before = cards(container)
@@ -172,7 +198,7 @@ def render(container, html, drawn=None):
         # the control pressed went with the redraw (a card played): the screen's heading
         # takes the focus rather than the top of the page
         target = value(container.querySelector("[data-role=status]"))
-    after_writes(lambda: _settle(container, target, card, True))
+    _focus_later(container, target, card, True)
     return card
 
 
@@ -197,7 +223,7 @@ def patch(container, changes):
     by window.parlourPatch, assets/main-thread.js), then give back a focus that was in a part
     taken out, or to a new [data-autofocus] control; False when a part is not where the worker
     drew it (the caller then draws the whole, and the page's log says so)."""
-    active = value(env.document.activeElement)
+    active = focused()
     inside = active is not None and container.contains(active)
     key = focus_key(active) if inside else None
     before = cards(container)
@@ -221,7 +247,7 @@ def patch(container, changes):
         target = value(container.querySelector("[data-role=status]"))
     log = value(container.querySelector("[data-role=log]"))
     log_changed = log is not None and any(n.contains(log) or log.contains(n) for n in fresh)
-    after_writes(lambda: _settle(container, target, card, log_changed))
+    _focus_later(container, target, card, log_changed)
     return card
 
 

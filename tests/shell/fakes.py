@@ -608,8 +608,10 @@ def parlour_patch(region, text):
     going = list(targets)
     for parent, (_path, _tag, start, taken, _added, _html) in zip(parents, splices):  # noqa: B905
         going += [parent.children.item(start + n) for n in range(taken)]
-    if active is not None and any(n is not None and n.contains(active) for n in going):
-        active.blur()  # as the page does: the focus goes before the first write
+    field = active is not None and active.tagName in ("INPUT", "TEXTAREA", "SELECT")
+    held = active is not None and any(n is not None and n.contains(active) for n in going)
+    if held and not field:
+        active.blur()  # as the page does: the focus goes before the first write (not a field's)
     for node, (_path, _tag, attrs) in zip(marked, marks):  # noqa: B905 - MicroPython's zip
         for name, value in attrs.items():
             if value is None:

@@ -346,3 +346,23 @@ async def test_the_focus_and_the_log_s_scroll_wait_until_every_write_is_made():
     await settle()
     assert control.focused and log.scrollTop == 100
     assert seen == [("focus", ("1", "Bo moves")), ("scroll", ("1", "Bo moves"))], seen
+
+
+async def test_a_region_drawn_later_in_an_answer_leaves_the_focus_an_earlier_one_gives():
+    # the focus waits until the writes are made (shell.dom.after_writes): a region drawn after
+    # another sees the focus that one is to give, as it saw it when it was given at once
+    document, _window = page()
+    first = document.querySelector("#play-esp .play-root")
+    second = document.body.append(Element("div", {"id": "note-root"}))
+    pressed = first.append(Element("button", {"data-cmd": "flip"}))
+    pressed.focus()
+    mine = Element("button", {"data-autofocus": ""})
+    theirs = Element("button", {"data-autofocus": ""})
+    first.parse = lambda html: (pressed.blur(), [mine])[1]  # the focused control goes
+    second.parse = lambda html: [theirs]
+    answer = {"render": [["#play-esp .play-root", "<button>"], ["#note-root", "<button>"]]}
+    bridge = Bridge()
+    bridge.started(Worker(lambda request: answer))
+    bridge.request({"op": "click"})
+    await settle()
+    assert mine.focused and not theirs.focused

@@ -51,7 +51,8 @@ def patched(old: Node, found: Changes) -> str:
             parent = element_children(parent)[index]
         target = element_children(parent)[path[-1]]
         assert target.tag == tag
-        parent.children[parent.children.index(target)] = Node("raw", {"html": str(html)})
+        at = next(i for i, child in enumerate(parent.children) if child is target)
+        parent.children[at] = Node("raw", {"html": str(html)})  # by identity: equal siblings
     for path, tag, start, taken, added, html in found.splices:
         parent = find(path, tag)
         assert isinstance(start, int) and isinstance(taken, int)
@@ -283,7 +284,9 @@ def test_the_worker_s_page_sends_changes_without_the_whole_and_sends_it_when_ask
 def test_a_card_played_from_the_hand_takes_out_its_button_alone():
     """Issue 39: each button of ESPEERS' hand names its card (`data-key`), so a card played
     takes its button out and the later ones keep theirs (their slot renumbered), where before
-    each later button was rewritten into its neighbour's card (up to 11 KB a move)."""
+    each later button was rewritten into its neighbour's card (up to 11 KB a move). (The
+    matching by `data-key` is older: this pins what the hand relies on; that the hand's
+    buttons carry it is the next test's.)"""
 
     def button(slot: int, card: str) -> Node:
         attrs = {"class": "hand-card", "data-slot": str(slot), "data-key": card}
