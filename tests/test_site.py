@@ -105,7 +105,7 @@ def server():
         ("/index.html", "text/html"),
         ("/pyscript.json", "application/json"),
         ("/assets/parlour.css", "text/css"),
-        ("/assets/zener.svg", "image/svg+xml"),
+        ("/assets/icon.svg", "image/svg+xml"),
         ("/assets/vendor/pyodide-314.0.7/pyodide.asm.wasm", "application/wasm"),
         ("/assets/vendor/pyodide-314.0.7/pyodide.mjs", "text/javascript"),
         ("/assets/vendor/pyodide-314.0.7/pyodide-lock.json", "application/json"),

@@ -99,7 +99,7 @@ def test_every_card_face_has_its_name_cost_kind_symbol_text_and_cycling(card):
     info = CARDS[card]
     html = to_html(card_face(card))
     assert info.name in html and f">{info.cost}<" in html and info.kind.upper() in html
-    assert f"#{info.symbol}" in html and cycle_text(card) in html
+    assert f"#zener-{info.symbol}" in html and cycle_text(card) in html
     words = " ".join(re.findall(r">([^<]+)</text>", html))
     for word in info.printed().split():
         assert word in words

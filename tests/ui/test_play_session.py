@@ -66,7 +66,7 @@ def test_each_seat_sees_its_own_hidden_symbols_and_nobody_elses():
     tree = s.render()
     (mine,) = tree.find_all(data_cell="0,0")
     (theirs,) = tree.find_all(data_cell="1,0")
-    assert "#star" in to_html(mine)
+    assert "#zener-star" in to_html(mine)
     assert "use" not in to_html(theirs) and "waves" not in to_html(theirs)
     assert s.table.state.board[(1, 0)].owner == 1 and hidden_cells(s, 1) == ["1,0"]
 

@@ -27,7 +27,7 @@ class Page:
     Words are HTML of our own (a hint may hold a link), written as they appear on the page.
     """
 
-    emblem: str  # the Zener symbol on its home card (assets/zener.svg#<emblem>)
+    emblem: str  # the Zener symbol on its home card (index.html's sprite: #zener-<emblem>)
     pitch: str  # the home card's one sentence: what the game is
     facts: tuple[str, ...]  # the home card's facts: players, length, kind
     availability: str  # the home card's ways to play it

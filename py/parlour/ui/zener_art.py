@@ -1,13 +1,16 @@
-"""The Zener symbols as drawn on every board and card: one sprite (assets/zener.svg), two uses.
+"""The Zener symbols as drawn on every board and card: one sprite, two uses.
 
-Each symbol is stroked with currentColor, so whatever draws it colours it by CSS.
+The sprite is in the page itself (index.html's `<svg class="sprite">`, symbols `zener-<name>`):
+a `<use>` of another file made the browser fetch it from its cache each time one was parsed,
+about 5 ms a redraw of ESPEERS at a phone's speed (issue 39). Each symbol is stroked with
+currentColor, so whatever draws it colours it by CSS.
 """
 
 from __future__ import annotations
 
 from parlour.ui.tree import Node, s
 
-SPRITE = "./assets/zener.svg"
+SPRITE = "#zener-"  # + the symbol's name: an id in the page
 
 
 def symbol_use(name: str, x: float, y: float, size: float, css: str) -> Node:
@@ -15,7 +18,7 @@ def symbol_use(name: str, x: float, y: float, size: float, css: str) -> Node:
     return s(
         "use",
         {
-            "href": f"{SPRITE}#{name}",
+            "href": f"{SPRITE}{name}",
             "x": f"{x:.1f}",
             "y": f"{y:.1f}",
             "width": f"{size:.1f}",
@@ -30,5 +33,5 @@ def symbol_icon(name: str) -> Node:
     return s(
         "svg",
         {"viewBox": "0 0 100 100", "class": "icon", "aria-hidden": "true"},
-        s("use", {"href": f"{SPRITE}#{name}"}),
+        s("use", {"href": f"{SPRITE}{name}"}),
     )
