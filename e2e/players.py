@@ -184,7 +184,7 @@ class EspPage:
             if tile.owner == viewer:
                 symbol = self.mirror.stores[viewer].value(f"tile:{tile.index}")
                 assert uses.count() == 1
-                assert uses.first.get_attribute("href").endswith("#" + symbol)
+                assert uses.first.get_attribute("href").endswith("#zener-" + symbol)
             else:
                 assert uses.count() == 0, f"a hidden symbol of seat {tile.owner} is in the DOM"
 
