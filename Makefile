@@ -26,7 +26,7 @@ unit: venv runtime
 
 e2e: venv runtime
 	scripts/nat-tools.sh
-	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest -n 2 --dist loadfile -m "not timing" e2e
+	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest -n 2 --dist loadfile --durations=15 -m "not timing" e2e
 	CHROMIUM="$$(scripts/find-chromium.sh $(VPY))" $(VPY) -m pytest -m timing e2e
 
 lint: venv

@@ -22,7 +22,7 @@ _after_writes = None
 # The control a region drawn earlier in the set is to focus, once the writes are done: a region
 # drawn after it sees it as the focus (its own [data-autofocus] does not take the focus from it,
 # as it did not when that focus was given at once).
-_planned = {"focus": None}
+_planned = None
 
 
 def after_writes(read):
@@ -35,37 +35,39 @@ def after_writes(read):
 
 def begin_writes():
     """A set of effects starts: reads wait for `writes_done`."""
-    global _after_writes
-    _after_writes = []
-    _planned["focus"] = None
+    global _after_writes, _planned
+    _after_writes, _planned = [], None
+
+
+def _end_writes():
+    """The set's reads, taken out: none wait any longer, and no focus is planned."""
+    global _after_writes, _planned
+    reads, _after_writes, _planned = _after_writes or [], None, None
+    return reads
 
 
 def writes_done():
     """Every write of the set is made: the reads that waited, in their order."""
-    global _after_writes
-    reads, _after_writes = _after_writes or [], None
-    _planned["focus"] = None
-    for read in reads:
+    for read in _end_writes():
         read()
 
 
 def writes_failed():
     """A write of the set failed: the reads that waited are dropped (run on a half-written page,
     one failing too would hide the first fault)."""
-    global _after_writes
-    _after_writes = None
-    _planned["focus"] = None
+    _end_writes()
 
 
 def focused():
     """The focused element, or the one a region drawn earlier in this set is to focus."""
-    return _planned["focus"] or value(env.document.activeElement)
+    return _planned or value(env.document.activeElement)
 
 
 def _focus_later(container, target, card, log_changed):
     """A region's reads after its redraw, once the writes are done (`_settle`)."""
+    global _planned
     if target is not None and _after_writes is not None and may_take_focus():
-        _planned["focus"] = target
+        _planned = target
     after_writes(lambda: _settle(container, target, card, log_changed))
 
 
