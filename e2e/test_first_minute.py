@@ -119,6 +119,10 @@ def test_every_screen_opens_at_its_top(page, site, watch):
     for screen in EVERY_SCREEN:
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         page.goto(site.url + screen)
+        # the screen's answer may come after `goto` settles (its request is made by the page's
+        # hashchange, which a loaded machine runs late: #embed once waited 702 px down, still
+        # where the test had scrolled): wait up to 10 s for the top, then make sure it stays
+        page.wait_for_function("window.scrollY === 0", timeout=10_000, polling=50)
         # a redirect (#solo- to #play-) asks again; the Embed page's preview (this site in a
         # frame) loads and scrolls to its own screen
         page.wait_for_timeout(700 if screen == "#embed" else 150)
