@@ -51,6 +51,26 @@ async function workerConfig() {
   return { config: await response.json(), configURL: here(WORKER_CONFIG + pinned) };
 }
 
+// PyScript's core, as it is imported, starts a MutationObserver on the whole document (every
+// element and attribute added, and an XPath query over each added subtree) to find
+// <script type="py"> tags and py-* event attributes. This page has neither: its Pythons are
+// started here and its clicks go through main.py, so the watch only added its callback to the
+// end of every redraw's task (about 5 ms of an ESPEERS redraw at 4x). It is not started:
+// while the core is imported, a watch of `document` itself is refused (the page's own watches
+// are of <html> and <body>, in assets/site.js); everything else observes as usual.
+async function withoutDocumentWatch(load) {
+  const prototype = MutationObserver.prototype;
+  const observe = prototype.observe;
+  prototype.observe = function (target, options) {
+    if (target !== document) observe.call(this, target, options);
+  };
+  try {
+    return await load();
+  } finally {
+    prototype.observe = observe;
+  }
+}
+
 /** Start an engine worker (Pyodide, py/worker.py) and resolve to its exported functions. */
 export async function startEngine() {
   await nextTask();
@@ -58,7 +78,7 @@ export async function startEngine() {
   // refuses IndexedDB it gets one in memory, before (assets/idb-refused.mjs)
   const pyscript = import(here(IDB_REFUSED)).then((idb) => {
     idb.keepPyScriptCacheInMemory();
-    return import(here(PYSCRIPT));
+    return withoutDocumentWatch(() => import(here(PYSCRIPT)));
   });
   const [{ PyWorker }, { config, configURL }] = await Promise.all([pyscript, workerConfig()]);
   await nextTask();

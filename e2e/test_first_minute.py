@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from e2e.harness import READY, READY_TIMEOUT_MS
@@ -53,6 +55,41 @@ def test_a_new_game_asks_before_replacing_the_saved_one(app):
     app.wait_for_function("location.hash === '#play-esp'")
     app.click("#play-esp [data-cmd=take-device]")
     assert app.locator("#play-esp [data-role=log]").count() == 0  # a fresh game, no moves
+
+
+XPATH_COUNT = """
+window.__xpathQueries = 0;
+const made = XPathEvaluator.prototype.createExpression;
+XPathEvaluator.prototype.createExpression = function (...args) {
+  window.__xpathQueries += 1;
+  return made.apply(this, args);
+};
+"""
+PYSCRIPT_NEEDED = re.compile(r"/assets/vendor/pyscript-[0-9.]+/(core(-\w+)?|error-\w+)\.js$")
+
+
+def test_pyscript_watches_no_redraw_and_fetches_none_of_its_plugins(page, site, watch):
+    """PyScript's core watched the whole document: an XPath query over every subtree a redraw
+    added (1,049 in one ESPEERS game against a bot) to find <script type="py"> tags and py-*
+    attributes, which this page does not use; its editor plugin looked the whole document over
+    after each change, and its seven plugins were fetched. Now a redraw makes no such query,
+    and only the core (and the error plugin, which it imports even when left out) is fetched
+    (issue 39: the redraw's long task)."""
+    page.add_init_script(XPATH_COUNT)
+    page.goto(site.url + "#new-esp")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.evaluate("window.__xpathQueries = 0")
+    page.fill("#new-esp [data-seat-name='0']", "Ada")
+    page.click("#new-esp a[href='#start-esp']")
+    page.click("#play-esp [data-cmd=take-device]")
+    page.click("#play-esp [data-cmd=tray][data-symbol='star']")
+    page.click("#play-esp [data-cmd=face][data-face='up']")
+    page.click("#play-esp [data-cell='0,0']")
+    page.click("#play-esp [data-cmd=take-device]")
+    assert "star" in page.locator("#play-esp [data-role=log]").inner_text()  # redrawn
+    assert page.evaluate("window.__xpathQueries") == 0
+    fetched = [url for url in watch.requests if "/assets/vendor/pyscript-" in url]
+    assert fetched and all(PYSCRIPT_NEEDED.search(url) for url in fetched), fetched
 
 
 @pytest.mark.parametrize("game", ["psi-squad", "telepathic"])

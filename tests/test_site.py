@@ -49,6 +49,26 @@ def test_runtime_versions_are_exact_and_agree_everywhere():
     assert f"./assets/vendor/pyscript-{versions['pyscript']}/core.js" in loader
 
 
+def test_the_page_leaves_out_every_plugin_of_the_vendored_pyscript():
+    """PyScript loads its plugins (editor, terminal, ...) for each Python unless the page's
+    <py-config> and <mpy-config> name them with "!": the editor's looked the whole document over
+    after every redraw. The names come from the vendored core's own table of plugins, so a new
+    PyScript with a new plugin fails here until the page leaves it out too."""
+    version = build.pinned_versions()["pyscript"]
+    folder = ROOT / "assets" / "vendor" / f"pyscript-{version}"
+    core = "".join(path.read_text() for path in folder.glob("core-*.js"))
+    # the core's table of plugins: ={name:()=>import("./name-hash.js"),...}
+    editor = core.index('"py-editor":()=>')
+    table = core[core.rindex("={", 0, editor) : core.index("};", editor)]
+    plugins = {name.strip('"') for name in re.findall(r'([\w"-]+):\(\)=>', table)}
+    assert {"py-editor", "py-terminal", "error"} <= plugins
+    page = (ROOT / "index.html").read_text()
+    for tag in ("py-config", "mpy-config"):
+        found = re.findall(rf'<{tag} type="json">(.*?)</{tag}>', page, re.S)
+        assert len(found) == 1, tag
+        assert set(json.loads(found[0])["plugins"]) == {f"!{name}" for name in plugins}, tag
+
+
 def test_page_references_no_other_origin():
     pages = ("index.html", "pyscript.json", "mpy.json", "assets/parlour.css")
     for name in (*pages, "assets/main-thread.js", "assets/engine-loader.mjs"):
