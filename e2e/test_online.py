@@ -189,28 +189,30 @@ class OnlineGame:
         connection the browsers could not make shows "could not connect" (or no route) with a
         "Make a new invite" button: this presses it once, as a player would, and says so. (In
         two fresh-clone runs a fourth browser's chip did not turn connected within 60 s.)"""
-        chip = self.host.page.locator(f".online-bar [data-seat='{seat}'] .chip")
+        ended = f"[data-seat='{seat}'] .chip:is(.connected, .failed, .no-route)"
         for attempt in (1, 2):
             started = self.exchange(seat)
             try:
                 # a fourth browser's connection on a loaded 2-core machine once took over 15 s
                 # (the figure of record is `connect_seconds`, not this bound)
-                chip.and_(self.host.page.locator(".connected, .failed, .no-route")).wait_for(
-                    timeout=READY_TIMEOUT_MS
-                )
-                if chip.get_attribute("data-state") == "connected":
+                self.host.page.locator(ended).first.wait_for(timeout=READY_TIMEOUT_MS)
+                if self.chip_state(seat) == "connected":
                     self.connect_seconds.append(time.monotonic() - started)
                     return
             except Exception:
                 pass
             self.retry_or_raise(seat, attempt)
 
+    def chip_state(self, seat: int) -> str | None:
+        """What the host's chip for `seat` says (the lobby's card, or the game's bar)."""
+        chips = self.host.page.locator(f"[data-seat='{seat}'] .chip")
+        return chips.first.get_attribute("data-state") if chips.count() else None
+
     def retry_or_raise(self, seat: int, attempt: int) -> None:
         """A seat's connection did not come: say what the host shows, and make a new invite
         once if the chip says it failed (the button a player would press); else raise."""
         page = self.host.page
-        chip = page.locator(f".online-bar [data-seat='{seat}'] .chip")
-        state = chip.get_attribute("data-state") if chip.count() else None
+        state = self.chip_state(seat)
         print(f"--- attempt {attempt}: seat {seat}'s chip is {state!r}; host's console:")
         print("\n".join(self.watches[0].problems) or "(nothing)")
         self.explain()
