@@ -55,19 +55,24 @@ async function workerConfig() {
 // element and attribute added, and an XPath query over each added subtree) to find
 // <script type="py"> tags and py-* event attributes. This page has neither: its Pythons are
 // started here and its clicks go through main.py, so the watch only added its callback to the
-// end of every redraw's task (about 5 ms of an ESPEERS redraw at 4x). It is not started:
-// while the core is imported, a watch of `document` itself is refused (the page's own watches
-// are of <html> and <body>, in assets/site.js); everything else observes as usual.
+// end of every redraw's task (about 5 ms of an ESPEERS redraw at 4x). That one watch is
+// refused: while the core is imported, an observe of `document` itself for children, subtree
+// and attributes, once (the page's own watches are of <html> and <body>, in assets/site.js;
+// everything else observes as usual).
 async function withoutDocumentWatch(load) {
   const prototype = MutationObserver.prototype;
   const observe = prototype.observe;
-  prototype.observe = function (target, options) {
-    if (target !== document) observe.call(this, target, options);
+  let refused = false;
+  const refusing = function (target, options) {
+    const watch = options && options.childList && options.subtree && options.attributes;
+    if (target === document && watch && !options.attributeFilter && !refused) refused = true;
+    else observe.call(this, target, options);
   };
+  prototype.observe = refusing;
   try {
     return await load();
   } finally {
-    prototype.observe = observe;
+    if (prototype.observe === refusing) prototype.observe = observe;
   }
 }
 

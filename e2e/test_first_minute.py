@@ -65,14 +65,14 @@ XPathEvaluator.prototype.createExpression = function (...args) {
   return made.apply(this, args);
 };
 """
-PYSCRIPT_NEEDED = re.compile(r"/assets/vendor/pyscript-[0-9.]+/(core(-\w+)?|error-\w+)\.js$")
+PYSCRIPT_NEEDED = re.compile(r"/assets/vendor/pyscript-[0-9.]+/(core(-[\w-]+)?|error-[\w-]+)\.js$")
 
 
 def test_pyscript_watches_no_redraw_and_fetches_none_of_its_plugins(page, site, watch):
     """PyScript's core watched the whole document: an XPath query over every subtree a redraw
     added (1,049 in one ESPEERS game against a bot) to find <script type="py"> tags and py-*
     attributes, which this page does not use; its editor plugin looked the whole document over
-    after each change, and its seven plugins were fetched. Now a redraw makes no such query,
+    four times a second, and five plugin files were fetched. Now a redraw makes no such query,
     and only the core (and the error plugin, which it imports even when left out) is fetched
     (issue 39: the redraw's long task)."""
     page.add_init_script(XPATH_COUNT)

@@ -33,10 +33,11 @@ PY_SOURCE = ROOT / "py"
 # The files of each npm package that the page fetches. Pyodide: the loader, the Emscripten
 # module, the wasm and the lock file it reads at start; not its standard library: the worker is
 # given the part of it the site imports (scripts/stdlib.py, assets/engine-loader.mjs). PyScript:
-# the core and the chunks it imports for what this page does, including its plugin stubs
-# (py-editor, py-terminal, py-game), which it imports at start. MicroPython runs the main thread
-# (mpy scripts): its loader and wasm. Every file published is also kept by the service worker on
-# a first visit, so what the page never asks for is left out (PYSCRIPT_UNUSED).
+# the core and the chunks it imports for what this page does, and its plugin chunks (py-editor,
+# py-terminal, py-game, ...), which the page leaves out (index.html's <py-config>) but which are
+# published all the same (small). MicroPython runs the main thread (mpy scripts): its loader
+# and wasm. Every file published is also kept by the service worker on a first visit, so what
+# the page never asks for is left out (PYSCRIPT_UNUSED).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
